@@ -1,0 +1,6 @@
+export * from './common.js';
+export * from './roles.js';
+export * from './auth.js';
+export * from './plans.js';
+export * from './projects.js';
+export * from './status.js';

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+
+export const LIMITATION_KEYS = [
+  'environmentsAllowed',
+  'buildMinutes',
+  'pipelinesManager',
+  'kubernetesDashboard',
+  'slackIntegration',
+  'cloudCostOptimizer',
+  'environmentReplication',
+  'biggerRuntimeEnvironments',
+  'fullPackComponents',
+  'deploymentInsights',
+] as const;
+export const LimitationKey = z.enum(LIMITATION_KEYS);
+export type LimitationKey = z.infer<typeof LimitationKey>;
+export type NumericLimitation = 'environmentsAllowed' | 'buildMinutes';
+export type FeatureLimitation = Exclude<LimitationKey, NumericLimitation>;
+
+export const Limitations = z.record(z.string(), z.union([z.number(), z.boolean()]));
+export type Limitations = z.infer<typeof Limitations>;
+
+export const PaymentPlan = z.object({
+  id: z.string(),
+  name: z.string(),
+  pricing: z.object({ monthly: z.number(), yearly: z.number() }),
+  limitations: Limitations,
+});
+export type PaymentPlan = z.infer<typeof PaymentPlan>;
+
+export const SubscriptionStatus = z.enum(['TRIAL', 'ACTIVE', 'EXPIRED']);
+export const Subscription = z.object({
+  plan: z.object({ id: z.string(), name: z.string(), price: z.number(), frequency: z.enum(['monthly', 'yearly']) }),
+  status: SubscriptionStatus,
+  expirationDate: z.string().nullable(),
+  recurringEnabled: z.boolean(),
+  limitations: Limitations,
+});
+export type Subscription = z.infer<typeof Subscription>;
+
+export const SubscriptionHistoryEntry = z.object({
+  subscriptionId: z.string(),
+  type: z.string(),
+  startDate: z.string(),
+  expirationDate: z.string().nullable(),
+});
+export type SubscriptionHistoryEntry = z.infer<typeof SubscriptionHistoryEntry>;
+
+export const RecurrencyBody = z.object({ enabled: z.boolean() });
+export const RedeemPromoBody = z.object({ redeemCode: z.string().trim().min(1, 'Please enter a promo code') });
+
+export const STARTER_PLAN_ID = 'STARTER';
+export const PRO_PLAN_ID = 'PRO';
+export const BUSINESS_PLAN_ID = 'BUSINESS';
+export const TRIAL_DAYS = 14;
+export const PROMO_DAYS = 365;
+export const KUBERNETES_TRIAL_DAYS = 30;
+
+const labels: Record<LimitationKey, string> = {
+  environmentsAllowed: 'Environments',
+  buildMinutes: 'Build minutes',
+  pipelinesManager: 'Pipelines Manager',
+  kubernetesDashboard: 'Kubernetes Dashboard',
+  slackIntegration: 'Slack integration',
+  cloudCostOptimizer: 'Cloud Cost Optimizer',
+  environmentReplication: 'Environment replication',
+  biggerRuntimeEnvironments: 'Bigger runtime environments',
+  fullPackComponents: 'Full pack components',
+  deploymentInsights: 'Deployment insights',
+};
+
+/** Spec §3: numbers show as a count plus a label, booleans as a label, falsy values are hidden. */
+export function describeLimitations(limitations: Limitations): string[] {
+  const out: string[] = [];
+  for (const key of LIMITATION_KEYS) {
+    const v = limitations[key];
+    if (!v) continue;
+    out.push(typeof v === 'number' ? `${v} ${labels[key]}` : labels[key]);
+  }
+  return out;
+}
+
+/** The message of the 402 answer for a feature the plan lacks. */
+export function planLimitMessage(key: LimitationKey): string {
+  return `Your plan does not include ${labels[key]}. Upgrade your plan to use it.`;
+}
