@@ -1,0 +1,136 @@
+import path from 'node:path';
+import fs from 'node:fs';
+import crypto from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler, jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import type { Config } from './config.js';
+import { openDatabase, type Database } from './platform/db.js';
+import { registerErrorHandler } from './platform/errors.js';
+import { loadMasterKey, deriveKey, createSecretBox, type SecretBox } from './platform/secrets.js';
+import { createIdTokens } from './platform/tokens.js';
+import { createGuards, type Guards } from './platform/auth.js';
+import { startJobs, type Jobs } from './platform/jobs.js';
+import { createMailer, type Mailer } from './platform/mail.js';
+import { startRealtime, type Realtime } from './platform/realtime.js';
+import { createUsersStore } from './modules/users/users.store.js';
+import { createUsersService, type UsersService } from './modules/users/users.service.js';
+import { usersRoutes } from './modules/users/users.routes.js';
+import { createBillingStore } from './modules/billing/billing.store.js';
+import { createBillingService, type BillingService } from './modules/billing/billing.service.js';
+import { billingRoutes, promoSignUpRoutes } from './modules/billing/billing.routes.js';
+import { createProjectsStore } from './modules/projects/projects.store.js';
+import { createProjectsService, type ProjectsService } from './modules/projects/projects.service.js';
+import { projectsRoutes, projectUsersLookupRoutes } from './modules/projects/projects.routes.js';
+import { createGithubIdentity } from './integrations/github/github-identity.js';
+
+export interface Services {
+  database: Database;
+  jobs: Jobs;
+  mailer: Mailer;
+  secrets: SecretBox;
+  guards: Guards;
+  realtime?: Realtime;
+  users: UsersService;
+  projects: ProjectsService;
+  billing: BillingService;
+  outboxKey: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+  }
+}
+
+const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+
+/**
+ * Builds the whole Gantry app: database + migrations, job queues, services, routes, OpenAPI,
+ * the SPA and socket.io. `database` may be handed in (tests share one), otherwise it opens from config.
+ */
+export async function buildApp(config: Config, opts: { database?: Database; baseUrl?: () => string } = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: config.GANTRY_LOG_LEVEL },
+    trustProxy: true,
+    bodyLimit: 5 * 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  const database = opts.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir }));
+  const master = loadMasterKey(config.GANTRY_SECRET_KEY, config.dataDir);
+  const secrets = createSecretBox(master);
+  const idTokens = createIdTokens(deriveKey(master, 'id-token'), config.GANTRY_ID_TOKEN_TTL_SECONDS);
+  const outboxKey = deriveKey(master, 'outbox').toString('base64url').slice(0, 24);
+  const baseUrl = opts.baseUrl ?? (() => (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, ''));
+
+  const runWorkers = config.GANTRY_ROLE !== 'api';
+  const jobs = await startJobs({ executeSql: database.executeSql, runWorkers, concurrency: config.GANTRY_JOB_CONCURRENCY, log: app.log });
+  const mailer = await createMailer({ db: database.db, jobs, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log });
+
+  const github = config.GITHUB_CLIENT_ID && config.GITHUB_CLIENT_SECRET
+    ? createGithubIdentity({ clientId: config.GITHUB_CLIENT_ID, clientSecret: config.GITHUB_CLIENT_SECRET, oauthUrl: config.GITHUB_OAUTH_URL, apiUrl: config.GITHUB_API_URL })
+    : null;
+
+  const billing = createBillingService({ store: createBillingStore(database.db) });
+  await billing.ensurePlans();
+  const users = createUsersService({ db: database.db, store: createUsersStore(database.db), mailer, idTokens, baseUrl, github });
+  const projectsStore = createProjectsStore(database.db);
+  const projects = createProjectsService({ db: database.db, store: projectsStore, users, billing, mailer, baseUrl });
+  const membership = (projectId: string, userId: string) => projects.permission(projectId, userId);
+  const guards = createGuards(idTokens, membership);
+
+  const services: Services = { database, jobs, mailer, secrets, guards, users, projects, billing, outboxKey };
+  app.decorate('services', services);
+
+  await app.register(rateLimit, { global: false, enableDraftSpec: true });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Gantry API', version: '0.1.0', description: 'Every route of the Gantry portal. Authenticate with `Authorization: Bearer <idToken>`.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  await app.register(usersRoutes({ users, guards, mailer, githubAuthorizeUrl: github?.authorizeUrl() ?? null, outboxKey }), { prefix: '/ms-usermanagement' });
+  await app.register(promoSignUpRoutes({ billing }), { prefix: '/ms-usermanagement' });
+  await app.register(projectUsersLookupRoutes({ projects, guards }), { prefix: '/ms-usermanagement' });
+  await app.register(projectsRoutes({ projects, guards }), { prefix: '/ms-project' });
+  await app.register(billingRoutes({ billing, guards }), { prefix: '/ms-project' });
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true, database: database.kind }));
+
+  const webDist = config.GANTRY_WEB_DIST ? path.resolve(config.GANTRY_WEB_DIST) : defaultWebDist;
+  if (fs.existsSync(path.join(webDist, 'index.html'))) {
+    await app.register(fastifyStatic, { root: webDist, prefix: '/', wildcard: false, index: false });
+    const indexHtml = fs.readFileSync(path.join(webDist, 'index.html'));
+    app.get('/*', { schema: { hide: true } }, (req, reply) => {
+      const p = req.url.split('?')[0]!;
+      if (p.startsWith('/ms-') || p.startsWith('/docs')) return reply.status(404).send({ message: `Route GET ${p} not found`, code: 'NotFound' });
+      const file = path.join(webDist, path.normalize(p));
+      if (file.startsWith(webDist) && p !== '/' && fs.existsSync(file) && fs.statSync(file).isFile()) return reply.sendFile(path.relative(webDist, file));
+      return reply.type('text/html').header('cache-control', 'no-cache').send(indexHtml);
+    });
+  } else {
+    app.log.warn(`No built web app at ${webDist}; serving the API only (run "npm run build -w @gantry/web").`);
+  }
+
+  app.addHook('onReady', async () => {
+    services.realtime = startRealtime(app.server, { idTokens, membership, log: app.log });
+  });
+  app.addHook('onClose', async () => {
+    await services.realtime?.close();
+    await jobs.stop();
+    if (!opts.database) await database.close();
+  });
+  return app;
+}
+
+export const safeEqual = (a: string, b: string) => a.length === b.length && crypto.timingSafeEqual(Buffer.from(a), Buffer.from(b));

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import path from 'node:path';
+
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+/** Every setting Gantry reads from its environment (DESIGN §9), validated once at start. */
+export const ConfigSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(80),
+  HOST: z.string().default('0.0.0.0'),
+  GANTRY_DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().url().optional(),
+  PUBLIC_URL: z.string().url().optional(),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Gantry <no-reply@gantry.local>'),
+  GANTRY_SECRET_KEY: z.string().min(32, 'GANTRY_SECRET_KEY must be at least 32 characters').optional(),
+  GANTRY_ROLE: z.enum(['all', 'api', 'worker']).default('all'),
+  GANTRY_WEB_DIST: z.string().optional(),
+  GANTRY_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  GANTRY_RATE_LIMIT: bool.default(true),
+  GANTRY_ID_TOKEN_TTL_SECONDS: z.coerce.number().int().min(1).default(900),
+  GANTRY_JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  BUILD_EXECUTOR: z.enum(['local', 'kubernetes']).default('local'),
+  TERRAFORM_BIN: z.string().default('terraform'),
+  ARTIFACT_STORE: z.string().optional(),
+  GITHUB_CLIENT_ID: z.string().optional(),
+  GITHUB_CLIENT_SECRET: z.string().optional(),
+  GITHUB_OAUTH_URL: z.string().url().default('https://github.com'),
+  GITHUB_API_URL: z.string().url().default('https://api.github.com'),
+  GITLAB_CLIENT_ID: z.string().optional(),
+  GITLAB_CLIENT_SECRET: z.string().optional(),
+  GITLAB_URL: z.string().url().default('https://gitlab.com'),
+  BITBUCKET_CLIENT_ID: z.string().optional(),
+  BITBUCKET_CLIENT_SECRET: z.string().optional(),
+  BITBUCKET_OAUTH_URL: z.string().url().default('https://bitbucket.org'),
+  BITBUCKET_API_URL: z.string().url().default('https://api.bitbucket.org/2.0'),
+});
+
+export type Config = z.infer<typeof ConfigSchema> & { dataDir: string };
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = ConfigSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
+    throw new Error(`Invalid configuration:\n${lines}`);
+  }
+  return { ...parsed.data, dataDir: path.resolve(parsed.data.GANTRY_DATA_DIR) };
+}

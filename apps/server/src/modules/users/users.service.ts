@@ -1,0 +1,232 @@
+import crypto from 'node:crypto';
+import { hash as argonHash, verify as argonVerify, type Options as ArgonOptions } from '@node-rs/argon2';
+import {
+  CODE_TTL_MINUTES, REFRESH_TOKEN_TTL_DAYS, AUTH_ERROR,
+  type SignUpBody, type LoginAnswer, type Profile, type SetPasswordBody, type ConfirmForgotPasswordBody, type UpdateProfileBody,
+} from '@gantry/contracts';
+import type { Db } from '../../platform/db.js';
+import type { Mailer } from '../../platform/mail.js';
+import type { IdTokens } from '../../platform/tokens.js';
+import { Conflict, NotFound, Unauthorized, Validation, Upstream } from '../../platform/errors.js';
+import { hashToken, randomToken } from '../../platform/secrets.js';
+import type { UsersStore, UserRow, CodePurpose } from './users.store.js';
+import * as mails from './users.mails.js';
+import type { GithubIdentity } from '../../integrations/github/github-identity.js';
+
+// 2 is Argon2id (the package's const enum cannot be imported under isolatedModules).
+const ARGON: ArgonOptions = { algorithm: 2 as ArgonOptions['algorithm'] };
+const minutes = (n: number) => new Date(Date.now() + n * 60_000);
+const BAD_LOGIN = 'Incorrect username or password.';
+/** A refresh token reused within this window (two tabs refreshing at once) is not taken for theft. */
+const ROTATION_GRACE_MS = 10_000;
+
+export function toProfile(u: UserRow): Profile {
+  return { id: u.id, email: u.email, firstName: u.firstName, lastName: u.lastName, status: u.status, isInstanceAdmin: u.isInstanceAdmin };
+}
+
+/** A random password that meets the password rules, for invitations. */
+export function temporaryPassword(): string {
+  const base = crypto.randomBytes(9).toString('base64url').replace(/[-_]/g, 'x');
+  return `${base}Aa1`;
+}
+
+export function createUsersService(deps: {
+  db: Db;
+  store: UsersStore;
+  mailer: Mailer;
+  idTokens: IdTokens;
+  baseUrl: () => string;
+  github: GithubIdentity | null;
+}) {
+  const { db, store, mailer, idTokens } = deps;
+  let dummyHash: Promise<string> | undefined;
+
+  async function newCode(userId: string, purpose: CodePurpose, tx: Parameters<UsersStore['addCode']>[1] = db) {
+    const code = randomToken(24);
+    await store.addCode({ userId, purpose, codeHash: hashToken(code), expiresAt: minutes(CODE_TTL_MINUTES[purpose]) }, tx);
+    return code;
+  }
+
+  async function issueTokens(user: UserRow, familyId: string = crypto.randomUUID()) {
+    const refreshToken = randomToken(32);
+    await store.addRefreshToken({
+      userId: user.id, familyId, tokenHash: hashToken(refreshToken),
+      expiresAt: new Date(Date.now() + REFRESH_TOKEN_TTL_DAYS * 86_400_000),
+    });
+    const idToken = await idTokens.sign({ sub: user.id, email: user.email });
+    return { idToken, refreshToken, expiresIn: idTokens.ttlSeconds };
+  }
+
+  async function loggedIn(user: UserRow): Promise<LoginAnswer> {
+    return { done: true, ...(await issueTokens(user)), profile: toProfile(user) };
+  }
+
+  async function sendVerification(user: UserRow) {
+    await store.expireCodes(user.id, ['verify']);
+    const code = await newCode(user.id, 'verify');
+    await mailer.send(mails.verificationMail(deps.baseUrl(), user.email, user.firstName, code));
+  }
+
+  async function passwordMatches(user: UserRow | undefined, password: string) {
+    if (!user?.passwordHash) {
+      await argonVerify(await (dummyHash ??= argonHash('not-a-real-password', ARGON)), password).catch(() => false);
+      return false;
+    }
+    return argonVerify(user.passwordHash, password).catch(() => false);
+  }
+
+  return {
+    toProfile,
+
+    async signUp(body: SignUpBody) {
+      const existing = await store.byEmail(body.username);
+      const passwordHash = await argonHash(body.password, ARGON);
+      if (existing && existing.status !== 'UNCONFIRMED') throw new Conflict('An account with the given email already exists.');
+      const user = existing
+        ? (await store.update(existing.id, { passwordHash, firstName: body.firstName, lastName: body.lastName }))!
+        : await store.insert({
+            email: body.username, passwordHash, firstName: body.firstName, lastName: body.lastName,
+            status: 'UNCONFIRMED', isInstanceAdmin: (await store.count()) === 0,
+          });
+      await sendVerification(user);
+    },
+
+    async activate(username: string, code: string) {
+      const user = await store.byEmail(username);
+      const taken = user && (await store.takeCode(hashToken(code), ['verify']));
+      if (!user || !taken || taken.userId !== user.id) throw new Validation('We were not able to verify your email!', undefined, 'CodeMismatchException');
+      await store.update(user.id, { status: 'CONFIRMED' });
+    },
+
+    async login(username: string, password: string): Promise<LoginAnswer> {
+      const user = await store.byEmail(username);
+      if (!(await passwordMatches(user, password))) throw new Unauthorized(BAD_LOGIN);
+      if (user!.status === 'UNCONFIRMED') {
+        await sendVerification(user!);
+        throw new Validation('Your e-mail address is not verified yet. We sent you a new verification link.', undefined, 'UserNotConfirmedException');
+      }
+      if (user!.status === 'FORCE_CHANGE_PASSWORD') {
+        return { done: false, challengeName: 'NEW_PASSWORD_REQUIRED', sessionToken: await newCode(user!.id, 'session') };
+      }
+      return loggedIn(user!);
+    },
+
+    async loginWithGithub(code: string): Promise<LoginAnswer> {
+      if (!deps.github) throw new Validation('GitHub sign-in is not configured on this Gantry instance.');
+      const identity = await deps.github.identify(code).catch((err: Error) => {
+        throw new Upstream(err.message);
+      });
+      let user = (await store.byGithubId(identity.id)) ?? (await store.byEmail(identity.email));
+      if (!user) {
+        user = await store.insert({
+          email: identity.email, githubId: identity.id, firstName: identity.firstName, lastName: identity.lastName,
+          status: 'CONFIRMED', isInstanceAdmin: (await store.count()) === 0,
+        });
+      } else {
+        // A verified GitHub e-mail proves the address, so a pending or unverified account becomes usable.
+        user = (await store.update(user.id, { githubId: identity.id, status: 'CONFIRMED' }))!;
+      }
+      return loggedIn(user);
+    },
+
+    async forgotPassword(username: string) {
+      const user = await store.byEmail(username);
+      if (!user || user.status !== 'CONFIRMED') return; // never tell who has an account
+      await store.expireCodes(user.id, ['reset']);
+      const code = await newCode(user.id, 'reset');
+      await mailer.send(mails.resetMail(deps.baseUrl(), user.email, code));
+    },
+
+    async confirmForgotPassword(body: ConfirmForgotPasswordBody) {
+      const user = await store.byEmail(body.username);
+      const taken = user && (await store.takeCode(hashToken(body.code), ['reset']));
+      if (!user || !taken || taken.userId !== user.id) {
+        throw new Validation('Invalid or expired recovery link. Please request a new one.', undefined, 'CodeMismatchException');
+      }
+      await store.update(user.id, { passwordHash: await argonHash(body.password, ARGON) });
+      await store.revokeAllForUser(user.id);
+    },
+
+    async setPassword(body: SetPasswordBody): Promise<LoginAnswer> {
+      const user = await store.byEmail(body.username);
+      const taken = user && (await store.takeCode(hashToken(body.sessionToken), ['session', 'invite']));
+      if (!user || !taken || taken.userId !== user.id) {
+        throw new Unauthorized('Invalid session for the user, session is expired.', 'NotAuthorizedException');
+      }
+      const updated = await store.update(user.id, {
+        passwordHash: await argonHash(body.newPassword, ARGON),
+        status: 'CONFIRMED',
+        ...(body.firstName ? { firstName: body.firstName } : {}),
+        ...(body.lastName ? { lastName: body.lastName } : {}),
+      });
+      await store.expireCodes(user.id, ['session', 'invite']);
+      return loggedIn(updated!);
+    },
+
+    async refresh(refreshToken: string, bearer: string | null) {
+      const found = await db.transaction(async (tx) => {
+        const row = await store.refreshTokenByHash(hashToken(refreshToken), tx);
+        if (!row || row.revokedAt || row.expiresAt < new Date()) return null;
+        if (row.rotatedAt && Date.now() - row.rotatedAt.getTime() > ROTATION_GRACE_MS) {
+          await store.revokeFamily(row.familyId, tx); // an old token came back: assume it leaked
+          return null;
+        }
+        if (!row.rotatedAt) await store.markRotated(row.id, tx);
+        return row;
+      });
+      if (!found) throw new Unauthorized('Invalid Refresh Token', 'NotAuthorizedException');
+      if (bearer) {
+        const sub = await idTokens.subjectIgnoringExpiry(bearer);
+        if (sub !== found.userId) throw new Unauthorized('Refresh token does not belong to this session', 'NotAuthorizedException');
+      }
+      const user = await store.byId(found.userId);
+      if (!user || user.status !== 'CONFIRMED') throw new Unauthorized('User is disabled.', 'NotAuthorizedException');
+      return issueTokens(user, found.familyId);
+    },
+
+    async logout(refreshToken: string) {
+      const row = await store.refreshTokenByHash(hashToken(refreshToken));
+      if (row) await store.revokeFamily(row.familyId);
+    },
+
+    async me(userId: string) {
+      const user = await store.byId(userId);
+      if (!user) throw new Unauthorized('User does not exist.', AUTH_ERROR.notAuthorized);
+      return toProfile(user);
+    },
+
+    async updateMe(userId: string, body: UpdateProfileBody) {
+      const user = await store.update(userId, body);
+      if (!user) throw new NotFound('User not found');
+      return toProfile(user);
+    },
+
+    byIds: (ids: string[]) => store.byIds(ids),
+    byEmail: (email: string) => store.byEmail(email),
+
+    /**
+     * The user an invitation goes to: an existing account as it is, or a new pending one
+     * with a temporary password and a one-time completion token (both e-mailed by the caller).
+     */
+    async prepareInvitee(email: string) {
+      const existing = await store.byEmail(email);
+      if (existing && existing.status !== 'UNCONFIRMED') return { user: existing, credentials: null };
+      const password = temporaryPassword();
+      const passwordHash = await argonHash(password, ARGON);
+      const user = existing
+        ? (await store.update(existing.id, { status: 'FORCE_CHANGE_PASSWORD', passwordHash }))!
+        : await store.insert({ email, passwordHash, status: 'FORCE_CHANGE_PASSWORD' });
+      const token = await newCode(user.id, 'invite');
+      return { user, credentials: { temporaryPassword: password, token } };
+    },
+
+    /** A new temporary password and token for a still pending user (resend). */
+    async renewInvitation(user: UserRow) {
+      await store.expireCodes(user.id, ['invite', 'session']);
+      const password = temporaryPassword();
+      await store.update(user.id, { passwordHash: await argonHash(password, ARGON) });
+      return { temporaryPassword: password, token: await newCode(user.id, 'invite') };
+    },
+  };
+}
+export type UsersService = ReturnType<typeof createUsersService>;

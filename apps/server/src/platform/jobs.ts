@@ -1,0 +1,46 @@
+import PgBoss from 'pg-boss';
+import type { FastifyBaseLogger } from 'fastify';
+import type { ExecuteSql } from './db.js';
+
+export type JobHandler<T> = (data: T, job: { id: string }) => Promise<void>;
+
+export interface Jobs {
+  send<T extends object>(queue: string, data: T, options?: PgBoss.SendOptions): Promise<string | null>;
+  /** Registers a worker; only processes whose role runs workers call handlers. */
+  work<T extends object>(queue: string, handler: JobHandler<T>): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** pg-boss on the same database (PGlite through executeSql, or PostgreSQL): durable queues with retries. */
+export async function startJobs(opts: {
+  executeSql: ExecuteSql;
+  runWorkers: boolean;
+  concurrency: number;
+  log: FastifyBaseLogger;
+}): Promise<Jobs> {
+  const boss = new PgBoss({ db: { executeSql: opts.executeSql } as any, schedule: opts.runWorkers, supervise: opts.runWorkers });
+  boss.on('error', (err) => opts.log.error({ err }, 'job queue error'));
+  await boss.start();
+  const queues = new Set<string>();
+  const ensureQueue = async (name: string) => {
+    if (queues.has(name)) return;
+    await boss.createQueue(name, { name, retryLimit: 3, retryDelay: 5, retryBackoff: true });
+    queues.add(name);
+  };
+  return {
+    async send(queue, data, options) {
+      await ensureQueue(queue);
+      return boss.send(queue, data, options ?? {});
+    },
+    async work(queue, handler) {
+      await ensureQueue(queue);
+      if (!opts.runWorkers) return;
+      await boss.work(queue, { pollingIntervalSeconds: 0.5, batchSize: 1 }, async (jobs) => {
+        for (const job of jobs) await handler(job.data as any, { id: job.id });
+      });
+    },
+    async stop() {
+      await boss.stop({ graceful: true, timeout: 5000, wait: true });
+    },
+  };
+}

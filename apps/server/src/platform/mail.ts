@@ -1,0 +1,52 @@
+import nodemailer from 'nodemailer';
+import { desc, eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from './db.js';
+import type { Jobs } from './jobs.js';
+import { outboxMails } from './mail.tables.js';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+export interface Mailer {
+  /** Records the mail and queues its delivery; returns at once. */
+  send(message: MailMessage): Promise<void>;
+  outbox(limit?: number): Promise<{ id: string; to: string; subject: string; text: string; createdAt: string }[]>;
+}
+
+const QUEUE = 'mail.deliver';
+
+/** Mail over SMTP_URL through a durable job; without SMTP the outbox table plus a log line is the delivery. */
+export async function createMailer(opts: { db: Db; jobs: Jobs; smtpUrl?: string; from: string; log: FastifyBaseLogger }): Promise<Mailer> {
+  const transport = opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : null;
+  await opts.jobs.work<{ id: string }>(QUEUE, async ({ id }) => {
+    const [mail] = await opts.db.select().from(outboxMails).where(eq(outboxMails.id, id));
+    if (!mail || mail.sentAt || !transport) return;
+    try {
+      await transport.sendMail({ from: opts.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? undefined });
+      await opts.db.update(outboxMails).set({ sentAt: new Date(), error: null }).where(eq(outboxMails.id, id));
+    } catch (err) {
+      await opts.db.update(outboxMails).set({ error: String(err) }).where(eq(outboxMails.id, id));
+      throw err; // pg-boss retries with backoff
+    }
+  });
+  return {
+    async send(message) {
+      const [row] = await opts.db.insert(outboxMails).values(message).returning({ id: outboxMails.id });
+      if (transport) {
+        await opts.jobs.send(QUEUE, { id: row!.id });
+      } else {
+        const links = message.text.match(/https?:\/\/\S+/g) ?? [];
+        opts.log.info({ to: message.to, subject: message.subject, links }, `mail (no SMTP_URL, kept in outbox): "${message.subject}" to ${message.to} ${links.join(' ')}`);
+      }
+    },
+    async outbox(limit = 100) {
+      const rows = await opts.db.select().from(outboxMails).orderBy(desc(outboxMails.createdAt)).limit(limit);
+      return rows.map((r) => ({ id: r.id, to: r.to, subject: r.subject, text: r.text, createdAt: r.createdAt.toISOString() }));
+    },
+  };
+}

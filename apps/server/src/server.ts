@@ -1,0 +1,13 @@
+import { loadConfig } from './config.js';
+import { buildApp } from './app.js';
+
+/** Starts a whole Gantry (API + workers + SPA) from environment-style settings; used by main, e2e and bench. */
+export async function startGantry(overrides: Partial<Record<string, string>> = {}) {
+  const config = loadConfig({ ...process.env, ...overrides });
+  let actualUrl = '';
+  const app = await buildApp(config, { baseUrl: () => (config.PUBLIC_URL ?? actualUrl).replace(/\/$/, '') });
+  const address = await app.listen({ port: config.PORT, host: config.HOST });
+  const port = (app.server.address() as { port: number }).port;
+  actualUrl = `http://localhost:${port}`;
+  return { url: actualUrl, address, app, config, close: () => app.close() };
+}
