@@ -2,7 +2,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 import crypto from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -56,6 +56,7 @@ const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url))
 export async function buildApp(config: Config, opts: { database?: Database; baseUrl?: () => string } = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: config.GANTRY_LOG_LEVEL },
+    logController: new LogController({ disableRequestLogging: !['debug', 'trace'].includes(config.GANTRY_LOG_LEVEL) }),
     trustProxy: true,
     bodyLimit: 5 * 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
@@ -89,7 +90,7 @@ export async function buildApp(config: Config, opts: { database?: Database; base
   const services: Services = { database, jobs, mailer, secrets, guards, users, projects, billing, outboxKey };
   app.decorate('services', services);
 
-  await app.register(rateLimit, { global: false, enableDraftSpec: true });
+  if (config.GANTRY_RATE_LIMIT) await app.register(rateLimit, { global: false, enableDraftSpec: true });
   await app.register(swagger, {
     openapi: {
       info: { title: 'Gantry API', version: '0.1.0', description: 'Every route of the Gantry portal. Authenticate with `Authorization: Bearer <idToken>`.' },

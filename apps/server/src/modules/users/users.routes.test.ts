@@ -1,0 +1,188 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import http from 'node:http';
+import { createTestApp, registerUser, login, bearer, codeFromMail, PASSWORD, type TestApp } from '../../../test/helpers.js';
+
+let t: TestApp;
+beforeAll(async () => { t = await createTestApp(); });
+afterAll(async () => { await t?.close(); });
+
+const post = (url: string, payload: object, headers: Record<string, string> = {}) =>
+  t.app.inject({ method: 'POST', url: `/ms-usermanagement${url}`, payload, headers });
+
+describe('sign-up and verification', () => {
+  it('signs up, mails a one-time verification code, verifies once', async () => {
+    const res = await post('/auth/sign-up', { username: 'Ada@Example.com', password: PASSWORD, firstName: 'Ada', lastName: 'L' });
+    expect(res.statusCode).toBe(201);
+    const mail = await t.lastMail('ada@example.com');
+    expect(mail?.subject).toMatch(/Verify/);
+    const code = codeFromMail(mail!.text, '/account/verify/ada%40example.com/');
+    const before = await post('/auth/login', { username: 'ada@example.com', password: PASSWORD });
+    expect(before.statusCode).toBe(400);
+    expect(before.json().code).toBe('UserNotConfirmedException');
+    const fresh = codeFromMail((await t.lastMail('ada@example.com'))!.text, '/account/verify/');
+    expect(fresh).not.toBe(code); // login of an unverified user mails a new link, the old one is void
+    expect((await post('/auth/activate', { username: 'ada@example.com', code })).statusCode).toBe(400);
+    expect((await post('/auth/activate', { username: 'ada@example.com', code: fresh })).statusCode).toBe(200);
+    expect((await post('/auth/activate', { username: 'ada@example.com', code: fresh })).json().message).toBe('We were not able to verify your email!');
+    const ok = await post('/auth/login', { username: 'ADA@example.com', password: PASSWORD });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toMatchObject({ done: true, expiresIn: 900, profile: { email: 'ada@example.com', firstName: 'Ada', isInstanceAdmin: true } });
+  });
+
+  it('rejects bad input with field messages and loses nothing', async () => {
+    const res = await post('/auth/sign-up', { username: 'nope', password: 'short', firstName: '', lastName: 'X' });
+    expect(res.statusCode).toBe(400);
+    const body = res.json();
+    expect(body.code).toBe('ValidationError');
+    expect(body.fields.username).toContain('Please enter a valid email');
+    expect(body.fields.password).toEqual(expect.arrayContaining(['Password must be at least 8 characters long', 'Password must contain at least one number']));
+  });
+
+  it('refuses a second account on a verified e-mail', async () => {
+    await registerUser(t, 'dup@example.com');
+    const res = await post('/auth/sign-up', { username: 'dup@example.com', password: PASSWORD, firstName: 'A', lastName: 'B' });
+    expect(res.statusCode).toBe(409);
+  });
+
+  it('the second user is not an instance admin', async () => {
+    const s = await registerUser(t, 'second@example.com');
+    expect(s.profile).toMatchObject({ email: 'second@example.com' });
+    expect((s.profile as any).isInstanceAdmin).toBe(false);
+  });
+});
+
+describe('login and tokens', () => {
+  it('answers NotAuthorizedException for a wrong password or unknown user', async () => {
+    await registerUser(t, 'pw@example.com');
+    for (const body of [{ username: 'pw@example.com', password: 'Wrong1234' }, { username: 'ghost@example.com', password: PASSWORD }]) {
+      const res = await post('/auth/login', body);
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toMatchObject({ code: 'NotAuthorizedException', message: 'Incorrect username or password.' });
+    }
+  });
+
+  it('refresh rotates the refresh token and treats a late reuse as theft', async () => {
+    const s = await registerUser(t, 'rot@example.com');
+    const r1 = await post('/auth/refresh', { refreshToken: s.refreshToken }, bearer(s.idToken));
+    expect(r1.statusCode).toBe(200);
+    const next = r1.json();
+    expect(next.refreshToken).not.toBe(s.refreshToken);
+    const me = await t.app.inject({ method: 'GET', url: '/ms-usermanagement/users/me', headers: bearer(next.idToken) });
+    expect(me.json().email).toBe('rot@example.com');
+    // the rotated token is still honoured inside the grace window (two tabs refreshing at once)
+    expect((await post('/auth/refresh', { refreshToken: s.refreshToken })).statusCode).toBe(200);
+    await t.app.services.database.executeSql(`update refresh_tokens set rotated_at = now() - interval '1 minute' where rotated_at is not null`);
+    const stolen = await post('/auth/refresh', { refreshToken: s.refreshToken });
+    expect(stolen.statusCode).toBe(401);
+    expect(stolen.json().code).toBe('NotAuthorizedException');
+    // …and the whole family is revoked
+    expect((await post('/auth/refresh', { refreshToken: next.refreshToken })).statusCode).toBe(401);
+  });
+
+  it('refuses a refresh token presented with another user\'s id token', async () => {
+    const a = await registerUser(t, 'ra@example.com');
+    const b = await registerUser(t, 'rb@example.com');
+    expect((await post('/auth/refresh', { refreshToken: a.refreshToken }, bearer(b.idToken))).statusCode).toBe(401);
+  });
+
+  it('logout revokes the refresh token', async () => {
+    const s = await registerUser(t, 'out@example.com');
+    expect((await post('/auth/logout', { refreshToken: s.refreshToken })).statusCode).toBe(200);
+    expect((await post('/auth/refresh', { refreshToken: s.refreshToken })).statusCode).toBe(401);
+  });
+
+  it('tells an expired id token from a forged one', async () => {
+    const short = await createTestApp({ GANTRY_ID_TOKEN_TTL_SECONDS: '1' });
+    try {
+      const s = await registerUser(short, 'exp@example.com');
+      await new Promise((r) => setTimeout(r, 2100));
+      const expired = await short.app.inject({ method: 'GET', url: '/ms-usermanagement/users/me', headers: bearer(s.idToken) });
+      expect(expired.statusCode).toBe(401);
+      expect(expired.json().type).toBe('TokenExpiredError');
+      const refreshed = await short.app.inject({ method: 'POST', url: '/ms-usermanagement/auth/refresh', payload: { refreshToken: s.refreshToken }, headers: bearer(s.idToken) });
+      expect(refreshed.statusCode).toBe(200);
+    } finally {
+      await short.close();
+    }
+    const forged = await t.app.inject({ method: 'GET', url: '/ms-usermanagement/users/me', headers: bearer('eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.bad') });
+    expect(forged.statusCode).toBe(401);
+    expect(forged.json().type).toBe('JsonWebTokenError');
+    const none = await t.app.inject({ method: 'GET', url: '/ms-usermanagement/users/me' });
+    expect(none.statusCode).toBe(401);
+  });
+});
+
+describe('password recovery', () => {
+  it('mails a one-time reset link and sets the new password', async () => {
+    await registerUser(t, 'reset@example.com');
+    expect((await post('/auth/forgot-password', { username: 'reset@example.com' })).statusCode).toBe(200);
+    const code = codeFromMail((await t.lastMail('reset@example.com'))!.text, '/account/reset/');
+    const bad = await post('/auth/confirm-forgot-password', { username: 'reset@example.com', code, password: 'weak' });
+    expect(bad.statusCode).toBe(400);
+    expect((await post('/auth/confirm-forgot-password', { username: 'reset@example.com', code, password: 'NewSecret99' })).statusCode).toBe(200);
+    expect((await post('/auth/confirm-forgot-password', { username: 'reset@example.com', code, password: 'NewSecret98' })).statusCode).toBe(400);
+    expect((await login(t, 'reset@example.com', 'NewSecret99')).idToken).toBeTruthy();
+  });
+
+  it('answers the same for an unknown e-mail and sends nothing', async () => {
+    expect((await post('/auth/forgot-password', { username: 'nobody@example.com' })).statusCode).toBe(200);
+    expect(await t.lastMail('nobody@example.com')).toBeUndefined();
+    expect((await post('/auth/forgot-password', { username: 'not-an-email' })).statusCode).toBe(400);
+  });
+});
+
+describe('profile and outbox', () => {
+  it('updates the own profile', async () => {
+    const s = await registerUser(t, 'prof@example.com');
+    const res = await t.app.inject({ method: 'PUT', url: '/ms-usermanagement/users/me', headers: bearer(s.idToken), payload: { firstName: 'New', lastName: 'Name' } });
+    expect(res.json()).toMatchObject({ firstName: 'New', lastName: 'Name' });
+    expect((await t.app.inject({ method: 'PUT', url: '/ms-usermanagement/users/me', headers: bearer(s.idToken), payload: { firstName: '', lastName: 'x' } })).statusCode).toBe(400);
+  });
+
+  it('opens the outbox to the key holder and instance admins only', async () => {
+    const key = t.app.services.outboxKey;
+    const withKey = await t.app.inject({ method: 'GET', url: `/ms-usermanagement/outbox?key=${key}` });
+    expect(withKey.statusCode).toBe(200);
+    expect(withKey.json().mails.length).toBeGreaterThan(0);
+    const admin = await login(t, 'ada@example.com', PASSWORD);
+    expect((await t.app.inject({ method: 'GET', url: '/ms-usermanagement/outbox', headers: bearer(admin.idToken) })).statusCode).toBe(200);
+    const other = await login(t, 'second@example.com', PASSWORD);
+    expect((await t.app.inject({ method: 'GET', url: '/ms-usermanagement/outbox', headers: bearer(other.idToken) })).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'GET', url: '/ms-usermanagement/outbox?key=wrong' })).statusCode).toBe(401);
+  });
+});
+
+describe('GitHub sign-in', () => {
+  it('exchanges the code at the configured provider and signs the user in', async () => {
+    const provider = http.createServer((req, res) => {
+      res.setHeader('content-type', 'application/json');
+      if (req.url === '/login/oauth/access_token') {
+        let body = '';
+        req.on('data', (c) => (body += c));
+        req.on('end', () => res.end(JSON.stringify(JSON.parse(body).code === 'good' ? { access_token: 'gho_x' } : { error: 'bad_verification_code', error_description: 'The code passed is incorrect or expired.; see docs' })));
+        return;
+      }
+      if (req.headers.authorization !== 'Bearer gho_x') return res.writeHead(401).end('{}');
+      if (req.url === '/user') return res.end(JSON.stringify({ id: 42, login: 'octo', name: 'Octo Cat' }));
+      if (req.url === '/user/emails') return res.end(JSON.stringify([{ email: 'Octo@Example.com', primary: true, verified: true }]));
+      res.writeHead(404).end('{}');
+    });
+    await new Promise<void>((r) => provider.listen(0, '127.0.0.1', () => r()));
+    const base = `http://127.0.0.1:${(provider.address() as any).port}`;
+    const gh = await createTestApp({ GITHUB_CLIENT_ID: 'cid', GITHUB_CLIENT_SECRET: 'sec', GITHUB_OAUTH_URL: base, GITHUB_API_URL: base });
+    try {
+      const providers = await gh.app.inject({ method: 'GET', url: '/ms-usermanagement/auth/providers' });
+      expect(providers.json().github.authorizeUrl).toBe(`${base}/login/oauth/authorize?client_id=cid&scope=read%3Auser%20user%3Aemail&state=login`);
+      const ok = await gh.app.inject({ method: 'POST', url: '/ms-usermanagement/auth/login/github', payload: { code: 'good' } });
+      expect(ok.statusCode).toBe(200);
+      expect(ok.json()).toMatchObject({ done: true, profile: { email: 'octo@example.com', firstName: 'Octo', lastName: 'Cat' } });
+      const bad = await gh.app.inject({ method: 'POST', url: '/ms-usermanagement/auth/login/github', payload: { code: 'nope' } });
+      expect(bad.statusCode).toBe(502);
+      expect(bad.json().message).toBe('The code passed is incorrect or expired.; see docs');
+    } finally {
+      await gh.close();
+      provider.close();
+    }
+    expect((await t.app.inject({ method: 'GET', url: '/ms-usermanagement/auth/providers' })).json()).toEqual({ github: null });
+  });
+});

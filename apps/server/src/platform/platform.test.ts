@@ -1,0 +1,91 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { io as ioClient } from 'socket.io-client';
+import { createSecretBox, loadMasterKey, hashToken, randomToken } from './secrets.js';
+import { createTestApp, registerUser, createProject, bearer, type TestApp } from '../../test/helpers.js';
+import { REALTIME_PATH } from './realtime.js';
+import os from 'node:os';
+import fs from 'node:fs';
+import path from 'node:path';
+
+describe('secrets at rest', () => {
+  const box = createSecretBox(loadMasterKey('a-long-enough-secret-key-for-the-tests-000', '/nonexistent'));
+  it('seals with a fresh IV each time and opens again', () => {
+    const a = box.seal('s3cr3t');
+    expect(a).not.toContain('s3cr3t');
+    expect(a).not.toBe(box.seal('s3cr3t'));
+    expect(box.open(a)).toBe('s3cr3t');
+  });
+  it('refuses a tampered value or another key', () => {
+    const sealed = box.seal('value');
+    const parts = sealed.split('.');
+    parts[3] = Buffer.from('other').toString('base64url');
+    expect(() => box.open(parts.join('.'))).toThrow();
+    const other = createSecretBox(loadMasterKey('another-long-enough-secret-key-for-tests-1', '/nonexistent'));
+    expect(() => other.open(sealed)).toThrow();
+  });
+  it('generates the master key once into the data dir', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-key-'));
+    const k1 = loadMasterKey(undefined, dir);
+    expect(loadMasterKey(undefined, dir).equals(k1)).toBe(true);
+    expect(fs.statSync(path.join(dir, 'secret.key')).mode & 0o777).toBe(0o600);
+  });
+  it('hashes tokens and makes them random', () => {
+    const t = randomToken();
+    expect(t).not.toBe(randomToken());
+    expect(hashToken(t)).toHaveLength(64);
+  });
+});
+
+describe('HTTP platform', () => {
+  let t: TestApp;
+  let url: string;
+  beforeAll(async () => {
+    t = await createTestApp();
+    url = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => { await t?.close(); });
+
+  it('maps the plan gate to 402 with its message', async () => {
+    const s = await registerUser(t, 'gate@example.com');
+    const pid = await createProject(t, s.idToken, 'Gate');
+    const res = await fetch(`${url}/ms-project/projects/${pid}/subscription`, { headers: bearer(s.idToken) });
+    expect(res.status).toBe(200);
+    const err = await t.app.services.billing.assertFeature(pid, 'cloudCostOptimizer').catch((e) => e);
+    expect(err.status).toBe(402);
+    expect(err.code).toBe('PlanLimit');
+  });
+
+  it('publishes the OpenAPI document with every route', async () => {
+    const res = await fetch(`${url}/docs/json`);
+    expect(res.status).toBe(200);
+    const doc = await res.json();
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/ms-usermanagement/auth/login', '/ms-project/projects/{projectId}/users', '/ms-project/payment-plans']));
+  });
+
+  it('answers unknown API paths with the JSON error model', async () => {
+    const res = await fetch(`${url}/ms-project/nothing-here`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ code: 'NotFound' });
+  });
+
+  it('socket.io: refuses a socket without a valid token, joins only own projects, and delivers project events', async () => {
+    const s = await registerUser(t, 'socket@example.com');
+    const other = await registerUser(t, 'socket-other@example.com');
+    const mine = await createProject(t, s.idToken, 'Sock');
+    const theirs = await createProject(t, other.idToken, 'NotYours');
+
+    const bad = ioClient(url, { path: REALTIME_PATH, query: { Authorization: 'junk' }, transports: ['websocket'], reconnection: false });
+    const refused = await new Promise<string>((resolve) => bad.on('connect_error', (e) => resolve(e.message)));
+    expect(refused).toBe('unauthorized');
+    bad.close();
+
+    const sock = ioClient(url, { path: REALTIME_PATH, query: { Authorization: s.idToken }, transports: ['websocket'], reconnection: false });
+    await new Promise<void>((resolve, reject) => { sock.on('connect', () => resolve()); sock.on('connect_error', reject); });
+    expect(await sock.emitWithAck('project:join', theirs)).toEqual({ ok: false, message: 'Project not found' });
+    expect(await sock.emitWithAck('project:join', mine)).toEqual({ ok: true });
+    const got = new Promise((resolve) => sock.on('logs', resolve));
+    t.app.services.realtime!.toProject(mine, 'logs', { line: 'hello' });
+    expect(await got).toEqual({ line: 'hello' });
+    sock.close();
+  });
+});

@@ -1,0 +1,119 @@
+import os from 'node:os';
+import path from 'node:path';
+import fs from 'node:fs';
+import crypto from 'node:crypto';
+import pg from 'pg';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig } from '../src/config.js';
+import { buildApp } from '../src/app.js';
+import { openDatabase, type Database } from '../src/platform/db.js';
+
+/**
+ * A fresh database for one test file: PGlite in memory, or — when TEST_DATABASE_URL points at a
+ * PostgreSQL server — a new database created on it (the suite runs on both, DESIGN §7).
+ */
+export async function openTestDatabase(): Promise<Database & { drop(): Promise<void> }> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) {
+    const database = await openDatabase({});
+    return { ...database, drop: async () => database.close() };
+  }
+  const name = `gantry_test_${crypto.randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString() });
+  return {
+    ...database,
+    drop: async () => {
+      await database.close();
+      const c = new pg.Client({ connectionString: serverUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  close(): Promise<void>;
+  /** The newest mail to an address (from the outbox, which records every mail). */
+  lastMail(to: string): Promise<{ subject: string; text: string } | undefined>;
+}
+
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-test-'));
+  const database = await openTestDatabase();
+  const config = loadConfig({
+    GANTRY_DATA_DIR: dataDir,
+    GANTRY_LOG_LEVEL: 'silent',
+    GANTRY_RATE_LIMIT: 'false',
+    GANTRY_SECRET_KEY: 'test-secret-key-that-is-long-enough-0123456789',
+    PUBLIC_URL: 'http://gantry.test',
+    ...env,
+  });
+  const app = await buildApp(config, { database });
+  await app.ready();
+  return {
+    app,
+    async close() {
+      await app.close();
+      await database.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+    async lastMail(to) {
+      const mails = await app.services.mailer.outbox(500);
+      return mails.find((m) => m.to === to.toLowerCase());
+    },
+  };
+}
+
+/** The last path segment of the first link in a mail that contains `marker`. */
+export function codeFromMail(text: string, marker: string): string {
+  const link = text.match(/https?:\/\/\S+/g)?.find((l) => l.includes(marker));
+  if (!link) throw new Error(`no ${marker} link in mail:\n${text}`);
+  return decodeURIComponent(link.split('/').pop()!);
+}
+
+export const PASSWORD = 'Secret123';
+
+/** Signs a user up, verifies the e-mail through the mailed code, logs in; answers the tokens. */
+export async function registerUser(t: TestApp, email: string, names = { firstName: 'Test', lastName: 'User' }) {
+  const res = await t.app.inject({ method: 'POST', url: '/ms-usermanagement/auth/sign-up', payload: { username: email, password: PASSWORD, ...names } });
+  if (res.statusCode !== 201) throw new Error(`sign-up failed: ${res.body}`);
+  const mail = await t.lastMail(email);
+  const code = codeFromMail(mail!.text, '/account/verify/');
+  const act = await t.app.inject({ method: 'POST', url: '/ms-usermanagement/auth/activate', payload: { username: email, code } });
+  if (act.statusCode !== 200) throw new Error(`activate failed: ${act.body}`);
+  return login(t, email, PASSWORD);
+}
+
+export async function login(t: TestApp, email: string, password: string) {
+  const res = await t.app.inject({ method: 'POST', url: '/ms-usermanagement/auth/login', payload: { username: email, password } });
+  const body = res.json();
+  if (!body.done) throw new Error(`login failed: ${res.body}`);
+  return body as { idToken: string; refreshToken: string; expiresIn: number; profile: { id: string; email: string } };
+}
+
+export const bearer = (idToken: string) => ({ authorization: `Bearer ${idToken}` });
+
+export async function createProject(t: TestApp, idToken: string, name = 'Alpha') {
+  const res = await t.app.inject({ method: 'POST', url: '/ms-project/projects', headers: bearer(idToken), payload: { name, description: `${name} project`, paymentPlanId: 'STARTER' } });
+  if (res.statusCode !== 201) throw new Error(`create project failed: ${res.body}`);
+  return res.json().id as string;
+}
+
+/** Invites a user with a permission, and has them complete registration; answers their tokens. */
+export async function addMember(t: TestApp, ownerToken: string, projectId: string, email: string, permission: string) {
+  const res = await t.app.inject({ method: 'POST', url: `/ms-project/projects/${projectId}/users`, headers: bearer(ownerToken), payload: { email, permission } });
+  if (res.statusCode !== 201) throw new Error(`invite failed: ${res.body}`);
+  const mail = await t.lastMail(email);
+  const token = codeFromMail(mail!.text, '/account/set-password/');
+  const set = await t.app.inject({ method: 'POST', url: '/ms-usermanagement/auth/set-password', payload: { username: email, sessionToken: token, newPassword: PASSWORD, firstName: 'Mem', lastName: 'Ber' } });
+  if (set.statusCode !== 200) throw new Error(`set-password failed: ${set.body}`);
+  return set.json() as { idToken: string; refreshToken: string; profile: { id: string } };
+}
