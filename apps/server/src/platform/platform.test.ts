@@ -58,7 +58,7 @@ describe('HTTP platform', () => {
   it('publishes the OpenAPI document with every route', async () => {
     const res = await fetch(`${url}/docs/json`);
     expect(res.status).toBe(200);
-    const doc = await res.json();
+    const doc = (await res.json()) as { paths: Record<string, unknown> };
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/ms-usermanagement/auth/login', '/ms-project/projects/{projectId}/users', '/ms-project/payment-plans']));
   });
 
