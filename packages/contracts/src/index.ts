@@ -4,3 +4,4 @@ export * from './auth.js';
 export * from './plans.js';
 export * from './projects.js';
 export * from './status.js';
+export * from './pipelines.js';

@@ -3,3 +3,6 @@ export * from './mail.tables.js';
 export * from '../modules/users/users.tables.js';
 export * from '../modules/projects/projects.tables.js';
 export * from '../modules/billing/billing.tables.js';
+export * from '../modules/git-accounts/git-accounts.tables.js';
+export * from '../modules/pipelines/pipelines.tables.js';
+export * from '../modules/builds/builds.tables.js';
