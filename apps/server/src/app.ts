@@ -16,7 +16,7 @@ import { createIdTokens } from './platform/tokens.js';
 import { createGuards, type Guards } from './platform/auth.js';
 import { startJobs, type Jobs } from './platform/jobs.js';
 import { createMailer, type Mailer } from './platform/mail.js';
-import { startRealtime, type Realtime } from './platform/realtime.js';
+import { createRealtime, type Realtime } from './platform/realtime.js';
 import { createUsersStore } from './modules/users/users.store.js';
 import { createUsersService, type UsersService } from './modules/users/users.service.js';
 import { usersRoutes } from './modules/users/users.routes.js';
@@ -27,6 +27,17 @@ import { createProjectsStore } from './modules/projects/projects.store.js';
 import { createProjectsService, type ProjectsService } from './modules/projects/projects.service.js';
 import { projectsRoutes, projectUsersLookupRoutes } from './modules/projects/projects.routes.js';
 import { createGithubIdentity } from './integrations/github/github-identity.js';
+import { createArtifactStore } from './platform/artifacts.js';
+import { NotFound } from './platform/errors.js';
+import type { GitAccess } from './modules/pipelines/git-access.js';
+import { createPipelinesStore } from './modules/pipelines/pipelines.store.js';
+import { createPipelinesService, type PipelinesService } from './modules/pipelines/pipelines.service.js';
+import { pipelinesRoutes } from './modules/pipelines/pipelines.routes.js';
+import { createBuildsStore } from './modules/builds/builds.store.js';
+import { createBuildsService, BUILD_QUEUE, type BuildsService } from './modules/builds/builds.service.js';
+import { createBuildRunner } from './modules/builds/build-runner.js';
+import { buildsRoutes, webhookRoutes } from './modules/builds/builds.routes.js';
+import { registerLogStreams } from './modules/builds/builds.realtime.js';
 
 export interface Services {
   database: Database;
@@ -34,10 +45,12 @@ export interface Services {
   mailer: Mailer;
   secrets: SecretBox;
   guards: Guards;
-  realtime?: Realtime;
+  realtime: Realtime;
   users: UsersService;
   projects: ProjectsService;
   billing: BillingService;
+  pipelines: PipelinesService;
+  builds: BuildsService;
   outboxKey: string;
 }
 
@@ -87,7 +100,27 @@ export async function buildApp(config: Config, opts: { database?: Database; base
   const membership = (projectId: string, userId: string) => projects.permission(projectId, userId);
   const guards = createGuards(idTokens, membership);
 
-  const services: Services = { database, jobs, mailer, secrets, guards, users, projects, billing, outboxKey };
+  const realtime = createRealtime({ idTokens, membership });
+  const artifacts = createArtifactStore(config.ARTIFACT_STORE, config.dataDir);
+
+  const gitAccess: GitAccess = {
+    clientFor: async () => { throw new NotFound('Git account not found'); },
+  };
+  const buildsStore = createBuildsStore(database.db);
+  let pipelines!: PipelinesService;
+  const builds = createBuildsService({ store: buildsStore, jobs, realtime, artifacts, billing, pipelines: () => pipelines, git: gitAccess });
+  pipelines = createPipelinesService({ db: database.db, store: createPipelinesStore(database.db), secrets, billing, git: gitAccess, baseUrl, builds });
+  const runner = createBuildRunner({ store: buildsStore, builds, pipelines, git: gitAccess, realtime, artifacts, workspaceRoot: path.join(config.dataDir, 'workspaces'), log: app.log });
+  registerLogStreams(realtime, { membership, builds, store: buildsStore });
+  for (let i = 0; i < config.GANTRY_JOB_CONCURRENCY; i++) await jobs.work<{ buildId: string }>(BUILD_QUEUE, ({ buildId }) => runner.run(buildId));
+  let recovery: NodeJS.Timeout | undefined;
+  if (runWorkers) {
+    await runner.recover();
+    recovery = setInterval(() => runner.recover().catch((err) => app.log.error({ err }, 'build recovery failed')), 10_000);
+    recovery.unref();
+  }
+
+  const services: Services = { database, jobs, mailer, secrets, guards, realtime, users, projects, billing, pipelines, builds, outboxKey };
   app.decorate('services', services);
 
   if (config.GANTRY_RATE_LIMIT) await app.register(rateLimit, { global: false, enableDraftSpec: true });
@@ -106,6 +139,9 @@ export async function buildApp(config: Config, opts: { database?: Database; base
   await app.register(projectUsersLookupRoutes({ projects, guards }), { prefix: '/ms-usermanagement' });
   await app.register(projectsRoutes({ projects, guards }), { prefix: '/ms-project' });
   await app.register(billingRoutes({ billing, guards }), { prefix: '/ms-project' });
+  await app.register(pipelinesRoutes({ pipelines, guards }), { prefix: '/ms-ap' });
+  await app.register(buildsRoutes({ builds, pipelines, guards }), { prefix: '/ms-ap' });
+  await app.register(webhookRoutes({ builds, pipelines, git: gitAccess }), { prefix: '/ms-ap' });
   app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true, database: database.kind }));
 
   const webDist = config.GANTRY_WEB_DIST ? path.resolve(config.GANTRY_WEB_DIST) : defaultWebDist;
@@ -124,10 +160,12 @@ export async function buildApp(config: Config, opts: { database?: Database; base
   }
 
   app.addHook('onReady', async () => {
-    services.realtime = startRealtime(app.server, { idTokens, membership, log: app.log });
+    realtime.attach(app.server);
   });
   app.addHook('onClose', async () => {
-    await services.realtime?.close();
+    if (recovery) clearInterval(recovery);
+    for (const abort of builds.localAborts.values()) abort.abort();
+    await realtime.close();
     await jobs.stop();
     if (!opts.database) await database.close();
   });

@@ -84,7 +84,7 @@ describe('HTTP platform', () => {
     expect(await sock.emitWithAck('project:join', theirs)).toEqual({ ok: false, message: 'Project not found' });
     expect(await sock.emitWithAck('project:join', mine)).toEqual({ ok: true });
     const got = new Promise((resolve) => sock.on('logs', resolve));
-    t.app.services.realtime!.toProject(mine, 'logs', { line: 'hello' });
+    t.app.services.realtime.toProject(mine, 'logs', { line: 'hello' });
     expect(await got).toEqual({ line: 'hello' });
     sock.close();
   });

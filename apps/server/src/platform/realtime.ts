@@ -1,46 +1,70 @@
 import type { Server as HttpServer } from 'node:http';
-import { Server } from 'socket.io';
-import type { FastifyBaseLogger } from 'fastify';
+import { Server, type Socket } from 'socket.io';
 import type { IdTokens } from './tokens.js';
 import { bearerFrom } from './tokens.js';
 import type { MembershipLookup } from './auth.js';
 
 export const REALTIME_PATH = '/ms-realtime/websockets/';
-const projectRoom = (projectId: string) => `project:${projectId}`;
+export const projectRoom = (projectId: string) => `project:${projectId}`;
+
+type Ack = (answer: { ok: boolean; message?: string }) => void;
+/** A module's answer to a client event: it may join the socket to rooms and emit a backlog. */
+export type RealtimeHandler = (ctx: { userId: string; socket: Socket }, payload: unknown) => Promise<{ ok: boolean; message?: string }>;
 
 export interface Realtime {
-  /** Sends an event to every socket that joined the project's room. */
+  on(event: string, handler: RealtimeHandler): void;
+  toRoom(room: string, event: string, payload: unknown): void;
   toProject(projectId: string, event: string, payload: unknown): void;
+  attach(server: HttpServer): void;
   close(): Promise<void>;
 }
 
-/** socket.io at /ms-realtime/websockets/, authenticated by the Authorization query value; a room per project. */
-export function startRealtime(server: HttpServer, deps: { idTokens: IdTokens; membership: MembershipLookup; log: FastifyBaseLogger }): Realtime {
-  const io = new Server(server, { path: REALTIME_PATH, serveClient: false, cors: { origin: false } });
-  io.use(async (socket, next) => {
-    try {
-      const raw = socket.handshake.query.Authorization ?? socket.handshake.query.authorization ?? socket.handshake.auth?.Authorization;
-      const token = bearerFrom(Array.isArray(raw) ? raw[0] : (raw as string | undefined));
-      if (!token) throw new Error('No authorization token was found');
-      const claims = await deps.idTokens.verify(token);
-      socket.data.userId = claims.sub;
-      next();
-    } catch (err) {
-      next(Object.assign(new Error('unauthorized'), { data: { message: (err as Error).message } }));
-    }
+/**
+ * socket.io at /ms-realtime/websockets/, authenticated by the Authorization query value.
+ * Built before the HTTP server listens so modules can register handlers and emit at any time.
+ */
+export function createRealtime(deps: { idTokens: IdTokens; membership: MembershipLookup }): Realtime {
+  let io: Server | null = null;
+  const handlers = new Map<string, RealtimeHandler>();
+
+  handlers.set('project:join', async ({ userId, socket }, projectId) => {
+    const id = typeof projectId === 'string' ? projectId : '';
+    const permission = /^[0-9a-f-]{36}$/i.test(id) ? await deps.membership(id, userId) : undefined;
+    if (!permission) return { ok: false, message: 'Project not found' };
+    for (const room of socket.rooms) if (room.startsWith('project:')) await socket.leave(room);
+    await socket.join(projectRoom(id));
+    return { ok: true };
   });
-  io.on('connection', (socket) => {
-    socket.on('project:join', async (projectId: unknown, ack?: (answer: { ok: boolean; message?: string }) => void) => {
-      const id = typeof projectId === 'string' ? projectId : '';
-      const permission = id && /^[0-9a-f-]{36}$/i.test(id) ? await deps.membership(id, socket.data.userId) : undefined;
-      if (!permission) return ack?.({ ok: false, message: 'Project not found' });
-      for (const room of socket.rooms) if (room.startsWith('project:')) await socket.leave(room);
-      await socket.join(projectRoom(id));
-      ack?.({ ok: true });
-    });
-  });
+
   return {
-    toProject: (projectId, event, payload) => io.to(projectRoom(projectId)).emit(event, payload),
-    close: () => new Promise((resolve) => io.close(() => resolve())),
+    on: (event, handler) => void handlers.set(event, handler),
+    toRoom: (room, event, payload) => void io?.to(room).emit(event, payload),
+    toProject: (projectId, event, payload) => void io?.to(projectRoom(projectId)).emit(event, payload),
+    attach(server) {
+      io = new Server(server, { path: REALTIME_PATH, serveClient: false, cors: { origin: false } });
+      io.use(async (socket, next) => {
+        try {
+          const raw = socket.handshake.query.Authorization ?? socket.handshake.query.authorization ?? socket.handshake.auth?.Authorization;
+          const token = bearerFrom(Array.isArray(raw) ? raw[0] : (raw as string | undefined));
+          if (!token) throw new Error('No authorization token was found');
+          socket.data.userId = (await deps.idTokens.verify(token)).sub;
+          next();
+        } catch (err) {
+          next(Object.assign(new Error('unauthorized'), { data: { message: (err as Error).message } }));
+        }
+      });
+      io.on('connection', (socket) => {
+        for (const [event, handler] of handlers) {
+          socket.on(event, async (payload: unknown, ack?: Ack) => {
+            try {
+              ack?.(await handler({ userId: socket.data.userId, socket }, payload));
+            } catch (err) {
+              ack?.({ ok: false, message: (err as Error).message });
+            }
+          });
+        }
+      });
+    },
+    close: () => new Promise((resolve) => (io ? io.close(() => resolve()) : resolve())),
   };
 }

@@ -1,0 +1,138 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import os from 'node:os';
+import crypto from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { validatePipelineSpec, resolvePlaceholders, type ParsedSpec } from '@gantry/contracts';
+import type { Realtime } from '../../platform/realtime.js';
+import type { ArtifactStore } from '../../platform/artifacts.js';
+import { AbortedError } from '../../integrations/executor/local-executor.js';
+import type { PipelinesService } from '../pipelines/pipelines.service.js';
+import type { GitAccess } from '../pipelines/git-access.js';
+import type { BuildsStore, BuildRow } from './builds.store.js';
+import type { BuildsService } from './builds.service.js';
+import { createLogSink, createMasker } from './log-sink.js';
+import { runStep, type StepContext } from './step-handlers.js';
+
+export const logsRoom = (buildId: string, step: string) => `logs:${buildId}:${step}`;
+const HEARTBEAT_MS = 2000;
+/** A RUNNING build whose worker has not beaten for this long belongs to a dead process. */
+export const STALE_AFTER_MS = 20_000;
+
+export function createBuildRunner(deps: {
+  store: BuildsStore;
+  builds: BuildsService;
+  pipelines: PipelinesService;
+  git: GitAccess;
+  realtime: Realtime;
+  artifacts: ArtifactStore;
+  workspaceRoot: string;
+  log: FastifyBaseLogger;
+}) {
+  const { store, builds } = deps;
+  const workerId = `${os.hostname()}:${process.pid}:${crypto.randomBytes(3).toString('hex')}`;
+
+  async function finish(build: BuildRow, status: BuildRow['status'], errorMessage: string | null) {
+    await store.update(build.id, { status, errorMessage, stopDate: new Date(), heartbeatAt: new Date() });
+    builds.publishStatus((await store.get(build.id))!);
+  }
+
+  async function run(buildId: string) {
+    const build = await store.get(buildId);
+    if (!build) return;
+    if (!(await store.transition(buildId, ['QUEUED', 'SCHEDULING'], { status: 'RUNNING', startDate: new Date(), heartbeatAt: new Date(), workerId }))) return;
+    builds.publishStatus({ ...build, status: 'RUNNING' });
+
+    const abort = new AbortController();
+    builds.localAborts.set(buildId, abort);
+    const heartbeat = setInterval(async () => {
+      try {
+        await store.update(buildId, { heartbeatAt: new Date() });
+        if ((await store.get(buildId))?.abortRequested) abort.abort();
+      } catch (err) {
+        deps.log.warn({ err, buildId }, 'build heartbeat failed');
+      }
+    }, HEARTBEAT_MS);
+    const workspace = path.join(deps.workspaceRoot, buildId);
+    let outcome: { status: BuildRow['status']; error: string | null } = { status: 'SUCCEEDED', error: null };
+    try {
+      const pipeline = await deps.pipelines.byIdAnyProject(build.pipelineId);
+      if (!pipeline) throw new Error('The pipeline was deleted');
+      const { spec } = validatePipelineSpec(build.specYaml ?? '');
+      if (!spec) throw new Error('The pipeline spec is not valid');
+      const { env: pipelineEnv, masked } = deps.pipelines.variablesForBuild(pipeline);
+      const { client, token } = await deps.git.clientFor(build.projectId, pipeline.gitAccountId);
+      const platformEnv = {
+        GANTRY_PIPELINE_ID: pipeline.id, GANTRY_PIPELINE_NAME: pipeline.name, GANTRY_PIPELINE_EXECUTION_ID: build.id,
+        GANTRY_BRANCH: build.branch, GANTRY_COMMIT: build.commitSha ?? '',
+      };
+      const mask = createMasker([...masked, token]);
+      fs.mkdirSync(path.join(workspace, 'src'), { recursive: true });
+      const steps = await store.steps(buildId);
+      const specSteps = new Map(spec.steps.map((s) => [s.name, s]));
+
+      for (const step of steps) {
+        if (abort.signal.aborted) break;
+        const specStep = specSteps.get(step.name) as ParsedSpec['steps'][number];
+        const sink = createLogSink({
+          store, buildId, step: step.name, mask,
+          publish: (chunk) => deps.realtime.toRoom(logsRoom(buildId, step.name), 'logs', chunk),
+        });
+        await store.updateStep(buildId, step.name, { status: 'RUNNING', startDate: new Date() });
+        builds.publishStatus({ ...build, status: 'RUNNING' });
+        const ctx: StepContext = {
+          build, pipeline, step: specStep, workspace, signal: abort.signal, log: sink.line,
+          env: { ...pipelineEnv, ...platformEnv },
+          resolve: (text: string) => resolvePlaceholders(text, platformEnv),
+          git: { client, token }, artifacts: deps.artifacts, store,
+          triggerPipeline: async (name, branch) => {
+            const target = await deps.pipelines.byName(build.projectId, name);
+            if (!target) throw new Error(`There is no pipeline named ${name} in this project`);
+            if (target.id === pipeline.id) throw new Error('A pipeline cannot trigger itself');
+            return builds.trigger(build.projectId, target, { branch, trigger: 'pipeline' });
+          },
+        };
+        try {
+          await runStep(ctx);
+          await sink.flush();
+          await store.updateStep(buildId, step.name, { status: 'SUCCEEDED', stopDate: new Date() });
+        } catch (err) {
+          const aborted = err instanceof AbortedError || abort.signal.aborted;
+          const message = aborted ? 'Stopped by user' : mask((err as Error).message);
+          sink.line(aborted ? '[gantry] Execution stopped by user' : `[gantry] ${message}`);
+          await sink.flush();
+          await store.updateStep(buildId, step.name, { status: aborted ? 'ABORTED' : 'FAILED', stopDate: new Date(), errorMessage: message });
+          outcome = aborted ? { status: 'ABORTED', error: 'Stopped by user' } : { status: 'FAILED', error: `Step ${step.name} failed: ${message}` };
+          break;
+        }
+      }
+      if (abort.signal.aborted && outcome.status === 'SUCCEEDED') outcome = { status: 'ABORTED', error: 'Stopped by user' };
+    } catch (err) {
+      outcome = { status: 'FAILED', error: (err as Error).message };
+    } finally {
+      clearInterval(heartbeat);
+      builds.localAborts.delete(buildId);
+      await fs.promises.rm(workspace, { recursive: true, force: true }).catch(() => undefined);
+    }
+    await finish(build, outcome.status, outcome.error);
+  }
+
+  /** Builds left RUNNING by a worker that died, or stuck before their job was queued, end as FAILED with the reason. */
+  async function recover() {
+    const stale = await store.stale(new Date(Date.now() - STALE_AFTER_MS));
+    for (const b of stale) {
+      if (b.workerId === workerId && builds.localAborts.has(b.id)) continue;
+      const reason = 'The build was interrupted because the Gantry worker running it stopped. Trigger it again.';
+      if (await store.transition(b.id, ['RUNNING'], { status: 'FAILED', stopDate: new Date(), errorMessage: reason })) {
+        for (const s of await store.steps(b.id)) {
+          if (s.status === 'RUNNING') await store.updateStep(b.id, s.name, { status: 'FAILED', stopDate: new Date(), errorMessage: reason });
+        }
+        deps.log.warn({ buildId: b.id }, 'marked an interrupted build as failed');
+        builds.publishStatus((await store.get(b.id))!);
+      }
+    }
+  }
+
+  return { run, recover, workerId };
+}
+export type BuildRunner = ReturnType<typeof createBuildRunner>;

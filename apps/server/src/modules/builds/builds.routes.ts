@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  Build, BuildsQuery, PipelineParams, ProjectIdParams, TriggerBody, PipelineMetrics, BuildLimitations, OkBody, GitProvider,
+} from '@gantry/contracts';
+import { currentUser, type Guards } from '../../platform/auth.js';
+import { NotFound, Unauthorized } from '../../platform/errors.js';
+import type { BuildsService } from './builds.service.js';
+import type { PipelinesService } from '../pipelines/pipelines.service.js';
+import type { GitAccess } from '../pipelines/git-access.js';
+import { branchMatches, filesMatch } from '@gantry/contracts';
+
+const BuildParams = PipelineParams.extend({ buildId: z.string().min(1).max(64) });
+const ok = { ok: true as const };
+
+export function buildsRoutes(deps: { builds: BuildsService; pipelines: PipelinesService; guards: Guards }): FastifyPluginAsyncZod {
+  const { builds, pipelines, guards } = deps;
+  return async (app) => {
+    const tags = ['builds'];
+    app.get('/projects/:projectId/pipelines/:pipelineId/builds', { preHandler: guards.project('view'), schema: { tags, params: PipelineParams, querystring: BuildsQuery, response: { 200: z.object({ builds: z.array(Build) }) } } }, async (req) => ({
+      builds: await builds.list(req.params.projectId, req.params.pipelineId, req.query.limit, req.query.offset, req.query.search),
+    }));
+    app.post('/projects/:projectId/pipelines/:pipelineId/builds', { preHandler: guards.project('change'), schema: { tags, params: PipelineParams, body: TriggerBody, response: { 201: z.object({ buildId: z.string() }) } } }, async (req, reply) => {
+      const pipeline = await pipelines.get(req.params.projectId, req.params.pipelineId);
+      const build = await builds.trigger(req.params.projectId, pipeline, { branch: req.body.ref.replace(/^refs\/heads\//, ''), trigger: 'manual', userId: currentUser(req).id });
+      return reply.status(201).send({ buildId: build.id });
+    });
+    app.get('/projects/:projectId/pipelines/:pipelineId/builds/:buildId', { preHandler: guards.project('view'), schema: { tags, params: BuildParams, response: { 200: Build } } }, (req) =>
+      builds.get(req.params.projectId, req.params.pipelineId, req.params.buildId),
+    );
+    app.post('/projects/:projectId/pipelines/:pipelineId/builds/:buildId/stop', { preHandler: guards.project('change'), schema: { tags, params: BuildParams, response: { 200: OkBody } } }, async (req) => {
+      await builds.stop(req.params.projectId, req.params.pipelineId, req.params.buildId);
+      return ok;
+    });
+    app.get('/projects/:projectId/pipelines/:pipelineId/builds/:buildId/steps/:step/logs', {
+      preHandler: guards.project('view'),
+      schema: { tags, params: BuildParams.extend({ step: z.string() }), response: { 200: z.object({ buildId: z.string(), step: z.string(), chunks: z.array(z.object({ seq: z.number(), text: z.string() })) }) } },
+    }, (req) => builds.logs(req.params.projectId, req.params.pipelineId, req.params.buildId, req.params.step));
+    app.get('/projects/:projectId/pipelines/:pipelineId/builds/:buildId/artifacts/:artifactId', {
+      preHandler: guards.project('view'), schema: { tags, params: BuildParams.extend({ artifactId: z.string().uuid() }) },
+    }, async (req, reply) => {
+      const { artifact, stream } = await builds.artifactFile(req.params.projectId, req.params.pipelineId, req.params.buildId, req.params.artifactId);
+      const filename = artifact.kind === 'files' ? `${artifact.name}.zip` : artifact.name;
+      return reply
+        .type(artifact.kind === 'json' ? 'application/json' : 'application/zip')
+        .header('content-disposition', `attachment; filename="${filename.replace(/"/g, '')}"`)
+        .send(stream);
+    });
+    app.get('/projects/:projectId/pipelines/:pipelineId/metrics', { preHandler: guards.project('view'), schema: { tags, params: PipelineParams, response: { 200: PipelineMetrics } } }, (req) =>
+      builds.metrics(req.params.projectId, req.params.pipelineId),
+    );
+    app.get('/projects/:projectId/pipeline-metrics', { preHandler: guards.project('view'), schema: { tags, params: ProjectIdParams, response: { 200: PipelineMetrics } } }, (req) =>
+      builds.metrics(req.params.projectId),
+    );
+    app.get('/projects/:projectId/build-limitations', { preHandler: guards.project('view'), schema: { tags, params: ProjectIdParams, response: { 200: BuildLimitations } } }, (req) =>
+      builds.limitations(req.params.projectId),
+    );
+  };
+}
+
+/** Provider push webhooks: no session, the signature made with the pipeline's own secret is the proof. */
+export function webhookRoutes(deps: { builds: BuildsService; pipelines: PipelinesService; git: GitAccess }): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 10 * 1024 * 1024 }, (_req, body, done) => done(null, body));
+    app.post('/webhooks/:provider/:pipelineId', {
+      schema: { tags: ['webhooks'], params: z.object({ provider: GitProvider, pipelineId: z.string().uuid() }), response: { 202: z.object({ triggered: z.boolean(), buildId: z.string().nullable(), reason: z.string().nullable() }) } },
+    }, async (req, reply) => {
+      const pipeline = await deps.pipelines.byIdAnyProject(req.params.pipelineId);
+      const secret = pipeline && deps.pipelines.webhookSecret(pipeline);
+      if (!pipeline || !secret) throw new NotFound('Pipeline not found');
+      const { client } = await deps.git.clientFor(pipeline.projectId, pipeline.gitAccountId);
+      let push;
+      try {
+        push = client.parsePush(req.headers, String(req.body ?? ''), secret);
+      } catch {
+        throw new Unauthorized('Webhook signature does not match', 'InvalidSignature');
+      }
+      const skip = (reason: string) => reply.status(202).send({ triggered: false, buildId: null, reason });
+      if (!push) return skip('Not a push event');
+      if (!pipeline.automatedTrigger) return skip('Automated trigger is off');
+      if (!branchMatches(pipeline.branchFilter, push.branch)) return skip(`Branch ${push.branch} does not match ${pipeline.branchFilter}`);
+      if (!filesMatch(pipeline.modifiedFiles, push.changedFiles)) return skip('No changed file matches the modified-files filter');
+      const build = await deps.builds.trigger(pipeline.projectId, pipeline, {
+        branch: push.branch, trigger: 'webhook', commit: { sha: push.sha, message: push.message, author: push.author },
+      });
+      return reply.status(202).send({ triggered: true, buildId: build.id, reason: null });
+    });
+  };
+}

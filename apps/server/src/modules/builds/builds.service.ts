@@ -1,0 +1,172 @@
+import {
+  validatePipelineSpec, executionPlan, isBuildActive,
+  type Build, type BuildStep, type Artifact, type Pipeline,
+} from '@gantry/contracts';
+import type { Jobs } from '../../platform/jobs.js';
+import type { Realtime } from '../../platform/realtime.js';
+import type { ArtifactStore } from '../../platform/artifacts.js';
+import { Conflict, NotFound, Validation, Upstream } from '../../platform/errors.js';
+import type { BillingService } from '../billing/billing.service.js';
+import type { PipelinesService } from '../pipelines/pipelines.service.js';
+import type { PipelineRow } from '../pipelines/pipelines.store.js';
+import type { GitAccess } from '../pipelines/git-access.js';
+import { specPath } from '../pipelines/git-access.js';
+import type { BuildsStore, BuildRow, StepRow, ArtifactRow } from './builds.store.js';
+
+export const BUILD_QUEUE = 'build.run';
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+const startOfMonth = () => { const d = new Date(); return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1)); };
+
+export function toArtifact(a: ArtifactRow): Artifact {
+  return { id: a.id, kind: a.kind, name: a.name, location: a.location, files: a.files, size: a.size };
+}
+
+export function toBuild(b: BuildRow, pipelineName: string, steps: StepRow[] = [], artifacts: ArtifactRow[] = []): Build {
+  return {
+    id: b.id, number: b.number, name: pipelineName, pipelineId: b.pipelineId, status: b.status, branch: b.branch,
+    startDate: iso(b.startDate), stopDate: iso(b.stopDate), createdAt: b.createdAt.toISOString(), errorMessage: b.errorMessage, trigger: b.trigger,
+    metadata: {
+      commit: b.commitSha
+        ? { name: b.commitSha, message: b.commitMessage ?? '', version: b.commitSha.slice(0, 7), user: { name: b.commitAuthor ?? '', avatar: b.commitAvatar } }
+        : null,
+    },
+    stages: b.stages.map((name) => ({ name })),
+    steps: steps.map((s): BuildStep => ({
+      name: s.name, stage: s.stage, type: s.type, status: s.status, startDate: iso(s.startDate), stopDate: iso(s.stopDate),
+      errorMessage: s.errorMessage, reports: s.reports ?? null,
+      artifacts: artifacts.filter((a) => a.step === s.name).map(toArtifact),
+    })),
+  };
+}
+
+export interface TriggerOptions {
+  branch: string;
+  trigger: 'manual' | 'webhook' | 'pipeline';
+  userId?: string | null;
+  commit?: { sha: string; message: string; author: string; avatar?: string | null };
+}
+
+export function createBuildsService(deps: {
+  store: BuildsStore;
+  jobs: Jobs;
+  realtime: Realtime;
+  artifacts: ArtifactStore;
+  billing: BillingService;
+  pipelines: () => PipelinesService;
+  git: GitAccess;
+}) {
+  const { store, jobs, billing } = deps;
+  const localAborts = new Map<string, AbortController>();
+
+  async function pipelineOf(projectId: string, pipelineId: string) {
+    return deps.pipelines().get(projectId, pipelineId);
+  }
+
+  async function buildOf(projectId: string, pipelineId: string, buildId: string) {
+    const b = /^\d+$/.test(buildId) ? await store.byNumber(projectId, pipelineId, Number(buildId)) : await store.byId(projectId, pipelineId, buildId);
+    if (!b) throw new NotFound('Build not found');
+    return b;
+  }
+
+  const publishStatus = (b: BuildRow) => deps.realtime.toProject(b.projectId, 'build:update', { pipelineId: b.pipelineId, buildId: b.id, status: b.status });
+
+  async function usedBuildMinutes(projectId: string) {
+    return (await store.metrics(projectId, undefined, startOfMonth())).buildTime / 60_000;
+  }
+
+  return {
+    localAborts,
+    publishStatus,
+
+    /** Resolves the commit and the spec, records the build with its steps, and queues it. */
+    async trigger(projectId: string, pipeline: PipelineRow, o: TriggerOptions) {
+      await billing.assertWithinLimit(projectId, 'buildMinutes', Math.floor(await usedBuildMinutes(projectId)), 1);
+      const { client, token } = await deps.git.clientFor(projectId, pipeline.gitAccountId);
+      const commit = o.commit ?? (await client.getCommit(token, pipeline.repositoryFullName, o.branch).catch((err: Error) => {
+        throw new Upstream(`Could not read branch ${o.branch} of ${pipeline.repositoryFullName}: ${err.message}`);
+      }));
+      const fromRepo = await client.getFile(token, pipeline.repositoryFullName, commit.sha, specPath(pipeline.workDir)).catch(() => null);
+      const specYaml = fromRepo ?? pipeline.specYaml ?? (await deps.pipelines().spec(projectId, pipeline.id)).gantryYaml;
+      const { errors, spec } = validatePipelineSpec(specYaml);
+      const base = {
+        projectId, pipelineId: pipeline.id, branch: o.branch, commitSha: commit.sha, commitMessage: commit.message,
+        commitAuthor: commit.author, commitAvatar: commit.avatar ?? null, trigger: o.trigger, triggeredBy: o.userId ?? null, specYaml,
+      };
+      if (errors.length || !spec) {
+        if (o.trigger === 'manual') throw new Validation(`The pipeline spec is not valid: ${errors[0]}`, { gantryYaml: errors });
+        const failed = await store.insertWithSteps({ ...base, status: 'FAILED', errorMessage: `The pipeline spec is not valid: ${errors.join('; ')}`, startDate: new Date(), stopDate: new Date() }, []);
+        publishStatus(failed);
+        return failed;
+      }
+      const plan = executionPlan(spec);
+      let position = 0;
+      const steps = plan.flatMap((group) => group.steps.map((s) => ({ name: s.name, stage: s.stage, type: s.type, position: position++ })));
+      const build = await store.insertWithSteps({ ...base, status: 'SCHEDULING', stages: spec.stages }, steps);
+      await jobs.send(BUILD_QUEUE, { buildId: build.id }, { expireInSeconds: 4 * 3600, retryLimit: 0 });
+      await store.transition(build.id, ['SCHEDULING'], { status: 'QUEUED' });
+      const queued = (await store.get(build.id))!;
+      publishStatus(queued);
+      return queued;
+    },
+
+    async list(projectId: string, pipelineId: string, limit: number, offset: number, search?: string): Promise<Build[]> {
+      const pipeline = await pipelineOf(projectId, pipelineId);
+      const rows = await store.page(pipelineId, limit, offset, search?.trim() || undefined);
+      const steps = await store.stepsFor(rows.map((r) => r.id));
+      return rows.map((r) => toBuild(r, pipeline.name, steps.filter((s) => s.buildId === r.id)));
+    },
+
+    async get(projectId: string, pipelineId: string, buildId: string): Promise<Build> {
+      const pipeline = await pipelineOf(projectId, pipelineId);
+      const b = await buildOf(projectId, pipelineId, buildId);
+      return toBuild(b, pipeline.name, await store.steps(b.id), await store.artifacts([b.id]));
+    },
+
+    /** Queued builds end at once; a running one is told to stop (here, or through the database on another worker). */
+    async stop(projectId: string, pipelineId: string, buildId: string) {
+      const b = await buildOf(projectId, pipelineId, buildId);
+      if (!isBuildActive(b.status)) throw new Conflict(`The build is already ${b.status}`);
+      if (await store.transition(b.id, ['SCHEDULING', 'QUEUED'], { status: 'ABORTED', stopDate: new Date(), errorMessage: 'Stopped by user' })) {
+        publishStatus((await store.get(b.id))!);
+        return;
+      }
+      await store.update(b.id, { abortRequested: true });
+      localAborts.get(b.id)?.abort();
+    },
+
+    async metrics(projectId: string, pipelineId?: string) {
+      if (pipelineId) await pipelineOf(projectId, pipelineId);
+      return store.metrics(projectId, pipelineId);
+    },
+
+    async limitations(projectId: string) {
+      const limits = await billing.limitations(projectId);
+      return { buildMinutes: Number(limits.buildMinutes ?? 0), usedBuildMinutes: Number((await usedBuildMinutes(projectId)).toFixed(2)) };
+    },
+
+    async logs(projectId: string, pipelineId: string, buildId: string, step: string) {
+      const b = await buildOf(projectId, pipelineId, buildId);
+      return { buildId: b.id, step, chunks: await store.logs(b.id, step) };
+    },
+
+    async artifactFile(projectId: string, pipelineId: string, buildId: string, artifactId: string) {
+      const b = await buildOf(projectId, pipelineId, buildId);
+      const a = await store.artifact(b.id, artifactId);
+      const stream = a && (await deps.artifacts.get(a.location));
+      if (!a || !stream) throw new NotFound('Artifact not found');
+      return { artifact: a, stream };
+    },
+
+    async latestFor(pipelineIds: string[]): Promise<Map<string, Pipeline['latestBuild']>> {
+      const rows = await store.latestFor(pipelineIds);
+      return new Map(rows.map((r) => {
+        const { steps: _s, stages: _st, ...rest } = toBuild(r, '');
+        return [r.pipelineId, rest];
+      }));
+    },
+
+    removeArtifactsOf: async (pipelineId: string) => deps.artifacts.removePrefix(`pipelines/${pipelineId}`),
+    buildOf,
+  };
+}
+export type BuildsService = ReturnType<typeof createBuildsService>;

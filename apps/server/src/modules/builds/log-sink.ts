@@ -1,0 +1,52 @@
+import type { BuildsStore } from './builds.store.js';
+
+export interface LogPublisher {
+  (chunk: { buildId: string; step: string; seq: number; text: string }): void;
+}
+
+/** Hides secrets in a line: every occurrence of each value becomes ****. */
+export function createMasker(secrets: string[]) {
+  const values = [...new Set(secrets.filter((s) => s && s.length >= 3))].sort((a, b) => b.length - a.length);
+  return (line: string) => values.reduce((acc, v) => acc.split(v).join('****'), line);
+}
+
+/**
+ * Collects a step's log lines and writes them in chunks: one row and one socket event per flush,
+ * so a step printing 100,000 lines costs a few hundred inserts, not 100,000.
+ */
+export function createLogSink(o: {
+  store: BuildsStore;
+  publish: LogPublisher;
+  buildId: string;
+  step: string;
+  mask: (line: string) => string;
+  flushMs?: number;
+  maxLines?: number;
+}) {
+  let lines: string[] = [];
+  let seq = 0;
+  let timer: NodeJS.Timeout | null = null;
+  let writing: Promise<void> = Promise.resolve();
+  const maxLines = o.maxLines ?? 2000;
+
+  const flush = () => {
+    if (timer) { clearTimeout(timer); timer = null; }
+    if (!lines.length) return writing;
+    const text = lines.join('\n');
+    lines = [];
+    const chunk = { buildId: o.buildId, step: o.step, seq: seq++, text };
+    o.publish(chunk);
+    writing = writing.then(() => o.store.appendLog([chunk]).then(() => undefined));
+    return writing;
+  };
+
+  return {
+    line(raw: string) {
+      lines.push(o.mask(raw));
+      if (lines.length >= maxLines) void flush();
+      else if (!timer) timer = setTimeout(() => void flush(), o.flushMs ?? 100);
+    },
+    flush,
+  };
+}
+export type LogSink = ReturnType<typeof createLogSink>;

@@ -1,0 +1,29 @@
+import type { GitProvider } from '@gantry/contracts';
+
+/** What pipelines and builds need from a connected git account (the git-accounts service provides it). */
+export interface GitClientForBuilds {
+  cloneUrl(repoUrl: string, token: string): string;
+  getCommit(token: string, repo: string, ref: string): Promise<{ sha: string; message: string; author: string; avatar: string | null }>;
+  getFile(token: string, repo: string, ref: string, path: string): Promise<string | null>;
+  listRepositories(token: string): Promise<{ id: string; fullName: string; url: string; defaultBranch?: string }[]>;
+  createWebhook(token: string, repo: string, url: string, secret: string): Promise<string>;
+  deleteWebhook(token: string, repo: string, id: string): Promise<void>;
+  parsePush(headers: Record<string, string | string[] | undefined>, rawBody: string, secret: string):
+    | { branch: string; sha: string; message: string; author: string; changedFiles: string[] }
+    | null;
+}
+
+export interface GitAccess {
+  clientFor(projectId: string, gitAccountId: string): Promise<{ client: GitClientForBuilds; token: string; account: { type: GitProvider } }>;
+}
+
+/** The spec file inside the pipeline's work dir. */
+export function specPath(workDir: string): string {
+  const dir = workDir.replace(/^\/+|\/+$/g, '');
+  return dir ? `${dir}/gantry.yaml` : 'gantry.yaml';
+}
+
+/** The branch a spec is read from when no build names one: the filter itself when it is a plain branch name. */
+export function defaultBranchOf(branchFilter: string, repoDefault = 'main'): string {
+  return /^[\w./-]+$/.test(branchFilter) ? branchFilter : repoDefault;
+}
