@@ -66,7 +66,7 @@ const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url))
  * Builds the whole Gantry app: database + migrations, job queues, services, routes, OpenAPI,
  * the SPA and socket.io. `database` may be handed in (tests share one), otherwise it opens from config.
  */
-export async function buildApp(config: Config, opts: { database?: Database; baseUrl?: () => string } = {}): Promise<FastifyInstance> {
+export async function buildApp(config: Config, opts: { database?: Database; baseUrl?: () => string; gitAccess?: GitAccess } = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: config.GANTRY_LOG_LEVEL },
     logController: new LogController({ disableRequestLogging: !['debug', 'trace'].includes(config.GANTRY_LOG_LEVEL) }),
@@ -103,7 +103,7 @@ export async function buildApp(config: Config, opts: { database?: Database; base
   const realtime = createRealtime({ idTokens, membership });
   const artifacts = createArtifactStore(config.ARTIFACT_STORE, config.dataDir);
 
-  const gitAccess: GitAccess = {
+  const gitAccess: GitAccess = opts.gitAccess ?? {
     clientFor: async () => { throw new NotFound('Git account not found'); },
   };
   const buildsStore = createBuildsStore(database.db);
@@ -111,6 +111,7 @@ export async function buildApp(config: Config, opts: { database?: Database; base
   const builds = createBuildsService({ store: buildsStore, jobs, realtime, artifacts, billing, pipelines: () => pipelines, git: gitAccess });
   pipelines = createPipelinesService({ db: database.db, store: createPipelinesStore(database.db), secrets, billing, git: gitAccess, baseUrl, builds });
   const runner = createBuildRunner({ store: buildsStore, builds, pipelines, git: gitAccess, realtime, artifacts, workspaceRoot: path.join(config.dataDir, 'workspaces'), log: app.log });
+  builds.setRecoverer(runner.recover);
   registerLogStreams(realtime, { membership, builds, store: buildsStore });
   for (let i = 0; i < config.GANTRY_JOB_CONCURRENCY; i++) await jobs.work<{ buildId: string }>(BUILD_QUEUE, ({ buildId }) => runner.run(buildId));
   let recovery: NodeJS.Timeout | undefined;

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../src/config.js';
 import { buildApp } from '../src/app.js';
 import { openDatabase, type Database } from '../src/platform/db.js';
+import type { GitAccess } from '../src/modules/pipelines/git-access.js';
 
 /**
  * A fresh database for one test file: PGlite in memory, or — when TEST_DATABASE_URL points at a
@@ -45,7 +46,7 @@ export interface TestApp {
   lastMail(to: string): Promise<{ subject: string; text: string } | undefined>;
 }
 
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(env: Record<string, string> = {}, opts: { gitAccess?: GitAccess } = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-test-'));
   const database = await openTestDatabase();
   const config = loadConfig({
@@ -56,7 +57,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     PUBLIC_URL: 'http://gantry.test',
     ...env,
   });
-  const app = await buildApp(config, { database });
+  const app = await buildApp(config, { database, gitAccess: opts.gitAccess });
   await app.ready();
   return {
     app,

@@ -5,3 +5,4 @@ export * from './plans.js';
 export * from './projects.js';
 export * from './status.js';
 export * from './pipelines.js';
+export * from './pipeline-spec.js';

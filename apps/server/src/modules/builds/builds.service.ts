@@ -14,6 +14,7 @@ import { specPath } from '../pipelines/git-access.js';
 import type { BuildsStore, BuildRow, StepRow, ArtifactRow } from './builds.store.js';
 
 export const BUILD_QUEUE = 'build.run';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 const startOfMonth = () => { const d = new Date(); return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1)); };
 
@@ -57,13 +58,16 @@ export function createBuildsService(deps: {
 }) {
   const { store, jobs, billing } = deps;
   const localAborts = new Map<string, AbortController>();
+  let recoverer: () => Promise<void> = async () => undefined;
 
   async function pipelineOf(projectId: string, pipelineId: string) {
     return deps.pipelines().get(projectId, pipelineId);
   }
 
   async function buildOf(projectId: string, pipelineId: string, buildId: string) {
-    const b = /^\d+$/.test(buildId) ? await store.byNumber(projectId, pipelineId, Number(buildId)) : await store.byId(projectId, pipelineId, buildId);
+    const b = /^\d{1,9}$/.test(buildId)
+      ? await store.byNumber(projectId, pipelineId, Number(buildId))
+      : UUID.test(buildId) ? await store.byId(projectId, pipelineId, buildId) : undefined;
     if (!b) throw new NotFound('Build not found');
     return b;
   }
@@ -165,6 +169,9 @@ export function createBuildsService(deps: {
       }));
     },
 
+    /** Runs the interrupted-build recovery now (the runner also runs it on a timer). */
+    recoverNow: () => recoverer(),
+    setRecoverer: (fn: () => Promise<void>) => { recoverer = fn; },
     removeArtifactsOf: async (pipelineId: string) => deps.artifacts.removePrefix(`pipelines/${pipelineId}`),
     buildOf,
   };

@@ -116,7 +116,7 @@ async function collectArtifacts(ctx: StepContext, cwd: string) {
 function zipPaths(cwd: string, paths: string[]) {
   const archive = archiver('zip', { zlib: { level: 6 } });
   let count = 0;
-  archive.on('entry', (e) => { if (e.type !== 'directory') count++; });
+  archive.on('entry', (e) => { if (!e.name.endsWith('/')) count++; });
   for (const p of paths) {
     const clean = p.replace(/^\.\//, '');
     const full = path.resolve(cwd, clean);

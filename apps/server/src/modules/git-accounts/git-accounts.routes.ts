@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ConnectGitAccountBody, GitAccount, GitAccountParams, GitRepository, OkBody, ProjectIdParams } from '@gantry/contracts';
+import { currentUser, type Guards } from '../../platform/auth.js';
+import type { GitAccountsService } from './git-accounts.service.js';
+
+// The same schemas as packages/contracts/src/git-accounts.ts; import them from '@gantry/contracts' once
+// index.ts exports that file (kept here meanwhile so this module compiles on its own).
+const GitProviderLink = z.object({ authorizeUrl: z.string() }).nullable();
+const GitProviders = z.object({ github: GitProviderLink, gitlab: GitProviderLink, bitbucket: GitProviderLink });
+const GitAccountList = z.object({ gitAccounts: z.array(GitAccount) });
+const ConnectedGitAccount = z.object({ gitAccountId: z.string() });
+const GitRepositoryList = z.object({ repositories: z.array(GitRepository) });
+const GitBranchesQuery = z.object({ repositoryUrl: z.string().trim().min(1, 'Git repository is required') });
+const GitBranchList = z.object({ branches: z.array(z.string()) });
+
+const ok = { ok: true as const };
+
+/** Git accounts of a project (spec delivery §7 "Git accounts"), under /ms-ap. Tokens never leave the server. */
+export function gitAccountsRoutes(deps: { gitAccounts: GitAccountsService; guards: Guards }): FastifyPluginAsyncZod {
+  const { gitAccounts, guards } = deps;
+  return async (app) => {
+    const tags = ['git accounts'];
+    app.get('/git-providers', { preHandler: guards.authenticate, schema: { tags, response: { 200: GitProviders } } }, async () => gitAccounts.providers());
+
+    app.get('/projects/:projectId/git-accounts', { preHandler: guards.project('view'), schema: { tags, params: ProjectIdParams, response: { 200: GitAccountList } } }, async (req) => ({
+      gitAccounts: await gitAccounts.list(req.params.projectId),
+    }));
+    app.post('/projects/:projectId/git-accounts', { preHandler: guards.project('change'), schema: { tags, params: ProjectIdParams, body: ConnectGitAccountBody, response: { 201: ConnectedGitAccount } } }, async (req, reply) =>
+      reply.status(201).send(await gitAccounts.connect(req.params.projectId, currentUser(req).id, req.body)),
+    );
+    app.delete('/projects/:projectId/git-accounts/:gitAccountId', { preHandler: guards.project('change'), schema: { tags, params: GitAccountParams, response: { 200: OkBody } } }, async (req) => {
+      await gitAccounts.remove(req.params.projectId, req.params.gitAccountId);
+      return ok;
+    });
+    app.get('/projects/:projectId/git-accounts/:gitAccountId/repositories', { preHandler: guards.project('view'), schema: { tags, params: GitAccountParams, response: { 200: GitRepositoryList } } }, async (req) => ({
+      repositories: await gitAccounts.repositories(req.params.projectId, req.params.gitAccountId),
+    }));
+    app.get('/projects/:projectId/git-accounts/:gitAccountId/branches', { preHandler: guards.project('view'), schema: { tags, params: GitAccountParams, querystring: GitBranchesQuery, response: { 200: GitBranchList } } }, async (req) => ({
+      branches: await gitAccounts.branches(req.params.projectId, req.params.gitAccountId, req.query.repositoryUrl),
+    }));
+  };
+}
