@@ -100,7 +100,7 @@ export async function buildApp(config: Config, opts: { database?: Database; base
   const membership = (projectId: string, userId: string) => projects.permission(projectId, userId);
   const guards = createGuards(idTokens, membership);
 
-  const realtime = createRealtime({ idTokens, membership });
+  const realtime = createRealtime({ idTokens, membership, pool: database.pool });
   const artifacts = createArtifactStore(config.ARTIFACT_STORE, config.dataDir);
 
   const gitAccess: GitAccess = opts.gitAccess ?? {

@@ -19,6 +19,8 @@ export type ExecuteSql = (text: string, values?: unknown[]) => Promise<{ rows: a
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** The connection pool on PostgreSQL (socket.io's adapter shares it); none on PGlite. */
+  pool?: pg.Pool;
   executeSql: ExecuteSql;
   close(): Promise<void>;
 }
@@ -34,6 +36,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
     return {
       db,
       kind: 'postgres',
+      pool,
       executeSql: async (text, values) => pool.query(text, values as any[]),
       close: () => pool.end(),
     };

@@ -1,5 +1,7 @@
 import type { Server as HttpServer } from 'node:http';
 import { Server, type Socket } from 'socket.io';
+import { createAdapter } from '@socket.io/postgres-adapter';
+import type pg from 'pg';
 import type { IdTokens } from './tokens.js';
 import { bearerFrom } from './tokens.js';
 import type { MembershipLookup } from './auth.js';
@@ -23,7 +25,7 @@ export interface Realtime {
  * socket.io at /ms-realtime/websockets/, authenticated by the Authorization query value.
  * Built before the HTTP server listens so modules can register handlers and emit at any time.
  */
-export function createRealtime(deps: { idTokens: IdTokens; membership: MembershipLookup }): Realtime {
+export function createRealtime(deps: { idTokens: IdTokens; membership: MembershipLookup; pool?: pg.Pool }): Realtime {
   let io: Server | null = null;
   const handlers = new Map<string, RealtimeHandler>();
 
@@ -42,6 +44,8 @@ export function createRealtime(deps: { idTokens: IdTokens; membership: Membershi
     toProject: (projectId, event, payload) => void io?.to(projectRoom(projectId)).emit(event, payload),
     attach(server) {
       io = new Server(server, { path: REALTIME_PATH, serveClient: false, cors: { origin: false } });
+      // On PostgreSQL, events cross processes (a worker's build logs reach the API node holding the socket).
+      if (deps.pool) io.adapter(createAdapter(deps.pool, { tableName: 'socket_io_attachments' }));
       io.use(async (socket, next) => {
         try {
           const raw = socket.handshake.query.Authorization ?? socket.handshake.query.authorization ?? socket.handshake.auth?.Authorization;
