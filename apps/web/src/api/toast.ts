@@ -1,0 +1,27 @@
+import { createElement, Fragment } from 'react';
+import { notifications } from '@mantine/notifications';
+import { errorMessage, isPlanLimit } from './errors';
+
+/** Toasts: top-right, closable, no progress bar (spec §8); the position is set once on <Notifications>. */
+const base = { withCloseButton: true, autoClose: 5000 } as const;
+
+/** Where a 402 sends the user (spec §8: Upgrade Plan → /settings?tab=billing). */
+export const UPGRADE_PATH = '/settings?tab=billing';
+
+export const toast = {
+  success: (message: string, title?: string) => notifications.show({ ...base, color: 'teal', title, message }),
+  info: (message: string, title?: string) => notifications.show({ ...base, color: 'blue', title, message }),
+  warning: (message: string, title?: string) => notifications.show({ ...base, color: 'yellow', title, message }),
+  error: (message: string, title?: string) => notifications.show({ ...base, color: 'red', title, message, autoClose: 8000 }),
+  /**
+   * An error toast with the server message, else the fallback ('Something went wrong!' by default).
+   * A 402 (plan gate) also offers the Upgrade Plan link.
+   */
+  apiError: (error: unknown, fallback?: string) => {
+    const text = errorMessage(error, fallback);
+    const message = isPlanLimit(error)
+      ? createElement(Fragment, null, `${text} `, createElement('a', { href: UPGRADE_PATH, style: { fontWeight: 600 } }, 'Upgrade Plan'))
+      : text;
+    return notifications.show({ ...base, color: isPlanLimit(error) ? 'violet' : 'red', message, autoClose: 8000 });
+  },
+};

@@ -1,0 +1,56 @@
+import type { RouteObject } from 'react-router';
+import { ComingSoonPage } from '../ui/ComingSoon';
+
+/**
+ * Pages of the areas that arrive in later releases (spec §2.1): every route exists and
+ * says so with its page title, so menus and links never lead nowhere.
+ */
+const placeholders: [path: string, title: string][] = [
+  ['/components', 'Components'],
+  ['/components/create', 'Create Component'],
+  ['/components/:componentId', 'Component'],
+  ['/components/:componentId/edit', 'Edit Component'],
+
+  ['/pipelines', 'Pipelines'],
+  ['/pipelines/create', 'Create Pipeline'],
+  ['/pipelines/:pipelineId/edit', 'Edit Pipeline'],
+  ['/pipelines/:pipelineId/builds', 'Builds'],
+  ['/pipelines/:pipelineId/builds/:buildId', 'Build'],
+  ['/pipelines/:pipelineId/details', 'Pipeline Details'],
+
+  ['/environments', 'Environments'],
+  ['/environments/create', 'Create Environment'],
+  ['/environments/:stageId', 'Environment'],
+  ['/environments/:stageId/edit', 'Edit Environment'],
+  ['/environments/:stageId/plan', 'Plan'],
+  ['/environments/:stageId/details', 'Environment Details'],
+  ['/environments/:stageId/replicate', 'Replicate Environment'],
+  ['/environments/:stageId/deployment-insights', 'Deployment Insights'],
+  ['/environments/:stageId/deployments', 'Deployment Insights'],
+  ['/environments/:stageId/depolyment-history', 'Deployment Insights'],
+  ['/depolyment-history', 'Deployment Insights'],
+
+  ['/kubernetes/clusters', 'Clusters'],
+  ['/kubernetes/clusters/:clusterId', 'Cluster'],
+  ['/kubernetes/clusters/:clusterId/namespaces/:namespace/:microserviceName/details', 'Service Details'],
+  ['/kubernetes/services', 'Services'],
+  ['/kubernetes/services/create', 'Create Service'],
+  ['/kubernetes/services/:microserviceName', 'Service'],
+  ['/kubernetes/services/:microserviceName/edit', 'Edit Service'],
+  ['/kubernetes/docker-registries', 'Docker Registries'],
+  ['/kubernetes/docker-registries/add', 'Add Docker Registry'],
+  ['/kubernetes/docker-registries/:registryName/edit', 'Edit Docker Registry'],
+
+  ['/tools/cost-explorer', 'Cost Explorer'],
+  ['/tools/cost-explorer/reports/create', 'Create Report'],
+  ['/tools/cost-explorer/reports/edit', 'Edit Report'],
+  ['/tools/schedules', 'Saving Schedules'],
+  ['/tools/schedules/create', 'Create Schedule'],
+  ['/tools/schedules/:scheduleId/edit', 'Edit Schedule'],
+  ['/tools/advisor', 'Waste Advisor'],
+];
+
+export const placeholderRoutes: RouteObject[] = placeholders.map(([path, title]) => ({
+  path,
+  element: <ComingSoonPage title={title} />,
+}));

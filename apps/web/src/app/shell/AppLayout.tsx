@@ -1,0 +1,73 @@
+import { AppShell, Box } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useEffect } from 'react';
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { session, useCurrentProject } from '../../api/session';
+import { useProjectSocket } from '../../api/socket';
+import { useProjects } from '../../features/projects/api/list-projects';
+import { ProjectFormModal } from '../../features/projects/components/ProjectFormModal';
+import { PageLoader } from '../guards';
+import { NotificationsDrawer } from './NotificationsDrawer';
+import { ProjectRail } from './ProjectRail';
+import { SideMenu } from './SideMenu';
+import classes from './AppLayout.module.css';
+
+/** Pages without the side menu (spec §2.1); they do not need a current project either. */
+const MENU_HIDDEN = ['/projects', '/account', '/page-not-found'];
+export const isMenuHidden = (pathname: string) => MENU_HIDDEN.some((p) => pathname === p || pathname.startsWith(`${p}/`));
+
+const RAIL = 72;
+const MENU = 264;
+
+/** The signed-in shell: project rail, side menu, notifications drawer, and the current project. */
+export default function AppLayout() {
+  const { pathname } = useLocation();
+  const showMenu = !isMenuHidden(pathname);
+  const projects = useProjects();
+  const current = useCurrentProject();
+  const [createOpen, createModal] = useDisclosure(false);
+  const [notificationsOpen, notificationsDrawer] = useDisclosure(false);
+  useProjectSocket(current?.id);
+
+  // Keep the stored current project in step with the list: renamed, permission changed, gone, or none chosen yet.
+  useEffect(() => {
+    const list = projects.data;
+    // Only a settled list counts: right after a create the new project is not in the cached one yet.
+    if (!list || projects.isFetching) return;
+    const match = current && list.find((p) => p.id === current.id);
+    if (match) {
+      if (match.name !== current.name || match.permission !== current.permission || match.description !== current.description) {
+        session.setProject({ id: match.id, name: match.name, description: match.description, permission: match.permission, paymentPlanId: match.paymentPlanId });
+      }
+      return;
+    }
+    const first = list[0];
+    session.setProject(first ? { id: first.id, name: first.name, description: first.description, permission: first.permission, paymentPlanId: first.paymentPlanId } : null);
+  }, [projects.data, projects.isFetching, current]);
+
+  let content = <Outlet />;
+  if (showMenu && !current) {
+    // Project pages need a project: wait for the list, and with no project at all go to /projects.
+    content = projects.data && projects.data.length === 0 ? <Navigate to="/projects" replace /> : <PageLoader />;
+  }
+
+  return (
+    <AppShell navbar={{ width: showMenu ? RAIL + MENU : RAIL, breakpoint: 0 }} padding={0}>
+      <AppShell.Navbar withBorder={false} className={classes.navbar}>
+        <ProjectRail
+          projects={projects.data ?? []}
+          loading={projects.isPending}
+          currentId={current?.id}
+          onCreate={createModal.open}
+          onNotifications={notificationsDrawer.open}
+        />
+        {showMenu && <SideMenu project={current} />}
+      </AppShell.Navbar>
+      <AppShell.Main className={classes.main}>
+        <Box className={classes.content}>{content}</Box>
+      </AppShell.Main>
+      <ProjectFormModal opened={createOpen} onClose={createModal.close} />
+      <NotificationsDrawer opened={notificationsOpen} onClose={notificationsDrawer.close} />
+    </AppShell>
+  );
+}

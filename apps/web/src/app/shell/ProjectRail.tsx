@@ -1,0 +1,89 @@
+import { ActionIcon, Avatar, Divider, Indicator, Skeleton, Stack, Tooltip, UnstyledButton } from '@mantine/core';
+import { IconBell, IconLayoutGrid, IconPlus } from '@tabler/icons-react';
+import { Link, useLocation, useNavigate } from 'react-router';
+import type { Project } from '@gantry/contracts';
+import { session } from '../../api/session';
+import { Logo } from '../../ui/Logo';
+import { UserMenu } from './UserMenu';
+import { useUnreadCount } from './notifications';
+import classes from './ProjectRail.module.css';
+
+const SIDEBAR_PROJECTS = 4;
+
+const initials = (name: string) =>
+  name
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((w) => w[0]!.toUpperCase())
+    .join('') || '?';
+
+export interface ProjectRailProps {
+  projects: Project[];
+  loading: boolean;
+  currentId?: string;
+  onCreate: () => void;
+  onNotifications: () => void;
+}
+
+/** The narrow dark rail (spec §2.6): the first 4 projects, create, projects list, notifications, user menu. */
+export function ProjectRail({ projects, loading, currentId, onCreate, onNotifications }: ProjectRailProps) {
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const unread = useUnreadCount();
+
+  const select = (p: Project) => {
+    session.setProject({ id: p.id, name: p.name, description: p.description, permission: p.permission, paymentPlanId: p.paymentPlanId });
+    if (pathname === '/overview') window.location.reload();
+    else navigate('/overview', { state: { projectId: p.id } });
+  };
+
+  return (
+    <nav className={classes.rail} aria-label="Projects">
+      <UnstyledButton component={Link} to="/projects" className={classes.logo} aria-label="Gantry home">
+        <Logo size={34} />
+      </UnstyledButton>
+      <Divider color="dark.5" w={36} my="sm" />
+      <Stack gap={10} align="center" className={classes.projects}>
+        {loading
+          ? [0, 1, 2].map((i) => <Skeleton key={i} height={40} width={40} radius="md" />)
+          : projects.slice(0, SIDEBAR_PROJECTS).map((p) => (
+              <Tooltip key={p.id} label={p.name} position="right" withArrow>
+                <UnstyledButton
+                  onClick={() => select(p)}
+                  className={classes.project}
+                  data-active={p.id === currentId || undefined}
+                  aria-label={`Switch to project ${p.name}`}
+                  data-testid="sidebar-project"
+                >
+                  <Avatar radius="md" size={40} color={p.id === currentId ? 'indigo' : 'gray'} variant={p.id === currentId ? 'filled' : 'light'}>
+                    {initials(p.name)}
+                  </Avatar>
+                </UnstyledButton>
+              </Tooltip>
+            ))}
+        <Tooltip label="New project" position="right" withArrow>
+          <ActionIcon size={40} radius="md" variant="default" className={classes.add} onClick={onCreate} aria-label="New project">
+            <IconPlus size={18} />
+          </ActionIcon>
+        </Tooltip>
+      </Stack>
+
+      <Stack gap={8} align="center" mt="auto" pb="md">
+        <Tooltip label="All projects" position="right" withArrow>
+          <ActionIcon size={40} radius="md" variant="subtle" className={classes.icon} component={Link} to="/projects" aria-label="All projects" data-active={pathname === '/projects' || undefined}>
+            <IconLayoutGrid size={20} />
+          </ActionIcon>
+        </Tooltip>
+        <Tooltip label="Notifications" position="right" withArrow>
+          <Indicator label={unread} size={16} color="red" offset={6} disabled={unread === 0} data-testid="notifications-count" data-count={unread}>
+            <ActionIcon size={40} radius="md" variant="subtle" className={classes.icon} onClick={onNotifications} aria-label="Notifications">
+              <IconBell size={20} />
+            </ActionIcon>
+          </Indicator>
+        </Tooltip>
+        <UserMenu />
+      </Stack>
+    </nav>
+  );
+}

@@ -1,0 +1,20 @@
+import { createTheme, type MantineColorsTuple } from '@mantine/core';
+
+const brand: MantineColorsTuple = ['#eef2ff', '#e0e7ff', '#c7d2fe', '#a5b4fc', '#818cf8', '#6366f1', '#4f46e5', '#4338ca', '#3730a3', '#312e81'];
+
+export const theme = createTheme({
+  primaryColor: 'indigo',
+  colors: { indigo: brand },
+  primaryShade: 6,
+  defaultRadius: 'md',
+  fontFamily: 'Inter, ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
+  fontFamilyMonospace: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
+  headings: { fontWeight: '650' },
+  cursorType: 'pointer',
+  components: {
+    Button: { defaultProps: { radius: 'md' } },
+    Card: { defaultProps: { shadow: 'xs' } },
+    Modal: { defaultProps: { overlayProps: { backgroundOpacity: 0.45, blur: 2 } } },
+    Tooltip: { defaultProps: { openDelay: 250 } },
+  },
+});

@@ -1,0 +1,18 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { GitProvider } from '@gantry/contracts';
+import { http } from '../../../api/http';
+import { gitAccountKeys } from './keys';
+
+export type ConnectGitAccountInput = { code: string; type: GitProvider; redirectUri: string };
+
+/** initiateOAuth (spec §7): exchanges the provider's code for an account of the project. 409 = already connected. */
+export const connectGitAccount = (projectId: string, body: ConnectGitAccountInput) =>
+  http.post<{ gitAccountId: string }>(`/ms-ap/projects/${projectId}/git-accounts`, body);
+
+export function useConnectGitAccount(projectId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ConnectGitAccountInput) => connectGitAccount(projectId, body),
+    onSettled: () => qc.invalidateQueries({ queryKey: gitAccountKeys.all(projectId) }),
+  });
+}

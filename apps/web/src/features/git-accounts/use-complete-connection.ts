@@ -1,0 +1,53 @@
+import { useEffect } from 'react';
+import { useSearchParams } from 'react-router';
+import { GIT_PROVIDERS, type GitProvider } from '@gantry/contracts';
+import { isApiError } from '../../api/errors';
+import { toast } from '../../api/toast';
+import { useConnectGitAccount } from './api/connect-git-account';
+import { connectRedirectUri } from './components/providers';
+
+/** Codes already sent in this page's life: a code works once, and StrictMode runs effects twice. */
+const handledCodes = new Set<string>();
+
+export const connectingText = (type: GitProvider) => `Connecting with ${type.toUpperCase()} account. Please wait...`;
+export const CONNECTED_TEXT = 'You have successfully connected your account.';
+export const alreadyExistsText = (type: GitProvider) => `${type.toUpperCase()} account you are trying to connect already exists.`;
+export const CONNECT_FAILED_TEXT = 'Error while connecting your account.';
+
+/**
+ * Back from the provider with ?code=…&type=… (spec §2.9): connect the account, then take code
+ * and type (and the provider's state) off the URL. Runs only for bitbucket, github or gitlab with a code.
+ */
+export function useCompleteGitConnection(projectId: string | undefined) {
+  const [params, setParams] = useSearchParams();
+  const connect = useConnectGitAccount(projectId ?? '');
+  const code = params.get('code');
+  const type = params.get('type');
+
+  useEffect(() => {
+    if (!projectId || !code || !type || !(GIT_PROVIDERS as readonly string[]).includes(type)) return;
+    if (handledCodes.has(code)) return;
+    handledCodes.add(code);
+    const provider = type as GitProvider;
+    toast.info(connectingText(provider));
+    connect.mutate(
+      { code, type: provider, redirectUri: connectRedirectUri(provider) },
+      {
+        onSuccess: () => toast.success(CONNECTED_TEXT),
+        onError: (e) => toast.error(isApiError(e) && e.status === 409 ? alreadyExistsText(provider) : CONNECT_FAILED_TEXT),
+        onSettled: () =>
+          setParams(
+            (prev) => {
+              const next = new URLSearchParams(prev);
+              ['code', 'type', 'state'].forEach((k) => next.delete(k));
+              return next;
+            },
+            { replace: true },
+          ),
+      },
+    );
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [projectId, code, type]);
+
+  return { connecting: connect.isPending };
+}

@@ -1,0 +1,13 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { PipelineSpec } from '@gantry/contracts';
+import { http } from '../../../api/http';
+import { pipelineKeys, pipelinePath } from './keys';
+
+export const getPipelineSpec = (projectId: string, pipelineId: string) => http.get<PipelineSpec>(`${pipelinePath(projectId, pipelineId)}/spec`);
+
+/** The spec is read once per visit: a background refetch must never replace what the user is typing. */
+export const pipelineSpecQuery = (projectId: string, pipelineId: string) =>
+  queryOptions({ queryKey: pipelineKeys.spec(projectId, pipelineId), queryFn: () => getPipelineSpec(projectId, pipelineId), staleTime: Infinity });
+
+export const usePipelineSpec = (projectId: string, pipelineId: string) =>
+  useQuery({ ...pipelineSpecQuery(projectId, pipelineId), enabled: Boolean(projectId && pipelineId), refetchOnMount: 'always' });

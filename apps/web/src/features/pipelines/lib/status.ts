@@ -1,0 +1,19 @@
+import type { MantineColor } from '@mantine/core';
+import { buildStatusClass } from '@gantry/contracts';
+
+export const NO_BUILD = 'NO BUILD';
+
+const classColor: Record<ReturnType<typeof buildStatusClass>, MantineColor> = {
+  warning: 'yellow',
+  success: 'teal',
+  fail: 'red',
+  aborted: 'gray',
+  queued: 'blue',
+  nobuild: 'gray',
+};
+
+/** Badge colour and label of a build status (spec §4); unknown or missing → NO BUILD. */
+export function buildStatusDisplay(status: string | null | undefined): { color: MantineColor; label: string; cls: ReturnType<typeof buildStatusClass> } {
+  const cls = buildStatusClass(status);
+  return { cls, color: classColor[cls], label: cls === 'nobuild' ? NO_BUILD : String(status) };
+}

@@ -1,0 +1,55 @@
+import { Stack, Tabs, Text } from '@mantine/core';
+import { useEffect } from 'react';
+import { useSearchParams } from 'react-router';
+import { useCurrentProject } from '../../api/session';
+import { ComingSoonCard } from '../../ui/ComingSoon';
+import { PageHeader } from '../../ui/PageHeader';
+import { DEFAULT_SETTINGS_TAB, SETTINGS_TABS, settingsScreen } from './settings-tabs';
+import { AccessManagementTab } from './components/AccessManagementTab';
+import { BillingTab } from './components/BillingTab';
+import classes from './SettingsPage.module.css';
+
+/** /settings?tab=… (spec §2.9). */
+export default function SettingsPage() {
+  const [params, setParams] = useSearchParams();
+  const project = useCurrentProject();
+  const tab = params.get('tab');
+
+  // No tab: the URL becomes tab=git.
+  useEffect(() => {
+    if (!tab) setParams({ tab: DEFAULT_SETTINGS_TAB }, { replace: true });
+  }, [tab, setParams]);
+
+  const screen = settingsScreen(tab ?? DEFAULT_SETTINGS_TAB);
+  const current = SETTINGS_TABS.find((t) => t.value === screen)!;
+
+  return (
+    <Stack gap={0}>
+      <PageHeader title="Settings" description={project ? `Project ${project.name}` : undefined} />
+      <Tabs value={screen} onChange={(v) => v && setParams({ tab: v })} variant="unstyled" classNames={{ list: classes.list, tab: classes.tab, tabLabel: classes.tabLabel }}>
+        <Tabs.List>
+          {SETTINGS_TABS.map((t) => (
+            <Tabs.Tab key={t.value} value={t.value}>
+              <Text fw={600} size="sm">
+                {t.caption}
+              </Text>
+              <Text size="xs" c="dimmed" mt={2}>
+                {t.description}
+              </Text>
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+      </Tabs>
+      <div className={classes.panel} data-testid={`settings-${screen}`}>
+        {project &&
+          (screen === 'management' ? (
+            <AccessManagementTab projectId={project.id} />
+          ) : screen === 'billing' ? (
+            <BillingTab projectId={project.id} />
+          ) : (
+            <ComingSoonCard text={`${current.caption}: this area is coming in a later release`} />
+          ))}
+      </div>
+    </Stack>
+  );
+}

@@ -1,0 +1,40 @@
+import { Button, Card, Group, Text, TextInput, Title } from '@mantine/core';
+import { RedeemPromoBody } from '@gantry/contracts';
+import { toast } from '../../../api/toast';
+import { useZodForm } from '../../../ui/use-zod-form';
+import { useRedeemPromoCode } from '../api/redeem-promo-code';
+
+/** Redeem a promo code (field redeemCode, required): one year of the Professional plan. */
+export function PromoCodeCard({ projectId }: { projectId: string }) {
+  const form = useZodForm(RedeemPromoBody, { redeemCode: '' });
+  const redeem = useRedeemPromoCode(projectId);
+
+  const submit = form.onSubmit(({ redeemCode }) =>
+    redeem.mutate(redeemCode, {
+      onSuccess: () => {
+        toast.success('You have successfully redeemed a promo code');
+        form.reset({ redeemCode: '' });
+      },
+      onError: (e) => toast.apiError(e),
+    }),
+  );
+
+  return (
+    <Card withBorder radius="md" padding="lg" h="100%">
+      <Title order={4} fz="md">
+        Promo code
+      </Title>
+      <Text size="sm" c="dimmed" mb="md">
+        A promo code activates one year of the Professional plan for this project.
+      </Text>
+      <form onSubmit={submit} noValidate>
+        <Group align="flex-start" gap="sm">
+          <TextInput label="Promo code" placeholder="XXXX-XXXX" style={{ flex: 1 }} {...form.field('redeemCode')} />
+          <Button type="submit" mt={25} loading={redeem.isPending}>
+            Redeem
+          </Button>
+        </Group>
+      </form>
+    </Card>
+  );
+}

@@ -1,0 +1,33 @@
+import { Badge, Card, Text, Title } from '@mantine/core';
+import { useEffect } from 'react';
+import type { SubscriptionHistoryEntry } from '@gantry/contracts';
+import { toast } from '../../../api/toast';
+import { isPlanLimit } from '../../../api/errors';
+import { DataTable, type Column } from '../../../ui/DataTable';
+import { formatDate } from '../../../ui/dayjs';
+import { useSubscriptionHistory } from '../api/get-subscription-history';
+
+const columns: Column<SubscriptionHistoryEntry>[] = [
+  { key: 'type', header: 'Plan', render: (h) => <Badge variant="light" radius="sm">{h.type}</Badge> },
+  { key: 'start', header: 'Start date', render: (h) => <Text size="sm">{formatDate(h.startDate)}</Text> },
+  { key: 'end', header: 'Expiration date', render: (h) => <Text size="sm">{formatDate(h.expirationDate)}</Text> },
+  { key: 'id', header: 'Subscription', render: (h) => <Text size="xs" c="dimmed" ff="monospace">{h.subscriptionId}</Text> },
+];
+
+/** The project's subscription history; a failure toasts 'Error while getting payment history'. */
+export function SubscriptionHistoryCard({ projectId }: { projectId: string }) {
+  const history = useSubscriptionHistory(projectId);
+
+  useEffect(() => {
+    if (history.isError && !isPlanLimit(history.error)) toast.error('Error while getting payment history');
+  }, [history.isError, history.error]);
+
+  return (
+    <Card withBorder radius="md" padding={0}>
+      <Title order={4} fz="md" p="lg" pb="xs">
+        Subscription history
+      </Title>
+      <DataTable columns={columns} rows={history.data ?? []} rowKey={(h) => `${h.subscriptionId}-${h.startDate}`} loading={history.isPending} />
+    </Card>
+  );
+}

@@ -1,0 +1,32 @@
+import { Badge, Card, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { IconHourglassHigh } from '@tabler/icons-react';
+import { PageHeader } from './PageHeader';
+
+export const COMING_SOON_TEXT = 'This area is coming in a later release';
+
+/** A page of an area not built yet: its title and a clear notice. */
+export function ComingSoonPage({ title, description }: { title: string; description?: string }) {
+  return (
+    <>
+      <PageHeader title={title} description={description} />
+      <ComingSoonCard />
+    </>
+  );
+}
+
+export function ComingSoonCard({ text = COMING_SOON_TEXT }: { text?: string }) {
+  return (
+    <Card withBorder radius="md" padding="xl" data-testid="coming-soon">
+      <Stack align="center" gap="sm" py="xl">
+        <ThemeIcon size={56} radius="xl" variant="light">
+          <IconHourglassHigh size={28} stroke={1.5} />
+        </ThemeIcon>
+        <Badge variant="light">Coming soon</Badge>
+        <Title order={4}>{text}</Title>
+        <Text c="dimmed" size="sm" ta="center" maw={460}>
+          The screens of this area are being built. Everything else in your project keeps working in the meantime.
+        </Text>
+      </Stack>
+    </Card>
+  );
+}
