@@ -186,3 +186,21 @@ describe('GitHub sign-in', () => {
     expect((await t.app.inject({ method: 'GET', url: '/ms-usermanagement/auth/providers' })).json()).toEqual({ github: null });
   });
 });
+
+describe('rate limits', () => {
+  it('slows down password guessing on login and recovery', async () => {
+    const limited = await createTestApp({ GANTRY_RATE_LIMIT: 'true' });
+    try {
+      const codes: number[] = [];
+      for (let i = 0; i < 11; i++) {
+        codes.push((await limited.app.inject({ method: 'POST', url: '/ms-usermanagement/auth/login', payload: { username: 'x@example.com', password: `Guess${i}aa1` } })).statusCode);
+      }
+      expect(codes.slice(0, 10).every((c) => c === 401)).toBe(true);
+      expect(codes[10]).toBe(429);
+      for (let i = 0; i < 10; i++) await limited.app.inject({ method: 'POST', url: '/ms-usermanagement/auth/forgot-password', payload: { username: 'x@example.com' } });
+      expect((await limited.app.inject({ method: 'POST', url: '/ms-usermanagement/auth/forgot-password', payload: { username: 'x@example.com' } })).statusCode).toBe(429);
+    } finally {
+      await limited.close();
+    }
+  });
+});
