@@ -28,7 +28,6 @@ import { createProjectsService, type ProjectsService } from './modules/projects/
 import { projectsRoutes, projectUsersLookupRoutes } from './modules/projects/projects.routes.js';
 import { createGithubIdentity } from './integrations/github/github-identity.js';
 import { createArtifactStore } from './platform/artifacts.js';
-import { NotFound } from './platform/errors.js';
 import type { GitAccess } from './modules/pipelines/git-access.js';
 import { createPipelinesStore } from './modules/pipelines/pipelines.store.js';
 import { createPipelinesService, type PipelinesService } from './modules/pipelines/pipelines.service.js';
@@ -38,6 +37,8 @@ import { createBuildsService, BUILD_QUEUE, type BuildsService } from './modules/
 import { createBuildRunner } from './modules/builds/build-runner.js';
 import { buildsRoutes, webhookRoutes } from './modules/builds/builds.routes.js';
 import { registerLogStreams } from './modules/builds/builds.realtime.js';
+import { createGitAccountsModule } from './modules/git-accounts/git-accounts.module.js';
+import type { GitAccountsService } from './modules/git-accounts/git-accounts.service.js';
 
 export interface Services {
   database: Database;
@@ -49,6 +50,7 @@ export interface Services {
   users: UsersService;
   projects: ProjectsService;
   billing: BillingService;
+  gitAccounts: GitAccountsService;
   pipelines: PipelinesService;
   builds: BuildsService;
   outboxKey: string;
@@ -103,11 +105,13 @@ export async function buildApp(config: Config, opts: { database?: Database; base
   const realtime = createRealtime({ idTokens, membership, pool: database.pool });
   const artifacts = createArtifactStore(config.ARTIFACT_STORE, config.dataDir);
 
-  const gitAccess: GitAccess = opts.gitAccess ?? {
-    clientFor: async () => { throw new NotFound('Git account not found'); },
-  };
-  const buildsStore = createBuildsStore(database.db);
   let pipelines!: PipelinesService;
+  const gitAccounts = createGitAccountsModule({
+    db: database.db, secrets, guards, config, baseUrl,
+    usedByPipelines: (gitAccountId) => pipelines.namesUsingGitAccount(gitAccountId),
+  });
+  const gitAccess: GitAccess = opts.gitAccess ?? gitAccounts.service;
+  const buildsStore = createBuildsStore(database.db);
   const builds = createBuildsService({ store: buildsStore, jobs, realtime, artifacts, billing, pipelines: () => pipelines, git: gitAccess });
   pipelines = createPipelinesService({ db: database.db, store: createPipelinesStore(database.db), secrets, billing, git: gitAccess, baseUrl, builds });
   const runner = createBuildRunner({ store: buildsStore, builds, pipelines, git: gitAccess, realtime, artifacts, workspaceRoot: path.join(config.dataDir, 'workspaces'), log: app.log });
@@ -121,7 +125,7 @@ export async function buildApp(config: Config, opts: { database?: Database; base
     recovery.unref();
   }
 
-  const services: Services = { database, jobs, mailer, secrets, guards, realtime, users, projects, billing, pipelines, builds, outboxKey };
+  const services: Services = { database, jobs, mailer, secrets, guards, realtime, users, projects, billing, gitAccounts: gitAccounts.service, pipelines, builds, outboxKey };
   app.decorate('services', services);
 
   if (config.GANTRY_RATE_LIMIT) await app.register(rateLimit, { global: false, enableDraftSpec: true });
@@ -140,6 +144,7 @@ export async function buildApp(config: Config, opts: { database?: Database; base
   await app.register(projectUsersLookupRoutes({ projects, guards }), { prefix: '/ms-usermanagement' });
   await app.register(projectsRoutes({ projects, guards }), { prefix: '/ms-project' });
   await app.register(billingRoutes({ billing, guards }), { prefix: '/ms-project' });
+  await app.register(gitAccounts.routes, { prefix: '/ms-ap' });
   await app.register(pipelinesRoutes({ pipelines, guards }), { prefix: '/ms-ap' });
   await app.register(buildsRoutes({ builds, pipelines, guards }), { prefix: '/ms-ap' });
   await app.register(webhookRoutes({ builds, pipelines, git: gitAccess }), { prefix: '/ms-ap' });

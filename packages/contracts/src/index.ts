@@ -6,3 +6,4 @@ export * from './projects.js';
 export * from './status.js';
 export * from './pipelines.js';
 export * from './pipeline-spec.js';
+export * from './git-accounts.js';

@@ -58,7 +58,7 @@ export function createBitbucketClient(o: BitbucketClientOptions): GitProviderCli
 
   const toCommit = (c: BbCommit) => ({
     sha: c.hash,
-    message: c.message,
+    message: c.message.replace(/\n+$/, ''),
     author: c.author?.user?.display_name ?? nameOfRaw(c.author?.raw),
     avatar: c.author?.user?.links?.avatar?.href ?? null,
   });

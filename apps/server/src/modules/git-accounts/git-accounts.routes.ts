@@ -1,18 +1,11 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ConnectGitAccountBody, GitAccount, GitAccountParams, GitRepository, OkBody, ProjectIdParams } from '@gantry/contracts';
+import {
+  ConnectGitAccountBody, GitAccountParams, OkBody, ProjectIdParams,
+  GitProviders, GitAccountList, ConnectedGitAccount, GitRepositoryList, GitBranchesQuery, GitBranchList,
+} from '@gantry/contracts';
 import { currentUser, type Guards } from '../../platform/auth.js';
 import type { GitAccountsService } from './git-accounts.service.js';
-
-// The same schemas as packages/contracts/src/git-accounts.ts; import them from '@gantry/contracts' once
-// index.ts exports that file (kept here meanwhile so this module compiles on its own).
-const GitProviderLink = z.object({ authorizeUrl: z.string() }).nullable();
-const GitProviders = z.object({ github: GitProviderLink, gitlab: GitProviderLink, bitbucket: GitProviderLink });
-const GitAccountList = z.object({ gitAccounts: z.array(GitAccount) });
-const ConnectedGitAccount = z.object({ gitAccountId: z.string() });
-const GitRepositoryList = z.object({ repositories: z.array(GitRepository) });
-const GitBranchesQuery = z.object({ repositoryUrl: z.string().trim().min(1, 'Git repository is required') });
-const GitBranchList = z.object({ branches: z.array(z.string()) });
 
 const ok = { ok: true as const };
 

@@ -131,7 +131,8 @@ export function createGitAccountsService(deps: {
       try {
         await store.delete(projectId, gitAccountId);
       } catch (err) {
-        if (pgCode(err) === '23503') throw new Conflict('The Git account is used by a pipeline; remove the pipeline first');
+        // ON DELETE RESTRICT raises restrict_violation (23001); a NO ACTION key raises 23503.
+        if (['23001', '23503'].includes(pgCode(err) ?? '')) throw new Conflict('The Git account is used by a pipeline; remove the pipeline first');
         throw err;
       }
       refreshes.delete(gitAccountId);
