@@ -65,7 +65,7 @@ export function createLocalGit() {
     parsePush(headers, rawBody, secret) {
       const expected = crypto.createHmac('sha256', secret).update(rawBody).digest('hex');
       if (headers['x-test-signature'] !== expected) throw new Error('bad signature');
-      return JSON.parse(rawBody);
+      return { before: null, changedFilesComplete: true, ...JSON.parse(rawBody) };
     },
   };
 

@@ -69,7 +69,7 @@ export function webhookRoutes(deps: { builds: BuildsService; pipelines: Pipeline
       const pipeline = await deps.pipelines.byIdAnyProject(req.params.pipelineId);
       const secret = pipeline && deps.pipelines.webhookSecret(pipeline);
       if (!pipeline || !secret) throw new NotFound('Pipeline not found');
-      const { client } = await deps.git.clientFor(pipeline.projectId, pipeline.gitAccountId);
+      const { client, token } = await deps.git.clientFor(pipeline.projectId, pipeline.gitAccountId);
       let push;
       try {
         push = client.parsePush(req.headers, String(req.body ?? ''), secret);
@@ -80,7 +80,11 @@ export function webhookRoutes(deps: { builds: BuildsService; pipelines: Pipeline
       if (!push) return skip('Not a push event');
       if (!pipeline.automatedTrigger) return skip('Automated trigger is off');
       if (!branchMatches(pipeline.branchFilter, push.branch)) return skip(`Branch ${push.branch} does not match ${pipeline.branchFilter}`);
-      if (!filesMatch(pipeline.modifiedFiles, push.changedFiles)) return skip('No changed file matches the modified-files filter');
+      let changed = push.changedFiles;
+      if (!push.changedFilesComplete && client.changedFiles) {
+        changed = await client.changedFiles(token, pipeline.repositoryFullName, push.before, push.sha).catch(() => changed);
+      }
+      if (!filesMatch(pipeline.modifiedFiles, changed)) return skip('No changed file matches the modified-files filter');
       const build = await deps.builds.trigger(pipeline.projectId, pipeline, {
         branch: push.branch, trigger: 'webhook', commit: { sha: push.sha, message: push.message, author: push.author },
       });

@@ -1,4 +1,5 @@
 import type { GitProvider } from '@gantry/contracts';
+import type { PushEvent } from '../../integrations/git-providers/index.js';
 
 /** What pipelines and builds need from a connected git account (the git-accounts service provides it). */
 export interface GitClientForBuilds {
@@ -9,8 +10,9 @@ export interface GitClientForBuilds {
   createWebhook(token: string, repo: string, url: string, secret: string): Promise<string>;
   deleteWebhook(token: string, repo: string, id: string): Promise<void>;
   parsePush(headers: Record<string, string | string[] | undefined>, rawBody: string, secret: string):
-    | { branch: string; sha: string; message: string; author: string; changedFiles: string[] }
-    | null;
+PushEvent | null;
+  /** The files changed between two commits, for pushes whose payload does not list them all (Bitbucket, long pushes). */
+  changedFiles?(token: string, repo: string, before: string | null, after: string): Promise<string[]>;
 }
 
 export interface GitAccess {
