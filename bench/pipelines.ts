@@ -1,0 +1,133 @@
+/**
+ * Pipeline overhead and live-log throughput, against a real Gantry (in this process, PGlite) and the
+ * git provider stand-in (real repositories over HTTP):
+ *  - overhead: trigger → SUCCEEDED of a 3-step pipeline of short commands, divided by running the same
+ *    commands with bash directly (3 bash processes, one per step);
+ *  - logs: a step printing 100,000 lines — from the step's start until the last line reaches a websocket
+ *    client, divided by the time the step itself takes (its start → stop).
+ *   npx tsx bench/pipelines.ts   (BENCH_RUNS: triggers of the overhead pipeline, default 10)
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { io as ioClient } from 'socket.io-client';
+import { startGantry } from '../apps/server/src/server.js';
+import { startGitStandin } from '@gantry/test-support/git-standin/index';
+import { fmt, isMain, table } from './src/load.js';
+
+const STEP_COMMANDS = [['echo compile', 'ls -la > /dev/null', 'true'], ['echo test', 'date > /dev/null'], ['echo package', 'uname -a > /dev/null']];
+const overheadSpec = `steps:\n${STEP_COMMANDS.map((cmds, i) => `  Step${i + 1}:\n    commands:\n${cmds.map((c) => `      - ${c}`).join('\n')}\n`).join('')}`;
+const logSpec = `steps:\n  Noisy:\n    commands:\n      - seq 1 100000\n`;
+
+export async function benchPipelines(runs = Number(process.env.BENCH_RUNS ?? 10)) {
+  const standin = await startGitStandin();
+  await standin.createRepo('bench/overhead', { 'gantry.yaml': overheadSpec });
+  await standin.createRepo('bench/logs', { 'gantry.yaml': logSpec });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-bench-pipes-'));
+  const gantry = await startGantry({ PORT: '0', HOST: '127.0.0.1', GANTRY_DATA_DIR: dataDir, GANTRY_LOG_LEVEL: 'warn', GANTRY_RATE_LIMIT: 'false', DATABASE_URL: '', SMTP_URL: '', ...standin.env });
+  const base = gantry.url;
+  const call = async (method: string, url: string, body?: unknown, token?: string) => {
+    const res = await fetch(base + url, { method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    const json = (await res.json()) as any;
+    if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  try {
+    await call('POST', '/ms-usermanagement/auth/sign-up', { username: 'bench@example.com', password: 'Bench1234', firstName: 'B', lastName: 'B' });
+    const mail = (await gantry.app.services.mailer.outbox())[0]!;
+    const code = decodeURIComponent(mail.text.match(/\/account\/verify\/\S+/)![0].split('/').pop()!);
+    await call('POST', '/ms-usermanagement/auth/activate', { username: 'bench@example.com', code });
+    const { idToken } = await call('POST', '/ms-usermanagement/auth/login', { username: 'bench@example.com', password: 'Bench1234' });
+    const { id: projectId } = await call('POST', '/ms-project/projects', { name: 'Bench', description: 'bench', paymentPlanId: 'STARTER' }, idToken);
+    const p = `/ms-ap/projects/${projectId}`;
+    const { gitAccountId } = await call('POST', `${p}/git-accounts`, { code: standin.issueCode('github'), type: 'github' }, idToken);
+    const repos = (await call('GET', `${p}/git-accounts/${gitAccountId}/repositories`, undefined, idToken)).repositories;
+    const pipeline = async (name: string, repo: string) =>
+      (await call('POST', `${p}/pipelines`, { name, gitAccountId, repositoryUrl: repos.find((r: any) => r.fullName === repo).url, branchFilter: 'main', automatedTrigger: false }, idToken)).pipelineId as string;
+    const overheadId = await pipeline('overhead', 'bench/overhead');
+    const logsId = await pipeline('logs', 'bench/logs');
+
+    const socket = ioClient(base, { path: '/ms-realtime/websockets/', query: { Authorization: idToken }, transports: ['websocket'] });
+    await new Promise<void>((r) => socket.on('connect', () => r()));
+    await socket.emitWithAck('project:join', projectId);
+    const finished = new Map<string, (status: string) => void>();
+    socket.on('build:update', (e: { buildId: string; status: string }) => {
+      if (['SUCCEEDED', 'FAILED', 'ABORTED'].includes(e.status)) finished.get(e.buildId)?.(e.status);
+    });
+    const trigger = async (pipelineId: string) => {
+      const { buildId } = await call('POST', `${p}/pipelines/${pipelineId}/builds`, { ref: 'refs/heads/main' }, idToken);
+      return buildId as string;
+    };
+
+    // overhead
+    const gantryMs: number[] = [];
+    for (let i = 0; i < runs + 1; i++) {
+      const t0 = performance.now();
+      const buildId = await trigger(overheadId);
+      const status = await new Promise<string>((resolve) => {
+        finished.set(buildId, resolve);
+        void call('GET', `${p}/pipelines/${overheadId}/builds/${buildId}`, undefined, idToken).then((b) => ['SUCCEEDED', 'FAILED'].includes(b.status) && resolve(b.status));
+      });
+      if (status !== 'SUCCEEDED') throw new Error(`overhead build ${status}`);
+      if (i > 0) gantryMs.push(performance.now() - t0); // the first run warms caches
+    }
+    const bashMs: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const t0 = performance.now();
+      for (const cmds of STEP_COMMANDS) spawnSync('bash', ['-c', cmds.join('\n')], { stdio: 'ignore' });
+      bashMs.push(performance.now() - t0);
+    }
+
+    // log throughput
+    const logsBuild = await trigger(logsId);
+    let lastLineAt = 0;
+    const got = new Promise<void>((resolve) => {
+      socket.on('logs', (c: { text: string }) => {
+        if (c.text.endsWith('\n100000') || c.text === '100000') {
+          lastLineAt = Date.now();
+          resolve();
+        }
+      });
+    });
+    await socket.emitWithAck('logs:subscribe', { projectId, pipelineId: logsId, buildId: logsBuild, step: 'Noisy', type: 'pipeline' });
+    await got;
+    await new Promise<string>((resolve) => {
+      finished.set(logsBuild, resolve);
+      void call('GET', `${p}/pipelines/${logsId}/builds/${logsBuild}`, undefined, idToken).then((b) => b.status === 'SUCCEEDED' && resolve(b.status));
+    });
+    const build = await call('GET', `${p}/pipelines/${logsId}/builds/${logsBuild}`, undefined, idToken);
+    const step = build.steps[0];
+    const stepStart = Date.parse(step.startDate);
+    const stepMs = Date.parse(step.stopDate) - stepStart;
+    const seqAlone = (() => { const t0 = performance.now(); spawnSync('bash', ['-c', 'seq 1 100000'], { stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 64 << 20 }); return performance.now() - t0; })();
+    socket.close();
+
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    return {
+      overhead: { gantryMs: median(gantryMs), bashMs: median(bashMs), ratio: median(gantryMs) / median(bashMs) },
+      logs: { lastLineMs: lastLineAt - stepStart, stepMs, ratio: (lastLineAt - stepStart) / stepMs, seqAloneMs: seqAlone },
+    };
+  } finally {
+    await gantry.close();
+    await standin.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+export function printPipelines(r: Awaited<ReturnType<typeof benchPipelines>>) {
+  table([
+    { measure: '3-step pipeline, trigger → SUCCEEDED (median)', value: `${fmt(r.overhead.gantryMs)} ms` },
+    { measure: 'same commands with bash directly (median)', value: `${fmt(r.overhead.bashMs, 1)} ms` },
+    { measure: 'overhead ratio', value: fmt(r.overhead.ratio, 1) },
+    { measure: '100,000-line step: step start → last line on the websocket', value: `${fmt(r.logs.lastLineMs)} ms` },
+    { measure: '100,000-line step: step start → stop', value: `${fmt(r.logs.stepMs)} ms` },
+    { measure: 'log ratio (last line / step time)', value: fmt(r.logs.ratio, 2) },
+    { measure: 'seq 1 100000 alone', value: `${fmt(r.logs.seqAloneMs, 1)} ms` },
+  ]);
+}
+
+if (isMain(import.meta.url)) {
+  printPipelines(await benchPipelines());
+  process.exit(0);
+}

@@ -1,0 +1,28 @@
+/**
+ * Every benchmark, one after the other, then one table (`npm run bench`). Not part of `npm test`:
+ * numbers depend on the machine (2 cores here); compare runs on the same machine only.
+ */
+import os from 'node:os';
+import { benchColdStart, printColdStart } from './cold-start.js';
+import { benchProjectList, printProjectList } from './project-list.js';
+import { fmt, table } from './src/load.js';
+
+console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${fmt(os.totalmem() / 2 ** 30, 0)} GiB, node ${process.version}\n`);
+
+console.log('== project list throughput ==');
+const list = await benchProjectList();
+printProjectList(list);
+
+console.log('\n== cold start ==');
+const cold = await benchColdStart();
+printColdStart(cold);
+
+const serverMedian = cold.serverOnly.map((x) => x.ms).sort((a, b) => a - b)[Math.floor(cold.serverOnly.length / 2)]!;
+console.log('\n== summary ==');
+table([
+  { benchmark: 'GET /ms-project/projects', value: `${fmt(list.gantry.requestsPerSecond)} req/s` },
+  { benchmark: 'bare Fastify route, same body', value: `${fmt(list.bare.requestsPerSecond)} req/s` },
+  { benchmark: 'ratio Gantry / bare', value: fmt(list.ratio, 3) },
+  { benchmark: 'cold start: npm start → first 200 on /', value: `${fmt(cold.npmStart.ms / 1000, 2)} s` },
+  { benchmark: 'cold start: server only → first 200 on / (median)', value: `${fmt(serverMedian / 1000, 2)} s` },
+]);

@@ -1,0 +1,201 @@
+/**
+ * Foundation main flow in headless Chromium against the real stack (issue 2):
+ * sign-up → e-mail verification → login → project → invitation → member completes registration →
+ * a read member is refused by the server (API and UI) → silent id-token refresh.
+ */
+import { describe, expect, test } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { jwtClaims, linkFromMail, localStorageItem, pathOf, temporaryPasswordFrom, useStack, waitUntilExpired } from './src/harness.js';
+
+const OWNER = { firstName: 'Olivia', lastName: 'Owner', email: 'olivia.owner@example.com', password: 'Owner1234' };
+const MEMBER = { firstName: 'Max', lastName: 'Member', email: 'max.member@example.com', password: 'Member1234' };
+const PROJECT = { name: 'Storefront', description: 'Shop front end and API' };
+
+/** A toast (Mantine notification, role=alert) holding the text. */
+const toast = (page: Page, text: string | RegExp) => page.getByRole('alert').filter({ hasText: text });
+
+/** The shown choice of a native <select> or of a Mantine Select's input. */
+async function selectedText(field: Locator) {
+  return field.evaluate((el) => (el instanceof HTMLSelectElement ? (el.selectedOptions[0]?.textContent ?? '') : (el as HTMLInputElement).value));
+}
+
+/** Picks an option by its label in a native <select> or in a Mantine Select (combobox in a portal). */
+async function choose(page: Page, field: Locator, label: string) {
+  if ((await field.evaluate((el) => el.tagName)) === 'SELECT') {
+    await field.selectOption({ label });
+  } else {
+    await field.click();
+    await page.getByRole('option', { name: label, exact: true }).click();
+  }
+}
+
+async function logIn(page: Page, email: string, password: string) {
+  await page.goto('/login');
+  await page.getByLabel('Username').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Log In' }).click();
+}
+
+describe('foundation: accounts, projects and members', () => {
+  const stack = useStack();
+  let owner: Page;
+  let member: Page;
+  let projectId: string;
+
+  test('a visitor signs up at /register and the verification e-mail arrives', async () => {
+    owner = await stack.newPage({ keep: true });
+    await owner.goto('/register');
+    await owner.getByLabel('First name').fill(OWNER.firstName);
+    await owner.getByLabel('Last name').fill(OWNER.lastName);
+    await owner.getByLabel('Email').fill(OWNER.email);
+    await owner.getByLabel('Password', { exact: true }).fill(OWNER.password);
+    await owner.getByRole('button', { name: 'Sign Up' }).click();
+    await expect.poll(() => owner.getByText('We sent a verification link to:').isVisible()).toBe(true);
+    await owner.getByText(OWNER.email).first().waitFor();
+
+    const mail = await stack.smtp.waitFor(OWNER.email);
+    expect(linkFromMail(mail, '/account/verify/')).toContain(`/account/verify/${encodeURIComponent(OWNER.email)}/`);
+  });
+
+  test('the e-mail link verifies the address', async () => {
+    const mail = await stack.smtp.waitFor(OWNER.email);
+    await owner.goto(pathOf(linkFromMail(mail, '/account/verify/')));
+    await owner.getByText('Your email has been verified!').waitFor();
+    await owner.getByRole('link', { name: 'Go to Login' }).click();
+    await owner.waitForURL('**/login');
+  });
+
+  test('the owner logs in and creates a project on /projects', async () => {
+    await logIn(owner, OWNER.email, OWNER.password);
+    await owner.waitForURL('**/projects');
+    await owner.getByText('Start Building!').waitFor();
+    expect(await localStorageItem(owner, 'idToken')).toBeTruthy();
+
+    await owner.getByRole('button', { name: 'Create Project' }).click();
+    const dialog = owner.getByRole('dialog');
+    await dialog.getByLabel('Project name').fill(PROJECT.name);
+    await dialog.getByLabel('Description').fill(PROJECT.description);
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await toast(owner, 'Successfully created project').waitFor();
+    await owner.getByTestId('project-card').filter({ hasText: PROJECT.name }).waitFor();
+    await expect.poll(() => owner.getByTestId('projects-total').textContent()).toContain('Total Projects: 1');
+
+    const idToken = (await localStorageItem(owner, 'idToken'))!;
+    const { projects } = await stack.api<{ projects: Array<{ id: string; name: string }> }>('GET', '/ms-project/projects', undefined, idToken);
+    expect(projects.map((p) => p.name)).toEqual([PROJECT.name]);
+    projectId = projects[0].id;
+  });
+
+  test('the owner invites a member by e-mail on Settings → Access Management', async () => {
+    await owner.goto('/settings?tab=management');
+    await owner.getByText('Invite users and manage permissions').waitFor();
+    await owner.getByRole('button', { name: 'Add New User' }).click();
+    const dialog = owner.getByRole('dialog');
+    await dialog.getByLabel('Email').fill(MEMBER.email);
+    // The invitation form's default permission is write (spec §5).
+    await expect.poll(() => selectedText(dialog.getByLabel('Permission'))).toMatch(/^write$/i);
+    await dialog.getByRole('button', { name: 'Invite' }).click();
+    await toast(owner, 'Successfully added user').waitFor();
+    const row = owner.getByRole('row').filter({ hasText: MEMBER.email });
+    await row.getByText('PENDING').waitFor();
+
+    const invitation = await stack.smtp.waitFor(MEMBER.email);
+    expect(invitation.subject).toContain(PROJECT.name);
+    expect(temporaryPasswordFrom(invitation)).toMatch(/\S{8,}/);
+  });
+
+  test('the member logs in with the temporary password and completes the registration', async () => {
+    const invitation = await stack.smtp.waitFor(MEMBER.email);
+    member = await stack.newPage({ keep: true });
+    await logIn(member, MEMBER.email, temporaryPasswordFrom(invitation));
+    await member.waitForURL(/\/account\/set-password\//);
+    expect(decodeURIComponent(new URL(member.url()).pathname)).toContain(`/account/set-password/${MEMBER.email}/`);
+    await expect.poll(() => member.getByLabel('Email').inputValue()).toBe(MEMBER.email);
+    await member.getByLabel('First name').fill(MEMBER.firstName);
+    await member.getByLabel('Last name').fill(MEMBER.lastName);
+    await member.getByLabel('New password').fill(MEMBER.password);
+    await member.getByLabel('Confirm password').fill(MEMBER.password);
+    await member.getByRole('button', { name: 'Complete register' }).click();
+    await member.waitForURL('**/projects');
+    await member.getByTestId('project-card').filter({ hasText: PROJECT.name }).waitFor();
+
+    // The owner now sees the invitation accepted: no PENDING badge, the member's name.
+    await owner.reload();
+    const row = owner.getByRole('row').filter({ hasText: MEMBER.email });
+    await row.getByText(`${MEMBER.firstName} ${MEMBER.lastName}`).waitFor();
+    expect(await row.getByText('PENDING').count()).toBe(0);
+  });
+
+  test('the owner makes the member read-only and the server refuses the member a change', async () => {
+    const row = owner.getByRole('row').filter({ hasText: MEMBER.email });
+    await row.getByRole('button', { name: 'Edit' }).click();
+    const dialog = owner.getByRole('dialog');
+    await expect.poll(() => dialog.getByLabel('Email').isDisabled()).toBe(true);
+    await choose(owner, dialog.getByLabel('Permission'), 'Read');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await toast(owner, 'Successful updated user permissions').waitFor();
+    await row.getByText('read', { exact: true }).waitFor();
+
+    // Straight at the API with the member's own stored token: 403.
+    await member.reload();
+    const answer = await member.evaluate(
+      async ({ id, name }) => {
+        const res = await fetch(`/ms-project/projects/${id}`, {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${localStorage.getItem('idToken')}` },
+          body: JSON.stringify({ name, description: 'changed by a reader', paymentPlanId: 'STARTER' }),
+        });
+        return { status: res.status, body: (await res.json()) as { message: string } };
+      },
+      { id: projectId, name: PROJECT.name },
+    );
+    expect(answer.status).toBe(403);
+    expect(answer.body.message).toMatch(/permission/i);
+
+    // Through the UI: the edit is refused with the server's message in an error toast.
+    const card = member.getByTestId('project-card').filter({ hasText: PROJECT.name });
+    await card.getByText('read', { exact: true }).waitFor();
+    await card.getByRole('button', { name: 'Edit' }).click();
+    const edit = member.getByRole('dialog');
+    await edit.getByLabel('Description').fill('changed by a reader');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await toast(member, answer.body.message).waitFor();
+
+    const { projects } = await stack.api<{ projects: Array<{ id: string; description: string }> }>('GET', '/ms-project/projects', undefined, (await localStorageItem(owner, 'idToken'))!);
+    expect(projects.find((p) => p.id === projectId)?.description).toBe(PROJECT.description);
+  });
+});
+
+describe('session: an expired id token is refreshed silently', () => {
+  // Id tokens live 2 seconds here, so the first call after the wait meets TokenExpiredError.
+  const stack = useStack({ env: { GANTRY_ID_TOKEN_TTL_SECONDS: '2' } });
+  const USER = { firstName: 'Rita', lastName: 'Refresh', email: 'rita.refresh@example.com', password: 'Refresh1234' };
+
+  test('after the id token expires, creating a project still works without a new login', async () => {
+    await stack.api('POST', '/ms-usermanagement/auth/sign-up', { username: USER.email, password: USER.password, firstName: USER.firstName, lastName: USER.lastName });
+    const mail = await stack.smtp.waitFor(USER.email);
+    const code = decodeURIComponent(pathOf(linkFromMail(mail, '/account/verify/')).split('/').pop()!);
+    await stack.api('POST', '/ms-usermanagement/auth/activate', { username: USER.email, code });
+
+    const page = await stack.newPage();
+    await logIn(page, USER.email, USER.password);
+    await page.waitForURL('**/projects');
+    await page.getByText('Start Building!').waitFor();
+    const before = (await localStorageItem(page, 'idToken'))!;
+    expect(jwtClaims(before).exp! - jwtClaims(before).iat!).toBe(2);
+
+    await waitUntilExpired(before);
+    await page.getByRole('button', { name: 'Create Project' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Project name').fill('Refreshed');
+    await dialog.getByLabel('Description').fill('Created with a refreshed token');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await toast(page, 'Successfully created project').waitFor();
+    await page.getByTestId('project-card').filter({ hasText: 'Refreshed' }).waitFor();
+
+    const after = await localStorageItem(page, 'idToken');
+    expect(after).toBeTruthy();
+    expect(after).not.toBe(before);
+    expect(new URL(page.url()).pathname).toBe('/projects');
+  });
+});

@@ -1,0 +1,233 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, type TestContext } from 'vitest';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { freePort, startSmtp, type Mail, type SmtpStandIn } from '@gantry/test-support';
+import { startGantry } from '../../apps/server/src/server.js';
+
+export { extractLinks, linkFromMail, pathOf, type Mail } from '@gantry/test-support';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const repoRoot = path.resolve(here, '../..');
+export const webDist = path.join(repoRoot, 'apps/web/dist');
+export const artifactsDir = path.join(repoRoot, 'e2e/.artifacts');
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+/** A whole running Gantry: server (API + workers + built SPA) on a temp data dir, the SMTP stand-in, and Chromium. */
+export interface Stack {
+  /** http://127.0.0.1:PORT — the SPA and the API. */
+  url: string;
+  smtp: SmtpStandIn;
+  dataDir: string;
+  browser: Browser;
+  /**
+   * A fresh browser context (own localStorage and cookies) with one page, relative URLs against the
+   * stack. Closed after the current test, or with keep: true at the end of the describe/file
+   * (for a flow that spans several tests).
+   */
+  newPage(options?: { keep?: boolean }): Promise<Page>;
+  /** The JSON answer of an API call (throws with the body on a non-2xx status). */
+  api<T = any>(method: string, apiPath: string, body?: unknown, idToken?: string): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface StackOptions {
+  /** Extra environment-style settings for the server (e.g. GANTRY_ID_TOKEN_TTL_SECONDS). */
+  env?: Record<string, string>;
+}
+
+interface InternalStack extends Stack {
+  contexts: Map<BrowserContext, { keep: boolean }>;
+}
+
+/** Starts the stack; the caller closes it. Prefer useStack() in a spec file. */
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  return startInternal(options);
+}
+
+async function startInternal(options: StackOptions): Promise<InternalStack> {
+  if (!fs.existsSync(path.join(webDist, 'index.html'))) {
+    throw new Error(`the web app is not built (${webDist}/index.html is missing): run npm run build -w @gantry/web`);
+  }
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-e2e-'));
+  const smtp = await startSmtp();
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  let gantry: Awaited<ReturnType<typeof startGantry>> | undefined;
+  let browser: Browser | undefined;
+  try {
+    gantry = await startGantry({
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: url,
+      GANTRY_DATA_DIR: dataDir,
+      SMTP_URL: smtp.url,
+      GANTRY_WEB_DIST: webDist,
+      GANTRY_LOG_LEVEL: process.env.GANTRY_E2E_LOG_LEVEL ?? 'warn',
+      GANTRY_RATE_LIMIT: 'false',
+      // PGlite in the data dir unless told otherwise (an inherited DATABASE_URL must not leak in).
+      DATABASE_URL: process.env.GANTRY_E2E_DATABASE_URL ?? '',
+      ...options.env,
+    });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  } catch (err) {
+    await browser?.close().catch(() => {});
+    await gantry?.close().catch(() => {});
+    await smtp.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    throw err;
+  }
+
+  const contexts = new Map<BrowserContext, { keep: boolean }>();
+  const b = browser;
+  const g = gantry;
+  const stack: InternalStack = {
+    url,
+    smtp,
+    dataDir,
+    browser: b,
+    contexts,
+    async newPage(opts = {}) {
+      const context = await b.newContext({ baseURL: url, viewport: { width: 1366, height: 900 } });
+      context.setDefaultTimeout(20_000);
+      context.setDefaultNavigationTimeout(30_000);
+      contexts.set(context, { keep: Boolean(opts.keep) });
+      context.on('close', () => contexts.delete(context));
+      const page = await context.newPage();
+      const log: string[] = [];
+      (page as Page & { _e2eLog?: string[] })._e2eLog = log;
+      page.on('console', (m) => {
+        if (m.type() === 'error' || m.type() === 'warning') log.push(`[console.${m.type()}] ${m.text()}`);
+      });
+      page.on('pageerror', (e) => log.push(`[pageerror] ${e.message}`));
+      page.on('requestfailed', (r) => log.push(`[requestfailed] ${r.method()} ${r.url()} ${r.failure()?.errorText ?? ''}`));
+      page.on('response', (r) => {
+        if (r.status() >= 400) log.push(`[http ${r.status()}] ${r.request().method()} ${r.url()}`);
+      });
+      return page;
+    },
+    async api(method, apiPath, body, idToken) {
+      const res = await fetch(new URL(apiPath, url), {
+        method,
+        headers: {
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...(idToken ? { authorization: `Bearer ${idToken}` } : {}),
+        },
+        body: body !== undefined ? JSON.stringify(body) : undefined,
+      });
+      const text = await res.text();
+      if (!res.ok) throw new Error(`${method} ${apiPath} answered ${res.status}: ${text}`);
+      return text ? JSON.parse(text) : undefined;
+    },
+    async close() {
+      for (const c of [...contexts.keys()]) await c.close().catch(() => {});
+      await b.close().catch(() => {});
+      await g.close();
+      await smtp.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return stack;
+}
+
+/**
+ * Registers beforeAll/afterAll (one stack per describe or file) and afterEach: on a failed test a
+ * full-page screenshot of every open page goes to e2e/.artifacts/ with the page's console and
+ * network errors beside it; then the test's own browser contexts (not the kept ones) are closed.
+ * The returned object is usable inside tests and hooks (it is filled in by beforeAll).
+ */
+export function useStack(options: StackOptions = {}): Stack {
+  let current: InternalStack | undefined;
+  const need = () => {
+    if (!current) throw new Error('the stack is not started (use it inside a test or hook)');
+    return current;
+  };
+  beforeAll(async () => {
+    current = await startInternal(options);
+  });
+  afterEach(async (ctx: TestContext) => {
+    if (!current) return;
+    if (ctx.task.result?.state === 'fail') await saveFailureArtifacts(ctx, [...current.contexts.keys()]);
+    for (const [c, { keep }] of [...current.contexts]) if (!keep) await c.close().catch(() => {});
+  });
+  afterAll(async () => {
+    await current?.close();
+  });
+  return {
+    get url() {
+      return need().url;
+    },
+    get smtp() {
+      return need().smtp;
+    },
+    get dataDir() {
+      return need().dataDir;
+    },
+    get browser() {
+      return need().browser;
+    },
+    newPage: (opts) => need().newPage(opts),
+    api: (...args) => need().api(...args),
+    close: () => need().close(),
+  };
+}
+
+async function saveFailureArtifacts(ctx: TestContext, contexts: BrowserContext[]) {
+  fs.mkdirSync(artifactsDir, { recursive: true });
+  const base = `${path.basename(ctx.task.file?.name ?? 'e2e')}-${ctx.task.name}`.replace(/[^a-z0-9._-]+/gi, '_').slice(0, 120);
+  let n = 0;
+  for (const context of contexts) {
+    for (const page of context.pages()) {
+      n += 1;
+      const file = path.join(artifactsDir, `${base}-${n}`);
+      try {
+        await page.screenshot({ path: `${file}.png`, fullPage: true, timeout: 10_000 });
+      } catch (err) {
+        fs.writeFileSync(`${file}.screenshot-error.txt`, String(err));
+      }
+      const log = (page as Page & { _e2eLog?: string[] })._e2eLog ?? [];
+      fs.writeFileSync(`${file}.log`, [`url: ${page.url()}`, ...log].join('\n') + '\n');
+      console.error(`e2e: failure artifacts ${path.relative(repoRoot, file)}.png / .log (page at ${page.url()})`);
+    }
+  }
+}
+
+/** The temporary password of an invitation mail ("… this temporary password: XXXX"). */
+export function temporaryPasswordFrom(mail: Mail): string {
+  const m = mail.text.match(/temporary password:?\s*(\S+)/i);
+  if (!m) throw new Error(`no temporary password in mail "${mail.subject}":\n${mail.text}`);
+  return m[1].replace(/[.,;]$/, '');
+}
+
+/** The claims of a JWT (no verification: only to read exp/iat in a test). */
+export function jwtClaims(token: string): { exp?: number; iat?: number; [k: string]: unknown } {
+  const payload = token.split('.')[1];
+  if (!payload) throw new Error(`not a JWT: ${token.slice(0, 20)}…`);
+  return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+}
+
+/** Resolves once the clock is past a token's expiry (plus a margin), so the server must refuse it as expired. */
+export async function waitUntilExpired(token: string, marginMs = 1_100): Promise<void> {
+  const { exp } = jwtClaims(token);
+  if (!exp) throw new Error('the token has no exp claim');
+  const ms = exp * 1000 + marginMs - Date.now();
+  if (ms > 0) await new Promise((r) => setTimeout(r, ms));
+}
+
+export async function localStorageItem(page: Page, key: string): Promise<string | null> {
+  return page.evaluate((k) => window.localStorage.getItem(k), key);
+}
