@@ -16,7 +16,7 @@ import { startGantry } from '../apps/server/src/server.js';
 import { startGitStandin } from '@gantry/test-support/git-standin/index';
 import { fmt, isMain, table } from './src/load.js';
 
-const STEP_COMMANDS = [['echo compile', 'ls -la > /dev/null', 'true'], ['echo test', 'date > /dev/null'], ['echo package', 'uname -a > /dev/null']];
+const STEP_COMMANDS = [['echo compile', 'ls -la > /dev/null', 'echo compiled'], ['echo test', 'date > /dev/null'], ['echo package', 'uname -a > /dev/null']];
 const overheadSpec = `steps:\n${STEP_COMMANDS.map((cmds, i) => `  Step${i + 1}:\n    commands:\n${cmds.map((c) => `      - ${c}`).join('\n')}\n`).join('')}`;
 const logSpec = `steps:\n  Noisy:\n    commands:\n      - seq 1 100000\n`;
 
@@ -25,12 +25,17 @@ export async function benchPipelines(runs = Number(process.env.BENCH_RUNS ?? 10)
   await standin.createRepo('bench/overhead', { 'gantry.yaml': overheadSpec });
   await standin.createRepo('bench/logs', { 'gantry.yaml': logSpec });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-bench-pipes-'));
-  const gantry = await startGantry({ PORT: '0', HOST: '127.0.0.1', GANTRY_DATA_DIR: dataDir, GANTRY_LOG_LEVEL: 'warn', GANTRY_RATE_LIMIT: 'false', DATABASE_URL: '', SMTP_URL: '', ...standin.env });
+  const gantry = await startGantry({ PORT: '0', HOST: '127.0.0.1', GANTRY_DATA_DIR: dataDir, GANTRY_LOG_LEVEL: process.env.BENCH_LOG ?? 'warn', GANTRY_RATE_LIMIT: 'false', DATABASE_URL: '', SMTP_URL: '', ...standin.env });
   const base = gantry.url;
+  let socket: ReturnType<typeof ioClient> | undefined;
   const call = async (method: string, url: string, body?: unknown, token?: string) => {
     const res = await fetch(base + url, { method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: body ? JSON.stringify(body) : undefined });
     const json = (await res.json()) as any;
-    if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(json)}`);
+    if (!res.ok) {
+      const err = new Error(`${method} ${url}: ${res.status} ${JSON.stringify(json)}`);
+      console.error(err.message);
+      throw err;
+    }
     return json;
   };
   try {
@@ -48,8 +53,8 @@ export async function benchPipelines(runs = Number(process.env.BENCH_RUNS ?? 10)
     const overheadId = await pipeline('overhead', 'bench/overhead');
     const logsId = await pipeline('logs', 'bench/logs');
 
-    const socket = ioClient(base, { path: '/ms-realtime/websockets/', query: { Authorization: idToken }, transports: ['websocket'] });
-    await new Promise<void>((r) => socket.on('connect', () => r()));
+    socket = ioClient(base, { path: '/ms-realtime/websockets/', query: { Authorization: idToken }, transports: ['websocket'] });
+    await new Promise<void>((r) => socket!.on('connect', () => r()));
     await socket.emitWithAck('project:join', projectId);
     const finished = new Map<string, (status: string) => void>();
     socket.on('build:update', (e: { buildId: string; status: string }) => {
@@ -83,7 +88,7 @@ export async function benchPipelines(runs = Number(process.env.BENCH_RUNS ?? 10)
     const logsBuild = await trigger(logsId);
     let lastLineAt = 0;
     const got = new Promise<void>((resolve) => {
-      socket.on('logs', (c: { text: string }) => {
+      socket!.on('logs', (c: { text: string }) => {
         if (c.text.endsWith('\n100000') || c.text === '100000') {
           lastLineAt = Date.now();
           resolve();
@@ -109,6 +114,7 @@ export async function benchPipelines(runs = Number(process.env.BENCH_RUNS ?? 10)
       logs: { lastLineMs: lastLineAt - stepStart, stepMs, ratio: (lastLineAt - stepStart) / stepMs, seqAloneMs: seqAlone },
     };
   } finally {
+    socket?.close();
     await gantry.close();
     await standin.close();
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -116,6 +116,7 @@ export async function buildApp(config: Config, opts: { database?: Database; base
   pipelines = createPipelinesService({ db: database.db, store: createPipelinesStore(database.db), secrets, billing, git: gitAccess, baseUrl, builds });
   const runner = createBuildRunner({ store: buildsStore, builds, pipelines, git: gitAccess, realtime, artifacts, workspaceRoot: path.join(config.dataDir, 'workspaces'), log: app.log });
   builds.setRecoverer(runner.recover);
+  if (runWorkers) builds.setOnQueued((buildId) => runner.runSoon(buildId, config.GANTRY_JOB_CONCURRENCY));
   registerLogStreams(realtime, { membership, builds, store: buildsStore });
   for (let i = 0; i < config.GANTRY_JOB_CONCURRENCY; i++) await jobs.work<{ buildId: string }>(BUILD_QUEUE, ({ buildId }) => runner.run(buildId));
   let recovery: NodeJS.Timeout | undefined;

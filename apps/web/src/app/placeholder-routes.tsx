@@ -11,12 +11,6 @@ const placeholders: [path: string, title: string][] = [
   ['/components/:componentId', 'Component'],
   ['/components/:componentId/edit', 'Edit Component'],
 
-  ['/pipelines', 'Pipelines'],
-  ['/pipelines/create', 'Create Pipeline'],
-  ['/pipelines/:pipelineId/edit', 'Edit Pipeline'],
-  ['/pipelines/:pipelineId/builds', 'Builds'],
-  ['/pipelines/:pipelineId/builds/:buildId', 'Build'],
-  ['/pipelines/:pipelineId/details', 'Pipeline Details'],
 
   ['/environments', 'Environments'],
   ['/environments/create', 'Create Environment'],

@@ -2,6 +2,7 @@ import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { CatchAll, GuestOnly, PageLoader, RequireAuth } from './guards';
 import { placeholderRoutes } from './placeholder-routes';
+import { pipelineRoutes } from '../features/pipelines/routes';
 
 /** A route whose page module loads on first visit. */
 const page = (load: () => Promise<{ default: ComponentType }>): Pick<RouteObject, 'lazy'> => ({
@@ -43,6 +44,7 @@ export const routes: RouteObject[] = [
               { path: '/account', ...page(() => import('../features/account/MyAccountPage')) },
               { path: '/page-not-found', ...page(() => import('../features/not-found/NotFoundPage')) },
               { path: '/settings', ...page(() => import('../features/settings/SettingsPage')) },
+              ...pipelineRoutes,
               ...placeholderRoutes,
             ],
           },

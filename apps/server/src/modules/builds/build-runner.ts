@@ -133,6 +133,24 @@ export function createBuildRunner(deps: {
     }
   }
 
-  return { run, recover, workerId };
+  /**
+   * Starts a just-queued build in this process when a slot is free. The durable pg-boss job stays the
+   * source of truth: whichever of the two moves the build from QUEUED first runs it, the other does nothing.
+   */
+  let running = 0;
+  async function runCounted(buildId: string) {
+    running++;
+    try {
+      await run(buildId);
+    } finally {
+      running--;
+    }
+  }
+  function runSoon(buildId: string, slots: number) {
+    if (running >= slots) return;
+    setImmediate(() => void runCounted(buildId).catch((err) => deps.log.error({ err, buildId }, 'build failed to run')));
+  }
+
+  return { run: runCounted, runSoon, recover, workerId };
 }
 export type BuildRunner = ReturnType<typeof createBuildRunner>;

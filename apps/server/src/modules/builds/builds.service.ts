@@ -59,6 +59,7 @@ export function createBuildsService(deps: {
   const { store, jobs, billing } = deps;
   const localAborts = new Map<string, AbortController>();
   let recoverer: () => Promise<void> = async () => undefined;
+  let onQueued: (buildId: string) => void = () => undefined;
 
   async function pipelineOf(projectId: string, pipelineId: string) {
     return deps.pipelines().get(projectId, pipelineId);
@@ -110,6 +111,7 @@ export function createBuildsService(deps: {
       await store.transition(build.id, ['SCHEDULING'], { status: 'QUEUED' });
       const queued = (await store.get(build.id))!;
       publishStatus(queued);
+      onQueued(queued.id);
       return queued;
     },
 
@@ -172,6 +174,8 @@ export function createBuildsService(deps: {
     /** Runs the interrupted-build recovery now (the runner also runs it on a timer). */
     recoverNow: () => recoverer(),
     setRecoverer: (fn: () => Promise<void>) => { recoverer = fn; },
+    /** A local worker with a free slot may start a queued build at once instead of at its next poll. */
+    setOnQueued: (fn: (buildId: string) => void) => { onQueued = fn; },
     removeArtifactsOf: async (pipelineId: string) => deps.artifacts.removePrefix(`pipelines/${pipelineId}`),
     buildOf,
   };

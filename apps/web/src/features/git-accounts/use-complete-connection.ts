@@ -4,7 +4,6 @@ import { GIT_PROVIDERS, type GitProvider } from '@gantry/contracts';
 import { isApiError } from '../../api/errors';
 import { toast } from '../../api/toast';
 import { useConnectGitAccount } from './api/connect-git-account';
-import { connectRedirectUri } from './components/providers';
 
 /** Codes already sent in this page's life: a code works once, and StrictMode runs effects twice. */
 const handledCodes = new Set<string>();
@@ -31,7 +30,8 @@ export function useCompleteGitConnection(projectId: string | undefined) {
     const provider = type as GitProvider;
     toast.info(connectingText(provider));
     connect.mutate(
-      { code, type: provider, redirectUri: connectRedirectUri(provider) },
+      // The server repeats the redirect_uri it put in the authorize URL, as the token exchange requires.
+      { code, type: provider },
       {
         onSuccess: () => toast.success(CONNECTED_TEXT),
         onError: (e) => toast.error(isApiError(e) && e.status === 409 ? alreadyExistsText(provider) : CONNECT_FAILED_TEXT),

@@ -7,6 +7,7 @@ import { PageHeader } from '../../ui/PageHeader';
 import { DEFAULT_SETTINGS_TAB, SETTINGS_TABS, settingsScreen } from './settings-tabs';
 import { AccessManagementTab } from './components/AccessManagementTab';
 import { BillingTab } from './components/BillingTab';
+import GitAccountsTab from '../git-accounts/GitAccountsTab';
 import classes from './SettingsPage.module.css';
 
 /** /settings?tab=… (spec §2.9). */
@@ -44,6 +45,8 @@ export default function SettingsPage() {
         {project &&
           (screen === 'management' ? (
             <AccessManagementTab projectId={project.id} />
+          ) : screen === 'git' ? (
+            <GitAccountsTab projectId={project.id} />
           ) : screen === 'billing' ? (
             <BillingTab projectId={project.id} />
           ) : (

@@ -3,7 +3,7 @@ import type { GitProvider } from '@gantry/contracts';
 import { http } from '../../../api/http';
 import { gitAccountKeys } from './keys';
 
-export type ConnectGitAccountInput = { code: string; type: GitProvider; redirectUri: string };
+export type ConnectGitAccountInput = { code: string; type: GitProvider; redirectUri?: string };
 
 /** initiateOAuth (spec §7): exchanges the provider's code for an account of the project. 409 = already connected. */
 export const connectGitAccount = (projectId: string, body: ConnectGitAccountInput) =>

@@ -25,6 +25,7 @@ export function ConnectAccountModal({ opened, onClose }: { opened: boolean; onCl
           const configured = Boolean(providers.data?.[p.type]);
           const button = (
             <Button
+              style={{ flexShrink: 0 }}
               variant={configured ? 'filled' : 'default'}
               color={p.color}
               disabled={!configured || (leaving !== null && leaving !== p.type)}
@@ -37,7 +38,7 @@ export function ConnectAccountModal({ opened, onClose }: { opened: boolean; onCl
           return (
             <Card key={p.type} withBorder radius="md" padding="md" shadow="none" data-testid={`git-provider-${p.type}`}>
               <Group justify="space-between" wrap="nowrap">
-                <Group gap="md" wrap="nowrap">
+                <Group gap="md" wrap="nowrap" style={{ flex: 1, minWidth: 0 }}>
                   <ThemeIcon size={44} radius="md" variant="light" color={p.color}>
                     {p.icon(26)}
                   </ThemeIcon>
@@ -54,7 +55,7 @@ export function ConnectAccountModal({ opened, onClose }: { opened: boolean; onCl
                   button
                 ) : (
                   <Tooltip label={NOT_CONFIGURED_HINT} multiline w={260} withArrow>
-                    <span>{button}</span>
+                    <span style={{ flexShrink: 0 }}>{button}</span>
                   </Tooltip>
                 )}
               </Group>

@@ -14,6 +14,8 @@ export const providerOf = (type: string) => PROVIDERS.find((p) => p.type === typ
 /** Where the provider sends the browser back: the Git tab, which finishes the connection (spec §2.9). */
 export const connectRedirectUri = (type: GitProvider) => `${window.location.origin}/settings?tab=git&type=${type}`;
 
-/** The provider's authorize page with our redirect_uri appended (the server's URL already holds client_id, scope and state). */
+/** The provider's authorize page; the server's URL holds client_id, scope, state and normally redirect_uri already. */
 export const authorizeUrlWithRedirect = (authorizeUrl: string, type: GitProvider) =>
-  `${authorizeUrl}${authorizeUrl.includes('?') ? '&' : '?'}redirect_uri=${encodeURIComponent(connectRedirectUri(type))}`;
+  new URL(authorizeUrl).searchParams.has('redirect_uri')
+    ? authorizeUrl
+    : `${authorizeUrl}${authorizeUrl.includes('?') ? '&' : '?'}redirect_uri=${encodeURIComponent(connectRedirectUri(type))}`;

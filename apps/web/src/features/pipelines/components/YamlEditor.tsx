@@ -2,7 +2,7 @@ import { forwardRef, useEffect, useImperativeHandle, useRef } from 'react';
 import { basicSetup } from 'codemirror';
 import { yaml } from '@codemirror/lang-yaml';
 import { indentUnit } from '@codemirror/language';
-import { Compartment, EditorState } from '@codemirror/state';
+import { Annotation, Compartment, EditorState } from '@codemirror/state';
 import { EditorView, keymap } from '@codemirror/view';
 import { indentWithTab } from '@codemirror/commands';
 
@@ -12,6 +12,9 @@ export type YamlEditorHandle = {
   /** Replaces the whole document (loading a spec). */
   setValue: (text: string) => void;
 };
+
+/** Marks documents loaded by code, so they are not reported as user edits. */
+const programmatic = Annotation.define<boolean>();
 
 const theme = EditorView.theme({
   '&': { fontSize: '13px', height: '100%', backgroundColor: 'var(--mantine-color-body)' },
@@ -49,7 +52,7 @@ export const YamlEditor = forwardRef<YamlEditorHandle, { initialValue: string; r
           theme,
           editable.current.of([EditorState.readOnly.of(readOnly), EditorView.editable.of(!readOnly)]),
           EditorView.updateListener.of((u) => {
-            if (u.docChanged) onChangeRef.current(u.state.doc.toString());
+            if (u.docChanged && !u.transactions.some((t) => t.annotation(programmatic))) onChangeRef.current(u.state.doc.toString());
           }),
           EditorView.contentAttributes.of({ 'aria-label': 'Pipeline spec', 'data-testid': 'spec-editor-content' }),
         ],
@@ -85,7 +88,7 @@ export const YamlEditor = forwardRef<YamlEditorHandle, { initialValue: string; r
     setValue(text: string) {
       const v = view.current;
       if (!v) return;
-      v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: text } });
+      v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: text }, annotations: programmatic.of(true) });
     },
   }));
 

@@ -15,6 +15,8 @@ import { useUpdatePipeline } from '../api/update-pipeline';
 import { EnvironmentVariablesField, newEnvRow, type EnvRow } from '../components/EnvironmentVariablesField';
 import { repositoryName } from '../lib/commit';
 
+const MONO = { input: { fontFamily: 'var(--mantine-font-family-monospace)' } };
+
 type FormState = {
   name: string;
   gitAccountId: string | null;
@@ -266,7 +268,7 @@ export default function PipelineFormPage() {
                 onChange={(e) => set('branchFilter', e.currentTarget.value)}
                 error={errors.branchFilter}
                 description="A branch name or a regular expression, e.g. master or release/.*"
-                ff="monospace"
+                styles={MONO}
               />
               <TextInput
                 label="Modified files"
@@ -276,7 +278,7 @@ export default function PipelineFormPage() {
                 onChange={(e) => set('modifiedFiles', e.currentTarget.value)}
                 error={errors.modifiedFiles}
                 description="Glob patterns separated by commas. Empty or / means any file change."
-                ff="monospace"
+                styles={MONO}
               />
             </Section>
 
@@ -288,7 +290,7 @@ export default function PipelineFormPage() {
                 onChange={(e) => set('workDir', e.currentTarget.value)}
                 error={errors.workDir}
                 description="The pipeline spec file (gantry.yaml) and the schema file (schema.json) are expected in this directory"
-                ff="monospace"
+                styles={MONO}
               />
               <div>
                 <Text size="sm" fw={500} mb={6}>

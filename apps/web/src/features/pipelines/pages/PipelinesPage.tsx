@@ -52,7 +52,16 @@ export default function PipelinesPage() {
     {
       label: 'Build minutes spent',
       // Minutes used this month (the server's usedBuildMinutes) over the plan's limit, 2 decimals (spec §9).
-      value: limits.data ? `${limits.data.usedBuildMinutes.toFixed(2)}/${limits.data.buildMinutes} mins` : '—',
+      value: limits.data ? (
+        <>
+          {`${limits.data.usedBuildMinutes.toFixed(2)}/${limits.data.buildMinutes}`}
+          <Text span fz="sm" fw={600} c="dimmed">
+            {' mins'}
+          </Text>
+        </>
+      ) : (
+        '—'
+      ),
       icon: <IconClockHour4 size={22} />,
       color: 'grape',
     },

@@ -1,0 +1,84 @@
+import { Group, Loader, Text, ThemeIcon, UnstyledButton } from '@mantine/core';
+import { IconBan, IconCircleCheckFilled, IconCircleDashed, IconCircleXFilled, IconClock, IconShieldCheck, IconShieldExclamation, IconShieldX } from '@tabler/icons-react';
+import type { BuildStep } from '@gantry/contracts';
+import { elapsedMs, formatMinSec } from '../lib/format';
+import { containerScanOf, containerScanSummary } from '../lib/scan';
+import { buildStatusDisplay } from '../lib/status';
+
+export function StepStatusIcon({ status, size = 18 }: { status: string | null; size?: number }) {
+  switch (status) {
+    case 'SUCCEEDED':
+      return <IconCircleCheckFilled size={size} color="var(--mantine-color-teal-6)" aria-label="Succeeded" />;
+    case 'FAILED':
+      return <IconCircleXFilled size={size} color="var(--mantine-color-red-6)" aria-label="Failed" />;
+    case 'ABORTED':
+      return <IconBan size={size} color="var(--mantine-color-gray-6)" aria-label="Aborted" />;
+    case 'RUNNING':
+    case 'SCHEDULING':
+      return <Loader size={size - 4} color="yellow" aria-label="Running" />;
+    case 'QUEUED':
+      return <IconClock size={size} color="var(--mantine-color-blue-5)" aria-label="Queued" />;
+    default:
+      return <IconCircleDashed size={size} color="var(--mantine-color-gray-5)" aria-label="Pending" />;
+  }
+}
+
+/** A step card (spec §2): name, duration, container-scan summary (§4); opens the step panel. */
+export function StepCard({ step, selected, now, onOpen }: { step: BuildStep; selected: boolean; now: number; onOpen: () => void }) {
+  const scan = containerScanOf(step);
+  const summary = containerScanSummary(scan);
+  const color = buildStatusDisplay(step.status).color;
+  const ms = elapsedMs(step.startDate, step.stopDate, now);
+  const ShieldIcon = summary.tone === 'ok' ? IconShieldCheck : summary.tone === 'failed' ? IconShieldX : IconShieldExclamation;
+  return (
+    <UnstyledButton
+      onClick={onOpen}
+      data-testid="step-card"
+      data-step={step.name}
+      aria-label={`Step ${step.name}`}
+      aria-pressed={selected}
+      style={{
+        display: 'block',
+        width: '100%',
+        background: 'var(--mantine-color-body)',
+        border: `1px solid ${selected ? 'var(--mantine-color-indigo-5)' : 'var(--mantine-color-gray-3)'}`,
+        borderLeft: `4px solid var(--mantine-color-${color}-${color === 'gray' ? 4 : 6})`,
+        borderRadius: 8,
+        padding: '10px 12px',
+        boxShadow: selected ? '0 0 0 3px var(--mantine-color-indigo-1)' : '0 1px 2px rgba(0,0,0,0.04)',
+        transition: 'box-shadow 120ms ease, border-color 120ms ease',
+      }}
+    >
+      <Group justify="space-between" wrap="nowrap" gap="xs">
+        <Group gap={8} wrap="nowrap" style={{ minWidth: 0 }}>
+          <StepStatusIcon status={step.status} />
+          <Text size="sm" fw={600} truncate="end" data-testid="step-name">
+            {step.name}
+          </Text>
+        </Group>
+        <Text size="xs" c="dimmed" ff="monospace" style={{ whiteSpace: 'nowrap' }} data-testid="step-duration">
+          {ms === null ? '—' : formatMinSec(ms)}
+        </Text>
+      </Group>
+      <Group justify="space-between" mt={6} wrap="nowrap" gap="xs">
+        <Text size="xs" c="dimmed" truncate="end">
+          {step.type === 'build' ? 'build' : step.type}
+        </Text>
+        <Group gap={4} wrap="nowrap">
+          <ThemeIcon size={16} variant="transparent" color={summary.tone === 'ok' ? 'teal' : summary.tone === 'failed' ? 'red' : 'orange'}>
+            <ShieldIcon size={14} />
+          </ThemeIcon>
+          <Text size="xs" c={summary.tone === 'ok' ? 'dimmed' : summary.tone === 'failed' ? 'red' : 'orange'} data-testid="step-scan" style={{ whiteSpace: 'nowrap' }}>
+            {summary.text}
+          </Text>
+        </Group>
+      </Group>
+      {scan?.imageName && (
+        <Text size="xs" c="dimmed" ff="monospace" mt={4} truncate="end">
+          {scan.imageName}
+          {scan.imageTag ? `:${scan.imageTag.slice(0, 7)}` : ''}
+        </Text>
+      )}
+    </UnstyledButton>
+  );
+}

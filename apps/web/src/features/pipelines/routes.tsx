@@ -1,0 +1,21 @@
+import type { ComponentType } from 'react';
+import type { RouteObject } from 'react-router';
+
+const page = (load: () => Promise<{ default: ComponentType }>): Pick<RouteObject, 'lazy'> => ({
+  lazy: async () => ({ Component: (await load()).default }),
+});
+
+/**
+ * The Pipeline Manager routes (spec delivery §2), lazy pages; mount them inside the signed-in shell
+ * in place of the placeholders:
+ * /pipelines, /pipelines/create, /pipelines/:pipelineId/edit, /pipelines/:pipelineId/details (?tab=spec|builds),
+ * /pipelines/:pipelineId/builds (→ latest build, else the builds tab), /pipelines/:pipelineId/builds/:buildId (?step=).
+ */
+export const pipelineRoutes: RouteObject[] = [
+  { path: '/pipelines', ...page(() => import('./pages/PipelinesPage')) },
+  { path: '/pipelines/create', ...page(() => import('./pages/PipelineFormPage')) },
+  { path: '/pipelines/:pipelineId/edit', ...page(() => import('./pages/PipelineFormPage')) },
+  { path: '/pipelines/:pipelineId/details', ...page(() => import('./pages/PipelineDetailsPage')) },
+  { path: '/pipelines/:pipelineId/builds', ...page(() => import('./pages/BuildRedirectPage')) },
+  { path: '/pipelines/:pipelineId/builds/:buildId', ...page(() => import('./pages/BuildPage')) },
+];
