@@ -14,12 +14,16 @@ export function createBillingService(deps: { store: BillingStore; now?: () => Da
   const { store } = deps;
   const now = deps.now ?? (() => new Date());
 
-  /** The subscription in force: the newest started one, or STARTER once it has run out (self-hosted never locks a team out). */
+  /** The plan in force: the subscription's, or STARTER once a paid or promo one has run out (self-hosted never locks a team out). */
+  function planInForce(sub: { planId: string; type: string; expirationDate: Date | null }) {
+    const expired = !!sub.expirationDate && sub.expirationDate <= now();
+    return { expired, planId: expired && sub.type !== 'TRIAL' ? STARTER_PLAN_ID : sub.planId };
+  }
+
   async function current(projectId: string) {
     const sub = await store.current(projectId);
     if (!sub) throw new NotFound('Project not found');
-    const expired = !!sub.expirationDate && sub.expirationDate <= now();
-    const planId = expired && sub.type !== 'TRIAL' ? STARTER_PLAN_ID : sub.planId;
+    const { expired, planId } = planInForce(sub);
     const plan = (await store.plan(planId))!;
     return { sub, plan, expired };
   }
@@ -59,6 +63,11 @@ export function createBillingService(deps: { store: BillingStore; now?: () => Da
         recurringEnabled: sub.recurringEnabled,
         limitations: plan.limitations,
       };
+    },
+
+    /** Each project's plan id in force, for lists. */
+    async planIds(projectIds: string[]): Promise<Map<string, string>> {
+      return new Map((await store.currentFor(projectIds)).map((s) => [s.projectId, planInForce(s).planId]));
     },
 
     async history(projectId: string): Promise<SubscriptionHistoryEntry[]> {

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../platform/db.js';
 import { paymentPlans, promoCodes, subscriptions } from './billing.tables.js';
 
@@ -12,6 +12,13 @@ export function createBillingStore(db: Db) {
     /** The newest subscription that has started. */
     current: async (projectId: string) =>
       (await db.select().from(subscriptions).where(and(eq(subscriptions.projectId, projectId), lte(subscriptions.startDate, new Date()))).orderBy(desc(subscriptions.startDate)).limit(1))[0],
+    /** The newest started subscription of each project, in one query. */
+    currentFor: (projectIds: string[]) =>
+      projectIds.length
+        ? db.selectDistinctOn([subscriptions.projectId]).from(subscriptions)
+            .where(and(inArray(subscriptions.projectId, projectIds), lte(subscriptions.startDate, new Date())))
+            .orderBy(subscriptions.projectId, desc(subscriptions.startDate))
+        : Promise.resolve([] as (typeof subscriptions.$inferSelect)[]),
     history: (projectId: string) => db.select().from(subscriptions).where(eq(subscriptions.projectId, projectId)).orderBy(desc(subscriptions.startDate)),
     setRecurring: (id: string, enabled: boolean) => db.update(subscriptions).set({ recurringEnabled: enabled }).where(eq(subscriptions.id, id)),
 

@@ -18,10 +18,11 @@ export function createProjectsService(deps: {
   mailer: Mailer;
   baseUrl: () => string;
   deployedStages?: DeployedStagesLookup;
-  counts?: (projectId: string) => Promise<{ stagesCount: number; componentsCount: number }>;
+  /** Environments and components per project; the infrastructure module plugs in here. */
+  counts?: (projectIds: string[]) => Promise<Map<string, { stagesCount: number; componentsCount: number }>>;
 }) {
   const { db, store, users, billing, mailer } = deps;
-  const counts = deps.counts ?? (async () => ({ stagesCount: 0, componentsCount: 0 }));
+  const counts = deps.counts ?? (async () => new Map<string, { stagesCount: number; componentsCount: number }>());
 
   async function inviterName(userId: string) {
     const [u] = await users.byIds([userId]);
@@ -39,10 +40,12 @@ export function createProjectsService(deps: {
 
     async list(userId: string): Promise<Project[]> {
       const rows = await store.forUser(userId);
-      return Promise.all(rows.map(async ({ project, permission }) => ({
-        id: project.id, name: project.name, description: project.description, paymentPlanId: (await billing.subscription(project.id)).plan.id,
-        permission, createdAt: project.createdAt.toISOString(), ...(await counts(project.id)),
-      })));
+      const ids = rows.map((r) => r.project.id);
+      const [plans, allCounts] = await Promise.all([billing.planIds(ids), counts(ids)]);
+      return rows.map(({ project, permission }) => ({
+        id: project.id, name: project.name, description: project.description, paymentPlanId: plans.get(project.id) ?? 'STARTER',
+        permission, createdAt: project.createdAt.toISOString(), ...(allCounts.get(project.id) ?? { stagesCount: 0, componentsCount: 0 }),
+      }));
     },
 
     async create(user: { id: string; email: string }, body: { name: string; description: string }) {
@@ -57,7 +60,7 @@ export function createProjectsService(deps: {
     async update(projectId: string, userId: string, body: Pick<ProjectBody, 'name' | 'description'>): Promise<Project> {
       const p = await store.update(projectId, { name: body.name, description: body.description });
       if (!p) throw new NotFound('Project not found');
-      return { id: p.id, name: p.name, description: p.description, paymentPlanId: (await billing.subscription(p.id)).plan.id, permission: (await store.permission(projectId, userId))!, createdAt: p.createdAt.toISOString(), ...(await counts(p.id)) };
+      return { id: p.id, name: p.name, description: p.description, paymentPlanId: (await billing.subscription(p.id)).plan.id, permission: (await store.permission(projectId, userId))!, createdAt: p.createdAt.toISOString(), ...((await counts([p.id])).get(p.id) ?? { stagesCount: 0, componentsCount: 0 }) };
     },
 
     async remove(projectId: string) {
