@@ -1,0 +1,130 @@
+/**
+ * Pipeline Manager main flow in headless Chromium against the real stack and the git provider
+ * stand-in (issue 3): connect a GitHub account through OAuth → create a pipeline on a repository →
+ * edit its spec with a validation error, then fix and save it → trigger → watch the live logs →
+ * open the artifacts.
+ */
+import { afterAll, describe, expect, test } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { startGitStandin } from '@gantry/test-support/git-standin/index';
+import { linkFromMail, pathOf, useStack } from './src/harness.js';
+
+const standin = await startGitStandin();
+await standin.createRepo('acme/storefront', { 'README.md': '# storefront\n', 'src/index.js': 'console.log("shop");\n' });
+afterAll(async () => standin.close());
+
+const USER = { email: 'pia.pipeline@example.com', password: 'Pipeline123' };
+const BROKEN_SPEC = 'steps:\n  Build:\n    type: nope\n';
+const SPEC = `stages:
+  - clone
+  - build
+steps:
+  Clone:
+    stage: clone
+    type: git-clone
+  Build:
+    stage: build
+    commands:
+      - echo "hello from $GANTRY_PIPELINE_NAME"
+      - mkdir -p out && cat src/index.js > out/bundle.js
+    artifacts:
+      files:
+        bundle:
+          - out/
+`;
+
+const toast = (page: Page, text: string | RegExp) => page.getByRole('alert').filter({ hasText: text });
+
+/** Picks an option of a Mantine Select (or a native select) by its label. */
+async function choose(page: Page, field: Locator, label: string) {
+  if ((await field.evaluate((el) => el.tagName)) === 'SELECT') return void (await field.selectOption({ label }));
+  await field.click();
+  await page.getByRole('option', { name: label, exact: true }).click();
+}
+
+/** Replaces the CodeMirror document (inserted as one text, so no auto-indent changes the YAML). */
+async function setEditorText(page: Page, text: string) {
+  const editor = page.locator('.cm-content');
+  await editor.click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(text);
+}
+
+describe('pipelines: git account, pipeline, spec, build, logs, artifacts', () => {
+  const stack = useStack({ env: standin.env });
+  let page: Page;
+  let pipelineId: string;
+
+  test('a signed-in user opens the project', async () => {
+    await stack.api('POST', '/ms-usermanagement/auth/sign-up', { username: USER.email, password: USER.password, firstName: 'Pia', lastName: 'Pipe' });
+    const mail = await stack.smtp.waitFor(USER.email);
+    page = await stack.newPage({ keep: true });
+    await page.goto(pathOf(linkFromMail(mail, '/account/verify/')));
+    await page.getByText('Your email has been verified!').waitFor();
+    const session = await stack.api('POST', '/ms-usermanagement/auth/login', { username: USER.email, password: USER.password });
+    await stack.api('POST', '/ms-project/projects', { name: 'Shop', description: 'The web shop', paymentPlanId: 'STARTER' }, session.idToken);
+    await page.goto('/login');
+    await page.getByLabel('Username').fill(USER.email);
+    await page.getByLabel('Password', { exact: true }).fill(USER.password);
+    await page.getByRole('button', { name: 'Log In' }).click();
+    await page.waitForURL('**/projects');
+    await page.getByRole('button', { name: 'Open project Shop' }).click();
+    await page.waitForURL('**/overview');
+  });
+
+  test('connects a GitHub account through the provider\'s authorize page', async () => {
+    await page.goto('/settings?tab=git');
+    await page.getByText('No Git accounts available.').waitFor();
+    await page.getByRole('button', { name: 'Connect Account' }).click();
+    await page.getByText('Select Account Type').waitFor();
+    await page.getByRole('button', { name: 'Connect Github Account' }).click();
+    // the stand-in's authorize page sends the browser straight back with ?code=…&type=github
+    await toast(page, 'You have successfully connected your account.').waitFor();
+    await page.getByText(standin.user('github').login, { exact: false }).first().waitFor();
+    expect(new URL(page.url()).searchParams.get('code')).toBeNull();
+  });
+
+  test('creates a pipeline on a repository of the account', async () => {
+    await page.goto('/pipelines');
+    await page.getByRole('link', { name: 'Create Pipeline' }).or(page.getByRole('button', { name: 'Create Pipeline' })).first().click();
+    await page.waitForURL('**/pipelines/create');
+    await page.getByRole('textbox', { name: 'Pipeline name' }).fill('storefront-ci');
+    await choose(page, page.getByLabel('Git account').first(), standin.user('github').login);
+    await choose(page, page.getByLabel('Git repository').first(), 'acme/storefront');
+    await page.getByRole('textbox', { name: 'Branch filter' }).fill('main');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(/\/pipelines\/[0-9a-f-]{36}\/details/);
+    pipelineId = page.url().match(/pipelines\/([0-9a-f-]{36})/)![1]!;
+    expect(standin.hooks.some((h) => h.url.endsWith(`/ms-ap/webhooks/github/${pipelineId}`))).toBe(true);
+  });
+
+  test('edits the spec: a validation error blocks saving, the fixed spec saves', async () => {
+    await expect.poll(() => page.getByTestId('spec-mode').textContent(), { timeout: 10_000 }).toBe('EDITABLE');
+    await setEditorText(page, BROKEN_SPEC);
+    await page.getByText('Invalid "type" value on the step Build').waitFor(); // 2 s after the last edit
+    await expect.poll(() => page.getByRole('button', { name: 'Save' }).isDisabled(), { timeout: 10_000 }).toBe(true);
+    await setEditorText(page, SPEC);
+    await expect.poll(() => page.getByText('Invalid "type" value on the step Build').count(), { timeout: 10_000 }).toBe(0);
+    await expect.poll(() => page.getByRole('button', { name: 'Save' }).isEnabled(), { timeout: 10_000 }).toBe(true);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await toast(page, 'You have succesfully updated your pipeline specification').waitFor();
+  });
+
+  test('triggers a build on a branch and follows its live logs', async () => {
+    await page.getByRole('button', { name: 'Trigger pipeline' }).click();
+    await choose(page, page.getByLabel('Branch', { exact: true }).first(), 'main');
+    await page.getByRole('button', { name: 'Run' }).click();
+    await page.waitForURL(/\/pipelines\/[0-9a-f-]{36}\/builds\/[0-9a-f-]{36}/);
+    await page.getByRole('button', { name: 'Step Build' }).click();
+    await expect.poll(() => page.getByTestId('step-logs').textContent(), { timeout: 30_000 }).toContain('hello from storefront-ci');
+    await expect.poll(() => page.getByText('SUCCEEDED').first().isVisible(), { timeout: 30_000 }).toBe(true);
+  });
+
+  test('opens the step\'s artifacts and downloads one', async () => {
+    await page.getByRole('tab', { name: 'Artifacts' }).click();
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download bundle' }).click();
+    expect((await download).suggestedFilename()).toBe('bundle.zip');
+  });
+});
