@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import crypto from 'node:crypto';
 import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
-import { loadConfig } from '../src/config.js';
+import { loadConfig, type Config } from '../src/config.js';
 import { buildApp } from '../src/app.js';
 import { openDatabase, type Database } from '../src/platform/db.js';
 import type { GitAccess } from '../src/modules/pipelines/git-access.js';
@@ -46,7 +46,10 @@ export interface TestApp {
   lastMail(to: string): Promise<{ subject: string; text: string } | undefined>;
 }
 
-export async function createTestApp(env: Record<string, string> = {}, opts: { gitAccess?: GitAccess } = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  opts: { gitAccess?: GitAccess; beforeReady?: (app: FastifyInstance, config: Config) => Promise<void> } = {},
+): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-test-'));
   const database = await openTestDatabase();
   const config = loadConfig({
@@ -58,6 +61,7 @@ export async function createTestApp(env: Record<string, string> = {}, opts: { gi
     ...env,
   });
   const app = await buildApp(config, { database, gitAccess: opts.gitAccess });
+  await opts.beforeReady?.(app, config);
   await app.ready();
   return {
     app,
