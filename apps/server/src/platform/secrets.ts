@@ -42,3 +42,10 @@ export type SecretBox = ReturnType<typeof createSecretBox>;
 /** One-time codes and tokens are random and only their hash is stored. */
 export const randomToken = (bytes = 32) => crypto.randomBytes(bytes).toString('base64url');
 export const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
+
+/** Compares secrets in constant time. */
+export function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && crypto.timingSafeEqual(x, y);
+}

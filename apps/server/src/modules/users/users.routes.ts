@@ -7,6 +7,7 @@ import {
 import { bearerFrom } from '../../platform/tokens.js';
 import { currentUser, type Guards } from '../../platform/auth.js';
 import { Forbidden } from '../../platform/errors.js';
+import { safeEqual } from '../../platform/secrets.js';
 import type { UsersService } from './users.service.js';
 import type { Mailer } from '../../platform/mail.js';
 
@@ -67,7 +68,7 @@ export function usersRoutes(deps: {
 
     // The instance outbox: an instance admin, or whoever holds the key printed in the server log at start.
     app.get('/outbox', { schema: { tags, querystring: z.object({ key: z.string().optional() }), response: { 200: z.object({ mails: z.array(OutboxMail) }) } } }, async (req) => {
-      if (req.query.key !== deps.outboxKey) {
+      if (!req.query.key || !safeEqual(req.query.key, deps.outboxKey)) {
         await guards.authenticate(req);
         const me = await users.me(currentUser(req).id);
         if (!me.isInstanceAdmin) throw new Forbidden('Only an instance admin can read the outbox');
