@@ -7,3 +7,4 @@ export * from '../modules/billing/billing.tables.js';
 export * from '../modules/git-accounts/git-accounts.tables.js';
 export * from '../modules/pipelines/pipelines.tables.js';
 export * from '../modules/builds/builds.tables.js';
+export * from '../modules/notifications/notifications.tables.js';
