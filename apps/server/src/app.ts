@@ -37,6 +37,9 @@ import { createBuildRunner } from './modules/builds/build-runner.js';
 import { buildsRoutes, webhookRoutes } from './modules/builds/builds.routes.js';
 import { registerLogStreams } from './modules/builds/builds.realtime.js';
 import { createGitAccountsModule } from './modules/git-accounts/git-accounts.module.js';
+import { createNotificationsStore } from './modules/notifications/notifications.store.js';
+import { createNotificationsService, type NotificationsService } from './modules/notifications/notifications.service.js';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
 import type { GitAccountsService } from './modules/git-accounts/git-accounts.service.js';
 
 export interface Services {
@@ -52,6 +55,7 @@ export interface Services {
   gitAccounts: GitAccountsService;
   pipelines: PipelinesService;
   builds: BuildsService;
+  notifications: NotificationsService;
   outboxKey: string;
 }
 
@@ -113,7 +117,22 @@ export async function buildApp(config: Config, opts: { database?: Database; base
   const buildsStore = createBuildsStore(database.db);
   const builds = createBuildsService({ store: buildsStore, jobs, realtime, artifacts, billing, pipelines: () => pipelines, git: gitAccess });
   pipelines = createPipelinesService({ db: database.db, store: createPipelinesStore(database.db), secrets, billing, git: gitAccess, baseUrl, builds });
-  const runner = createBuildRunner({ store: buildsStore, builds, pipelines, git: gitAccess, realtime, artifacts, workspaceRoot: path.join(config.dataDir, 'workspaces'), log: app.log });
+  const notifications = createNotificationsService({
+    store: createNotificationsStore(database.db),
+    realtime,
+    memberIds: async (projectId) => (await projects.members(projectId)).map((m) => m.id),
+    userName: async (userId) => {
+      const [u] = userId ? await users.byIds([userId]) : [];
+      return u ? [u.firstName, u.lastName].filter(Boolean).join(' ') || u.email : null;
+    },
+  });
+  const runner = createBuildRunner({
+    store: buildsStore, builds, pipelines, git: gitAccess, realtime, artifacts, workspaceRoot: path.join(config.dataDir, 'workspaces'), log: app.log,
+    onFinished: async (b) => {
+      const pipeline = await pipelines.byIdAnyProject(b.pipelineId);
+      if (pipeline) await notifications.buildFinished({ ...b, pipelineName: pipeline.name });
+    },
+  });
   builds.setRecoverer(runner.recover);
   if (runWorkers) builds.setOnQueued((buildId) => runner.runSoon(buildId, config.GANTRY_JOB_CONCURRENCY));
   registerLogStreams(realtime, { membership, builds, store: buildsStore });
@@ -125,7 +144,7 @@ export async function buildApp(config: Config, opts: { database?: Database; base
     recovery.unref();
   }
 
-  const services: Services = { database, jobs, mailer, secrets, guards, realtime, users, projects, billing, gitAccounts: gitAccounts.service, pipelines, builds, outboxKey };
+  const services: Services = { database, jobs, mailer, secrets, guards, realtime, users, projects, billing, gitAccounts: gitAccounts.service, pipelines, builds, notifications, outboxKey };
   app.decorate('services', services);
 
   if (config.GANTRY_RATE_LIMIT) await app.register(rateLimit, { global: false, enableDraftSpec: true });
@@ -148,6 +167,7 @@ export async function buildApp(config: Config, opts: { database?: Database; base
   await app.register(pipelinesRoutes({ pipelines, guards }), { prefix: '/ms-ap' });
   await app.register(buildsRoutes({ builds, pipelines, guards }), { prefix: '/ms-ap' });
   await app.register(webhookRoutes({ builds, pipelines, git: gitAccess }), { prefix: '/ms-ap' });
+  await app.register(notificationsRoutes({ notifications, guards }), { prefix: '/ms-notification' });
   app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true, database: database.kind }));
 
   const webDist = config.GANTRY_WEB_DIST ? path.resolve(config.GANTRY_WEB_DIST) : defaultWebDist;

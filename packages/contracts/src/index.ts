@@ -7,3 +7,4 @@ export * from './status.js';
 export * from './pipelines.js';
 export * from './pipeline-spec.js';
 export * from './git-accounts.js';
+export * from './notifications.js';

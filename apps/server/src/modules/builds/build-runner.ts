@@ -28,13 +28,21 @@ export function createBuildRunner(deps: {
   artifacts: ArtifactStore;
   workspaceRoot: string;
   log: FastifyBaseLogger;
+  /** Told of every build that ended (notifications). */
+  onFinished?: (build: BuildRow) => Promise<void>;
 }) {
   const { store, builds } = deps;
   const workerId = `${os.hostname()}:${process.pid}:${crypto.randomBytes(3).toString('hex')}`;
 
+  async function ended(buildId: string) {
+    const done = (await store.get(buildId))!;
+    builds.publishStatus(done);
+    await deps.onFinished?.(done).catch((err) => deps.log.warn({ err, buildId }, 'could not tell about a finished build'));
+  }
+
   async function finish(build: BuildRow, status: BuildRow['status'], errorMessage: string | null) {
     await store.update(build.id, { status, errorMessage, stopDate: new Date(), heartbeatAt: new Date() });
-    builds.publishStatus((await store.get(build.id))!);
+    await ended(build.id);
   }
 
   async function run(buildId: string) {
@@ -128,7 +136,7 @@ export function createBuildRunner(deps: {
           if (s.status === 'RUNNING') await store.updateStep(b.id, s.name, { status: 'FAILED', stopDate: new Date(), errorMessage: reason });
         }
         deps.log.warn({ buildId: b.id }, 'marked an interrupted build as failed');
-        builds.publishStatus((await store.get(b.id))!);
+        await ended(b.id);
       }
     }
   }

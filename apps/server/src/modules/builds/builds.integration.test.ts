@@ -160,6 +160,8 @@ describe('builds', () => {
     expect(metrics.successfulExecutions).toBe(1);
     expect(metrics.buildTime).toBeGreaterThan(0);
     expect((await api('GET', '/build-limitations', reader.idToken)).json().buildMinutes).toBe(500);
+    const notes = (await t.app.inject({ method: 'GET', url: '/ms-notification/notifications', headers: bearer(reader.idToken) })).json().notifications;
+    expect(notes[0]).toMatchObject({ entityType: 'PIPELINE', itemId: pipelineId, version: String(build.number), message: `Build #${build.number} of app-main on main succeeded` });
   });
 
   it('fails the build when a command fails', async () => {

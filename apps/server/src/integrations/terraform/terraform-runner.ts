@@ -1,0 +1,249 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { AbortedError } from '../executor/local-executor.js';
+import { runTerraformProcess } from './terraform-process.js';
+import type { RootModule } from './root-module.js';
+
+/** Where an environment's state lives. */
+export type TerraformBackend =
+  /** A state file (one per environment, in the data dir). */
+  | { type: 'local'; path: string }
+  /**
+   * Terraform's built-in `pg` backend (no provider download): one schema per environment.
+   * The connection string reaches terraform only as `PG_CONN_STR` in its environment.
+   */
+  | { type: 'pg'; connStr: string; schemaName: string };
+
+export interface TerraformRunnerOptions {
+  /** The terraform (or tofu) executable; config `TERRAFORM_BIN`. Default `terraform`. */
+  bin?: string;
+  /** The environment's root module directory (holds main.tf.json, .terraform and plan files). */
+  workDir: string;
+  /** Provider plugin cache shared by all environments, inside the data dir (created if missing). */
+  pluginCacheDir: string;
+  backend: TerraformBackend;
+  /**
+   * Extra environment for terraform: cloud credentials, `TF_VAR_…` of sensitive inputs. The only
+   * way credentials reach terraform; they are never written to files. Apart from these, terraform
+   * sees only PATH, HOME, TMPDIR, locale and proxy settings of this process.
+   */
+  env?: Record<string, string>;
+  /** Values masked as `***` in every line given to `onLine` and in error messages. */
+  secrets?: string[];
+  /** Every log line of terraform (masked). Machine-readable output (`-json`) is never logged. */
+  onLine?: (line: string, stream: 'stdout' | 'stderr') => void;
+  /** Cancels the running command: SIGINT to terraform, SIGKILL of its group after `killGraceMs`. */
+  signal?: AbortSignal;
+  /** Default 60 s: enough for a provider to finish its in-flight calls and terraform to save state. */
+  killGraceMs?: number;
+  /** `-lock-timeout`; default `30s`. */
+  lockTimeout?: string;
+}
+
+export type PlanAction = 'no-op' | 'create' | 'read' | 'update' | 'delete' | 'forget';
+
+export interface PlanChange {
+  /** The resource instance address, e.g. `module.web.terraform_data.x`. */
+  address: string;
+  /** The environment resource (top-level module name) it belongs to, if any. */
+  resource?: string;
+  /** Terraform's actions: `["create"]`, `["update"]`, `["delete"]`, `["delete","create"]` (replace)… */
+  actions: PlanAction[];
+}
+
+export interface PlanSummary {
+  /** As in terraform's "Plan: N to add, N to change, N to destroy" (a replacement counts in add and destroy). */
+  add: number;
+  change: number;
+  destroy: number;
+  /** How many of those are replacements. */
+  replace: number;
+}
+
+export interface PlanResult {
+  /** The saved plan: apply exactly this with `apply(planFile)`. Holds input values: keep it private, delete after use. */
+  planFile: string;
+  summary: PlanSummary;
+  /** Every resource change other than no-op and read. */
+  changes: PlanChange[];
+  hasChanges: boolean;
+}
+
+export interface TerraformOutput {
+  value: unknown;
+  sensitive: boolean;
+}
+
+export interface TerraformRunner {
+  readonly workDir: string;
+  /** Writes the backend override file and runs `terraform init` (modules, backend). Run before each plan. */
+  init(): Promise<void>;
+  plan(opts?: { destroy?: boolean; targets?: string[]; planFile?: string }): Promise<PlanResult>;
+  apply(planFile: string): Promise<void>;
+  destroy(opts?: { targets?: string[] }): Promise<void>;
+  outputs(): Promise<Record<string, TerraformOutput>>;
+  stateList(): Promise<string[]>;
+}
+
+export class TerraformError extends Error {
+  constructor(
+    readonly command: string,
+    readonly exitCode: number,
+    /** The last lines of terraform's error output (masked). */
+    readonly detail: string,
+  ) {
+    super(`terraform ${command} failed (exit ${exitCode})${detail ? `: ${detail}` : ''}`);
+    this.name = 'TerraformError';
+  }
+}
+
+export { AbortedError };
+
+/** Name of the backend file the runner writes (an override file, so it wins over any backend block). */
+export const BACKEND_FILE = 'gantry_backend_override.tf.json';
+
+const PASSED_THROUGH = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'LC_ALL', 'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy', 'SSL_CERT_FILE', 'SSL_CERT_DIR'];
+
+/** Replaces every given secret (4+ characters; shorter ones cannot be told from ordinary text) with `***`. */
+export function createMasker(secrets: string[]): (line: string) => string {
+  const values = [...new Set(secrets.filter((s) => typeof s === 'string' && s.length >= 4))].sort((a, b) => b.length - a.length);
+  if (!values.length) return (line) => line;
+  const re = new RegExp(values.map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
+  return (line) => line.replace(re, '***');
+}
+
+function backendSecrets(backend: TerraformBackend): string[] {
+  if (backend.type !== 'pg') return [];
+  const out = [backend.connStr];
+  try {
+    const url = new URL(backend.connStr);
+    if (url.password) out.push(url.password, decodeURIComponent(url.password));
+  } catch {
+    const m = /password\s*=\s*('([^']*)'|(\S+))/.exec(backend.connStr);
+    if (m) out.push(m[2] ?? m[3]);
+  }
+  return out;
+}
+
+/** Writes a generated root module into the environment's working directory. */
+export function writeRootModule(workDir: string, root: Pick<RootModule, 'files'>): void {
+  fs.mkdirSync(workDir, { recursive: true });
+  for (const [name, content] of Object.entries(root.files)) fs.writeFileSync(path.join(workDir, name), content);
+}
+
+export function createTerraformRunner(o: TerraformRunnerOptions): TerraformRunner {
+  const bin = o.bin ?? 'terraform';
+  const lockTimeout = `-lock-timeout=${o.lockTimeout ?? '30s'}`;
+  const mask = createMasker([...(o.secrets ?? []), ...backendSecrets(o.backend)]);
+  const baseEnv: Record<string, string> = {};
+  for (const k of PASSED_THROUGH) if (process.env[k] !== undefined) baseEnv[k] = process.env[k]!;
+  const cliConfig = process.env.TF_CLI_CONFIG_FILE;
+  if (cliConfig && fs.existsSync(cliConfig)) baseEnv.TF_CLI_CONFIG_FILE = cliConfig;
+  const env: Record<string, string> = {
+    ...baseEnv,
+    ...o.env,
+    TF_IN_AUTOMATION: '1',
+    TF_INPUT: '0',
+    TF_PLUGIN_CACHE_DIR: o.pluginCacheDir,
+    CHECKPOINT_DISABLE: '1',
+    ...(o.backend.type === 'pg' ? { PG_CONN_STR: o.backend.connStr, PG_SCHEMA_NAME: o.backend.schemaName } : {}),
+  };
+  if (o.backend.type !== 'pg') {
+    // never let a stray PG_* setting of the caller's env redirect a local environment's state
+    delete env.PG_CONN_STR;
+    delete env.PG_SCHEMA_NAME;
+  }
+
+  async function run(command: string, args: string[], capture = false): Promise<string> {
+    const tail: string[] = [];
+    const { code, stdout } = await runTerraformProcess(bin, args, {
+      cwd: o.workDir,
+      env,
+      signal: o.signal,
+      killGraceMs: o.killGraceMs ?? 60_000,
+      captureStdout: capture,
+      onLine: (line, stream) => {
+        const masked = mask(line);
+        if (stream === 'stderr' && masked.trim()) {
+          tail.push(masked.trim());
+          if (tail.length > 20) tail.shift();
+        }
+        o.onLine?.(masked, stream);
+      },
+    });
+    if (code !== 0) {
+      const errors = tail.filter((l) => /^(│\s*)?Error:/.test(l)).map((l) => l.replace(/^│\s*/, ''));
+      throw new TerraformError(command, code, (errors.length ? errors : tail.slice(-5)).join(' | '));
+    }
+    return stdout;
+  }
+
+  const targetArgs = (targets?: string[]) => {
+    for (const t of targets ?? []) if (!/^[A-Za-z0-9_.\-[\]"]+$/.test(t)) throw new Error(`invalid target address "${t}"`);
+    return (targets ?? []).map((t) => `-target=${t}`);
+  };
+
+  const runner: TerraformRunner = {
+    workDir: o.workDir,
+
+    async init() {
+      fs.mkdirSync(o.workDir, { recursive: true });
+      fs.mkdirSync(o.pluginCacheDir, { recursive: true });
+      const backend =
+        o.backend.type === 'local'
+          ? { local: { path: path.resolve(o.backend.path) } }
+          : { pg: {} }; // conn_str and schema_name come from PG_CONN_STR / PG_SCHEMA_NAME
+      if (o.backend.type === 'local') fs.mkdirSync(path.dirname(path.resolve(o.backend.path)), { recursive: true });
+      fs.writeFileSync(path.join(o.workDir, BACKEND_FILE), `${JSON.stringify({ terraform: { backend } }, null, 2)}\n`);
+      // -reconfigure: the backend of an environment is Gantry's choice, never a migration prompt
+      await run('init', ['init', '-input=false', '-no-color', lockTimeout, '-reconfigure']);
+    },
+
+    async plan(opts = {}) {
+      const planFile = path.resolve(o.workDir, opts.planFile ?? path.join('plans', `${Date.now()}-${crypto.randomBytes(4).toString('hex')}.tfplan`));
+      fs.mkdirSync(path.dirname(planFile), { recursive: true });
+      await run('plan', ['plan', '-input=false', '-no-color', lockTimeout, `-out=${planFile}`, ...(opts.destroy ? ['-destroy'] : []), ...targetArgs(opts.targets)]);
+      const shown = JSON.parse(await run('show', ['show', '-json', '-no-color', planFile], true)) as {
+        resource_changes?: { address: string; module_address?: string; change: { actions: PlanAction[] } }[];
+      };
+      return { planFile, ...summarizePlan(shown.resource_changes ?? []) };
+    },
+
+    async apply(planFile) {
+      await run('apply', ['apply', '-input=false', '-no-color', lockTimeout, '-auto-approve', path.resolve(o.workDir, planFile)]);
+    },
+
+    async destroy(opts = {}) {
+      await run('destroy', ['destroy', '-input=false', '-no-color', lockTimeout, '-auto-approve', ...targetArgs(opts.targets)]);
+    },
+
+    async outputs() {
+      const raw = JSON.parse((await run('output', ['output', '-json', '-no-color'], true)) || '{}') as Record<string, { value: unknown; sensitive: boolean }>;
+      return Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, { value: v.value, sensitive: v.sensitive === true }]));
+    },
+
+    async stateList() {
+      const out = await run('state list', ['state', 'list'], true);
+      return out.split('\n').map((l) => l.trim()).filter(Boolean);
+    },
+  };
+  return runner;
+}
+
+/** Turns `terraform show -json` resource changes into a summary and a change list. */
+export function summarizePlan(resourceChanges: { address: string; module_address?: string; change: { actions: PlanAction[] } }[]): Omit<PlanResult, 'planFile'> {
+  const summary: PlanSummary = { add: 0, change: 0, destroy: 0, replace: 0 };
+  const changes: PlanChange[] = [];
+  for (const rc of resourceChanges) {
+    const actions = rc.change.actions;
+    if (actions.every((a) => a === 'no-op' || a === 'read')) continue;
+    if (actions.includes('create')) summary.add++;
+    if (actions.includes('delete')) summary.destroy++;
+    if (actions.includes('update')) summary.change++;
+    if (actions.includes('create') && actions.includes('delete')) summary.replace++;
+    const m = /^module\.([^.[]+)/.exec(rc.module_address ?? rc.address);
+    changes.push({ address: rc.address, ...(m ? { resource: m[1] } : {}), actions });
+  }
+  return { summary, changes, hasChanges: changes.length > 0 };
+}

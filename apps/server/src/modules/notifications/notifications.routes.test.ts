@@ -1,0 +1,53 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { createTestApp, registerUser, createProject, addMember, bearer, type TestApp } from '../../../test/helpers.js';
+
+let t: TestApp;
+let owner: { idToken: string; profile: { id: string } };
+let reader: { idToken: string };
+let outsider: { idToken: string };
+let projectId: string;
+let otherProjectId: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  owner = await registerUser(t, 'note-owner@example.com', { firstName: 'Nora', lastName: 'Owner' });
+  outsider = await registerUser(t, 'note-outsider@example.com');
+  projectId = await createProject(t, owner.idToken, 'Noted');
+  otherProjectId = await createProject(t, outsider.idToken, 'Elsewhere');
+  reader = await addMember(t, owner.idToken, projectId, 'note-reader@example.com', 'read');
+  const build = { projectId, pipelineId: '5d1c2e44-0a1b-4c5d-8e9f-0a1b2c3d4e5f', pipelineName: 'web', branch: 'main', triggeredBy: owner.profile.id };
+  await t.app.services.notifications.buildFinished({ ...build, number: 1, status: 'FAILED' });
+  await t.app.services.notifications.buildFinished({ ...build, number: 2, status: 'SUCCEEDED' });
+  await t.app.services.notifications.buildFinished({ ...build, number: 3, status: 'RUNNING' }); // not an end: nothing
+});
+afterAll(async () => { await t?.close(); });
+
+const get = (token: string) => t.app.inject({ method: 'GET', url: '/ms-notification/notifications', headers: bearer(token) });
+
+describe('notifications', () => {
+  it('tells every member of the project about finished builds, newest first', async () => {
+    const res = await get(reader.idToken);
+    expect(res.statusCode).toBe(200);
+    const list = res.json().notifications;
+    expect(list.map((n: any) => n.message)).toEqual(['Build #2 of web on main succeeded', 'Build #1 of web on main failed']);
+    expect(list[0]).toMatchObject({ author: 'Nora Owner', isRead: false, projectName: 'Noted', entityType: 'PIPELINE', version: '2' });
+    expect((await get(owner.idToken)).json().notifications).toHaveLength(2);
+    expect((await get(outsider.idToken)).json().notifications).toHaveLength(0);
+    expect((await t.app.inject({ method: 'GET', url: '/ms-notification/notifications' })).statusCode).toBe(401);
+  });
+
+  it('marks one read for this user only, then all of a project', async () => {
+    const [first] = (await get(reader.idToken)).json().notifications;
+    const mark = (token: string, pid: string, id: string) => t.app.inject({ method: 'PUT', url: `/ms-notification/projects/${pid}/notifications/${id}/read`, headers: bearer(token) });
+    expect((await mark(reader.idToken, projectId, first.id)).statusCode).toBe(200);
+    expect((await get(reader.idToken)).json().notifications.map((n: any) => n.isRead)).toEqual([true, false]);
+    expect((await get(owner.idToken)).json().notifications.every((n: any) => !n.isRead)).toBe(true);
+    expect((await mark(owner.idToken, projectId, first.id)).statusCode).toBe(404); // another user's row
+    expect((await mark(outsider.idToken, projectId, first.id)).statusCode).toBe(404);
+    expect((await mark(reader.idToken, projectId, 'nope')).statusCode).toBe(400);
+    const all = await t.app.inject({ method: 'PUT', url: `/ms-notification/projects/${projectId}/notifications/read`, headers: bearer(owner.idToken) });
+    expect(all.statusCode).toBe(200);
+    expect((await get(owner.idToken)).json().notifications.every((n: any) => n.isRead)).toBe(true);
+    expect((await t.app.inject({ method: 'PUT', url: `/ms-notification/projects/${otherProjectId}/notifications/read`, headers: bearer(owner.idToken) })).statusCode).toBe(404);
+  });
+});
