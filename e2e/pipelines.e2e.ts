@@ -127,4 +127,16 @@ describe('pipelines: git account, pipeline, spec, build, logs, artifacts', () =>
     await page.getByRole('button', { name: 'Download bundle' }).click();
     expect((await download).suggestedFilename()).toBe('bundle.zip');
   });
+
+  test('the finished build is in the notifications drawer, and its card opens the build', async () => {
+    await page.goto('/pipelines');
+    await expect.poll(() => page.getByTestId('notifications-count').getAttribute('data-count'), { timeout: 60_000 }).toBe('1');
+    await page.getByRole('button', { name: 'Notifications' }).click();
+    const card = page.getByRole('button', { name: /Notification Build #1 of storefront-ci on main succeeded/ });
+    await card.waitFor();
+    await card.click();
+    await page.waitForURL(`**/pipelines/${pipelineId}/builds/1`);
+    await page.getByRole('button', { name: 'Step Build' }).waitFor();
+    await expect.poll(() => page.getByTestId('notifications-count').getAttribute('data-count'), { timeout: 10_000 }).toBe('0');
+  });
 });

@@ -1,27 +1,42 @@
-/**
- * Notifications of the signed-in user (spec §2.7). The notifications API (/ms-notification) arrives
- * in a later release; until then the list is empty and nothing is fetched.
- * When it exists: fetch at mount, every 45 seconds and when the drawer opens.
- */
-export interface NotificationItem {
-  id: string;
-  author: string;
-  message: string;
-  isRead: boolean;
-  timestamp: string;
-  projectId: string;
-  projectName?: string;
-  entityType: 'PIPELINE' | 'STAGE';
-  itemId: string;
-  version?: string;
-}
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { NOTIFICATIONS_POLL_MS, type Notification } from '@gantry/contracts';
+import { http } from '../../api/http';
+import { useIsLoggedIn } from '../../api/session';
 
-export const NOTIFICATIONS_POLL_MS = 45_000;
+/** Notifications of the signed-in user (spec §2.7): fetched at mount, every 45 seconds and when the drawer opens. */
+export type NotificationItem = Notification;
 
-export function useNotifications(): { items: NotificationItem[]; loading: boolean } {
-  return { items: [], loading: false };
+const key = ['notifications'] as const;
+
+export function useNotifications(): { items: NotificationItem[]; loading: boolean; refetch: () => void } {
+  const loggedIn = useIsLoggedIn();
+  const q = useQuery({
+    queryKey: key,
+    queryFn: () => http.get<{ notifications: Notification[] }>('/ms-notification/notifications'),
+    refetchInterval: NOTIFICATIONS_POLL_MS,
+    enabled: loggedIn,
+  });
+  return { items: q.data?.notifications ?? [], loading: q.isPending, refetch: () => void q.refetch() };
 }
 
 export function useUnreadCount(): number {
   return useNotifications().items.filter((n) => !n.isRead).length;
+}
+
+export function useMarkNotificationRead() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (n: Pick<Notification, 'id' | 'projectId'>) => http.put(`/ms-notification/projects/${n.projectId}/notifications/${n.id}/read`),
+    onSettled: () => client.invalidateQueries({ queryKey: key }),
+  });
+}
+
+export function useMarkAllNotificationsRead() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (projectIds: string[]) => {
+      for (const projectId of projectIds) await http.put(`/ms-notification/projects/${projectId}/notifications/read`);
+    },
+    onSettled: () => client.invalidateQueries({ queryKey: key }),
+  });
 }
