@@ -139,4 +139,11 @@ describe('pipelines: git account, pipeline, spec, build, logs, artifacts', () =>
     await page.getByRole('button', { name: 'Step Build' }).waitFor();
     await expect.poll(() => page.getByTestId('notifications-count').getAttribute('data-count'), { timeout: 10_000 }).toBe('0');
   });
+
+  test('the overview lists the pipeline and the build on the timeline, which opens the build', async () => {
+    await page.goto('/overview');
+    await page.getByRole('button', { name: 'Pipeline storefront-ci' }).waitFor();
+    await page.getByRole('button', { name: /Timeline build storefront-ci/ }).first().click();
+    await page.waitForURL(/\/pipelines\/[0-9a-f-]{36}\/builds\/[0-9a-f-]{36}/);
+  });
 });

@@ -34,7 +34,7 @@ import { pipelinesRoutes } from './modules/pipelines/pipelines.routes.js';
 import { createBuildsStore } from './modules/builds/builds.store.js';
 import { createBuildsService, BUILD_QUEUE, type BuildsService } from './modules/builds/builds.service.js';
 import { createBuildRunner } from './modules/builds/build-runner.js';
-import { buildsRoutes, webhookRoutes } from './modules/builds/builds.routes.js';
+import { buildsRoutes, timelineRoutes, webhookRoutes } from './modules/builds/builds.routes.js';
 import { registerLogStreams } from './modules/builds/builds.realtime.js';
 import { createGitAccountsModule } from './modules/git-accounts/git-accounts.module.js';
 import { createNotificationsStore } from './modules/notifications/notifications.store.js';
@@ -168,6 +168,7 @@ export async function buildApp(config: Config, opts: { database?: Database; base
   await app.register(buildsRoutes({ builds, pipelines, guards }), { prefix: '/ms-ap' });
   await app.register(webhookRoutes({ builds, pipelines, git: gitAccess }), { prefix: '/ms-ap' });
   await app.register(notificationsRoutes({ notifications, guards }), { prefix: '/ms-notification' });
+  await app.register(timelineRoutes({ builds, guards }), { prefix: '/ms-elasticsearch' });
   app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true, database: database.kind }));
 
   const webDist = config.GANTRY_WEB_DIST ? path.resolve(config.GANTRY_WEB_DIST) : defaultWebDist;

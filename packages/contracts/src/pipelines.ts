@@ -193,3 +193,21 @@ export function filesMatch(modifiedFiles: string, changed: readonly string[]): b
   const res = patterns.map(globToRegExp);
   return changed.some((file) => res.some((r) => r.test(file.replace(/^\//, ''))));
 }
+
+/** The project timeline (account spec §3): builds now; deployments join when environments deploy. */
+export const TimelineEvent = z.object({
+  type: z.enum(['build', 'deployment']),
+  projectId: z.string(),
+  status: z.string(),
+  timestamp: z.string(),
+  buildId: z.string().optional(),
+  buildNumber: z.number().int().optional(),
+  pipelineName: z.string().optional(),
+  pipelineId: z.string().optional(),
+  deploymentId: z.string().optional(),
+  stageName: z.string().optional(),
+  stageId: z.string().optional(),
+  entityType: z.literal('STAGE').optional(),
+});
+export type TimelineEvent = z.infer<typeof TimelineEvent>;
+export const TimelineQuery = z.object({ type: z.enum(['build', 'deployment', 'Build', 'Deployment']).optional() });

@@ -190,6 +190,18 @@ describe('builds', () => {
     git.commit('acme/app', { 'gantry.yaml': SPEC }, 'fast again');
   });
 
+  it('lists builds on the project timeline, newest first, for members only', async () => {
+    const res = await t.app.inject({ method: 'GET', url: `/ms-elasticsearch/projects/${projectId}/timeline?type=build`, headers: bearer(reader.idToken) });
+    expect(res.statusCode).toBe(200);
+    const events = res.json().events;
+    expect(events.length).toBeGreaterThanOrEqual(3);
+    expect(events[0]).toMatchObject({ type: 'build', pipelineName: 'app-main', pipelineId, projectId });
+    expect(Date.parse(events[0].timestamp)).toBeGreaterThanOrEqual(Date.parse(events[1].timestamp));
+    expect((await t.app.inject({ method: 'GET', url: `/ms-elasticsearch/projects/${projectId}/timeline?type=deployment`, headers: bearer(reader.idToken) })).json().events).toEqual([]);
+    expect((await t.app.inject({ method: 'GET', url: `/ms-elasticsearch/projects/${projectId}/timeline`, headers: bearer(outsider.idToken) })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: `/ms-elasticsearch/projects/${projectId}/timeline?type=nope`, headers: bearer(reader.idToken) })).statusCode).toBe(400);
+  });
+
   it('pages builds newest first and finds one by id', async () => {
     const page = (await api('GET', `/pipelines/${pipelineId}/builds?limit=2&offset=0`, reader.idToken)).json().builds;
     expect(page).toHaveLength(2);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  Build, BuildsQuery, PipelineParams, ProjectIdParams, TriggerBody, PipelineMetrics, BuildLimitations, OkBody, GitProvider,
+  Build, BuildsQuery, PipelineParams, ProjectIdParams, TriggerBody, PipelineMetrics, BuildLimitations, OkBody, GitProvider, TimelineEvent, TimelineQuery,
 } from '@gantry/contracts';
 import { currentUser, type Guards } from '../../platform/auth.js';
 import { NotFound, Unauthorized } from '../../platform/errors.js';
@@ -55,6 +55,16 @@ export function buildsRoutes(deps: { builds: BuildsService; pipelines: Pipelines
     app.get('/projects/:projectId/build-limitations', { preHandler: guards.project('view'), schema: { tags, params: ProjectIdParams, response: { 200: BuildLimitations } } }, (req) =>
       builds.limitations(req.params.projectId),
     );
+  };
+}
+
+/** The project timeline, in the spec's /ms-elasticsearch service. */
+export function timelineRoutes(deps: { builds: BuildsService; guards: Guards }): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get('/projects/:projectId/timeline', {
+      preHandler: deps.guards.project('view'),
+      schema: { tags: ['timeline'], params: ProjectIdParams, querystring: TimelineQuery, response: { 200: z.object({ events: z.array(TimelineEvent) }) } },
+    }, async (req) => ({ events: await deps.builds.timeline(req.params.projectId, req.query.type) }));
   };
 }
 

@@ -1,6 +1,6 @@
 import {
   validatePipelineSpec, executionPlan, isBuildActive,
-  type Build, type BuildStep, type Artifact, type Pipeline,
+  type Build, type BuildStep, type Artifact, type Pipeline, type TimelineEvent,
 } from '@gantry/contracts';
 import type { Jobs } from '../../platform/jobs.js';
 import type { Realtime } from '../../platform/realtime.js';
@@ -176,6 +176,14 @@ export function createBuildsService(deps: {
     setRecoverer: (fn: () => Promise<void>) => { recoverer = fn; },
     /** A local worker with a free slot may start a queued build at once instead of at its next poll. */
     setOnQueued: (fn: (buildId: string) => void) => { onQueued = fn; },
+    async timeline(projectId: string, type?: string): Promise<TimelineEvent[]> {
+      if (type && type.toLowerCase() !== 'build') return []; // deployments arrive with environments
+      return (await store.recent(projectId, 50)).map(({ b, pipelineName }) => ({
+        type: 'build', projectId, status: b.status, timestamp: (b.stopDate ?? b.startDate ?? b.createdAt).toISOString(),
+        buildId: b.id, buildNumber: b.number, pipelineName, pipelineId: b.pipelineId,
+      }));
+    },
+
     removeArtifactsOf: async (pipelineId: string) => deps.artifacts.removePrefix(`pipelines/${pipelineId}`),
     buildOf,
   };

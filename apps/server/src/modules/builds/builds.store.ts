@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, lt, sql, or, ilike } from 'drizzle-orm';
 import type { Db, Tx } from '../../platform/db.js';
 import { buildArtifacts, buildLogs, builds, buildSteps } from './builds.tables.js';
+import { pipelines } from '../pipelines/pipelines.tables.js';
 
 export type BuildRow = typeof builds.$inferSelect;
 export type StepRow = typeof buildSteps.$inferSelect;
@@ -46,6 +47,12 @@ export function createBuildsStore(db: Db) {
       db.select().from(builds).where(and(inArray(builds.status, ['RUNNING']), or(lt(builds.heartbeatAt, before), sql`${builds.heartbeatAt} is null`))),
     active: (projectId?: string) =>
       db.select().from(builds).where(and(inArray(builds.status, ['SCHEDULING', 'QUEUED', 'RUNNING']), projectId ? eq(builds.projectId, projectId) : undefined)),
+
+    /** The project's newest builds with their pipeline's name, for the timeline. */
+    recent: (projectId: string, limit: number) =>
+      db.select({ b: builds, pipelineName: pipelines.name }).from(builds)
+        .innerJoin(pipelines, eq(pipelines.id, builds.pipelineId))
+        .where(eq(builds.projectId, projectId)).orderBy(desc(builds.createdAt)).limit(limit),
 
     appendLog: (values: (typeof buildLogs.$inferInsert)[]) => db.insert(buildLogs).values(values),
     logs: (buildId: string, step: string, afterSeq = -1) =>

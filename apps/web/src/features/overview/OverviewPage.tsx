@@ -1,4 +1,9 @@
-import { Anchor, Button, Card, Grid, Group, Progress, Select, SegmentedControl, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Card, Grid, Group, Progress, ScrollArea, Select, SegmentedControl, Skeleton, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import { buildStatusClass, type TimelineEvent } from '@gantry/contracts';
+import { StatusBadge } from '../../ui/StatusBadge';
+import { RelativeTime } from '../../ui/RelativeTime';
+import { useTimeline } from './api/get-timeline';
+import { useOverviewPipelines } from './api/list-pipelines';
 import { IconActivity, IconGitMerge, IconServer2, IconStack2, IconTimeline } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -24,14 +29,45 @@ function Panel({ title, icon, extra, children, minHeight }: { title: string; ico
   );
 }
 
+const buildColor = { warning: 'yellow', success: 'teal', fail: 'red', aborted: 'gray', queued: 'blue', nobuild: 'gray' } as const;
+
+function BuildBadge({ status }: { status: string | null | undefined }) {
+  return <StatusBadge status={status ?? 'NO BUILD'} color={buildColor[buildStatusClass(status)]} label={status ?? 'NO BUILD'} size="xs" />;
+}
+
+/** One line of the timeline: a build opens its build page. */
+function TimelineItem({ e, onOpen }: { e: TimelineEvent; onOpen: (e: TimelineEvent) => void }) {
+  return (
+    <UnstyledButton onClick={() => onOpen(e)} aria-label={`Timeline ${e.type} ${e.pipelineName ?? e.stageName ?? ''}`} style={{ display: 'block', width: '100%' }}>
+      <Group justify="space-between" wrap="nowrap" py={8} style={{ borderBottom: '1px solid var(--mantine-color-gray-2)' }}>
+        <Group gap="sm" wrap="nowrap">
+          <IconGitMerge size={16} color="var(--mantine-color-dimmed)" />
+          <div>
+            <Text size="sm" fw={500}>
+              {e.type === 'build' ? `${e.pipelineName} · build #${e.buildNumber}` : e.stageName}
+            </Text>
+            <RelativeTime date={e.timestamp} size="xs" c="dimmed" />
+          </div>
+        </Group>
+        <BuildBadge status={e.status} />
+      </Group>
+    </UnstyledButton>
+  );
+}
+
 /**
  * /overview (spec §2.8): Kubernetes summary, environments, pipelines and the project timeline.
- * The data sources of those areas arrive with their releases; until then each panel shows its empty state.
+ * Clusters and environments show their empty states until those areas arrive.
  */
 export default function OverviewPage() {
   const project = useCurrentProject();
   const navigate = useNavigate();
   const [timelineTab, setTimelineTab] = useState('all');
+  const pipelines = useOverviewPipelines(project?.id);
+  const timeline = useTimeline(project?.id, timelineTab);
+  const openEvent = (e: TimelineEvent) => {
+    if (e.type === 'build' && e.pipelineId) navigate(`/pipelines/${e.pipelineId}/builds/${e.buildId}`);
+  };
 
   return (
     <Stack gap="lg">
@@ -93,12 +129,27 @@ export default function OverviewPage() {
               </Anchor>
             }
           >
-            <EmptyState
-              compact
-              title="No pipelines created yet!"
-              description="Pipelines build and ship your code from your git repositories."
-              action={<Button onClick={() => navigate('/pipelines/create')}>Create Pipeline</Button>}
-            />
+            {pipelines.isPending ? (
+              <Stack gap="xs">{[0, 1, 2].map((i) => <Skeleton key={i} h={28} />)}</Stack>
+            ) : pipelines.data?.length ? (
+              <Stack gap={0}>
+                {pipelines.data.slice(0, 5).map((p) => (
+                  <UnstyledButton key={p.id} onClick={() => navigate(`/pipelines/${p.id}/details`)} aria-label={`Pipeline ${p.name}`}>
+                    <Group justify="space-between" py={8} style={{ borderBottom: '1px solid var(--mantine-color-gray-2)' }}>
+                      <Text size="sm" fw={500}>{p.name}</Text>
+                      <BuildBadge status={p.latestBuild?.status} />
+                    </Group>
+                  </UnstyledButton>
+                ))}
+              </Stack>
+            ) : (
+              <EmptyState
+                compact
+                title="No pipelines created yet!"
+                description="Pipelines build and ship your code from your git repositories."
+                action={<Button onClick={() => navigate('/pipelines/create')}>Create Pipeline</Button>}
+              />
+            )}
           </Panel>
         </Grid.Col>
       </Grid>
@@ -119,7 +170,15 @@ export default function OverviewPage() {
           />
         }
       >
-        <EmptyState compact title={NO_DATA} icon={<IconActivity size={20} />} description="Builds and deployments of this project will appear here." />
+        {timeline.isPending ? (
+          <Stack gap="xs">{[0, 1, 2].map((i) => <Skeleton key={i} h={36} />)}</Stack>
+        ) : timeline.data?.length ? (
+          <ScrollArea.Autosize mah={700}>
+            {timeline.data.map((e) => <TimelineItem key={`${e.type}-${e.buildId ?? e.deploymentId}`} e={e} onOpen={openEvent} />)}
+          </ScrollArea.Autosize>
+        ) : (
+          <EmptyState compact title={NO_DATA} icon={<IconActivity size={20} />} description="Builds and deployments of this project will appear here." />
+        )}
       </Panel>
     </Stack>
   );
