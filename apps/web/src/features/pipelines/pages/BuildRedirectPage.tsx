@@ -1,9 +1,8 @@
-import { Alert, Anchor, Center, Loader } from '@mantine/core';
-import { IconAlertCircle } from '@tabler/icons-react';
-import { Link, Navigate, useParams } from 'react-router';
-import { errorMessage } from '../../../api/errors';
+import { Center, Loader } from '@mantine/core';
+import { Navigate, useParams } from 'react-router';
 import { useCurrentProject } from '../../../api/session';
 import { usePipeline } from '../api/get-pipeline';
+import { PipelineLoadError } from '../components/PipelineLoadError';
 
 /** /pipelines/:pipelineId/builds: the latest build's page, or the builds tab when there is none. */
 export default function BuildRedirectPage() {
@@ -12,12 +11,7 @@ export default function BuildRedirectPage() {
   const pipeline = usePipeline(projectId, pipelineId);
   if (pipeline.isError) {
     return (
-      <Alert color="red" icon={<IconAlertCircle size={18} />} title="Could not load the pipeline">
-        {errorMessage(pipeline.error)}
-        <Anchor component={Link} to="/pipelines" display="block" mt="xs">
-          Back to pipelines
-        </Anchor>
-      </Alert>
+      <PipelineLoadError error={pipeline.error} />
     );
   }
   if (!pipeline.data) {

@@ -1,9 +1,8 @@
-import { Alert, Anchor, Button, Card, Group, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
-import { IconAlertCircle, IconArrowLeft, IconBrandGit, IconCode, IconGitBranch, IconHistory, IconPencil, IconTrash } from '@tabler/icons-react';
+import { Anchor, Button, Card, Group, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
+import { IconArrowLeft, IconBrandGit, IconCode, IconGitBranch, IconHistory, IconPencil, IconTrash } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useDocumentTitle } from '@mantine/hooks';
-import { errorMessage } from '../../../api/errors';
 import { useCurrentProject } from '../../../api/session';
 import { toast } from '../../../api/toast';
 import { usePipeline } from '../api/get-pipeline';
@@ -15,6 +14,7 @@ import { SpecTab } from '../components/SpecTab';
 import { TriggerPipelineButton } from '../components/TriggerPipelineButton';
 import { useBuildUpdates } from '../hooks/use-build-updates';
 import { repositoryName, repositoryWebUrl } from '../lib/commit';
+import { PipelineLoadError } from '../components/PipelineLoadError';
 
 export type DetailsTab = 'spec' | 'builds';
 export const detailsTab = (v: string | null): DetailsTab => (v === 'builds' ? 'builds' : 'spec');
@@ -39,12 +39,7 @@ export default function PipelineDetailsPage() {
   if (pipeline.isError) {
     return (
       <Stack>
-        <Alert color="red" icon={<IconAlertCircle size={18} />} title="Could not load the pipeline">
-          {errorMessage(pipeline.error)}
-          <Anchor component={Link} to="/pipelines" display="block" mt="xs">
-            Back to pipelines
-          </Anchor>
-        </Alert>
+        <PipelineLoadError error={pipeline.error} />
       </Stack>
     );
   }

@@ -1,9 +1,9 @@
-import { Alert, Anchor, Button, Card, Divider, Group, Select, Skeleton, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
-import { IconAlertCircle, IconArrowLeft, IconBrandBitbucket, IconBrandGithub, IconBrandGitlab } from '@tabler/icons-react';
+import { Anchor, Button, Card, Divider, Group, Select, Skeleton, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { IconArrowLeft, IconBrandBitbucket, IconBrandGithub, IconBrandGitlab } from '@tabler/icons-react';
 import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { PipelineBody, UpdatePipelineBody, type Pipeline } from '@gantry/contracts';
-import { errorMessage, isApiError } from '../../../api/errors';
+import { isApiError } from '../../../api/errors';
 import { useCurrentProject } from '../../../api/session';
 import { toast } from '../../../api/toast';
 import { PageHeader } from '../../../ui/PageHeader';
@@ -14,6 +14,7 @@ import { useGitRepositories } from '../api/list-git-repositories';
 import { useUpdatePipeline } from '../api/update-pipeline';
 import { EnvironmentVariablesField, newEnvRow, type EnvRow } from '../components/EnvironmentVariablesField';
 import { repositoryName } from '../lib/commit';
+import { PipelineLoadError } from '../components/PipelineLoadError';
 
 const MONO = { input: { fontFamily: 'var(--mantine-font-family-monospace)' } };
 
@@ -162,12 +163,7 @@ export default function PipelineFormPage() {
     return (
       <Stack>
         <PageHeader title={title} />
-        <Alert color="red" icon={<IconAlertCircle size={18} />} title="Could not load the pipeline">
-          {errorMessage(pipeline.error)}
-          <Anchor component={Link} to="/pipelines" display="block" mt="xs">
-            Back to pipelines
-          </Anchor>
-        </Alert>
+        <PipelineLoadError error={pipeline.error} />
       </Stack>
     );
   }
