@@ -67,29 +67,9 @@ function tokenize(src: string): Token[] {
       tokens.push({ kind: 'nl', text: c });
       i++;
     } else if (c === '"') {
-      let j = i + 1;
-      let text = '';
-      let depth = 0; // inside ${ … } a quote does not end the string
-      while (j < src.length) {
-        const d = src[j];
-        if (d === '\\') {
-          text += src.slice(j, j + 2);
-          j += 2;
-          continue;
-        }
-        if ((d === '$' || d === '%') && src[j + 1] === '{') {
-          depth++;
-          text += src.slice(j, j + 2);
-          j += 2;
-          continue;
-        }
-        if (d === '}' && depth > 0) depth--;
-        if (d === '"' && depth === 0) break;
-        text += d;
-        j++;
-      }
-      tokens.push({ kind: 'string', text });
-      i = j + 1;
+      const j = skipString(src, i);
+      tokens.push({ kind: 'string', text: src.slice(i + 1, j - 1) });
+      i = j;
     } else if (c === '<' && src[i + 1] === '<') {
       const m = /^<<-?([A-Za-z_][A-Za-z0-9_-]*)\r?\n/.exec(src.slice(i));
       if (m) {
@@ -122,6 +102,35 @@ function tokenize(src: string): Token[] {
     }
   }
   return tokens;
+}
+
+/** From the opening quote at `i`, the index after the closing one; `${ … }` may hold nested strings. */
+function skipString(src: string, i: number): number {
+  let j = i + 1;
+  while (j < src.length) {
+    const d = src[j];
+    if (d === '\\') j += 2;
+    else if (d === '"') return j + 1;
+    else if ((d === '$' || d === '%') && src[j + 1] === '{') j = skipTemplateExpr(src, j + 2);
+    else j++;
+  }
+  return j;
+}
+
+/** From just inside `${`, the index after its closing brace. */
+function skipTemplateExpr(src: string, i: number): number {
+  let depth = 1;
+  let j = i;
+  while (j < src.length && depth > 0) {
+    const d = src[j];
+    if (d === '"') j = skipString(src, j);
+    else {
+      if (d === '{') depth++;
+      else if (d === '}') depth--;
+      j++;
+    }
+  }
+  return j;
 }
 
 function scanHcl(text: string): ModuleInterface {

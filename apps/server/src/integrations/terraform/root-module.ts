@@ -86,7 +86,7 @@ export function parseReference(ref: string): { resource: string; output: string 
 }
 
 /** Escapes a literal string for a Terraform JSON-syntax template. */
-export const escapeTemplate = (s: string) => s.replace(/\$\{/g, '$${').replace(/%\{/g, '%%{');
+export const escapeTemplate = (s: string) => s.replace(/([$%])\{/g, (_m, c: string) => `${c}${c}{`);
 
 function escapeLiteral(value: unknown, where: string, problems: string[]): unknown {
   if (value === null || typeof value === 'boolean') return value;

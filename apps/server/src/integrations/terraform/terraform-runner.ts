@@ -165,17 +165,14 @@ export function createTerraformRunner(o: TerraformRunnerOptions): TerraformRunne
       captureStdout: capture,
       onLine: (line, stream) => {
         const masked = mask(line);
-        if (stream === 'stderr' && masked.trim()) {
-          tail.push(masked.trim());
-          if (tail.length > 20) tail.shift();
+        if (stream === 'stderr') {
+          tail.push(masked.replace(/^[│╷╵]\s?/, '').trimEnd());
+          if (tail.length > 60) tail.shift();
         }
         o.onLine?.(masked, stream);
       },
     });
-    if (code !== 0) {
-      const errors = tail.filter((l) => /^(│\s*)?Error:/.test(l)).map((l) => l.replace(/^│\s*/, ''));
-      throw new TerraformError(command, code, (errors.length ? errors : tail.slice(-5)).join(' | '));
-    }
+    if (code !== 0) throw new TerraformError(command, code, diagnostics(tail));
     return stdout;
   }
 
@@ -202,8 +199,9 @@ export function createTerraformRunner(o: TerraformRunnerOptions): TerraformRunne
 
     async plan(opts = {}) {
       const planFile = path.resolve(o.workDir, opts.planFile ?? path.join('plans', `${Date.now()}-${crypto.randomBytes(4).toString('hex')}.tfplan`));
-      fs.mkdirSync(path.dirname(planFile), { recursive: true });
+      fs.mkdirSync(path.dirname(planFile), { recursive: true, mode: 0o700 });
       await run('plan', ['plan', '-input=false', '-no-color', lockTimeout, `-out=${planFile}`, ...(opts.destroy ? ['-destroy'] : []), ...targetArgs(opts.targets)]);
+      fs.chmodSync(planFile, 0o600); // it holds the input values, sensitive ones included
       const shown = JSON.parse(await run('show', ['show', '-json', '-no-color', planFile], true)) as {
         resource_changes?: { address: string; module_address?: string; change: { actions: PlanAction[] } }[];
       };
@@ -229,6 +227,14 @@ export function createTerraformRunner(o: TerraformRunnerOptions): TerraformRunne
     },
   };
   return runner;
+}
+
+/** Terraform's error diagnostics (from each `Error:` line on), or the last lines of its error output. */
+function diagnostics(lines: string[]): string {
+  const first = lines.findIndex((l) => l.startsWith('Error:'));
+  const picked = first >= 0 ? lines.slice(first) : lines.slice(-5);
+  const text = picked.filter((l) => l.trim()).join('\n');
+  return text.length > 2000 ? `${text.slice(0, 2000)}…` : text;
 }
 
 /** Turns `terraform show -json` resource changes into a summary and a change list. */
