@@ -6,14 +6,18 @@ import { users } from '../users/users.tables.js';
 type Permission = (typeof projectMembers.$inferInsert)['permission'];
 
 export function createProjectsStore(db: Db) {
+  // The two queries of the hot paths (every project-scoped request; the project list) are built once.
+  const permissionQuery = db.select({ permission: projectMembers.permission }).from(projectMembers)
+    .where(and(eq(projectMembers.projectId, sql.placeholder('projectId')), eq(projectMembers.userId, sql.placeholder('userId'))))
+    .prepare('project_permission');
+  const forUserQuery = db.select({ project: projects, permission: projectMembers.permission }).from(projectMembers)
+    .innerJoin(projects, eq(projects.id, projectMembers.projectId))
+    .where(eq(projectMembers.userId, sql.placeholder('userId')))
+    .orderBy(sql`lower(${projects.name})`)
+    .prepare('projects_for_user');
   return {
-    permission: async (projectId: string, userId: string) =>
-      (await db.select({ permission: projectMembers.permission }).from(projectMembers).where(and(eq(projectMembers.projectId, projectId), eq(projectMembers.userId, userId))))[0]?.permission,
-    forUser: (userId: string) =>
-      db.select({ project: projects, permission: projectMembers.permission }).from(projectMembers)
-        .innerJoin(projects, eq(projects.id, projectMembers.projectId))
-        .where(eq(projectMembers.userId, userId))
-        .orderBy(sql`lower(${projects.name})`),
+    permission: async (projectId: string, userId: string) => (await permissionQuery.execute({ projectId, userId }))[0]?.permission,
+    forUser: (userId: string) => forUserQuery.execute({ userId }),
     byId: async (id: string, tx: Tx = db) => (await tx.select().from(projects).where(eq(projects.id, id)))[0],
     insert: async (values: typeof projects.$inferInsert, tx: Tx) => (await tx.insert(projects).values(values).returning())[0]!,
     update: async (id: string, values: Partial<typeof projects.$inferInsert>) => (await db.update(projects).set(values).where(eq(projects.id, id)).returning())[0],
