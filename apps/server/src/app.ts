@@ -40,6 +40,11 @@ import { createGitAccountsModule } from './modules/git-accounts/git-accounts.mod
 import { createNotificationsStore } from './modules/notifications/notifications.store.js';
 import { createNotificationsService, type NotificationsService } from './modules/notifications/notifications.service.js';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
+import { createComponentsModule } from './modules/components/components.module.js';
+import { createCloudAccountsModule } from './modules/cloud-accounts/cloud-accounts.module.js';
+import type { CloudAccountsService } from './modules/cloud-accounts/cloud-accounts.service.js';
+import type { CloudVerifier } from './integrations/cloud-verify/index.js';
+import type { ComponentsService } from './modules/components/components.service.js';
 import type { GitAccountsService } from './modules/git-accounts/git-accounts.service.js';
 
 export interface Services {
@@ -56,6 +61,8 @@ export interface Services {
   pipelines: PipelinesService;
   builds: BuildsService;
   notifications: NotificationsService;
+  components: ComponentsService;
+  cloudAccounts: CloudAccountsService;
   outboxKey: string;
 }
 
@@ -71,7 +78,16 @@ const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url))
  * Builds the whole Gantry app: database + migrations, job queues, services, routes, OpenAPI,
  * the SPA and socket.io. `database` may be handed in (tests share one), otherwise it opens from config.
  */
-export async function buildApp(config: Config, opts: { database?: Database; baseUrl?: () => string; gitAccess?: GitAccess } = {}): Promise<FastifyInstance> {
+export interface BuildAppOptions {
+  database?: Database;
+  baseUrl?: () => string;
+  /** Stand-ins handed in by tests. */
+  gitAccess?: GitAccess;
+  componentsUsedByEnvironments?: (componentId: string) => Promise<string[]>;
+  cloudVerifier?: CloudVerifier;
+}
+
+export async function buildApp(config: Config, opts: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: config.GANTRY_LOG_LEVEL },
     logController: new LogController({ disableRequestLogging: !['debug', 'trace'].includes(config.GANTRY_LOG_LEVEL) }),
@@ -101,10 +117,19 @@ export async function buildApp(config: Config, opts: { database?: Database; base
   await billing.ensurePlans();
   const users = createUsersService({ db: database.db, store: createUsersStore(database.db), mailer, idTokens, baseUrl, github });
   const projectsStore = createProjectsStore(database.db);
-  const projects = createProjectsService({ db: database.db, store: projectsStore, users, billing, mailer, baseUrl });
+  // Per-project counts come from modules built later (components now, environments next): bound once they exist.
+  let componentCounts: (ids: string[]) => Promise<Map<string, number>> = async () => new Map();
+  const projects = createProjectsService({
+    db: database.db, store: projectsStore, users, billing, mailer, baseUrl,
+    counts: async (ids) => {
+      const c = await componentCounts(ids);
+      return new Map(ids.map((id) => [id, { stagesCount: 0, componentsCount: c.get(id) ?? 0 }]));
+    },
+  });
   const membership = (projectId: string, userId: string) => projects.permission(projectId, userId);
   const guards = createGuards(idTokens, membership);
 
+  const cloudAccounts = createCloudAccountsModule({ db: database.db, secrets, guards, verifier: opts.cloudVerifier, log: app.log });
   const realtime = createRealtime({ idTokens, membership, pool: database.pool });
   const artifacts = createArtifactStore(config.ARTIFACT_STORE, config.dataDir);
 
@@ -126,6 +151,9 @@ export async function buildApp(config: Config, opts: { database?: Database; base
       return u ? [u.firstName, u.lastName].filter(Boolean).join(' ') || u.email : null;
     },
   });
+  const components = createComponentsModule({ db: database.db, guards, artifacts, pipelines, permission: membership, usedByEnvironments: opts.componentsUsedByEnvironments });
+  await components.service.seedVendor();
+  componentCounts = components.service.countsFor;
   const runner = createBuildRunner({
     store: buildsStore, builds, pipelines, git: gitAccess, realtime, artifacts, workspaceRoot: path.join(config.dataDir, 'workspaces'), log: app.log,
     onFinished: async (b) => {
@@ -144,7 +172,7 @@ export async function buildApp(config: Config, opts: { database?: Database; base
     recovery.unref();
   }
 
-  const services: Services = { database, jobs, mailer, secrets, guards, realtime, users, projects, billing, gitAccounts: gitAccounts.service, pipelines, builds, notifications, outboxKey };
+  const services: Services = { database, jobs, mailer, secrets, guards, realtime, users, projects, billing, gitAccounts: gitAccounts.service, pipelines, builds, notifications, components: components.service, cloudAccounts: cloudAccounts.service, outboxKey };
   app.decorate('services', services);
 
   if (config.GANTRY_RATE_LIMIT) await app.register(rateLimit, { global: false, enableDraftSpec: true });
@@ -167,6 +195,8 @@ export async function buildApp(config: Config, opts: { database?: Database; base
   await app.register(pipelinesRoutes({ pipelines, guards }), { prefix: '/ms-ap' });
   await app.register(buildsRoutes({ builds, pipelines, guards }), { prefix: '/ms-ap' });
   await app.register(webhookRoutes({ builds, pipelines, git: gitAccess }), { prefix: '/ms-ap' });
+  await app.register(components.routes, { prefix: '/ms-engine' });
+  await app.register(cloudAccounts.routes, { prefix: '/ms-aws' });
   await app.register(notificationsRoutes({ notifications, guards }), { prefix: '/ms-notification' });
   await app.register(timelineRoutes({ builds, guards }), { prefix: '/ms-elasticsearch' });
   app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true, database: database.kind }));

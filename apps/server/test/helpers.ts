@@ -5,9 +5,8 @@ import crypto from 'node:crypto';
 import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config } from '../src/config.js';
-import { buildApp } from '../src/app.js';
+import { buildApp, type BuildAppOptions } from '../src/app.js';
 import { openDatabase, type Database } from '../src/platform/db.js';
-import type { GitAccess } from '../src/modules/pipelines/git-access.js';
 
 /**
  * A fresh database for one test file: PGlite in memory, or — when TEST_DATABASE_URL points at a
@@ -48,7 +47,7 @@ export interface TestApp {
 
 export async function createTestApp(
   env: Record<string, string> = {},
-  opts: { gitAccess?: GitAccess; beforeReady?: (app: FastifyInstance, config: Config) => Promise<void> } = {},
+  opts: Omit<BuildAppOptions, 'database'> & { beforeReady?: (app: FastifyInstance, config: Config) => Promise<void> } = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-test-'));
   const database = await openTestDatabase();
@@ -60,8 +59,9 @@ export async function createTestApp(
     PUBLIC_URL: 'http://gantry.test',
     ...env,
   });
-  const app = await buildApp(config, { database, gitAccess: opts.gitAccess });
-  await opts.beforeReady?.(app, config);
+  const { beforeReady, ...appOptions } = opts;
+  const app = await buildApp(config, { ...appOptions, database });
+  await beforeReady?.(app, config);
   await app.ready();
   return {
     app,

@@ -8,3 +8,5 @@ export * from './pipelines.js';
 export * from './pipeline-spec.js';
 export * from './git-accounts.js';
 export * from './notifications.js';
+export * from './components.js';
+export * from './cloud-accounts.js';

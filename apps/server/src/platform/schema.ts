@@ -8,3 +8,5 @@ export * from '../modules/git-accounts/git-accounts.tables.js';
 export * from '../modules/pipelines/pipelines.tables.js';
 export * from '../modules/builds/builds.tables.js';
 export * from '../modules/notifications/notifications.tables.js';
+export * from '../modules/cloud-accounts/cloud-accounts.tables.js';
+export * from '../modules/components/components.tables.js';

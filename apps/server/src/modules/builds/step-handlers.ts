@@ -7,6 +7,7 @@ import { runProcess } from '../../integrations/executor/local-executor.js';
 import type { GitClientForBuilds } from '../pipelines/git-access.js';
 import type { PipelineRow } from '../pipelines/pipelines.store.js';
 import type { BuildsStore, BuildRow } from './builds.store.js';
+import { terraformBuild, cfnComponent } from './component-packaging.js';
 
 export interface StepContext {
   build: BuildRow;
@@ -140,6 +141,8 @@ export async function runStep(ctx: StepContext) {
     case 'git-clone': return gitClone(ctx);
     case 'build': return buildStep(ctx);
     case 'trigger-pipeline': return triggerPipeline(ctx);
+    case 'terraform-build': return terraformBuild(ctx);
+    case 'cfn-component': return cfnComponent(ctx);
     default:
       throw new Error(`The ${ctx.step.type} step is not available in this version of Gantry yet`);
   }

@@ -8,6 +8,7 @@ import { DEFAULT_SETTINGS_TAB, SETTINGS_TABS, settingsScreen } from './settings-
 import { AccessManagementTab } from './components/AccessManagementTab';
 import { BillingTab } from './components/BillingTab';
 import GitAccountsTab from '../git-accounts/GitAccountsTab';
+import CloudAccountsTab from '../cloud-accounts/CloudAccountsTab';
 import classes from './SettingsPage.module.css';
 
 /** /settings?tab=… (spec §2.9). */
@@ -45,6 +46,8 @@ export default function SettingsPage() {
         {project &&
           (screen === 'management' ? (
             <AccessManagementTab projectId={project.id} />
+          ) : screen === 'accounts' ? (
+            <CloudAccountsTab projectId={project.id} />
           ) : screen === 'git' ? (
             <GitAccountsTab projectId={project.id} />
           ) : screen === 'billing' ? (
