@@ -31,7 +31,7 @@ async function main(argv: string[]) {
   const { url, app, config } = gantry;
   const shown = config.PUBLIC_URL ?? url;
   app.log.info(`Gantry (${role}) on ${config.DATABASE_URL ? 'PostgreSQL' : `PGlite in ${config.dataDir}`} ready in ${Date.now() - started} ms`);
-  if (!config.SMTP_URL) app.log.info(`No SMTP_URL: mails go to the outbox at ${shown}/outbox?key=${app.services.outboxKey}`);
+  if (!config.SMTP_URL && role !== 'worker') app.log.info(`No SMTP_URL: mails go to the outbox at ${shown}/outbox?key=${app.services.outboxKey}`);
   console.log(`\n  Gantry is running at ${shown}\n`);
   const stop = async () => {
     await gantry.close();
