@@ -44,6 +44,9 @@ import { createComponentsModule } from './modules/components/components.module.j
 import { createCloudAccountsModule } from './modules/cloud-accounts/cloud-accounts.module.js';
 import type { CloudAccountsService } from './modules/cloud-accounts/cloud-accounts.service.js';
 import type { CloudVerifier } from './integrations/cloud-verify/index.js';
+import { createStagesStore } from './modules/stages/stages.store.js';
+import { createStagesService, type StagesService } from './modules/stages/stages.service.js';
+import { stagesRoutes } from './modules/stages/stages.routes.js';
 import type { ComponentsService } from './modules/components/components.service.js';
 import type { GitAccountsService } from './modules/git-accounts/git-accounts.service.js';
 
@@ -63,6 +66,7 @@ export interface Services {
   notifications: NotificationsService;
   components: ComponentsService;
   cloudAccounts: CloudAccountsService;
+  stages: StagesService;
   outboxKey: string;
 }
 
@@ -119,17 +123,36 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   const projectsStore = createProjectsStore(database.db);
   // Per-project counts come from modules built later (components now, environments next): bound once they exist.
   let componentCounts: (ids: string[]) => Promise<Map<string, number>> = async () => new Map();
+  let stageCounts: (ids: string[]) => Promise<Map<string, number>> = async () => new Map();
+  let deployedStages: (projectId: string) => Promise<string[]> = async () => [];
   const projects = createProjectsService({
     db: database.db, store: projectsStore, users, billing, mailer, baseUrl,
     counts: async (ids) => {
-      const c = await componentCounts(ids);
-      return new Map(ids.map((id) => [id, { stagesCount: 0, componentsCount: c.get(id) ?? 0 }]));
+      const [c, s] = await Promise.all([componentCounts(ids), stageCounts(ids)]);
+      return new Map(ids.map((id) => [id, { stagesCount: s.get(id) ?? 0, componentsCount: c.get(id) ?? 0 }]));
     },
+    deployedStages: (projectId) => deployedStages(projectId),
   });
   const membership = (projectId: string, userId: string) => projects.permission(projectId, userId);
   const guards = createGuards(idTokens, membership);
 
   const cloudAccounts = createCloudAccountsModule({ db: database.db, secrets, guards, verifier: opts.cloudVerifier, log: app.log });
+  const stages = createStagesService({
+    store: createStagesStore(database.db),
+    billing,
+    // The environment's cloud account must be one of the project's.
+    cloudAccount: async (projectId, body) => {
+      if (body.cloudProvider === 'aws') {
+        return (await cloudAccounts.service.listAws(projectId)).some((a) => a.id === body.awsAccountId) ? null : 'Please select an AWS account of this project';
+      }
+      if (body.cloudProvider === 'azurerm') {
+        return (await cloudAccounts.service.listAzure(projectId)).some((a) => a.tenantId === body.tenantId && a.subscriptionId === body.subscriptionId) ? null : 'Please select an Azure subscription of this project';
+      }
+      return (await cloudAccounts.service.listGcp(projectId)).some((a) => a.gcpProjectId === body.gcpProjectId) ? null : 'Please select a Google Cloud project of this project';
+    },
+  });
+  stageCounts = stages.countsFor;
+  deployedStages = stages.deployedNames;
   const realtime = createRealtime({ idTokens, membership, pool: database.pool });
   const artifacts = createArtifactStore(config.ARTIFACT_STORE, config.dataDir);
 
@@ -172,7 +195,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
     recovery.unref();
   }
 
-  const services: Services = { database, jobs, mailer, secrets, guards, realtime, users, projects, billing, gitAccounts: gitAccounts.service, pipelines, builds, notifications, components: components.service, cloudAccounts: cloudAccounts.service, outboxKey };
+  const services: Services = { database, jobs, mailer, secrets, guards, realtime, users, projects, billing, gitAccounts: gitAccounts.service, pipelines, builds, notifications, components: components.service, cloudAccounts: cloudAccounts.service, stages, outboxKey };
   app.decorate('services', services);
 
   if (config.GANTRY_RATE_LIMIT) await app.register(rateLimit, { global: false, enableDraftSpec: true });
@@ -197,6 +220,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   await app.register(webhookRoutes({ builds, pipelines, git: gitAccess }), { prefix: '/ms-ap' });
   await app.register(components.routes, { prefix: '/ms-engine' });
   await app.register(cloudAccounts.routes, { prefix: '/ms-aws' });
+  await app.register(stagesRoutes({ stages, guards }), { prefix: '/ms-engine' });
   await app.register(notificationsRoutes({ notifications, guards }), { prefix: '/ms-notification' });
   await app.register(timelineRoutes({ builds, guards }), { prefix: '/ms-elasticsearch' });
   app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true, database: database.kind }));

@@ -10,3 +10,4 @@ export * from './git-accounts.js';
 export * from './notifications.js';
 export * from './components.js';
 export * from './cloud-accounts.js';
+export * from './stages.js';

@@ -6,10 +6,6 @@ import { ComingSoonPage } from '../ui/ComingSoon';
  * says so with its page title, so menus and links never lead nowhere.
  */
 const placeholders: [path: string, title: string][] = [
-  ['/components', 'Components'],
-  ['/components/create', 'Create Component'],
-  ['/components/:componentId', 'Component'],
-  ['/components/:componentId/edit', 'Edit Component'],
 
 
   ['/environments', 'Environments'],

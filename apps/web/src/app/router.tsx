@@ -3,6 +3,7 @@ import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { CatchAll, GuestOnly, PageLoader, RequireAuth } from './guards';
 import { placeholderRoutes } from './placeholder-routes';
 import { pipelineRoutes } from '../features/pipelines/routes';
+import { componentRoutes } from '../features/components/routes';
 
 /** A route whose page module loads on first visit. */
 const page = (load: () => Promise<{ default: ComponentType }>): Pick<RouteObject, 'lazy'> => ({
@@ -45,6 +46,7 @@ export const routes: RouteObject[] = [
               { path: '/page-not-found', ...page(() => import('../features/not-found/NotFoundPage')) },
               { path: '/settings', ...page(() => import('../features/settings/SettingsPage')) },
               ...pipelineRoutes,
+              ...componentRoutes,
               ...placeholderRoutes,
             ],
           },

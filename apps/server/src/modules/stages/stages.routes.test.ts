@@ -1,0 +1,98 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import type { CloudVerifier } from '../../integrations/cloud-verify/index.js';
+import { createTestApp, registerUser, createProject, addMember, bearer, type TestApp } from '../../../test/helpers.js';
+
+const verifier: CloudVerifier = {
+  aws: { assumeRole: async () => ({ accessKeyId: 'AKIA', secretAccessKey: 's', sessionToken: 't' }) },
+  azure: { getToken: async () => ({ token: 'x' }) },
+  gcp: { impersonate: async () => ({ token: 'x' }) },
+} as unknown as CloudVerifier;
+
+let t: TestApp;
+let owner: { idToken: string };
+let writer: { idToken: string };
+let reader: { idToken: string };
+let outsider: { idToken: string };
+let projectId: string;
+let otherProjectId: string;
+const ACCOUNT = '123456789012';
+
+const api = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, token: string, payload?: object, pid = projectId) =>
+  t.app.inject({ method, url: `/ms-engine/projects/${pid}${url}`, headers: bearer(token), payload });
+const aws = (patch: object = {}) => ({ name: 'staging', description: 'Staging', cloudProvider: 'aws', infrastructureAsCodeTool: 'terraform', awsAccountId: ACCOUNT, awsRegion: 'eu-central-1', ...patch });
+
+beforeAll(async () => {
+  t = await createTestApp({}, { cloudVerifier: verifier });
+  owner = await registerUser(t, 'stage-owner@example.com');
+  outsider = await registerUser(t, 'stage-outsider@example.com');
+  projectId = await createProject(t, owner.idToken, 'Stages');
+  otherProjectId = await createProject(t, outsider.idToken, 'Other');
+  writer = await addMember(t, owner.idToken, projectId, 'stage-writer@example.com', 'write');
+  reader = await addMember(t, owner.idToken, projectId, 'stage-reader@example.com', 'read');
+  const added = await t.app.inject({ method: 'POST', url: `/ms-aws/projects/${projectId}/aws-accounts`, headers: bearer(owner.idToken), payload: { accountName: 'prod', iamRole: `arn:aws:iam::${ACCOUNT}:role/gantry`, externalId: 'ext-1' } });
+  expect(added.statusCode, added.body).toBeLessThan(300);
+});
+afterAll(async () => { await t?.close(); });
+
+describe('environments (stages)', () => {
+  let stageId: string;
+
+  it('creates an environment on one of the project\'s AWS accounts', async () => {
+    const res = await api('POST', '/stages', writer.idToken, aws());
+    expect(res.statusCode, res.body).toBe(201);
+    stageId = res.json().stageId;
+    const got = (await api('GET', `/stages/${stageId}`, reader.idToken)).json();
+    expect(got).toMatchObject({ name: 'staging', status: 'NOT_DEPLOYED', cloudProvider: 'aws', infrastructureAsCodeTool: 'terraform', awsAccountId: ACCOUNT, awsRegion: 'eu-central-1', tenantId: null, lastDeployed: null });
+    expect((await api('GET', '/stages', reader.idToken)).json().stages.map((s: any) => s.name)).toEqual(['staging']);
+    const projects = (await t.app.inject({ method: 'GET', url: '/ms-project/projects', headers: bearer(owner.idToken) })).json().projects;
+    expect(projects.find((p: any) => p.id === projectId).stagesCount).toBe(1);
+  });
+
+  it('validates per provider and refuses accounts of other projects', async () => {
+    const bad = await api('POST', '/stages', writer.idToken, { name: 'x', cloudProvider: 'azurerm', infrastructureAsCodeTool: 'cloudformation' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().fields).toMatchObject({
+      name: ['Environment name must be 3 to 40 characters'],
+      infrastructureAsCodeTool: ['CloudFormation environments need the aws provider'],
+      tenantId: ['Please enter the tenant id'], subscriptionId: ['Please enter the subscription id'],
+    });
+    const zone = await api('POST', '/stages', writer.idToken, { name: 'gcp-env', cloudProvider: 'google', gcpProjectId: 'p', gcpRegion: 'europe-west1', gcpZone: 'us-east1-b' });
+    expect(zone.json().fields.gcpZone).toEqual(['Please select a zone of the region']);
+    const foreign = await api('POST', '/stages', writer.idToken, aws({ name: 'foreign', awsAccountId: '999999999999' }));
+    expect(foreign.statusCode).toBe(400);
+    expect(foreign.json().message).toBe('Please select an AWS account of this project');
+    expect((await api('POST', '/stages', writer.idToken, aws())).statusCode).toBe(409);
+  });
+
+  it('enforces roles and project boundaries', async () => {
+    expect((await api('POST', '/stages', reader.idToken, aws({ name: 'by-reader' }))).statusCode).toBe(403);
+    expect((await api('PUT', `/stages/${stageId}`, reader.idToken, aws())).statusCode).toBe(403);
+    expect((await api('DELETE', `/stages/${stageId}`, reader.idToken)).statusCode).toBe(403);
+    expect((await api('GET', `/stages/${stageId}`, outsider.idToken)).statusCode).toBe(404);
+    expect((await api('GET', `/stages/${stageId}`, outsider.idToken, undefined, otherProjectId)).statusCode).toBe(404);
+  });
+
+  it('locks provider, tool and account once deployed, and keeps a deployed environment from deletion', async () => {
+    expect((await api('PUT', `/stages/${stageId}`, writer.idToken, aws({ description: 'Renamed', awsRegion: 'eu-west-1' }))).json()).toMatchObject({ description: 'Renamed', awsRegion: 'eu-west-1' });
+    await t.app.services.database.executeSql(`update stages set status = 'UPDATE_COMPLETE' where id = '${stageId}'`);
+    const locked = await api('PUT', `/stages/${stageId}`, writer.idToken, aws({ awsRegion: 'us-east-1' }));
+    expect(locked.statusCode).toBe(400);
+    expect(locked.json().fields).toEqual({ awsRegion: ['Locked while the environment is deployed'] });
+    expect((await api('PUT', `/stages/${stageId}`, writer.idToken, aws({ awsRegion: 'eu-west-1', description: 'Still editable' }))).statusCode).toBe(200);
+    expect((await api('DELETE', `/stages/${stageId}`, writer.idToken)).statusCode).toBe(409);
+    const del = await t.app.inject({ method: 'DELETE', url: `/ms-project/projects/${projectId}`, headers: bearer(owner.idToken) });
+    expect(del.statusCode).toBe(409);
+    expect(del.json().deployedStages).toEqual(['staging']);
+    await t.app.services.database.executeSql(`update stages set status = 'NOT_DEPLOYED' where id = '${stageId}'`);
+  });
+
+  it('counts against the plan: STARTER allows 2 environments, replication needs a higher plan', async () => {
+    expect((await api('POST', '/stages', writer.idToken, aws({ name: 'second' }))).statusCode).toBe(201);
+    const third = await api('POST', '/stages', writer.idToken, aws({ name: 'third' }));
+    expect(third.statusCode).toBe(402);
+    expect((await api('DELETE', `/stages/${stageId}`, writer.idToken)).statusCode).toBe(200);
+    const replica = await api('POST', '/stages', writer.idToken, aws({ name: 'secondReplica', copyFrom: (await api('GET', '/stages', reader.idToken)).json().stages[0].id }));
+    expect(replica.statusCode).toBe(402);
+    expect(replica.json().message).toBe('Your plan does not include Environment replication. Upgrade your plan to use it.');
+  });
+});

@@ -1,0 +1,26 @@
+import { and, count, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import type { Db } from '../../platform/db.js';
+import { stages } from './stages.tables.js';
+
+export type StageRow = typeof stages.$inferSelect;
+const NOT_DEPLOYED = ['NOT_DEPLOYED', 'DELETE_COMPLETE'];
+
+export function createStagesStore(db: Db) {
+  return {
+    list: (projectId: string) => db.select().from(stages).where(eq(stages.projectId, projectId)).orderBy(sql`lower(${stages.name})`),
+    byId: async (projectId: string, id: string) => (await db.select().from(stages).where(and(eq(stages.projectId, projectId), eq(stages.id, id))))[0],
+    byName: async (projectId: string, name: string) => (await db.select().from(stages).where(and(eq(stages.projectId, projectId), sql`lower(${stages.name}) = lower(${name})`)))[0],
+    count: async (projectId: string) => Number((await db.select({ n: count() }).from(stages).where(eq(stages.projectId, projectId)))[0]!.n),
+    insert: async (values: typeof stages.$inferInsert) => (await db.insert(stages).values(values).returning())[0]!,
+    update: async (projectId: string, id: string, values: Partial<typeof stages.$inferInsert>) =>
+      (await db.update(stages).set({ ...values, updatedAt: new Date() }).where(and(eq(stages.projectId, projectId), eq(stages.id, id))).returning())[0],
+    delete: (projectId: string, id: string) => db.delete(stages).where(and(eq(stages.projectId, projectId), eq(stages.id, id))),
+    deployedNames: async (projectId: string) =>
+      (await db.select({ name: stages.name }).from(stages).where(and(eq(stages.projectId, projectId), notInArray(stages.status, NOT_DEPLOYED)))).map((r) => r.name),
+    countsFor: async (projectIds: string[]) =>
+      new Map(projectIds.length
+        ? (await db.select({ projectId: stages.projectId, n: count() }).from(stages).where(inArray(stages.projectId, projectIds)).groupBy(stages.projectId)).map((r) => [r.projectId, Number(r.n)])
+        : []),
+  };
+}
+export type StagesStore = ReturnType<typeof createStagesStore>;

@@ -1,0 +1,96 @@
+import { Anchor, Code, List, Stack, Text, Title, TypographyStylesProvider } from '@mantine/core';
+import type { ReactNode } from 'react';
+
+/**
+ * A small, safe markdown view for component READMEs (no HTML is injected): headings, paragraphs,
+ * bullet and numbered lists, fenced code, inline code, bold and http(s) links. Anything else shows as text.
+ */
+export function Readme({ text }: { text: string }) {
+  return (
+    <TypographyStylesProvider p={0}>
+      <Stack gap="sm" data-testid="component-readme">
+        {blocks(text)}
+      </Stack>
+    </TypographyStylesProvider>
+  );
+}
+
+const INLINE = /(`[^`]+`|\*\*[^*]+\*\*|\[[^\]]+\]\([^)\s]+\))/g;
+
+function inline(text: string, key: string): ReactNode[] {
+  return text.split(INLINE).map((part, i) => {
+    const k = `${key}-${i}`;
+    if (part.startsWith('`') && part.endsWith('`') && part.length > 1) return <Code key={k}>{part.slice(1, -1)}</Code>;
+    if (part.startsWith('**') && part.endsWith('**') && part.length > 3) return <strong key={k}>{part.slice(2, -2)}</strong>;
+    const link = /^\[([^\]]+)\]\(([^)\s]+)\)$/.exec(part);
+    if (link) {
+      const href = link[2]!;
+      return /^https?:\/\//i.test(href) ? (
+        <Anchor key={k} href={href} target="_blank" rel="noreferrer">
+          {link[1]}
+        </Anchor>
+      ) : (
+        <span key={k}>{link[1]}</span>
+      );
+    }
+    return part;
+  });
+}
+
+function blocks(text: string): ReactNode[] {
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  const out: ReactNode[] = [];
+  let i = 0;
+  while (i < lines.length) {
+    const line = lines[i]!;
+    const key = `b${i}`;
+    if (/^\s*```/.test(line)) {
+      const body: string[] = [];
+      i += 1;
+      while (i < lines.length && !/^\s*```/.test(lines[i]!)) body.push(lines[i++]!);
+      i += 1;
+      out.push(
+        <Code key={key} block>
+          {body.join('\n')}
+        </Code>,
+      );
+      continue;
+    }
+    const heading = /^(#{1,6})\s+(.*)$/.exec(line);
+    if (heading) {
+      const order = Math.min(6, heading[1]!.length + 2) as 3 | 4 | 5 | 6;
+      out.push(
+        <Title key={key} order={order} mt={4}>
+          {inline(heading[2]!, key)}
+        </Title>,
+      );
+      i += 1;
+      continue;
+    }
+    if (/^\s*([-*+]|\d+[.)])\s+/.test(line)) {
+      const ordered = /^\s*\d+[.)]\s+/.test(line);
+      const items: string[] = [];
+      while (i < lines.length && /^\s*([-*+]|\d+[.)])\s+/.test(lines[i]!)) items.push(lines[i++]!.replace(/^\s*([-*+]|\d+[.)])\s+/, ''));
+      out.push(
+        <List key={key} type={ordered ? 'ordered' : 'unordered'} size="sm" spacing={2}>
+          {items.map((item, n) => (
+            <List.Item key={n}>{inline(item, `${key}-${n}`)}</List.Item>
+          ))}
+        </List>,
+      );
+      continue;
+    }
+    if (!line.trim()) {
+      i += 1;
+      continue;
+    }
+    const para: string[] = [];
+    while (i < lines.length && lines[i]!.trim() && !/^(#{1,6}\s|\s*```|\s*([-*+]|\d+[.)])\s+)/.test(lines[i]!)) para.push(lines[i++]!.trim());
+    out.push(
+      <Text key={key} size="sm">
+        {inline(para.join(' '), key)}
+      </Text>,
+    );
+  }
+  return out;
+}

@@ -1,0 +1,18 @@
+import type { ComponentType } from 'react';
+import type { RouteObject } from 'react-router';
+
+const page = (load: () => Promise<{ default: ComponentType }>): Pick<RouteObject, 'lazy'> => ({
+  lazy: async () => ({ Component: (await load()).default }),
+});
+
+/**
+ * The components routes (spec infrastructure-builder §2), lazy pages; mount them inside the
+ * signed-in shell in place of the placeholders:
+ * /components (?tab=public), /components/create, /components/:componentId (?buildId=), /components/:componentId/edit.
+ */
+export const componentRoutes: RouteObject[] = [
+  { path: '/components', ...page(() => import('./pages/ComponentsPage')) },
+  { path: '/components/create', ...page(() => import('./pages/ComponentFormPage')) },
+  { path: '/components/:componentId', ...page(() => import('./pages/ComponentDetailsPage')) },
+  { path: '/components/:componentId/edit', ...page(() => import('./pages/ComponentFormPage')) },
+];

@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { InfraCloudProvider, IacTool } from './components.js';
+
+/** AWS regions offered for environments (spec §9: 23, with China and GovCloud). */
+export const AWS_REGIONS = [
+  'us-east-1', 'us-east-2', 'us-west-1', 'us-west-2', 'ca-central-1', 'sa-east-1',
+  'eu-central-1', 'eu-west-1', 'eu-west-2', 'eu-west-3', 'eu-north-1', 'eu-south-1',
+  'ap-south-1', 'ap-northeast-1', 'ap-northeast-2', 'ap-northeast-3', 'ap-southeast-1', 'ap-southeast-2', 'ap-east-1',
+  'me-south-1', 'cn-north-1', 'us-gov-west-1', 'us-gov-east-1',
+] as const;
+
+/** Google Cloud regions and their zones (spec §9: 25 regions). */
+export const GCP_REGIONS: Record<string, string[]> = {
+  'us-central1': ['a', 'b', 'c', 'f'], 'us-east1': ['b', 'c', 'd'], 'us-east4': ['a', 'b', 'c'], 'us-west1': ['a', 'b', 'c'],
+  'us-west2': ['a', 'b', 'c'], 'us-west3': ['a', 'b', 'c'], 'us-west4': ['a', 'b', 'c'], 'northamerica-northeast1': ['a', 'b', 'c'],
+  'northamerica-northeast2': ['a', 'b', 'c'], 'southamerica-east1': ['a', 'b', 'c'], 'europe-west1': ['b', 'c', 'd'],
+  'europe-west2': ['a', 'b', 'c'], 'europe-west3': ['a', 'b', 'c'], 'europe-west4': ['a', 'b', 'c'], 'europe-west6': ['a', 'b', 'c'],
+  'europe-north1': ['a', 'b', 'c'], 'europe-central2': ['a', 'b', 'c'], 'asia-east1': ['a', 'b', 'c'], 'asia-east2': ['a', 'b', 'c'],
+  'asia-northeast1': ['a', 'b', 'c'], 'asia-northeast2': ['a', 'b', 'c'], 'asia-northeast3': ['a', 'b', 'c'], 'asia-south1': ['a', 'b', 'c'],
+  'asia-southeast1': ['a', 'b', 'c'], 'australia-southeast1': ['a', 'b', 'c'],
+};
+export const gcpZones = (region: string) => (GCP_REGIONS[region] ?? []).map((z) => `${region}-${z}`);
+
+export const stageMessages = {
+  nameLength: 'Environment name must be 3 to 40 characters',
+  nameChars: 'Use letters, digits and -, starting with a letter',
+  awsAccount: 'Please select an AWS account',
+  awsRegion: 'Please select a region',
+  tenant: 'Please enter the tenant id',
+  subscription: 'Please enter the subscription id',
+  gcpProject: 'Please select a Google Cloud project',
+  gcpRegion: 'Please select a region',
+  gcpZone: 'Please select a zone of the region',
+  cfnAwsOnly: 'CloudFormation environments need the aws provider',
+} as const;
+
+const optional = z.string().trim().optional().transform((v) => v || undefined);
+
+/** Create, edit and replicate (copyFrom) of an environment (spec §2 "Environment create, edit and replicate"). */
+export const StageBody = z.object({
+  name: z.string().trim().min(3, stageMessages.nameLength).max(40, stageMessages.nameLength).regex(/^[A-Za-z][A-Za-z0-9-]*$/, stageMessages.nameChars),
+  description: z.string().trim().max(255).default(''),
+  cloudProvider: InfraCloudProvider,
+  infrastructureAsCodeTool: IacTool.default('terraform'),
+  awsAccountId: optional, awsRegion: optional,
+  tenantId: optional, subscriptionId: optional,
+  gcpProjectId: optional, gcpRegion: optional, gcpZone: optional,
+  copyFrom: z.string().uuid().optional(),
+}).superRefine((v, ctx) => {
+  const need = (ok: unknown, path: string, message: string) => { if (!ok) ctx.addIssue({ code: 'custom', path: [path], message }); };
+  if (v.cloudProvider !== 'aws') need(v.infrastructureAsCodeTool === 'terraform', 'infrastructureAsCodeTool', stageMessages.cfnAwsOnly);
+  if (v.cloudProvider === 'aws') {
+    need(v.awsAccountId, 'awsAccountId', stageMessages.awsAccount);
+    need(v.awsRegion && (AWS_REGIONS as readonly string[]).includes(v.awsRegion), 'awsRegion', stageMessages.awsRegion);
+  }
+  if (v.cloudProvider === 'azurerm') {
+    need(v.tenantId, 'tenantId', stageMessages.tenant);
+    need(v.subscriptionId, 'subscriptionId', stageMessages.subscription);
+  }
+  if (v.cloudProvider === 'google') {
+    need(v.gcpProjectId, 'gcpProjectId', stageMessages.gcpProject);
+    need(v.gcpRegion && GCP_REGIONS[v.gcpRegion], 'gcpRegion', stageMessages.gcpRegion);
+    need(v.gcpZone && v.gcpRegion && gcpZones(v.gcpRegion).includes(v.gcpZone), 'gcpZone', stageMessages.gcpZone);
+  }
+});
+export type StageBody = z.input<typeof StageBody>;
+
+export const Stage = z.object({
+  id: z.string(), name: z.string(), description: z.string(), status: z.string(),
+  cloudProvider: InfraCloudProvider, infrastructureAsCodeTool: IacTool,
+  awsAccountId: z.string().nullable(), awsRegion: z.string().nullable(),
+  tenantId: z.string().nullable(), subscriptionId: z.string().nullable(),
+  gcpProjectId: z.string().nullable(), gcpRegion: z.string().nullable(), gcpZone: z.string().nullable(),
+  lastDeployed: z.string().nullable(), lastDeploymentId: z.string().nullable(), currentDeploymentId: z.string().nullable(),
+  dateCreated: z.string(), dateUpdated: z.string(),
+});
+export type Stage = z.infer<typeof Stage>;
+export const StageParams = z.object({ projectId: z.string().uuid(), stageId: z.string().uuid() });
+
+/** Replica defaults (spec §9). */
+export const replicaDefaults = (stage: { name: string }) => ({ name: `${stage.name}Replica`, description: `Replica of ${stage.name} environment` });
+/** Once deployed, provider, tool and account fields are locked on edit (spec §2). */
+export const stageLocked = (status: string) => status !== 'NOT_DEPLOYED' && status !== 'DELETE_COMPLETE';
+export const LOCKED_STAGE_FIELDS = ['cloudProvider', 'infrastructureAsCodeTool', 'awsAccountId', 'awsRegion', 'tenantId', 'subscriptionId', 'gcpProjectId', 'gcpRegion', 'gcpZone'] as const;
