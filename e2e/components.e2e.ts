@@ -1,0 +1,76 @@
+/**
+ * Components in headless Chromium (issue 4 slice): a pipeline with a terraform-build step builds a real
+ * module from a repository of the provider stand-in; the user creates a component on it and reads its
+ * version, inputs and outputs; vendor components are listed read-only.
+ */
+import { afterAll, describe, expect, test } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { startGitStandin } from '@gantry/test-support/git-standin/index';
+import { linkFromMail, useStack } from './src/harness.js';
+
+const standin = await startGitStandin({ providers: ['github'] });
+await standin.createRepo('acme/network', {
+  'gantry.yaml': 'steps:\n  Clone:\n    type: git-clone\n  Module:\n    type: terraform-build\n    terraform_dir: infra\n',
+  'infra/main.tf': 'variable "name" {\n  type = string\n}\nresource "terraform_data" "net" {\n  input = var.name\n}\noutput "network_id" {\n  value = terraform_data.net.id\n}\n',
+  'infra/schema.json': JSON.stringify({ properties: { inputs: { properties: { name: { type: 'string', description: 'Network name' } }, required: ['name'] }, outputs: { properties: { network_id: { type: 'string', description: 'The network' } } } } }),
+  'infra/README.md': '# Network\nA private network for the services.\n',
+});
+afterAll(async () => standin.close());
+
+async function choose(page: Page, field: Locator, label: string) {
+  if ((await field.evaluate((el) => el.tagName)) === 'SELECT') return void (await field.selectOption({ label }));
+  await field.click();
+  await page.getByRole('option', { name: label, exact: true }).click();
+}
+
+describe('components', () => {
+  const stack = useStack({ env: standin.env });
+  let page: Page;
+
+  test('a component is created on a pipeline\'s terraform-build step and shows its version, inputs and outputs', async () => {
+    const email = 'cora.component@example.com';
+    await stack.api('POST', '/ms-usermanagement/auth/sign-up', { username: email, password: 'Component1', firstName: 'Cora', lastName: 'Comp' });
+    const code = decodeURIComponent(linkFromMail(await stack.smtp.waitFor(email), '/account/verify/').split('/').pop()!);
+    await stack.api('POST', '/ms-usermanagement/auth/activate', { username: email, code });
+    const { idToken } = await stack.api('POST', '/ms-usermanagement/auth/login', { username: email, password: 'Component1' });
+    const { id: projectId } = await stack.api('POST', '/ms-project/projects', { name: 'Infra', description: 'Infrastructure' }, idToken);
+    const p = `/ms-ap/projects/${projectId}`;
+    const { gitAccountId } = await stack.api('POST', `${p}/git-accounts`, { code: standin.issueCode('github'), type: 'github' }, idToken);
+    const repo = (await stack.api('GET', `${p}/git-accounts/${gitAccountId}/repositories`, undefined, idToken)).repositories[0];
+    const { pipelineId } = await stack.api('POST', `${p}/pipelines`, { name: 'network-module', gitAccountId, repositoryUrl: repo.url, branchFilter: 'main', automatedTrigger: false }, idToken);
+    const { buildId } = await stack.api('POST', `${p}/pipelines/${pipelineId}/builds`, { ref: 'refs/heads/main' }, idToken);
+    await expect.poll(async () => (await stack.api('GET', `${p}/pipelines/${pipelineId}/builds/${buildId}`, undefined, idToken)).status, { timeout: 60_000 }).toBe('SUCCEEDED');
+
+    page = await stack.newPage({ keep: true });
+    await page.goto('/login');
+    await page.getByLabel('Username').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill('Component1');
+    await page.getByRole('button', { name: 'Log In' }).click();
+    await page.waitForURL('**/projects');
+    await page.getByRole('button', { name: 'Open project Infra' }).click();
+    await page.waitForURL('**/overview');
+
+    await page.goto('/components');
+    await page.getByText('Infrastructure Components').first().waitFor();
+    await page.getByRole('link', { name: 'Create Component' }).or(page.getByRole('button', { name: 'Create Component' })).first().click();
+    await page.waitForURL('**/components/create');
+    await page.getByRole('textbox', { name: 'Component name' }).fill('network');
+    await choose(page, page.getByLabel('Component type').first(), 'VPC');
+    await page.getByRole('textbox', { name: 'Description' }).fill('A private network for the services');
+    await choose(page, page.getByLabel('Cloud provider').first(), 'Amazon Web Services');
+    await choose(page, page.getByLabel('Pipeline').first(), 'network-module');
+    await choose(page, page.getByLabel('Artifact step').first(), 'Module');
+    await page.getByRole('button', { name: 'Create Component' }).click();
+    await page.waitForURL(/\/components\/[0-9a-f-]{36}$/);
+    await page.getByTestId('component-inputs').getByText('*name').waitFor();
+    await page.getByTestId('component-outputs').getByText('network_id').waitFor();
+    await page.getByText('A private network for the services.').first().waitFor();
+    await page.getByTestId('latest-badge').waitFor();
+  });
+
+  test('vendor components are listed read-only in the public tab', async () => {
+    await page.goto('/components?tab=public');
+    await page.getByText('Static site bucket').waitFor();
+    await expect.poll(() => page.getByRole('button', { name: /Actions of component/ }).count()).toBe(0);
+  });
+});
