@@ -119,7 +119,7 @@ export default function ComponentDetailsPage() {
 
       <Card withBorder radius="md" padding="lg">
         <Group justify="space-between" align="flex-start" wrap="wrap" gap="md">
-          <Stack gap={8} style={{ minWidth: 0, flex: 1 }}>
+          <Stack gap={8} style={{ flex: '1 1 320px', minWidth: 'min(100%, 320px)' }}>
             {c ? (
               <Group gap="sm">
                 <Title order={2} fz={24} fw={650} data-testid="component-title">
