@@ -1,3 +1,4 @@
 export * from './ports.js';
 export * from './smtp.js';
 export * from './postgres.js';
+export * from './aws-sts.js';
