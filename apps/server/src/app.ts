@@ -140,6 +140,15 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   const stages = createStagesService({
     store: createStagesStore(database.db),
     billing,
+    secrets,
+    // components is built further down; these run only at request time
+    components: {
+      schema: (projectId, componentId, version) => components.service.versionSchema(projectId, componentId, version),
+      summary: async (projectId, componentId) => {
+        const row = await components.service.visibleRow(projectId, componentId);
+        return { id: row.id, name: row.name, type: row.type };
+      },
+    },
     // The environment's cloud account must be one of the project's.
     cloudAccount: async (projectId, body) => {
       if (body.cloudProvider === 'aws') {
@@ -174,7 +183,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
       return u ? [u.firstName, u.lastName].filter(Boolean).join(' ') || u.email : null;
     },
   });
-  const components = createComponentsModule({ db: database.db, guards, artifacts, pipelines, permission: membership, usedByEnvironments: opts.componentsUsedByEnvironments });
+  const components = createComponentsModule({ db: database.db, guards, artifacts, pipelines, permission: membership, usedByEnvironments: opts.componentsUsedByEnvironments ?? ((id) => stages.stagesUsingComponent(id)) });
   await components.service.seedVendor();
   componentCounts = components.service.countsFor;
   const runner = createBuildRunner({

@@ -116,3 +116,43 @@ describe('environment status tone (spec §4)', () => {
     expect(isNotDeployed('CREATE_COMPLETE')).toBe(false);
   });
 });
+
+import { nameSimilarity, rankReferenceSuggestions, ResourceBody, StageBody, replicaDefaults, stageLocked } from './index.js';
+
+describe('reference suggestions (infrastructure spec, resource modal)', () => {
+  it.each([
+    ['vpc_id', 'vpc_id', 1],
+    ['VpcId', 'vpc_id', 1],
+    ['subnet', 'vpc_id', 0],
+  ])('similarity of %s and %s is %s', (a, b, s) => expect(nameSimilarity(a, b)).toBe(s));
+  it('scores partial matches between 0 and 1', () => {
+    const s = nameSimilarity('database_url', 'db_url');
+    expect(s).toBeGreaterThan(0.2);
+    expect(s).toBeLessThan(1);
+  });
+  it('ranks other resources\' outputs and flags those above 0.65 as suggested', () => {
+    const ranked = rankReferenceSuggestions('vpc_id', [
+      { resource: 'network', output: 'subnet_ids' },
+      { resource: 'network', output: 'vpc_id' },
+      { resource: 'cluster', output: 'vpcid' },
+    ]);
+    expect(ranked.map((r) => [r.value, r.suggested])).toEqual([['cluster.vpcid', true], ['network.vpc_id', true], ['network.subnet_ids', false]]); // ties by name
+  });
+});
+
+describe('environment and resource forms', () => {
+  it('replica defaults and the deployed lock', () => {
+    expect(replicaDefaults({ name: 'prod' })).toEqual({ name: 'prodReplica', description: 'Replica of prod environment' });
+    expect(['NOT_DEPLOYED', 'DELETE_COMPLETE', 'CREATE_COMPLETE', 'UPDATE_IN_PROGRESS'].map(stageLocked)).toEqual([false, false, true, true]);
+  });
+  it('forces terraform for non-aws providers', () => {
+    const r = StageBody.safeParse({ name: 'azure-env', cloudProvider: 'azurerm', infrastructureAsCodeTool: 'cloudformation', tenantId: 't', subscriptionId: 's' });
+    expect(r.error!.issues.map((i) => i.message)).toEqual(['CloudFormation environments need the aws provider']);
+  });
+  it('a reference must name resourceName.outputName', () => {
+    const bad = ResourceBody.safeParse({ name: 'app', componentId: '6a1f7d3e-8c6e-4b0e-9b7a-1c2d3e4f5a6b', configurations: [{ key: 'vpc', value: 'nope', reference: true }] });
+    expect(bad.error!.issues[0]!.message).toBe('Must select from suggested items in select mode*');
+    expect(ResourceBody.safeParse({ name: 'app', componentId: '6a1f7d3e-8c6e-4b0e-9b7a-1c2d3e4f5a6b', configurations: [{ key: 'vpc', value: 'network.vpc_id', reference: true }] }).success).toBe(true);
+    expect(ResourceBody.safeParse({ name: 'a__b', componentId: '6a1f7d3e-8c6e-4b0e-9b7a-1c2d3e4f5a6b' }).success).toBe(false);
+  });
+});

@@ -82,3 +82,76 @@ export const replicaDefaults = (stage: { name: string }) => ({ name: `${stage.na
 /** Once deployed, provider, tool and account fields are locked on edit (spec §2). */
 export const stageLocked = (status: string) => status !== 'NOT_DEPLOYED' && status !== 'DELETE_COMPLETE';
 export const LOCKED_STAGE_FIELDS = ['cloudProvider', 'infrastructureAsCodeTool', 'awsAccountId', 'awsRegion', 'tenantId', 'subscriptionId', 'gcpProjectId', 'gcpRegion', 'gcpZone'] as const;
+
+export const RESOURCE_LATEST = 'LATEST';
+export const ResourceConfiguration = z.object({
+  key: z.string().min(1),
+  value: z.union([z.string(), z.number(), z.boolean()]),
+  sensitive: z.boolean().default(false),
+  /** true: value is another resource's output, written resourceName.outputName. */
+  reference: z.boolean().default(false),
+});
+export type ResourceConfiguration = z.infer<typeof ResourceConfiguration>;
+export const REFERENCE_PATTERN = /^([A-Za-z][A-Za-z0-9_-]*)\.([A-Za-z_][A-Za-z0-9_-]*)$/;
+export const resourceMessages = {
+  name: 'Use letters, digits, _ and -, starting with a letter',
+  reference: 'Must select from suggested items in select mode*',
+} as const;
+
+export const ResourceBody = z.object({
+  name: z.string().trim().min(1, resourceMessages.name).max(50).regex(/^[A-Za-z][A-Za-z0-9_-]*$/, resourceMessages.name).refine((n) => !n.includes('__'), resourceMessages.name),
+  componentId: z.string().uuid('Please select a component'),
+  componentVersion: z.string().min(1).default(RESOURCE_LATEST),
+  configurations: z.array(ResourceConfiguration).default([]),
+}).superRefine((v, ctx) => {
+  v.configurations.forEach((c, i) => {
+    if (c.reference && !(typeof c.value === 'string' && REFERENCE_PATTERN.test(c.value))) {
+      ctx.addIssue({ code: 'custom', path: ['configurations', i, 'value'], message: resourceMessages.reference });
+    }
+  });
+});
+export type ResourceBody = z.input<typeof ResourceBody>;
+
+export const Resource = z.object({
+  name: z.string(),
+  component: z.object({ id: z.string(), name: z.string(), type: z.string() }),
+  componentVersion: z.string(),
+  status: z.string(),
+  isDeployed: z.boolean(),
+  configurations: z.array(ResourceConfiguration),
+});
+export type Resource = z.infer<typeof Resource>;
+export const ResourceParams = StageParams.extend({ resourceName: z.string().min(1) });
+
+/** Dice coefficient over character bigrams of the names, case and separators ignored: 0 (nothing alike) to 1. */
+export function nameSimilarity(a: string, b: string): number {
+  const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const x = norm(a);
+  const y = norm(b);
+  if (!x.length || !y.length) return 0;
+  if (x === y) return 1;
+  const grams = (s: string) => {
+    const m = new Map<string, number>();
+    for (let i = 0; i < s.length - 1; i++) m.set(s.slice(i, i + 2), (m.get(s.slice(i, i + 2)) ?? 0) + 1);
+    return m;
+  };
+  const gx = grams(x);
+  const gy = grams(y);
+  let shared = 0;
+  for (const [g, n] of gx) shared += Math.min(n, gy.get(g) ?? 0);
+  const total = Math.max(x.length - 1, 0) + Math.max(y.length - 1, 0);
+  return total ? (2 * shared) / total : 0;
+}
+
+/** Spec §2 resource modal: a suggestion scoring above 0.65 is labelled "suggested". */
+export const SUGGESTED_SCORE = 0.65;
+
+/** Other resources' outputs ranked for an input key, best first. */
+export function rankReferenceSuggestions(inputKey: string, outputs: { resource: string; output: string }[]) {
+  return outputs
+    .map((o) => {
+      const score = nameSimilarity(inputKey, o.output);
+      return { value: `${o.resource}.${o.output}`, score, suggested: score > SUGGESTED_SCORE };
+    })
+    .sort((a, b) => b.score - a.score || a.value.localeCompare(b.value));
+}

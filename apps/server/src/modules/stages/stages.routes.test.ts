@@ -95,4 +95,64 @@ describe('environments (stages)', () => {
     expect(replica.statusCode).toBe(402);
     expect(replica.json().message).toBe('Your plan does not include Environment replication. Upgrade your plan to use it.');
   });
+
+  describe('resources', () => {
+    let envId: string;
+    let site: string;
+    let config: string;
+    beforeAll(async () => {
+      const list = (await api('GET', '/stages', reader.idToken)).json().stages;
+      envId = list[0].id;
+      const comps = (await t.app.inject({ method: 'GET', url: `/ms-engine/projects/${projectId}/components`, headers: bearer(reader.idToken) })).json().components;
+      site = comps.find((c: any) => c.name === 'Static site bucket').id;
+      config = comps.find((c: any) => c.name === 'Service config').id;
+    });
+
+    it('adds a component at LATEST with values checked against its schema', async () => {
+      const bad = await api('POST', `/stages/${envId}/resources`, writer.idToken, { name: 'site', componentId: site, configurations: [{ key: 'region', value: 'mars-1' }] });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().fields).toEqual({ 'configurations.region': ['region must be one of us-east-1, us-east-2, us-west-2, eu-west-1, eu-central-1, ap-southeast-1'], 'configurations.bucket_name': ['bucket_name is required'] });
+      const res = await api('POST', `/stages/${envId}/resources`, writer.idToken, { name: 'site', componentId: site, configurations: [{ key: 'bucket_name', value: 'my-site' }] });
+      expect(res.statusCode, res.body).toBe(201);
+      expect(res.json()).toMatchObject({ name: 'site', componentVersion: 'LATEST', status: 'NOT_DEPLOYED', isDeployed: false, component: { name: 'Static site bucket' } });
+      expect((await api('POST', `/stages/${envId}/resources`, writer.idToken, { name: 'site', componentId: site, configurations: [{ key: 'bucket_name', value: 'x' }] })).statusCode).toBe(409);
+      expect((await api('POST', `/stages/${envId}/resources`, reader.idToken, { name: 'other', componentId: site, configurations: [{ key: 'bucket_name', value: 'x' }] })).statusCode).toBe(403);
+    });
+
+    it('takes references to other resources\' outputs and seals sensitive values', async () => {
+      const wrongOutput = await api('POST', `/stages/${envId}/resources`, writer.idToken, { name: 'app', componentId: config, configurations: [{ key: 'service_name', value: 'web' }, { key: 'backend_url', value: 'site.nope', reference: true }] });
+      expect(wrongOutput.json().fields).toEqual({ 'configurations.backend_url': ['site has no output nope'] });
+      const missing = await api('POST', `/stages/${envId}/resources`, writer.idToken, { name: 'app', componentId: config, configurations: [{ key: 'service_name', value: 'web' }, { key: 'backend_url', value: 'ghost.website_url', reference: true }] });
+      expect(missing.json().message).toBe('There is no resource ghost in this environment');
+      const ok = await api('POST', `/stages/${envId}/resources`, writer.idToken, { name: 'app', componentId: config, configurations: [
+        { key: 'service_name', value: 'web' }, { key: 'backend_url', value: 'site.website_url', reference: true }, { key: 'api_key', value: 'k3y-s3cret' },
+      ] });
+      expect(ok.statusCode, ok.body).toBe(201);
+      expect(ok.json().configurations).toEqual([
+        { key: 'service_name', value: 'web', sensitive: false, reference: false },
+        { key: 'backend_url', value: 'site.website_url', sensitive: false, reference: true },
+        { key: 'api_key', value: '(sensitive)', sensitive: true, reference: false },
+      ]);
+      const raw = await t.app.services.database.executeSql(`select configurations::text as c from stage_resources where name = 'app'`);
+      expect(raw.rows[0].c).not.toContain('k3y-s3cret');
+      const updated = await api('PUT', `/stages/${envId}/resources/app`, writer.idToken, { name: 'app', componentId: config, configurations: [
+        { key: 'service_name', value: 'web2' }, { key: 'api_key', value: '(sensitive)', sensitive: true },
+      ] });
+      expect(updated.statusCode, updated.body).toBe(200);
+      const again = await t.app.services.database.executeSql(`select configurations::text as c from stage_resources where name = 'app'`);
+      expect(again.rows[0].c).toBe(raw.rows[0].c.replace('"web"', '"web2"').replace(/,\s*\{"key": "backend_url"[^}]*\}/, ''));
+    });
+
+    it('keeps a referenced resource and a used component from removal', async () => {
+      await api('PUT', `/stages/${envId}/resources/app`, writer.idToken, { name: 'app', componentId: config, configurations: [{ key: 'service_name', value: 'web' }, { key: 'backend_url', value: 'site.website_url', reference: true }] });
+      const blocked = await api('DELETE', `/stages/${envId}/resources/site`, writer.idToken);
+      expect(blocked.statusCode).toBe(409);
+      expect(blocked.json().message).toBe('app use outputs of site');
+      expect((await api('GET', `/stages/${envId}/resources`, reader.idToken)).json().resources.map((r: any) => r.name)).toEqual(['site', 'app']);
+      expect((await api('DELETE', `/stages/${envId}/resources/app`, reader.idToken)).statusCode).toBe(403);
+      expect((await api('DELETE', `/stages/${envId}/resources/app`, writer.idToken)).statusCode).toBe(200);
+      expect((await api('DELETE', `/stages/${envId}/resources/site`, writer.idToken)).statusCode).toBe(200);
+      expect((await api('GET', `/stages/${envId}/resources`, outsider.idToken)).statusCode).toBe(404);
+    });
+  });
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { StageBody, Stage, StageParams, ProjectIdParams, OkBody } from '@gantry/contracts';
+import { StageBody, Stage, StageParams, ProjectIdParams, OkBody, ResourceBody, Resource, ResourceParams } from '@gantry/contracts';
 import type { Guards } from '../../platform/auth.js';
 import type { StagesService } from './stages.service.js';
 
@@ -23,6 +23,19 @@ export function stagesRoutes(deps: { stages: StagesService; guards: Guards }): F
     app.put('/projects/:projectId/stages/:stageId', { preHandler: guards.project('change'), schema: { tags, params: StageParams, body: StageBody, response: { 200: Stage } } }, (req) =>
       stages.update(req.params.projectId, req.params.stageId, req.body),
     );
+    app.get('/projects/:projectId/stages/:stageId/resources', { preHandler: guards.project('view'), schema: { tags, params: StageParams, response: { 200: z.object({ resources: z.array(Resource) }) } } }, async (req) => ({
+      resources: await stages.resources(req.params.projectId, req.params.stageId),
+    }));
+    app.post('/projects/:projectId/stages/:stageId/resources', { preHandler: guards.project('change'), schema: { tags, params: StageParams, body: ResourceBody, response: { 201: Resource } } }, async (req, reply) =>
+      reply.status(201).send(await stages.addResource(req.params.projectId, req.params.stageId, req.body)),
+    );
+    app.put('/projects/:projectId/stages/:stageId/resources/:resourceName', { preHandler: guards.project('change'), schema: { tags, params: ResourceParams, body: ResourceBody, response: { 200: Resource } } }, (req) =>
+      stages.updateResource(req.params.projectId, req.params.stageId, req.params.resourceName, req.body),
+    );
+    app.delete('/projects/:projectId/stages/:stageId/resources/:resourceName', { preHandler: guards.project('change'), schema: { tags, params: ResourceParams, response: { 200: OkBody } } }, async (req) => {
+      await stages.removeResource(req.params.projectId, req.params.stageId, req.params.resourceName);
+      return ok;
+    });
     app.delete('/projects/:projectId/stages/:stageId', { preHandler: guards.project('change'), schema: { tags, params: StageParams, response: { 200: OkBody } } }, async (req) => {
       await stages.remove(req.params.projectId, req.params.stageId);
       return ok;

@@ -1,10 +1,22 @@
 import { z } from 'zod';
-import { StageBody, stageLocked, LOCKED_STAGE_FIELDS, type Stage } from '@gantry/contracts';
+import {
+  StageBody, ResourceBody, stageLocked, LOCKED_STAGE_FIELDS, checkInputValues, REFERENCE_PATTERN, RESOURCE_LATEST, SENSITIVE_PLACEHOLDER,
+  type Stage, type Resource, type ComponentVersionSchema,
+} from '@gantry/contracts';
+import type { SecretBox } from '../../platform/secrets.js';
+import type { StoredConfiguration } from './stages.tables.js';
 import { Conflict, NotFound, Validation } from '../../platform/errors.js';
 import type { BillingService } from '../billing/billing.service.js';
-import type { StagesStore, StageRow } from './stages.store.js';
+import type { StagesStore, StageRow, ResourceRow } from './stages.store.js';
 
 type Body = z.output<typeof StageBody>;
+type ResourceInput = z.output<typeof ResourceBody>;
+
+/** What resources need of components (the components service answers). */
+export interface ComponentLookup {
+  schema(projectId: string, componentId: string, version: string): Promise<ComponentVersionSchema>;
+  summary(projectId: string, componentId: string): Promise<{ id: string; name: string; type: string }>;
+}
 
 /** Does the project have this cloud account? (The cloud-accounts service answers.) */
 export type CloudAccountCheck = (projectId: string, body: Body) => Promise<string | null>;
@@ -32,8 +44,46 @@ function columns(b: Body) {
   };
 }
 
-export function createStagesService(deps: { store: StagesStore; billing: BillingService; cloudAccount: CloudAccountCheck }) {
-  const { store, billing } = deps;
+export function createStagesService(deps: { store: StagesStore; billing: BillingService; cloudAccount: CloudAccountCheck; components: ComponentLookup; secrets: SecretBox }) {
+  const { store, billing, secrets } = deps;
+
+  const versionArg = (v: string) => (v === RESOURCE_LATEST ? 'latest' : v);
+
+  async function toResource(projectId: string, r: ResourceRow): Promise<Resource> {
+    const component = await deps.components.summary(projectId, r.componentId).catch(() => ({ id: r.componentId, name: '(removed component)', type: 'Other' }));
+    return {
+      name: r.name, component, componentVersion: r.componentVersion, status: r.status, isDeployed: r.isDeployed,
+      configurations: r.configurations.map((c) => ({ key: c.key, value: c.sensitive ? SENSITIVE_PLACEHOLDER : c.value, sensitive: c.sensitive, reference: c.reference })),
+    };
+  }
+
+  /**
+   * Checks a resource against its component version's schema and the environment's other resources, and
+   * seals sensitive values (a placeholder sent back keeps the stored one).
+   */
+  async function prepareResource(projectId: string, stage: StageRow, body: ResourceInput, previous?: ResourceRow): Promise<StoredConfiguration[]> {
+    const schema = await deps.components.schema(projectId, body.componentId, versionArg(body.componentVersion));
+    const fields: Record<string, string[]> = {};
+    const kept = (key: string) => previous?.configurations.find((c) => c.key === key && c.sensitive);
+    const values = body.configurations.map((c) => (c.value === SENSITIVE_PLACEHOLDER && kept(c.key) ? { ...c, value: 'kept' } : c));
+    for (const [key, message] of Object.entries(checkInputValues(schema.inputs, values))) fields[`configurations.${key}`] = [message];
+    const others = (await store.resources(stage.id)).filter((r) => r.id !== previous?.id);
+    for (const c of body.configurations.filter((x) => x.reference)) {
+      const [, resource, output] = REFERENCE_PATTERN.exec(String(c.value))!;
+      const target = others.find((r) => r.name === resource);
+      if (!target) { fields[`configurations.${c.key}`] = [`There is no resource ${resource} in this environment`]; continue; }
+      const outputs = (await deps.components.schema(projectId, target.componentId, versionArg(target.componentVersion))).outputs;
+      if (!outputs.some((o) => o.name === output)) fields[`configurations.${c.key}`] = [`${resource} has no output ${output}`];
+    }
+    if (Object.keys(fields).length) throw new Validation(Object.values(fields)[0]![0]!, fields);
+    const sensitiveInputs = new Set(schema.inputs.filter((i) => i.sensitive).map((i) => i.name));
+    return body.configurations.map((c) => {
+      const sensitive = c.sensitive || sensitiveInputs.has(c.key);
+      if (!sensitive || c.reference) return { key: c.key, value: c.value, sensitive: false, reference: c.reference };
+      if (c.value === SENSITIVE_PLACEHOLDER && kept(c.key)) return kept(c.key)!;
+      return { key: c.key, value: secrets.seal(String(c.value)), sensitive: true, reference: false };
+    });
+  }
 
   async function get(projectId: string, id: string) {
     const row = await store.byId(projectId, id);
@@ -90,6 +140,38 @@ export function createStagesService(deps: { store: StagesStore; billing: Billing
       await store.delete(projectId, id);
     },
 
+    async resources(projectId: string, stageId: string): Promise<Resource[]> {
+      await get(projectId, stageId);
+      return Promise.all((await store.resources(stageId)).map((r) => toResource(projectId, r)));
+    },
+
+    async addResource(projectId: string, stageId: string, body: ResourceInput): Promise<Resource> {
+      const stage = await get(projectId, stageId);
+      if (await store.resource(stageId, body.name)) throw new Conflict(`This environment already has a resource named ${body.name}`);
+      const configurations = await prepareResource(projectId, stage, body);
+      return toResource(projectId, await store.insertResource({ stageId, name: body.name, componentId: body.componentId, componentVersion: body.componentVersion, configurations }));
+    },
+
+    async updateResource(projectId: string, stageId: string, name: string, body: ResourceInput): Promise<Resource> {
+      const stage = await get(projectId, stageId);
+      const row = await store.resource(stageId, name);
+      if (!row) throw new NotFound('Resource not found');
+      if (body.name !== name || body.componentId !== row.componentId) throw new Validation('A resource keeps its name and component; add a new resource instead');
+      const configurations = await prepareResource(projectId, stage, body, row);
+      return toResource(projectId, await store.updateResource(row.id, { componentVersion: body.componentVersion, configurations }));
+    },
+
+    async removeResource(projectId: string, stageId: string, name: string) {
+      await get(projectId, stageId);
+      const row = await store.resource(stageId, name);
+      if (!row) throw new NotFound('Resource not found');
+      if (row.isDeployed) throw new Conflict('Undeploy the resource before removing it');
+      const users = (await store.resources(stageId)).filter((r) => r.configurations.some((c) => c.reference && String(c.value).startsWith(`${name}.`)));
+      if (users.length) throw new Conflict(`${users.map((u) => u.name).join(', ')} use outputs of ${name}`);
+      await store.deleteResource(row.id);
+    },
+
+    stagesUsingComponent: (componentId: string) => store.stagesUsingComponent(componentId),
     deployedNames: (projectId: string) => store.deployedNames(projectId),
     countsFor: (projectIds: string[]) => store.countsFor(projectIds),
   };

@@ -1,8 +1,9 @@
 import { and, count, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db.js';
-import { stages } from './stages.tables.js';
+import { stages, stageResources } from './stages.tables.js';
 
 export type StageRow = typeof stages.$inferSelect;
+export type ResourceRow = typeof stageResources.$inferSelect;
 const NOT_DEPLOYED = ['NOT_DEPLOYED', 'DELETE_COMPLETE'];
 
 export function createStagesStore(db: Db) {
@@ -17,6 +18,14 @@ export function createStagesStore(db: Db) {
     delete: (projectId: string, id: string) => db.delete(stages).where(and(eq(stages.projectId, projectId), eq(stages.id, id))),
     deployedNames: async (projectId: string) =>
       (await db.select({ name: stages.name }).from(stages).where(and(eq(stages.projectId, projectId), notInArray(stages.status, NOT_DEPLOYED)))).map((r) => r.name),
+    resources: (stageId: string) => db.select().from(stageResources).where(eq(stageResources.stageId, stageId)).orderBy(stageResources.createdAt),
+    resource: async (stageId: string, name: string) => (await db.select().from(stageResources).where(and(eq(stageResources.stageId, stageId), eq(stageResources.name, name))))[0],
+    insertResource: async (values: typeof stageResources.$inferInsert) => (await db.insert(stageResources).values(values).returning())[0]!,
+    updateResource: async (id: string, values: Partial<typeof stageResources.$inferInsert>) => (await db.update(stageResources).set(values).where(eq(stageResources.id, id)).returning())[0]!,
+    deleteResource: (id: string) => db.delete(stageResources).where(eq(stageResources.id, id)),
+    /** Names of the environments that use a component. */
+    stagesUsingComponent: async (componentId: string) =>
+      [...new Set((await db.select({ name: stages.name }).from(stageResources).innerJoin(stages, eq(stages.id, stageResources.stageId)).where(eq(stageResources.componentId, componentId))).map((r) => r.name))],
     countsFor: async (projectIds: string[]) =>
       new Map(projectIds.length
         ? (await db.select({ projectId: stages.projectId, n: count() }).from(stages).where(inArray(stages.projectId, projectIds)).groupBy(stages.projectId)).map((r) => [r.projectId, Number(r.n)])
