@@ -11,3 +11,4 @@ export * from './notifications.js';
 export * from './components.js';
 export * from './cloud-accounts.js';
 export * from './stages.js';
+export * from './repository-url.js';

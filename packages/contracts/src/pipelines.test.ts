@@ -104,3 +104,17 @@ describe('pipeline form (spec §5)', () => {
     expect(EnvironmentVariable.parse({ key: 'API_KEY', value: 's' })).toEqual({ key: 'API_KEY', value: 's', sensitive: false });
   });
 });
+
+import { repositoryWebUrl, repositoryName } from './repository-url.js';
+
+describe('repository links', () => {
+  it.each([
+    ['https://github.com/acme/web.git', 'https://github.com/acme/web', 'acme/web'],
+    ['git@gitlab.com:group/sub/app.git', 'https://gitlab.com/group/sub/app', 'group/sub/app'],
+    ['https://x-access-token:secret@github.com/acme/web', 'https://github.com/acme/web', 'acme/web'],
+    ['/srv/git/repo.git', null, '/srv/git/repo.git'],
+  ])('%s → %s', (url, web, name) => {
+    expect(repositoryWebUrl(url)).toBe(web);
+    expect(repositoryName(url)).toBe(name);
+  });
+});

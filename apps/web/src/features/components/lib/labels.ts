@@ -1,3 +1,4 @@
+export { repositoryWebUrl, repositoryName } from '@gantry/contracts';
 import { INFRA_CLOUD_PROVIDER_LABELS, type IacTool, type InfraCloudProvider } from '@gantry/contracts';
 
 /** Screen names of the IaC tools (spec §2 filter: All, Cloudformation, Terraform). */
@@ -22,33 +23,6 @@ const TYPE_LABELS: Record<string, string> = {
 };
 export const typeLabel = (type: string) => TYPE_LABELS[type.toLowerCase()] ?? type;
 
-/** A browsable https address of a repository URL (https or scp-like git@host:owner/repo.git). */
-export function repositoryWebUrl(repositoryUrl: string | null | undefined): string | null {
-  if (!repositoryUrl) return null;
-  let url = repositoryUrl.trim();
-  const scp = /^[\w.-]+@([^:/]+):(.+)$/.exec(url);
-  if (scp) url = `https://${scp[1]}/${scp[2]}`;
-  if (!/^https?:\/\//i.test(url)) return null;
-  try {
-    const u = new URL(url);
-    u.username = '';
-    u.password = '';
-    return u.toString().replace(/\.git\/?$/, '').replace(/\/$/, '');
-  } catch {
-    return null;
-  }
-}
-
-/** owner/repo of a repository URL, for display. */
-export function repositoryName(repositoryUrl: string | null | undefined): string {
-  const web = repositoryWebUrl(repositoryUrl);
-  if (!web) return repositoryUrl ?? '';
-  try {
-    return new URL(web).pathname.replace(/^\/+/, '');
-  } catch {
-    return web;
-  }
-}
 
 /** A schema default as text: strings as they are, other values as JSON; '—' when none. */
 export function formatDefault(value: unknown): string {

@@ -1,6 +1,6 @@
-import { Alert, Anchor, Button, Card, Divider, Group, Select, Skeleton, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Card, Group, Select, Skeleton, Stack, Text, TextInput, Textarea } from '@mantine/core';
 import { IconAlertTriangle, IconArrowLeft } from '@tabler/icons-react';
-import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import {
   ComponentBody,
@@ -22,6 +22,7 @@ import { usePipelines } from '../api/list-pipelines';
 import { useUpdateComponent } from '../api/update-component';
 import { useErrorToast } from '../hooks/use-error-toast';
 import { FORM_TYPES, IAC_LABELS, providerLabel, typeLabel } from '../lib/labels';
+import { FormSection } from '../../../ui/FormSection';
 
 type FormState = {
   name: string;
@@ -44,23 +45,6 @@ const fromComponent = (c: ComponentDetails): FormState => ({
   pipelineId: c.pipelineId,
   artifactStep: c.artifactStep,
 });
-
-function Section({ title, description, children }: { title: string; description?: string; children: ReactNode }) {
-  return (
-    <Card withBorder radius="md" padding="lg">
-      <Title order={4} fz="md" fw={650}>
-        {title}
-      </Title>
-      {description && (
-        <Text size="sm" c="dimmed" mt={2}>
-          {description}
-        </Text>
-      )}
-      <Divider my="md" />
-      <Stack gap="md">{children}</Stack>
-    </Card>
-  );
-}
 
 /** /components/create and /components/:componentId/edit (spec §2, §5): validated on submit with the server's schema. */
 export default function ComponentFormPage() {
@@ -202,7 +186,7 @@ export default function ComponentFormPage() {
                 Only the project that owns this component can change it.
               </Alert>
             )}
-            <Section title="General">
+            <FormSection title="General">
               <TextInput
                 label="Component name"
                 placeholder="my-component"
@@ -235,9 +219,9 @@ export default function ComponentFormPage() {
                 onChange={(e) => set('description', e.currentTarget.value)}
                 error={errors.description}
               />
-            </Section>
+            </FormSection>
 
-            <Section title="Infrastructure" description="Where the component runs and how it is deployed">
+            <FormSection title="Infrastructure" description="Where the component runs and how it is deployed">
               <Select
                 label="Cloud provider"
                 placeholder="Select a cloud provider"
@@ -262,9 +246,9 @@ export default function ComponentFormPage() {
                 allowDeselect={false}
                 description={form.cloudProvider !== 'aws' ? 'Cloudformation is available for Amazon Web Services only' : undefined}
               />
-            </Section>
+            </FormSection>
 
-            <Section title="Build" description="The pipeline that builds the component and the step whose output is deployed">
+            <FormSection title="Build" description="The pipeline that builds the component and the step whose output is deployed">
               <Select
                 label="Pipeline"
                 placeholder={pipelines.isPending ? 'Loading pipelines…' : 'Select a pipeline'}
@@ -323,7 +307,7 @@ export default function ComponentFormPage() {
                   {errors.artifactStep}
                 </Text>
               )}
-            </Section>
+            </FormSection>
 
             <Group justify="flex-end">
               <Button variant="default" component={Link} to={back} disabled={saving}>

@@ -1,33 +1,9 @@
+import { repositoryWebUrl } from '@gantry/contracts';
+
+export { repositoryWebUrl, repositoryName } from '@gantry/contracts';
+
 /** Commit display rules (spec §9): hashes show 7 characters; no link when the version has a dash; /commits/ on bitbucket, /commit/ elsewhere. */
 export const shortSha = (sha: string | null | undefined) => (sha ? sha.slice(0, 7) : '');
-
-/** A browsable https address of a repository URL (https or scp-like git@host:owner/repo.git). */
-export function repositoryWebUrl(repositoryUrl: string | null | undefined): string | null {
-  if (!repositoryUrl) return null;
-  let url = repositoryUrl.trim();
-  const scp = /^[\w.-]+@([^:/]+):(.+)$/.exec(url);
-  if (scp) url = `https://${scp[1]}/${scp[2]}`;
-  if (!/^https?:\/\//i.test(url)) return null;
-  try {
-    const u = new URL(url);
-    u.username = '';
-    u.password = '';
-    return u.toString().replace(/\.git\/?$/, '').replace(/\/$/, '');
-  } catch {
-    return null;
-  }
-}
-
-/** owner/repo of a repository URL, for display. */
-export function repositoryName(repositoryUrl: string | null | undefined): string {
-  const web = repositoryWebUrl(repositoryUrl);
-  if (!web) return repositoryUrl ?? '';
-  try {
-    return new URL(web).pathname.replace(/^\/+/, '');
-  } catch {
-    return web;
-  }
-}
 
 export function commitUrl(opts: { repositoryUrl: string | null | undefined; sha: string | null | undefined; version?: string | null; provider?: string | null }): string | null {
   const { repositoryUrl, sha, version, provider } = opts;

@@ -1,4 +1,4 @@
-import { Anchor, Button, Card, Divider, Group, Select, Skeleton, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Card, Group, Select, Skeleton, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { IconArrowLeft, IconBrandBitbucket, IconBrandGithub, IconBrandGitlab } from '@tabler/icons-react';
 import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -15,6 +15,7 @@ import { useUpdatePipeline } from '../api/update-pipeline';
 import { EnvironmentVariablesField, newEnvRow, type EnvRow } from '../components/EnvironmentVariablesField';
 import { repositoryName } from '../lib/commit';
 import { PipelineLoadError } from '../components/PipelineLoadError';
+import { FormSection } from '../../../ui/FormSection';
 
 const MONO = { input: { fontFamily: 'var(--mantine-font-family-monospace)' } };
 
@@ -48,23 +49,6 @@ const providerIcon: Record<string, ReactNode> = {
   gitlab: <IconBrandGitlab size={16} />,
   bitbucket: <IconBrandBitbucket size={16} />,
 };
-
-function Section({ title, description, children }: { title: string; description?: string; children: ReactNode }) {
-  return (
-    <Card withBorder radius="md" padding="lg">
-      <Title order={4} fz="md" fw={650}>
-        {title}
-      </Title>
-      {description && (
-        <Text size="sm" c="dimmed" mt={2}>
-          {description}
-        </Text>
-      )}
-      <Divider my="md" />
-      <Stack gap="md">{children}</Stack>
-    </Card>
-  );
-}
 
 /** /pipelines/create and /pipelines/:pipelineId/edit (spec §2, §5). Validates on submit with the server's schema. */
 export default function PipelineFormPage() {
@@ -188,7 +172,7 @@ export default function PipelineFormPage() {
       ) : (
         <form onSubmit={submit} noValidate data-testid="pipeline-form">
           <Stack gap="lg">
-            <Section title="General">
+            <FormSection title="General">
               <TextInput
                 label="Pipeline name"
                 placeholder="my-service"
@@ -199,9 +183,9 @@ export default function PipelineFormPage() {
                 error={errors.name}
                 description={editing ? 'The name of a pipeline cannot be changed' : '3 to 30 characters'}
               />
-            </Section>
+            </FormSection>
 
-            <Section title="Source" description="The Git account and repository the pipeline builds">
+            <FormSection title="Source" description="The Git account and repository the pipeline builds">
               <Select
                 label="Git account"
                 placeholder={accounts.isPending ? 'Loading accounts…' : 'Select a Git account'}
@@ -246,9 +230,9 @@ export default function PipelineFormPage() {
                 error={errors.repositoryUrl}
                 allowDeselect={false}
               />
-            </Section>
+            </FormSection>
 
-            <Section title="Triggers" description="Run the pipeline automatically when matching commits are pushed">
+            <FormSection title="Triggers" description="Run the pipeline automatically when matching commits are pushed">
               <Switch
                 label="Automated trigger"
                 description="Trigger a build on every push that matches the branch filter and modified files"
@@ -276,9 +260,9 @@ export default function PipelineFormPage() {
                 description="Glob patterns separated by commas. Empty or / means any file change."
                 styles={MONO}
               />
-            </Section>
+            </FormSection>
 
-            <Section title="Build" description="Where the pipeline finds its spec and what its steps see">
+            <FormSection title="Build" description="Where the pipeline finds its spec and what its steps see">
               <TextInput
                 label="Work directory"
                 placeholder="/"
@@ -303,7 +287,7 @@ export default function PipelineFormPage() {
                   onMessage={setEnvMessage}
                 />
               </div>
-            </Section>
+            </FormSection>
 
             <Group justify="flex-end">
               <Button variant="default" component={Link} to={editing ? `/pipelines/${pipelineId}/details` : '/pipelines'} disabled={saving}>
