@@ -1,5 +1,6 @@
 import { useCallback, useState, type FormEvent } from 'react';
 import type { z } from 'zod';
+import { firstFieldMessages, firstIssueMessages } from './form-errors';
 
 type Errors = Record<string, string | undefined>;
 
@@ -31,12 +32,7 @@ export function useZodForm<S extends z.ZodType>(schema: S, initial: Record<strin
       setErrors({});
       return result.data;
     }
-    const next: Errors = {};
-    for (const issue of result.error.issues) {
-      const key = issue.path.join('.') || '_';
-      next[key] ??= issue.message;
-    }
-    setErrors(next);
+    setErrors(firstIssueMessages(result.error));
     return null;
   };
 
@@ -50,7 +46,7 @@ export function useZodForm<S extends z.ZodType>(schema: S, initial: Record<strin
   /** Puts server field errors (400 `fields`) next to their inputs. */
   const setServerErrors = (fields?: Record<string, string[]>) => {
     if (!fields) return;
-    setErrors((e) => ({ ...e, ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v[0]])) }));
+    setErrors((e) => ({ ...e, ...firstFieldMessages(fields) }));
   };
 
   const reset = (next: Record<string, string> = initial) => {

@@ -23,6 +23,7 @@ import { useUpdateComponent } from '../api/update-component';
 import { useErrorToast } from '../hooks/use-error-toast';
 import { FORM_TYPES, IAC_LABELS, providerLabel, typeLabel } from '../lib/labels';
 import { FormSection } from '../../../ui/FormSection';
+import { firstFieldMessages, firstIssueMessages } from '../../../ui/form-errors';
 
 type FormState = {
   name: string;
@@ -124,14 +125,12 @@ export default function ComponentFormPage() {
     };
     const parsed = editing ? UpdateComponentBody.safeParse(values) : ComponentBody.safeParse(values);
     if (!parsed.success) {
-      const next: Record<string, string> = {};
-      for (const issue of parsed.error.issues) next[issue.path.join('.') || '_'] ??= issue.message;
-      setErrors(next);
+      setErrors(firstIssueMessages(parsed.error));
       return;
     }
     setErrors({});
     const onError = (err: unknown) => {
-      if (isApiError(err) && err.fields) setErrors(Object.fromEntries(Object.entries(err.fields).map(([k, v]) => [k, v[0]])));
+      if (isApiError(err) && err.fields) setErrors(firstFieldMessages(err.fields));
       toast.apiError(err);
     };
     if (editing && componentId) {

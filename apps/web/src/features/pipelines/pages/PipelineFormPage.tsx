@@ -16,6 +16,7 @@ import { EnvironmentVariablesField, newEnvRow, type EnvRow } from '../components
 import { repositoryName } from '../lib/commit';
 import { PipelineLoadError } from '../components/PipelineLoadError';
 import { FormSection } from '../../../ui/FormSection';
+import { firstFieldMessages, firstIssueMessages } from '../../../ui/form-errors';
 
 const MONO = { input: { fontFamily: 'var(--mantine-font-family-monospace)' } };
 
@@ -112,14 +113,12 @@ export default function PipelineFormPage() {
     };
     const parsed = editing ? UpdatePipelineBody.safeParse(values) : PipelineBody.safeParse(values);
     if (!parsed.success) {
-      const next: Record<string, string> = {};
-      for (const issue of parsed.error.issues) next[issue.path.join('.') || '_'] ??= issue.message;
-      setErrors(next);
+      setErrors(firstIssueMessages(parsed.error));
       return;
     }
     setErrors({});
     const onError = (err: unknown) => {
-      if (isApiError(err) && err.fields) setErrors(Object.fromEntries(Object.entries(err.fields).map(([k, v]) => [k, v[0]])));
+      if (isApiError(err) && err.fields) setErrors(firstFieldMessages(err.fields));
       toast.apiError(err);
     };
     if (editing && pipelineId) {
