@@ -12,3 +12,6 @@ export * from './components.js';
 export * from './cloud-accounts.js';
 export * from './stages.js';
 export * from './repository-url.js';
+export * from './deployments.js';
+export * from './schedules.js';
+export * from './environment-templates.js';

@@ -22,8 +22,9 @@ export const GCP_REGIONS: Record<string, string[]> = {
 export const gcpZones = (region: string) => (GCP_REGIONS[region] ?? []).map((z) => `${region}-${z}`);
 
 export const stageMessages = {
-  nameLength: 'Environment name must be 3 to 40 characters',
-  nameChars: 'Use letters, digits and -, starting with a letter',
+  nameLength: 'Environment name must be 3 to 20 characters',
+  nameChars: 'Environment name may contain only letters and digits',
+  description: 'Description must be 1 to 255 characters',
   awsAccount: 'Please select an AWS account',
   awsRegion: 'Please select a region',
   tenant: 'Please enter the tenant id',
@@ -38,8 +39,8 @@ const optional = z.string().trim().optional().transform((v) => v || undefined);
 
 /** Create, edit and replicate (copyFrom) of an environment (spec §2 "Environment create, edit and replicate"). */
 export const StageBody = z.object({
-  name: z.string().trim().min(3, stageMessages.nameLength).max(40, stageMessages.nameLength).regex(/^[A-Za-z][A-Za-z0-9-]*$/, stageMessages.nameChars),
-  description: z.string().trim().max(255).default(''),
+  name: z.string().trim().min(3, stageMessages.nameLength).max(20, stageMessages.nameLength).regex(/^[A-Za-z0-9]+$/, stageMessages.nameChars),
+  description: z.string().trim().min(1, stageMessages.description).max(255, stageMessages.description),
   cloudProvider: InfraCloudProvider,
   infrastructureAsCodeTool: IacTool.default('terraform'),
   awsAccountId: optional, awsRegion: optional,
@@ -94,14 +95,15 @@ export const ResourceConfiguration = z.object({
 export type ResourceConfiguration = z.infer<typeof ResourceConfiguration>;
 export const REFERENCE_PATTERN = /^([A-Za-z][A-Za-z0-9_-]*)\.([A-Za-z_][A-Za-z0-9_-]*)$/;
 export const resourceMessages = {
-  name: 'Use letters, digits, _ and -, starting with a letter',
+  name: 'Resource name must be 3 to 30 letters and digits',
+  version: 'Please select a version',
   reference: 'Must select from suggested items in select mode*',
 } as const;
 
 export const ResourceBody = z.object({
-  name: z.string().trim().min(1, resourceMessages.name).max(50).regex(/^[A-Za-z][A-Za-z0-9_-]*$/, resourceMessages.name).refine((n) => !n.includes('__'), resourceMessages.name),
+  name: z.string().trim().min(3, resourceMessages.name).max(30, resourceMessages.name).regex(/^[A-Za-z0-9]+$/, resourceMessages.name),
   componentId: z.string().uuid('Please select a component'),
-  componentVersion: z.string().min(1).default(RESOURCE_LATEST),
+  componentVersion: z.string({ error: resourceMessages.version }).min(1, resourceMessages.version).default(RESOURCE_LATEST),
   configurations: z.array(ResourceConfiguration).default([]),
 }).superRefine((v, ctx) => {
   v.configurations.forEach((c, i) => {
