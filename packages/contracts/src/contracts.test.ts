@@ -146,7 +146,7 @@ describe('environment and resource forms', () => {
     expect(['NOT_DEPLOYED', 'DELETE_COMPLETE', 'CREATE_COMPLETE', 'UPDATE_IN_PROGRESS'].map(stageLocked)).toEqual([false, false, true, true]);
   });
   it('forces terraform for non-aws providers', () => {
-    const r = StageBody.safeParse({ name: 'azure-env', cloudProvider: 'azurerm', infrastructureAsCodeTool: 'cloudformation', tenantId: 't', subscriptionId: 's' });
+    const r = StageBody.safeParse({ name: 'azureEnv', description: 'Azure', cloudProvider: 'azurerm', infrastructureAsCodeTool: 'cloudformation', tenantId: 't', subscriptionId: 's' });
     expect(r.error!.issues.map((i) => i.message)).toEqual(['CloudFormation environments need the aws provider']);
   });
   it('a reference must name resourceName.outputName', () => {
@@ -154,5 +154,17 @@ describe('environment and resource forms', () => {
     expect(bad.error!.issues[0]!.message).toBe('Must select from suggested items in select mode*');
     expect(ResourceBody.safeParse({ name: 'app', componentId: '6a1f7d3e-8c6e-4b0e-9b7a-1c2d3e4f5a6b', configurations: [{ key: 'vpc', value: 'network.vpc_id', reference: true }] }).success).toBe(true);
     expect(ResourceBody.safeParse({ name: 'a__b', componentId: '6a1f7d3e-8c6e-4b0e-9b7a-1c2d3e4f5a6b' }).success).toBe(false);
+  });
+  it('names: environments 3 to 20 letters and digits, resources 3 to 30, descriptions 1 to 255', () => {
+    const base = { description: 'd', cloudProvider: 'azurerm', tenantId: 't', subscriptionId: 's' };
+    const nameOk = (name: string) => StageBody.safeParse({ ...base, name }).success;
+    expect(['abc', 'a'.repeat(20), 'Prod2'].map(nameOk)).toEqual([true, true, true]);
+    expect(['ab', 'a'.repeat(21), 'my-env', 'my env', 'env_1'].map(nameOk)).toEqual([false, false, false, false, false]);
+    expect(StageBody.safeParse({ ...base, name: 'prod', description: '' }).error!.issues[0]!.message).toBe('Description must be 1 to 255 characters');
+    expect(StageBody.safeParse({ ...base, name: 'prod', description: 'x'.repeat(256) }).success).toBe(false);
+    const resOk = (name: string) => ResourceBody.safeParse({ name, componentId: '6a1f7d3e-8c6e-4b0e-9b7a-1c2d3e4f5a6b' }).success;
+    expect(['web', 'a'.repeat(30), 'db1'].map(resOk)).toEqual([true, true, true]);
+    expect(['ab', 'a'.repeat(31), 'my-db', 'my_db'].map(resOk)).toEqual([false, false, false, false]);
+    expect(ResourceBody.safeParse({ name: 'web', componentId: '6a1f7d3e-8c6e-4b0e-9b7a-1c2d3e4f5a6b', componentVersion: '' }).error!.issues[0]!.message).toBe('Please select a version');
   });
 });

@@ -39,8 +39,8 @@ const optional = z.string().trim().optional().transform((v) => v || undefined);
 
 /** Create, edit and replicate (copyFrom) of an environment (spec §2 "Environment create, edit and replicate"). */
 export const StageBody = z.object({
-  name: z.string().trim().min(3, stageMessages.nameLength).max(20, stageMessages.nameLength).regex(/^[A-Za-z0-9]+$/, stageMessages.nameChars),
-  description: z.string().trim().min(1, stageMessages.description).max(255, stageMessages.description),
+  name: z.string({ error: stageMessages.nameLength }).trim().min(3, stageMessages.nameLength).max(20, stageMessages.nameLength).regex(/^[A-Za-z0-9]+$/, stageMessages.nameChars),
+  description: z.string({ error: stageMessages.description }).trim().min(1, stageMessages.description).max(255, stageMessages.description),
   cloudProvider: InfraCloudProvider,
   infrastructureAsCodeTool: IacTool.default('terraform'),
   awsAccountId: optional, awsRegion: optional,
