@@ -49,6 +49,9 @@ import { createStagesService, type StagesService } from './modules/stages/stages
 import { stagesRoutes } from './modules/stages/stages.routes.js';
 import type { ComponentsService } from './modules/components/components.service.js';
 import type { GitAccountsService } from './modules/git-accounts/git-accounts.service.js';
+import { createSchedulesStore } from './modules/schedules/schedules.store.js';
+import { createSchedulesService } from './modules/schedules/schedules.service.js';
+import { schedulesRoutes } from './modules/schedules/schedules.routes.js';
 
 export interface Services {
   database: Database;
@@ -230,6 +233,11 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   await app.register(components.routes, { prefix: '/ms-engine' });
   await app.register(cloudAccounts.routes, { prefix: '/ms-aws' });
   await app.register(stagesRoutes({ stages, guards }), { prefix: '/ms-engine' });
+  const schedules = createSchedulesService({
+    store: createSchedulesStore(database.db), billing,
+    awsAccountIds: async (projectId) => (await cloudAccounts.service.listAws(projectId)).map((a) => a.id),
+  });
+  await app.register(schedulesRoutes({ schedules, guards }), { prefix: '/ms-cloud-cost-optimizer' });
   await app.register(notificationsRoutes({ notifications, guards }), { prefix: '/ms-notification' });
   await app.register(timelineRoutes({ builds, guards }), { prefix: '/ms-elasticsearch' });
   app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true, database: database.kind }));

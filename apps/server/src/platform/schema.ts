@@ -11,3 +11,4 @@ export * from '../modules/notifications/notifications.tables.js';
 export * from '../modules/cloud-accounts/cloud-accounts.tables.js';
 export * from '../modules/components/components.tables.js';
 export * from '../modules/stages/stages.tables.js';
+export * from '../modules/schedules/schedules.tables.js';

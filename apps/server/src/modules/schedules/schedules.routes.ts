@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ScheduleBody, Schedule, ProjectIdParams, OkBody } from '@gantry/contracts';
+import type { Guards } from '../../platform/auth.js';
+import type { SchedulesService } from './schedules.service.js';
+
+const ScheduleParams = ProjectIdParams.extend({ scheduleId: z.string().uuid() });
+
+/** Saving schedules under /ms-cloud-cost-optimizer. */
+export function schedulesRoutes(deps: { schedules: SchedulesService; guards: Guards }): FastifyPluginAsyncZod {
+  const { schedules, guards } = deps;
+  return async (app) => {
+    const tags = ['saving schedules'];
+    app.get('/projects/:projectId/schedules', { preHandler: guards.project('view'), schema: { tags, params: ProjectIdParams, response: { 200: z.object({ schedules: z.array(Schedule) }) } } }, async (req) => ({
+      schedules: await schedules.list(req.params.projectId),
+    }));
+    app.post('/projects/:projectId/schedules', { preHandler: guards.project('change'), schema: { tags, params: ProjectIdParams, body: ScheduleBody, response: { 201: Schedule } } }, async (req, reply) =>
+      reply.status(201).send(await schedules.create(req.params.projectId, req.body)),
+    );
+    app.put('/projects/:projectId/schedules/:scheduleId', { preHandler: guards.project('change'), schema: { tags, params: ScheduleParams, body: ScheduleBody, response: { 200: Schedule } } }, (req) =>
+      schedules.update(req.params.projectId, req.params.scheduleId, req.body),
+    );
+    app.delete('/projects/:projectId/schedules/:scheduleId', { preHandler: guards.project('change'), schema: { tags, params: ScheduleParams, response: { 200: OkBody } } }, async (req) => {
+      await schedules.remove(req.params.projectId, req.params.scheduleId);
+      return { ok: true as const };
+    });
+  };
+}

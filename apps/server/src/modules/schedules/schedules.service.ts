@@ -1,0 +1,54 @@
+import type { z } from 'zod';
+import type { ScheduleBody, Schedule } from '@gantry/contracts';
+import { NotFound, Validation } from '../../platform/errors.js';
+import type { BillingService } from '../billing/billing.service.js';
+import type { SchedulesStore, ScheduleRow } from './schedules.store.js';
+
+type Body = z.output<typeof ScheduleBody>;
+const CRON = /^cron\(\S+ \S+ \S+ \S+ \S+ \S+\)$/;
+
+export function toSchedule(r: ScheduleRow): Schedule {
+  return {
+    id: r.id, name: r.name, state: r.state, startExpression: r.startExpression, stopExpression: r.stopExpression, timezone: r.timezone,
+    awsAccountId: r.awsAccountId, awsRegion: r.awsRegion, resourcesTagKey: r.resourcesTagKey, resourcesTagValue: r.resourcesTagValue,
+    createdAt: r.createdAt.toISOString(),
+  };
+}
+
+/**
+ * Saving schedules of the Cloud Waste Manager, a plan feature (cloudCostOptimizer → 402 without it).
+ * This module keeps the rules; waking and sleeping the tagged resources is the cost tools' scheduler.
+ */
+export function createSchedulesService(deps: { store: SchedulesStore; billing: BillingService; awsAccountIds: (projectId: string) => Promise<string[]> }) {
+  const { store, billing } = deps;
+
+  async function check(projectId: string, body: Body) {
+    await billing.assertFeature(projectId, 'cloudCostOptimizer');
+    const fields: Record<string, string[]> = {};
+    if (!CRON.test(body.startExpression)) fields.startExpression = ['Please select at least one day and time range'];
+    if (!CRON.test(body.stopExpression)) fields.stopExpression = ['Please select at least one day and time range'];
+    if (!(await deps.awsAccountIds(projectId)).includes(body.awsAccountId)) fields.awsAccountId = ['Please select an AWS account of this project'];
+    const first = Object.values(fields)[0];
+    if (first) throw new Validation(first[0]!, fields);
+  }
+
+  return {
+    async list(projectId: string) {
+      await billing.assertFeature(projectId, 'cloudCostOptimizer');
+      return (await store.list(projectId)).map(toSchedule);
+    },
+    async create(projectId: string, body: Body) {
+      await check(projectId, body);
+      return toSchedule(await store.insert(projectId, body));
+    },
+    async update(projectId: string, id: string, body: Body) {
+      if (!(await store.byId(projectId, id))) throw new NotFound('Schedule not found');
+      await check(projectId, body);
+      return toSchedule((await store.update(projectId, id, body))!);
+    },
+    async remove(projectId: string, id: string) {
+      if (!(await store.delete(projectId, id))) throw new NotFound('Schedule not found');
+    },
+  };
+}
+export type SchedulesService = ReturnType<typeof createSchedulesService>;
