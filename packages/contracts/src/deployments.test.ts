@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   stackStatusDisplay, statusClass, environmentActions, deployBlockedReason, missingTargetAccount, resourceDeployed, resourceActions,
   outputsAvailable, planActionTone, deploymentMinutes, deploymentCardSuccess, deploymentSettled, canCancelDeployment, canContinueRollback,
-  stageInProgress, stageNotDeployed,
+  stageInProgress, stageNotDeployed, lastGoodVersions,
 } from './index.js';
 
 describe('environment status display (spec §4)', () => {
@@ -86,5 +86,23 @@ describe('plans, history and details', () => {
     expect(['CREATE_FAILED', 'UPDATE_COMPLETE', 'UPDATE_COMPLETE_CLEANUP_IN_PROGRESS', 'CREATE_IN_PROGRESS'].map(deploymentSettled)).toEqual([true, true, false, false]);
     expect(['CREATE_IN_PROGRESS', 'UPDATE_IN_PROGRESS', 'UPDATE_COMPLETE'].map(canCancelDeployment)).toEqual([true, true, false]);
     expect(['UPDATE_ROLLBACK_FAILED', 'ROLLBACK_FAILED'].map(canContinueRollback)).toEqual([true, false]);
+  });
+});
+
+describe('Terraform rollback check: last good version', () => {
+  const res = (version: string) => [{ name: 'web', component: { id: 'c', name: 'Web' }, componentVersion: `build-${version}`, version }];
+  const history = [
+    { deploymentId: 'd4', status: 'UPDATE_FAILED', kind: 'DEPLOY' as const, resources: res('ccccccc') },
+    { deploymentId: 'd3', status: 'DELETE_COMPLETE', kind: 'UNDEPLOY_RESOURCE' as const, resources: res('bbbbbbb') },
+    { deploymentId: 'd2', status: 'UPDATE_COMPLETE', kind: 'PLAN_APPLY' as const, resources: res('bbbbbbb') },
+    { deploymentId: 'd1', status: 'CREATE_COMPLETE', kind: 'DEPLOY' as const, resources: res('aaaaaaa') },
+  ];
+  it('is the newest successful deploy before the failed one', () => {
+    expect(lastGoodVersions(history, 'd4')).toEqual({ web: { componentVersion: 'build-bbbbbbb', version: 'bbbbbbb' } });
+  });
+  it('is none for a successful deployment, an unknown one, or when nothing succeeded before', () => {
+    expect(lastGoodVersions(history, 'd2')).toBeNull();
+    expect(lastGoodVersions(history, 'nope')).toBeNull();
+    expect(lastGoodVersions([history[0]!], 'd4')).toBeNull();
   });
 });

@@ -224,3 +224,18 @@ export const DEPLOYMENT_LOGS_EVENT = 'logs';
 /** getDeploymentTime (/ms-elasticsearch): milliseconds of deployments this month, and per environment. */
 export const DeploymentTime = z.object({ deploymentTime: z.number(), stages: z.array(z.object({ stageId: z.string(), name: z.string(), deploymentTime: z.number() })) });
 export type DeploymentTime = z.infer<typeof DeploymentTime>;
+
+/**
+ * The Terraform rollback check (spec §4): when a deployment failed — an UPDATE_ROLLBACK status, or a
+ * DEPLOY_QUEUED run that ended with the stage failed — the last good version of each resource is
+ * the one of the newest successful deployment before it. `history` is latest first, as listed.
+ */
+export function lastGoodVersions(history: Pick<Deployment, 'deploymentId' | 'status' | 'kind' | 'resources'>[], failedDeploymentId: string): Record<string, { componentVersion: string; version: string | null }> | null {
+  const at = history.findIndex((d) => d.deploymentId === failedDeploymentId);
+  if (at < 0) return null;
+  const failed = history[at]!;
+  if (!(failed.status.includes('FAILED') || failed.status.startsWith('UPDATE_ROLLBACK'))) return null;
+  const good = history.slice(at + 1).find((d) => d.kind !== 'UNDEPLOY' && d.kind !== 'UNDEPLOY_RESOURCE' && (d.status === 'CREATE_COMPLETE' || d.status === 'UPDATE_COMPLETE'));
+  if (!good) return null;
+  return Object.fromEntries(good.resources.map((r) => [r.name, { componentVersion: r.componentVersion, version: r.version }]));
+}
