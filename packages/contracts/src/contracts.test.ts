@@ -168,3 +168,20 @@ describe('environment and resource forms', () => {
     expect(ResourceBody.safeParse({ name: 'web', componentId: '6a1f7d3e-8c6e-4b0e-9b7a-1c2d3e4f5a6b', componentVersion: '' }).error!.issues[0]!.message).toBe('Please select a version');
   });
 });
+
+describe('Add to Environment defaults', () => {
+  it('names the resource after the component, numbered when taken', async () => {
+    const { defaultResourceName } = await import('./index.js');
+    expect(defaultResourceName('Static site bucket', [])).toBe('Staticsitebucket');
+    expect(defaultResourceName('Static site bucket', ['staticsitebucket', 'Staticsitebucket2'])).toBe('Staticsitebucket3');
+    expect(defaultResourceName('A-1', [])).toBe('A10');
+    expect(defaultResourceName('x'.repeat(40), ['x'.repeat(30)])).toBe(`${'x'.repeat(29)}2`);
+  });
+  it('fills inputs with their defaults, or asks when a required input has none', async () => {
+    const { defaultConfigurations } = await import('./index.js');
+    expect(defaultConfigurations([{ name: 'region', default: 'eu', required: true }, { name: 'size', default: 2 }, { name: 'tags' }])).toEqual([
+      { key: 'region', value: 'eu', sensitive: false, reference: false }, { key: 'size', value: 2, sensitive: false, reference: false },
+    ]);
+    expect(defaultConfigurations([{ name: 'bucket_name', required: true }])).toBeNull();
+  });
+});

@@ -157,3 +157,25 @@ export function rankReferenceSuggestions(inputKey: string, outputs: { resource: 
     })
     .sort((a, b) => b.score - a.score || a.value.localeCompare(b.value));
 }
+
+/**
+ * The name "Add to Environment" gives a component's new resource: its name's letters and digits
+ * (3 to 30), numbered when the environment already has it.
+ */
+export function defaultResourceName(componentName: string, taken: string[]): string {
+  const base = (componentName.replace(/[^A-Za-z0-9]/g, '') || 'resource').padEnd(3, '0').slice(0, 30);
+  const used = new Set(taken.map((t) => t.toLowerCase()));
+  if (!used.has(base.toLowerCase())) return base;
+  for (let n = 2; ; n++) {
+    const candidate = `${base.slice(0, 30 - String(n).length)}${n}`;
+    if (!used.has(candidate.toLowerCase())) return candidate;
+  }
+}
+
+/** Configurations of a component's inputs at their defaults; null when a required input has none (the modal must ask). */
+export function defaultConfigurations(inputs: { name: string; default?: unknown; required?: boolean; sensitive?: boolean }[]): ResourceConfiguration[] | null {
+  if (inputs.some((i) => i.required && i.default === undefined)) return null;
+  return inputs
+    .filter((i) => i.default !== undefined && ['string', 'number', 'boolean'].includes(typeof i.default))
+    .map((i) => ({ key: i.name, value: i.default as string | number | boolean, sensitive: Boolean(i.sensitive), reference: false }));
+}

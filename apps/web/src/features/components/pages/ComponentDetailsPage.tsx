@@ -266,7 +266,7 @@ export default function ComponentDetailsPage() {
         <>
           <DeleteComponentModal projectId={projectId} component={removing ? c : null} onClose={() => setRemoving(false)} onDeleted={() => navigate('/components')} />
           {owning && <ShareComponentModal opened={sharing} onClose={() => setSharing(false)} projectId={projectId} component={c} />}
-          <AddToEnvironmentModal opened={adding} onClose={() => setAdding(false)} componentName={c.name} />
+          <AddToEnvironmentModal opened={adding} onClose={() => setAdding(false)} projectId={projectId} component={c} />
         </>
       )}
     </Stack>
