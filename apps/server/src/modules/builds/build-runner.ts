@@ -11,7 +11,7 @@ import type { PipelinesService } from '../pipelines/pipelines.service.js';
 import type { GitAccess } from '../pipelines/git-access.js';
 import type { BuildsStore, BuildRow } from './builds.store.js';
 import type { BuildsService } from './builds.service.js';
-import { createLogSink, createMasker } from './log-sink.js';
+import { createLogSink, createMasker } from '../../platform/log-sink.js';
 import { runStep, type StepContext } from './step-handlers.js';
 
 export const logsRoom = (buildId: string, step: string) => `logs:${buildId}:${step}`;
@@ -83,8 +83,9 @@ export function createBuildRunner(deps: {
         if (abort.signal.aborted) break;
         const specStep = specSteps.get(step.name) as ParsedSpec['steps'][number];
         const sink = createLogSink({
-          store, buildId, step: step.name, mask,
-          publish: (chunk) => deps.realtime.toRoom(logsRoom(buildId, step.name), 'logs', chunk),
+          mask,
+          write: (chunk) => store.appendLog([{ buildId, step: step.name, ...chunk }]),
+          publish: (chunk) => deps.realtime.toRoom(logsRoom(buildId, step.name), 'logs', { buildId, step: step.name, ...chunk }),
         });
         await store.updateStep(buildId, step.name, { status: 'RUNNING', startDate: new Date() });
         builds.publishStatus({ ...build, status: 'RUNNING' });

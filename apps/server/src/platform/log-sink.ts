@@ -1,8 +1,5 @@
-import type { BuildsStore } from './builds.store.js';
-
-export interface LogPublisher {
-  (chunk: { buildId: string; step: string; seq: number; text: string }): void;
-}
+/** One flushed piece of a log: lines joined by newlines, numbered from 0. */
+export interface LogChunk { seq: number; text: string }
 
 /** Hides secrets in a line: every occurrence of each value becomes ****. */
 export function createMasker(secrets: string[]) {
@@ -11,14 +8,12 @@ export function createMasker(secrets: string[]) {
 }
 
 /**
- * Collects a step's log lines and writes them in chunks: one row and one socket event per flush,
- * so a step printing 100,000 lines costs a few hundred inserts, not 100,000.
+ * Collects a job's log lines (a build step's, a deployment's) and writes them in chunks: one row and
+ * one socket event per flush, so a step printing 100,000 lines costs a few hundred inserts, not 100,000.
  */
 export function createLogSink(o: {
-  store: BuildsStore;
-  publish: LogPublisher;
-  buildId: string;
-  step: string;
+  write: (chunk: LogChunk) => Promise<unknown>;
+  publish: (chunk: LogChunk) => void;
   mask: (line: string) => string;
   flushMs?: number;
   maxLines?: number;
@@ -34,9 +29,9 @@ export function createLogSink(o: {
     if (!lines.length) return writing;
     const text = lines.join('\n');
     lines = [];
-    const chunk = { buildId: o.buildId, step: o.step, seq: seq++, text };
+    const chunk = { seq: seq++, text };
     o.publish(chunk);
-    writing = writing.then(() => o.store.appendLog([chunk]).then(() => undefined));
+    writing = writing.then(() => o.write(chunk).then(() => undefined));
     return writing;
   };
 

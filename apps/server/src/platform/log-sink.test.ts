@@ -13,13 +13,13 @@ describe('log sink', () => {
     const written: { seq: number; text: string }[] = [];
     const published: number[] = [];
     const sink = createLogSink({
-      store: { appendLog: async (rows: { seq: number; text: string }[]) => void written.push(...rows) } as any,
+      write: async (c) => void written.push(c),
       publish: (c) => published.push(c.seq),
-      buildId: 'b', step: 's', mask: createMasker(['pw123']), maxLines: 3, flushMs: 10_000,
+      mask: createMasker(['pw123']), maxLines: 3, flushMs: 10_000,
     });
     for (const l of ['a', 'b', 'pw123', 'd']) sink.line(l);
     await sink.flush();
-    expect(written).toEqual([{ buildId: 'b', step: 's', seq: 0, text: 'a\nb\n****' }, { buildId: 'b', step: 's', seq: 1, text: 'd' }]);
+    expect(written).toEqual([{ seq: 0, text: 'a\nb\n****' }, { seq: 1, text: 'd' }]);
     expect(published).toEqual([0, 1]);
   });
 });
