@@ -164,7 +164,7 @@ describe('environment and resource forms', () => {
     expect(StageBody.safeParse({ ...base, name: 'prod', description: 'x'.repeat(256) }).success).toBe(false);
     const resOk = (name: string) => ResourceBody.safeParse({ name, componentId: '6a1f7d3e-8c6e-4b0e-9b7a-1c2d3e4f5a6b' }).success;
     expect(['web', 'a'.repeat(30), 'db1'].map(resOk)).toEqual([true, true, true]);
-    expect(['ab', 'a'.repeat(31), 'my-db', 'my_db'].map(resOk)).toEqual([false, false, false, false]);
+    expect(['ab', 'a'.repeat(31), 'my-db', 'my_db', '1db'].map(resOk)).toEqual([false, false, false, false, false]);
     expect(ResourceBody.safeParse({ name: 'web', componentId: '6a1f7d3e-8c6e-4b0e-9b7a-1c2d3e4f5a6b', componentVersion: '' }).error!.issues[0]!.message).toBe('Please select a version');
   });
 });
@@ -175,6 +175,7 @@ describe('Add to Environment defaults', () => {
     expect(defaultResourceName('Static site bucket', [])).toBe('Staticsitebucket');
     expect(defaultResourceName('Static site bucket', ['staticsitebucket', 'Staticsitebucket2'])).toBe('Staticsitebucket3');
     expect(defaultResourceName('A-1', [])).toBe('A10');
+    expect(defaultResourceName('3 tier', [])).toBe('r3tier');
     expect(defaultResourceName('x'.repeat(40), ['x'.repeat(30)])).toBe(`${'x'.repeat(29)}2`);
   });
   it('fills inputs with their defaults, or asks when a required input has none', async () => {

@@ -95,13 +95,13 @@ export const ResourceConfiguration = z.object({
 export type ResourceConfiguration = z.infer<typeof ResourceConfiguration>;
 export const REFERENCE_PATTERN = /^([A-Za-z][A-Za-z0-9_-]*)\.([A-Za-z_][A-Za-z0-9_-]*)$/;
 export const resourceMessages = {
-  name: 'Resource name must be 3 to 30 letters and digits',
+  name: 'Resource name must be 3 to 30 letters and digits, starting with a letter',
   version: 'Please select a version',
   reference: 'Must select from suggested items in select mode*',
 } as const;
 
 export const ResourceBody = z.object({
-  name: z.string().trim().min(3, resourceMessages.name).max(30, resourceMessages.name).regex(/^[A-Za-z0-9]+$/, resourceMessages.name),
+  name: z.string().trim().min(3, resourceMessages.name).max(30, resourceMessages.name).regex(/^[A-Za-z][A-Za-z0-9]*$/, resourceMessages.name),
   componentId: z.string().uuid('Please select a component'),
   componentVersion: z.string({ error: resourceMessages.version }).min(1, resourceMessages.version).default(RESOURCE_LATEST),
   configurations: z.array(ResourceConfiguration).default([]),
@@ -163,7 +163,8 @@ export function rankReferenceSuggestions(inputKey: string, outputs: { resource: 
  * (3 to 30), numbered when the environment already has it.
  */
 export function defaultResourceName(componentName: string, taken: string[]): string {
-  const base = (componentName.replace(/[^A-Za-z0-9]/g, '') || 'resource').padEnd(3, '0').slice(0, 30);
+  const letters = componentName.replace(/[^A-Za-z0-9]/g, '');
+  const base = (/^[A-Za-z]/.test(letters) ? letters : `r${letters}`).padEnd(3, '0').slice(0, 30);
   const used = new Set(taken.map((t) => t.toLowerCase()));
   if (!used.has(base.toLowerCase())) return base;
   for (let n = 2; ; n++) {
