@@ -49,6 +49,8 @@ import { createStagesService, type StagesService } from './modules/stages/stages
 import { stagesRoutes } from './modules/stages/stages.routes.js';
 import type { ComponentsService } from './modules/components/components.service.js';
 import type { GitAccountsService } from './modules/git-accounts/git-accounts.service.js';
+import { createDeploymentsModule, type StageCredentials } from './modules/deployments/deployments.module.js';
+import type { DeploymentsService } from './modules/deployments/deployments.service.js';
 import { createSchedulesStore } from './modules/schedules/schedules.store.js';
 import { createSchedulesService } from './modules/schedules/schedules.service.js';
 import { schedulesRoutes } from './modules/schedules/schedules.routes.js';
@@ -70,6 +72,7 @@ export interface Services {
   components: ComponentsService;
   cloudAccounts: CloudAccountsService;
   stages: StagesService;
+  deployments: DeploymentsService;
   outboxKey: string;
 }
 
@@ -92,6 +95,8 @@ export interface BuildAppOptions {
   gitAccess?: GitAccess;
   componentsUsedByEnvironments?: (componentId: string) => Promise<string[]>;
   cloudVerifier?: CloudVerifier;
+  /** Cloud credentials for deployments (tests hand in fixed ones instead of assuming roles). */
+  deploymentCredentials?: StageCredentials;
 }
 
 export async function buildApp(config: Config, opts: BuildAppOptions = {}): Promise<FastifyInstance> {
@@ -207,7 +212,18 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
     recovery.unref();
   }
 
-  const services: Services = { database, jobs, mailer, secrets, guards, realtime, users, projects, billing, gitAccounts: gitAccounts.service, pipelines, builds, notifications, components: components.service, cloudAccounts: cloudAccounts.service, stages, outboxKey };
+  const deployments = await createDeploymentsModule({
+    db: database.db, guards, jobs, realtime, membership, log: app.log, billing, stages, components: components.service,
+    dataDir: config.dataDir, terraformBin: config.TERRAFORM_BIN, databaseUrl: config.DATABASE_URL,
+    concurrency: config.GANTRY_JOB_CONCURRENCY, runWorkers,
+    credentialsFor: opts.deploymentCredentials ?? (async (stage) => {
+      if (stage.cloudProvider === 'azurerm') return cloudAccounts.service.credentialsFor(stage.projectId, 'azurerm', { tenantId: stage.tenantId!, subscriptionId: stage.subscriptionId! });
+      if (stage.cloudProvider === 'google') return cloudAccounts.service.credentialsFor(stage.projectId, 'google', stage.gcpProjectId!);
+      return cloudAccounts.service.credentialsFor(stage.projectId, 'aws', stage.awsAccountId!);
+    }),
+  });
+
+  const services: Services = { database, jobs, mailer, secrets, guards, realtime, users, projects, billing, gitAccounts: gitAccounts.service, pipelines, builds, notifications, components: components.service, cloudAccounts: cloudAccounts.service, stages, deployments: deployments.service, outboxKey };
   app.decorate('services', services);
 
   if (config.GANTRY_RATE_LIMIT) await app.register(rateLimit, { global: false, enableDraftSpec: true });
@@ -233,6 +249,8 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   await app.register(components.routes, { prefix: '/ms-engine' });
   await app.register(cloudAccounts.routes, { prefix: '/ms-aws' });
   await app.register(stagesRoutes({ stages, guards }), { prefix: '/ms-engine' });
+  await app.register(deployments.routes, { prefix: '/ms-engine' });
+  await app.register(deployments.timeRoutes, { prefix: '/ms-elasticsearch' });
   const schedules = createSchedulesService({
     store: createSchedulesStore(database.db), billing,
     awsAccountIds: async (projectId) => (await cloudAccounts.service.listAws(projectId)).map((a) => a.id),
@@ -263,6 +281,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   app.addHook('onClose', async () => {
     if (recovery) clearInterval(recovery);
     for (const abort of builds.localAborts.values()) abort.abort();
+    deployments.stop();
     await realtime.close();
     await jobs.stop();
     if (!opts.database) await database.close();

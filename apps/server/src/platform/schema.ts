@@ -12,3 +12,4 @@ export * from '../modules/cloud-accounts/cloud-accounts.tables.js';
 export * from '../modules/components/components.tables.js';
 export * from '../modules/stages/stages.tables.js';
 export * from '../modules/schedules/schedules.tables.js';
+export * from '../modules/deployments/deployments.tables.js';

@@ -49,14 +49,17 @@ describe('environments (stages)', () => {
   });
 
   it('validates per provider and refuses accounts of other projects', async () => {
-    const bad = await api('POST', '/stages', writer.idToken, { name: 'x', cloudProvider: 'azurerm', infrastructureAsCodeTool: 'cloudformation' });
+    const bad = await api('POST', '/stages', writer.idToken, { name: 'x', description: '', cloudProvider: 'azurerm', infrastructureAsCodeTool: 'cloudformation' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().fields).toMatchObject({
-      name: ['Environment name must be 3 to 40 characters'],
+      name: ['Environment name must be 3 to 20 characters'],
+      description: ['Description must be 1 to 255 characters'],
       infrastructureAsCodeTool: ['CloudFormation environments need the aws provider'],
       tenantId: ['Please enter the tenant id'], subscriptionId: ['Please enter the subscription id'],
     });
-    const zone = await api('POST', '/stages', writer.idToken, { name: 'gcp-env', cloudProvider: 'google', gcpProjectId: 'p', gcpRegion: 'europe-west1', gcpZone: 'us-east1-b' });
+    const dashed = await api('POST', '/stages', writer.idToken, aws({ name: 'my-env' }));
+    expect(dashed.json().fields).toEqual({ name: ['Environment name may contain only letters and digits'] });
+    const zone = await api('POST', '/stages', writer.idToken, { name: 'gcpEnv', description: 'GCP', cloudProvider: 'google', gcpProjectId: 'p', gcpRegion: 'europe-west1', gcpZone: 'us-east1-b' });
     expect(zone.json().fields.gcpZone).toEqual(['Please select a zone of the region']);
     const foreign = await api('POST', '/stages', writer.idToken, aws({ name: 'foreign', awsAccountId: '999999999999' }));
     expect(foreign.statusCode).toBe(400);
@@ -65,7 +68,7 @@ describe('environments (stages)', () => {
   });
 
   it('enforces roles and project boundaries', async () => {
-    expect((await api('POST', '/stages', reader.idToken, aws({ name: 'by-reader' }))).statusCode).toBe(403);
+    expect((await api('POST', '/stages', reader.idToken, aws({ name: 'byReader' }))).statusCode).toBe(403);
     expect((await api('PUT', `/stages/${stageId}`, reader.idToken, aws())).statusCode).toBe(403);
     expect((await api('DELETE', `/stages/${stageId}`, reader.idToken)).statusCode).toBe(403);
     expect((await api('GET', `/stages/${stageId}`, outsider.idToken)).statusCode).toBe(404);

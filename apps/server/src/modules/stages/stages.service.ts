@@ -171,6 +171,22 @@ export function createStagesService(deps: { store: StagesStore; billing: Billing
       await store.deleteResource(row.id);
     },
 
+    /** An environment by id whatever its project (jobs carry only ids). */
+    rowById: (id: string) => store.byIdAnyProject(id),
+    /** The environment's resources as stored (deployments resolve and deploy them). */
+    resourceRows: (stageId: string) => store.resources(stageId),
+    /** A deployment moved the environment on: its status and deployment pointers. */
+    setDeploymentState: (stageId: string, values: { status?: string; lastDeploymentId?: string; currentDeploymentId?: string; lastDeployed?: Date }) =>
+      store.updateById(stageId, values),
+    /** After a run: which resources have cloud objects now. */
+    async setResourcesDeployed(stageId: string, deployed: Set<string>, statusOf: (name: string, isDeployed: boolean) => string) {
+      for (const r of await store.resources(stageId)) {
+        const isDeployed = deployed.has(r.name);
+        await store.updateResource(r.id, { isDeployed, status: statusOf(r.name, isDeployed) });
+      }
+    },
+    /** Opens a sealed sensitive input value for a deployment run. */
+    openSecret: (sealed: string) => secrets.open(sealed),
     stagesUsingComponent: (componentId: string) => store.stagesUsingComponent(componentId),
     deployedNames: (projectId: string) => store.deployedNames(projectId),
     countsFor: (projectIds: string[]) => store.countsFor(projectIds),

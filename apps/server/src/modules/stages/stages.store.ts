@@ -15,6 +15,8 @@ export function createStagesStore(db: Db) {
     insert: async (values: typeof stages.$inferInsert) => (await db.insert(stages).values(values).returning())[0]!,
     update: async (projectId: string, id: string, values: Partial<typeof stages.$inferInsert>) =>
       (await db.update(stages).set({ ...values, updatedAt: new Date() }).where(and(eq(stages.projectId, projectId), eq(stages.id, id))).returning())[0],
+    updateById: (id: string, values: Partial<typeof stages.$inferInsert>) => db.update(stages).set({ ...values, updatedAt: new Date() }).where(eq(stages.id, id)),
+    byIdAnyProject: async (id: string) => (await db.select().from(stages).where(eq(stages.id, id)))[0],
     delete: (projectId: string, id: string) => db.delete(stages).where(and(eq(stages.projectId, projectId), eq(stages.id, id))),
     deployedNames: async (projectId: string) =>
       (await db.select({ name: stages.name }).from(stages).where(and(eq(stages.projectId, projectId), notInArray(stages.status, NOT_DEPLOYED)))).map((r) => r.name),

@@ -1,0 +1,212 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { io as connect, type Socket } from 'socket.io-client';
+import type { AddressInfo } from 'node:net';
+import type { CloudVerifier } from '../../integrations/cloud-verify/index.js';
+import { createTestApp, registerUser, createProject, addMember, bearer, type TestApp } from '../../../test/helpers.js';
+
+/**
+ * Deployments on the real terraform CLI (vendor components of `terraform_data` only: nothing is
+ * downloaded): plan → deploy that plan → outputs → quick deploy → undeploy one resource → undeploy,
+ * with roles, other projects, one run at a time, cancel, and secrets kept out of logs.
+ */
+const verifier = { aws: { assumeRole: async () => ({ accessKeyId: 'AKIA', secretAccessKey: 's', sessionToken: 't' }) } } as unknown as CloudVerifier;
+const ACCOUNT = '123456789012';
+const CREDENTIALS = { AWS_ACCESS_KEY_ID: 'ASIAFAKEKEY000001', AWS_SECRET_ACCESS_KEY: 'fake-secret-access-key-value', AWS_SESSION_TOKEN: 'fake-session-token-value' };
+
+let t: TestApp;
+let owner: { idToken: string };
+let writer: { idToken: string };
+let reader: { idToken: string };
+let outsider: { idToken: string };
+let projectId: string;
+let otherProjectId: string;
+let stageId: string;
+let site: string;
+let config: string;
+
+const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, token: string, payload?: object, pid = projectId) =>
+  t.app.inject({ method, url: `/ms-engine/projects/${pid}${url}`, headers: bearer(token), ...(payload ? { payload } : method === 'POST' ? { payload: {} } : {}) });
+
+async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, what: string, ms = 90_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await read();
+    if (done(v)) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+const stage = async () => (await call('GET', `/stages/${stageId}`, reader.idToken)).json();
+const settled = (id: string) => until(async () => (await call('GET', `/stages/${stageId}/deployments/${id}`, reader.idToken)).json(), (d) => !d.status.endsWith('IN_PROGRESS') && d.status !== 'DEPLOY_QUEUED', `deployment ${id}`);
+const logText = async (id: string) => (await call('GET', `/stages/${stageId}/deployments/${id}/logs`, reader.idToken)).json().chunks.map((c: { text: string }) => c.text).join('\n');
+
+beforeAll(async () => {
+  t = await createTestApp({}, { cloudVerifier: verifier, deploymentCredentials: async () => CREDENTIALS });
+  owner = await registerUser(t, 'dep-owner@example.com');
+  outsider = await registerUser(t, 'dep-outsider@example.com');
+  projectId = await createProject(t, owner.idToken, 'Deployments');
+  otherProjectId = await createProject(t, outsider.idToken, 'Other');
+  writer = await addMember(t, owner.idToken, projectId, 'dep-writer@example.com', 'write');
+  reader = await addMember(t, owner.idToken, projectId, 'dep-reader@example.com', 'read');
+  const [code] = await t.app.services.billing.createPromoCodes({ kind: 'PROMO', planId: 'PRO', count: 1 });
+  await t.app.inject({ method: 'POST', url: `/ms-project/projects/${projectId}/promo-code`, headers: bearer(owner.idToken), payload: { redeemCode: code } });
+  const added = await t.app.inject({ method: 'POST', url: `/ms-aws/projects/${projectId}/aws-accounts`, headers: bearer(owner.idToken), payload: { accountName: 'prod', iamRole: `arn:aws:iam::${ACCOUNT}:role/gantry`, externalId: 'ext-1' } });
+  expect(added.statusCode, added.body).toBeLessThan(300);
+  const created = await call('POST', '/stages', writer.idToken, { name: 'staging', description: 'Staging', cloudProvider: 'aws', infrastructureAsCodeTool: 'terraform', awsAccountId: ACCOUNT, awsRegion: 'eu-central-1' });
+  expect(created.statusCode, created.body).toBe(201);
+  stageId = created.json().stageId;
+  const comps = (await call('GET', '/components', reader.idToken)).json().components;
+  site = comps.find((c: { name: string }) => c.name === 'Static site bucket').id;
+  config = comps.find((c: { name: string }) => c.name === 'Service config').id;
+}, 120_000);
+afterAll(async () => { await t?.close(); });
+
+describe('deployments (real terraform)', () => {
+  it('refuses to deploy an environment without resources', async () => {
+    const res = await call('POST', `/stages/${stageId}/deploy`, writer.idToken);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe('Add a resource to the environment before deploying it');
+  });
+
+  it('plans two resources, one referencing the other, and deploys exactly that plan', async () => {
+    expect((await call('POST', `/stages/${stageId}/resources`, writer.idToken, { name: 'site', componentId: site, configurations: [{ key: 'bucket_name', value: 'my-site' }] })).statusCode).toBe(201);
+    const app = await call('POST', `/stages/${stageId}/resources`, writer.idToken, { name: 'app', componentId: config, configurations: [
+      { key: 'service_name', value: 'web' }, { key: 'backend_url', value: 'site.website_url', reference: true }, { key: 'api_key', value: 'sup3r-s3cret-k3y' },
+    ] });
+    expect(app.statusCode, app.body).toBe(201);
+
+    expect((await call('POST', `/stages/${stageId}/plans`, reader.idToken)).statusCode).toBe(403);
+    expect((await call('POST', `/stages/${stageId}/plans`, outsider.idToken, undefined, projectId)).statusCode).toBe(404);
+    const started = await call('POST', `/stages/${stageId}/plans`, writer.idToken);
+    expect(started.statusCode, started.body).toBe(202);
+    const planId = started.json().planId;
+    const plan = await until(async () => (await call('GET', `/stages/${stageId}/plans/${planId}`, reader.idToken)).json(), (p) => p.status !== 'CREATING', 'the plan');
+    expect(plan.error).toBeNull();
+    expect(plan).toMatchObject({ status: 'READY', summary: { add: 2, change: 0, destroy: 0 } });
+    expect(plan.changes.map((c: { resourceName: string; action: string; name: string }) => [c.resourceName, c.action, c.name]).sort()).toEqual([
+      ['app', 'create', 'Service config'], ['site', 'create', 'Static site bucket'],
+    ]);
+    expect((await call('GET', `/stages/${stageId}/plans/${planId}`, outsider.idToken, undefined, otherProjectId)).statusCode).toBe(404);
+
+    expect((await call('POST', `/stages/${stageId}/plans/${planId}/deploy`, reader.idToken)).statusCode).toBe(403);
+    const applied = await call('POST', `/stages/${stageId}/plans/${planId}/deploy`, writer.idToken);
+    expect(applied.statusCode, applied.body).toBe(202);
+    expect(applied.json().status).toBe('DEPLOY_QUEUED');
+    const done = await settled(applied.json().deploymentId);
+    expect(done.error).toBeNull();
+    expect(done).toMatchObject({ kind: 'PLAN_APPLY', status: 'CREATE_COMPLETE', planId });
+    expect(done.resources.map((r: { name: string; version: string }) => r.name)).toEqual(['site', 'app']);
+    expect(await stage()).toMatchObject({ status: 'CREATE_COMPLETE', currentDeploymentId: done.id, lastDeploymentId: done.id });
+    expect((await stage()).lastDeployed).not.toBeNull();
+    const resources = (await call('GET', `/stages/${stageId}/resources`, reader.idToken)).json().resources;
+    expect(resources.map((r: { name: string; status: string; isDeployed: boolean }) => [r.name, r.status, r.isDeployed])).toEqual([['site', 'CREATE_COMPLETE', true], ['app', 'CREATE_COMPLETE', true]]);
+    // the plan was used up
+    expect((await call('GET', `/stages/${stageId}/plans/${planId}`, reader.idToken)).json().status).toBe('APPLIED');
+    expect((await call('POST', `/stages/${stageId}/plans/${planId}/deploy`, writer.idToken)).statusCode).toBe(409);
+
+    const log = await logText(done.id);
+    expect(log).toContain('Apply complete!');
+    for (const secret of ['sup3r-s3cret-k3y', ...Object.values(CREDENTIALS)]) expect(log).not.toContain(secret);
+  });
+
+  it('reads outputs from the state, the referenced value passed through and sensitive ones hidden', async () => {
+    const outputs = (await call('GET', `/stages/${stageId}/resources/site/outputs`, reader.idToken)).json().outputs;
+    expect(outputs).toContainEqual({ key: 'website_url', value: 'http://my-site.s3-website.us-east-1.amazonaws.com', sensitive: false });
+    const app = (await call('GET', `/stages/${stageId}/resources/app/outputs`, reader.idToken)).json().outputs;
+    expect(app).toContainEqual({ key: 'api_key', value: '(sensitive)', sensitive: true });
+    expect(JSON.parse(app.find((o: { key: string }) => o.key === 'config_json').value)).toMatchObject({ backend_url: 'http://my-site.s3-website.us-east-1.amazonaws.com', service: 'web' });
+    expect((await call('GET', `/stages/${stageId}/resources/nope/outputs`, reader.idToken)).statusCode).toBe(404);
+    expect((await call('GET', `/stages/${stageId}/resources/site/outputs`, outsider.idToken)).statusCode).toBe(404);
+  });
+
+  it('quick-deploys a change as an update, one deployment at a time, and lists the history latest first', async () => {
+    await call('PUT', `/stages/${stageId}/resources/site`, writer.idToken, { name: 'site', componentId: site, configurations: [{ key: 'bucket_name', value: 'my-site' }, { key: 'index_document', value: 'home.html' }] });
+    expect((await call('POST', `/stages/${stageId}/deploy`, reader.idToken)).statusCode).toBe(403);
+    const first = await call('POST', `/stages/${stageId}/deploy`, writer.idToken);
+    expect(first.statusCode, first.body).toBe(202);
+    const second = await call('POST', `/stages/${stageId}/deploy`, writer.idToken);
+    expect(second.statusCode).toBe(409);
+    expect(second.json().message).toBe('A deployment of this environment is already running');
+    const done = await settled(first.json().deploymentId);
+    expect(done).toMatchObject({ kind: 'DEPLOY', status: 'UPDATE_COMPLETE', error: null });
+    const history = (await call('GET', `/stages/${stageId}/deployments`, reader.idToken)).json();
+    expect(history.limitedByPlan).toBe(false);
+    expect(history.deployments.map((d: { kind: string; status: string }) => [d.kind, d.status])).toEqual([['DEPLOY', 'UPDATE_COMPLETE'], ['PLAN_APPLY', 'CREATE_COMPLETE']]);
+    expect(history.deployments[0].currentDeploymentId).toBe(done.id);
+    const older = (await call('GET', `/stages/${stageId}/deployments?lastDeploymentId=${done.id}`, reader.idToken)).json();
+    expect(older.deployments.map((d: { kind: string }) => d.kind)).toEqual(['PLAN_APPLY']);
+    expect((await call('GET', `/stages/${stageId}/deployments`, outsider.idToken)).statusCode).toBe(404);
+    const time = (await t.app.inject({ method: 'GET', url: `/ms-elasticsearch/projects/${projectId}/deployment-time`, headers: bearer(reader.idToken) })).json();
+    expect(time.deploymentTime).toBeGreaterThan(0);
+    expect(time.stages).toEqual([{ stageId, name: 'staging', deploymentTime: time.deploymentTime }]);
+  });
+
+  it('streams the live log over the websocket', async () => {
+    const address = t.app.server.address() as AddressInfo | null;
+    if (!address) await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (t.app.server.address() as AddressInfo).port;
+    const socket: Socket = connect(`http://127.0.0.1:${port}`, { path: '/ms-realtime/websockets/', query: { Authorization: `Bearer ${reader.idToken}` }, transports: ['websocket'] });
+    try {
+      const started = (await call('POST', `/stages/${stageId}/deploy`, writer.idToken)).json();
+      const texts: string[] = [];
+      socket.on('logs', (c: { deploymentId: string; text: string }) => { if (c.deploymentId === started.deploymentId) texts.push(c.text); });
+      const ack = await socket.timeout(10_000).emitWithAck('deployment-logs:subscribe', { projectId, stageId, deploymentId: started.deploymentId, typeOfLogs: 'terraform' });
+      expect(ack).toEqual({ ok: true });
+      await settled(started.deploymentId);
+      await until(async () => texts.join('\n'), (s) => s.includes('[gantry] UPDATE_COMPLETE'), 'the last log line');
+      expect(texts.join('\n')).toContain('terraform apply');
+      const refused = await socket.timeout(10_000).emitWithAck('deployment-logs:subscribe', { projectId: otherProjectId, stageId, deploymentId: started.deploymentId, typeOfLogs: 'terraform' });
+      expect(refused).toEqual({ ok: false, message: 'Project not found' });
+    } finally {
+      socket.close();
+    }
+  });
+
+  it('undeploys one resource, then the environment, and the environment can be deleted', async () => {
+    expect((await call('POST', `/stages/${stageId}/resources/app/undeploy`, reader.idToken)).statusCode).toBe(403);
+    const one = await call('POST', `/stages/${stageId}/resources/app/undeploy`, writer.idToken);
+    expect(one.statusCode, one.body).toBe(202);
+    expect((await settled(one.json().deploymentId))).toMatchObject({ kind: 'UNDEPLOY_RESOURCE', status: 'DELETE_COMPLETE', resourceName: 'app' });
+    const resources = (await call('GET', `/stages/${stageId}/resources`, reader.idToken)).json().resources;
+    expect(resources.map((r: { name: string; isDeployed: boolean }) => [r.name, r.isDeployed])).toEqual([['site', true], ['app', false]]);
+    expect((await stage()).status).toBe('UPDATE_COMPLETE');
+
+    expect((await call('DELETE', `/stages/${stageId}`, writer.idToken)).statusCode).toBe(409);
+    const all = await call('POST', `/stages/${stageId}/undeploy`, writer.idToken);
+    expect(all.statusCode, all.body).toBe(202);
+    expect(all.json().status).toBe('DELETE_IN_PROGRESS');
+    expect(await settled(all.json().deploymentId)).toMatchObject({ kind: 'UNDEPLOY', status: 'DELETE_COMPLETE' });
+    expect((await stage()).status).toBe('DELETE_COMPLETE');
+    expect((await call('GET', `/stages/${stageId}/resources/site/outputs`, reader.idToken)).json().outputs).toEqual([]);
+    expect((await call('POST', `/stages/${stageId}/undeploy`, writer.idToken)).statusCode).toBe(409);
+  });
+
+  it('cancels a running deployment: it ends failed with the reason and the state is not left locked', async () => {
+    // the cancel lands while the run is queued or in terraform init: it must stop there, cleanly
+    await call('PUT', `/stages/${stageId}/resources/app`, writer.idToken, { name: 'app', componentId: config, configurations: [{ key: 'service_name', value: 'slow' }] });
+    const started = (await call('POST', `/stages/${stageId}/deploy`, writer.idToken)).json();
+    expect((await call('POST', `/stages/${stageId}/cancel`, reader.idToken)).statusCode).toBe(403);
+    const cancelled = await call('POST', `/stages/${stageId}/cancel`, writer.idToken);
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    const done = await settled(started.deploymentId);
+    expect(done.status).toBe('CREATE_FAILED');
+    expect(done.error).toBe('Deployment cancelled');
+    expect((await stage()).status).toBe('CREATE_FAILED');
+    expect((await call('POST', `/stages/${stageId}/cancel`, writer.idToken)).statusCode).toBe(409);
+    // nothing stays locked: the next deployment runs to completion
+    const again = (await call('POST', `/stages/${stageId}/deploy`, writer.idToken)).json();
+    expect(await settled(again.deploymentId)).toMatchObject({ status: 'CREATE_COMPLETE', error: null });
+  });
+
+  it('marks a deployment whose worker died as failed with the reason', async () => {
+    await t.app.services.database.executeSql(
+      `insert into deployments (stage_id, project_id, kind, status, active, started_at, heartbeat_at, worker_id) values ('${stageId}', '${projectId}', 'DEPLOY', 'UPDATE_IN_PROGRESS', true, now() - interval '5 minutes', now() - interval '5 minutes', 'dead-host:1:abc')`,
+    );
+    expect((await call('POST', `/stages/${stageId}/deploy`, writer.idToken)).statusCode).toBe(409);
+    await t.app.services.deployments.recoverNow();
+    const latest = (await call('GET', `/stages/${stageId}/deployments`, reader.idToken)).json().deployments[0];
+    expect(latest).toMatchObject({ status: 'UPDATE_FAILED', error: expect.stringContaining('The worker running this deployment stopped') });
+    expect((await stage()).status).toBe('UPDATE_FAILED');
+    expect(await logText(latest.id)).toContain('The worker running this deployment stopped');
+  });
+});

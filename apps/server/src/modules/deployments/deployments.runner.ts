@@ -1,0 +1,271 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { createLogSink, createMasker } from '../../platform/log-sink.js';
+import type { Realtime } from '../../platform/realtime.js';
+import type { StagesService } from '../stages/stages.service.js';
+import type { StageRow } from '../stages/stages.store.js';
+import type { DeploymentsStore, DeploymentRow } from './deployments.store.js';
+import type { DeployedResource } from './deployments.tables.js';
+import type { DeploymentEngine, EngineRun, PreparedResource } from './engine.js';
+
+export const deploymentLogsRoom = (deploymentId: string) => `deployment-logs:${deploymentId}`;
+const HEARTBEAT_MS = 2000;
+/** A run whose worker has not beaten for this long belongs to a dead process. */
+export const STALE_AFTER_MS = 20_000;
+/** A queued deployment no worker has taken for this long is failed rather than left waiting forever. */
+export const QUEUED_TOO_LONG_MS = 30 * 60_000;
+export const CANCELLED = 'Deployment cancelled';
+export const WORKER_STOPPED = 'The worker running this deployment stopped; the environment was left as terraform last saved it. Deploy again.';
+
+/** What a run needs to unpack a resource's component version and read its outputs. */
+export interface ComponentFiles {
+  extract(projectId: string, componentId: string, versionId: string, dest: string): Promise<{ template: string | null }>;
+  outputs(projectId: string, componentId: string, versionId: string): Promise<{ name: string; sensitive: boolean }[]>;
+}
+
+type Outcome = 'COMPLETE' | 'FAILED';
+
+/**
+ * The status a run shows while it works and when it ends (spec §4; Terraform uses CloudFormation's
+ * names): a deploy creates while nothing of the environment is deployed, else it updates.
+ */
+function statusesFor(kind: DeploymentRow['kind'], anyDeployed: boolean) {
+  if (kind === 'UNDEPLOY' || kind === 'UNDEPLOY_RESOURCE') return { running: 'DELETE_IN_PROGRESS', done: 'DELETE_COMPLETE', failed: 'DELETE_FAILED' };
+  return anyDeployed
+    ? { running: 'UPDATE_IN_PROGRESS', done: 'UPDATE_COMPLETE', failed: 'UPDATE_FAILED' }
+    : { running: 'CREATE_IN_PROGRESS', done: 'CREATE_COMPLETE', failed: 'CREATE_FAILED' };
+}
+/** The end statuses of a run that already started, from the status it runs under. */
+const endsOf = (running: string) => {
+  const verb = /^(CREATE|UPDATE|DELETE)_IN_PROGRESS$/.exec(running)?.[1];
+  return verb ? { done: `${verb}_COMPLETE`, failed: `${verb}_FAILED` } : null;
+};
+
+/**
+ * Runs deployments and plans as jobs: one environment at a time (the active-deployment index), a
+ * heartbeat while running, cancel through the row's flag or the local abort, and recovery of runs
+ * whose worker died (FAILED with the reason, never stuck in progress; terraform's own lock is
+ * released when its process ends, and a leftover process group of this host is ended).
+ */
+export function createDeploymentsRunner(deps: {
+  store: DeploymentsStore;
+  stages: StagesService;
+  components: ComponentFiles;
+  engineFor: (stage: StageRow) => DeploymentEngine;
+  credentialsFor: (stage: StageRow) => Promise<Record<string, string>>;
+  realtime: Realtime;
+  localAborts: Map<string, AbortController>;
+  /** `<dataDir>/terraform/modules`: per-run unpacked component versions. */
+  modulesRoot: string;
+  log: FastifyBaseLogger;
+}) {
+  const { store, stages } = deps;
+  const workerId = `${os.hostname()}:${process.pid}:${crypto.randomBytes(3).toString('hex')}`;
+
+  /** Unpacks each resource's version and opens its sealed inputs. */
+  async function prepare(stage: StageRow, resources: DeployedResource[], runId: string): Promise<{ prepared: PreparedResource[]; secrets: string[] }> {
+    const rows = new Map((await stages.resourceRows(stage.id)).map((r) => [r.name, r]));
+    const secrets: string[] = [];
+    const base = path.join(deps.modulesRoot, stage.id, runId);
+    const prepared: PreparedResource[] = [];
+    for (const r of resources) {
+      const row = rows.get(r.name);
+      if (!row) throw new Error(`The resource ${r.name} was removed from the environment`);
+      const dir = path.join(base, r.name);
+      const { template } = await deps.components.extract(stage.projectId, r.component.id, r.componentVersion, dir);
+      const inputs = row.configurations.map((c) => {
+        if (!c.sensitive || c.reference) return { key: c.key, value: c.value, reference: c.reference, sensitive: false };
+        const value = stages.openSecret(String(c.value));
+        secrets.push(value);
+        return { key: c.key, value, reference: false, sensitive: true };
+      });
+      prepared.push({
+        name: r.name, componentId: r.component.id, componentName: r.component.name, versionId: r.componentVersion, version: r.version,
+        dir, template, inputs, outputs: await deps.components.outputs(stage.projectId, r.component.id, r.componentVersion),
+      });
+    }
+    return { prepared, secrets };
+  }
+
+  /** A run's log: masked, chunked, stored and fanned out live to the deployment's room. */
+  function sinkFor(deploymentId: string, secrets: string[]) {
+    return createLogSink({
+      mask: createMasker(secrets),
+      write: (c) => store.appendLog([{ deploymentId, ...c }]),
+      publish: (c) => deps.realtime.toRoom(deploymentLogsRoom(deploymentId), 'logs', { deploymentId, ...c }),
+    });
+  }
+
+  function heartbeatFor(id: string, abort: AbortController, beat: () => Promise<boolean>) {
+    return setInterval(async () => {
+      try {
+        if (await beat()) abort.abort();
+      } catch (err) {
+        deps.log.warn({ err, id }, 'deployment heartbeat failed');
+      }
+    }, HEARTBEAT_MS);
+  }
+
+  async function refreshResources(stage: StageRow, row: DeploymentRow, outcome: Outcome) {
+    const deployed = new Set(await deps.engineFor(stage).deployedResources(stage).catch(() => [] as string[]));
+    const undeploying = row.kind === 'UNDEPLOY' || row.kind === 'UNDEPLOY_RESOURCE';
+    const touched = (name: string) => row.kind !== 'UNDEPLOY_RESOURCE' || name === row.resourceName;
+    const previous = new Map((await stages.resourceRows(stage.id)).map((r) => [r.name, r.status]));
+    await stages.setResourcesDeployed(stage.id, deployed, (name, isDeployed) => {
+      if (!touched(name)) return isDeployed ? previous.get(name) ?? 'CREATE_COMPLETE' : 'NOT_DEPLOYED';
+      if (isDeployed) return outcome === 'COMPLETE' || !undeploying ? (previous.get(name) === 'NOT_DEPLOYED' || previous.get(name) === 'DELETE_COMPLETE' ? 'CREATE_COMPLETE' : 'UPDATE_COMPLETE') : 'DELETE_FAILED';
+      return undeploying ? 'DELETE_COMPLETE' : outcome === 'FAILED' ? 'CREATE_FAILED' : 'NOT_DEPLOYED';
+    });
+    return deployed;
+  }
+
+  async function run(deploymentId: string) {
+    const row = await store.get(deploymentId);
+    if (!row || !row.active) return;
+    const stage = await stages.rowById(row.stageId);
+    if (!stage) return;
+    const st = statusesFor(row.kind, (await stages.resourceRows(stage.id)).some((r) => r.isDeployed));
+    if (!(await store.claim(row.id, { status: st.running, startedAt: new Date(), heartbeatAt: new Date(), workerId }))) return;
+    if (row.kind !== 'UNDEPLOY_RESOURCE') await stages.setDeploymentState(stage.id, { status: st.running });
+
+    const abort = new AbortController();
+    deps.localAborts.set(row.id, abort);
+    const heartbeat = heartbeatFor(row.id, abort, async () => {
+      await store.update(row.id, { heartbeatAt: new Date() });
+      return Boolean((await store.get(row.id))?.cancelRequested);
+    });
+    let outcome: Outcome = 'COMPLETE';
+    let error: string | null = null;
+    let sink = sinkFor(row.id, []);
+    try {
+      if ((await store.get(row.id))?.cancelRequested) abort.abort();
+      const credentials = await deps.credentialsFor(stage);
+      const { prepared, secrets } = await prepare(stage, row.resources, row.id);
+      sink = sinkFor(row.id, [...Object.values(credentials), ...secrets]);
+      const engine = deps.engineFor(stage);
+      const engineRun: EngineRun = { stage, resources: prepared, credentials, log: sink.line, signal: abort.signal };
+      sink.line(`[gantry] ${row.kind === 'UNDEPLOY' ? 'Undeploying' : row.kind === 'UNDEPLOY_RESOURCE' ? `Undeploying ${row.resourceName}` : 'Deploying'} ${stage.name} (${prepared.length} resource${prepared.length === 1 ? '' : 's'})`);
+      if (row.kind === 'DEPLOY') await engine.deploy(engineRun);
+      else if (row.kind === 'PLAN_APPLY') {
+        const plan = row.planId ? await store.planById(row.planId) : undefined;
+        if (!plan?.planFile || !engine.applyPlan) throw new Error('The plan of this deployment is no longer available; create a new plan');
+        await engine.applyPlan(engineRun, plan.planFile);
+        await store.updatePlan(plan.id, { status: 'APPLIED' });
+      } else await engine.undeploy(engineRun, row.kind === 'UNDEPLOY_RESOURCE' ? row.resourceName ?? undefined : undefined);
+      sink.line(`[gantry] ${st.done}`);
+    } catch (err) {
+      outcome = 'FAILED';
+      error = abort.signal.aborted ? CANCELLED : createMasker([])((err as Error).message);
+      sink.line(`[gantry] ${abort.signal.aborted ? CANCELLED : `Failed: ${error}`}`);
+    } finally {
+      clearInterval(heartbeat);
+      deps.localAborts.delete(row.id);
+      await sink.flush();
+      await fs.promises.rm(path.join(deps.modulesRoot, stage.id, row.id), { recursive: true, force: true }).catch(() => undefined);
+    }
+    await finish(stage, { ...row, status: st.running }, outcome, error);
+  }
+
+  async function finish(stage: StageRow, row: DeploymentRow, outcome: Outcome, error: string | null) {
+    const st = endsOf(row.status) ?? statusesFor(row.kind, (await stages.resourceRows(stage.id)).some((r) => r.isDeployed));
+    const status = outcome === 'COMPLETE' ? st.done : st.failed;
+    const deployed = await refreshResources(stage, row, outcome);
+    // Any run may have changed the state: stored plans no longer describe it.
+    for (const p of await store.expirePlans(stage.id)) if (p.planFile) await fs.promises.rm(p.planFile, { force: true }).catch(() => undefined);
+    if (row.kind === 'UNDEPLOY_RESOURCE') {
+      // the environment stays deployed while other resources are; it is DELETE_COMPLETE once none is
+      if (!deployed.size && outcome === 'COMPLETE') await stages.setDeploymentState(stage.id, { status: 'DELETE_COMPLETE' });
+    } else {
+      await stages.setDeploymentState(stage.id, {
+        status,
+        ...(outcome === 'COMPLETE' && row.kind !== 'UNDEPLOY' ? { currentDeploymentId: row.id, lastDeployed: new Date() } : {}),
+      });
+    }
+    // last: the environment is free for the next run only once everything above is written
+    await store.update(row.id, { status, error, active: false, finishedAt: new Date() });
+  }
+
+  async function runPlan(planId: string) {
+    const plan = await store.planById(planId);
+    if (!plan) return;
+    const stage = await stages.rowById(plan.stageId);
+    if (!stage || !(await store.claimPlan(plan.id, workerId))) return;
+    const abort = new AbortController();
+    deps.localAborts.set(plan.id, abort);
+    const heartbeat = heartbeatFor(plan.id, abort, async () => {
+      await store.updatePlan(plan.id, { heartbeatAt: new Date() });
+      return false;
+    });
+    const runId = `plan-${plan.id}`;
+    try {
+      const credentials = await deps.credentialsFor(stage);
+      const { prepared, secrets } = await prepare(stage, plan.resources, runId);
+      const lines: string[] = [];
+      const mask = createMasker([...Object.values(credentials), ...secrets]);
+      const engine = deps.engineFor(stage);
+      if (!engine.plan) throw new Error('This engine makes no plans');
+      const made = await engine.plan({ stage, resources: prepared, credentials, log: (l) => { lines.push(mask(l)); if (lines.length > 200) lines.shift(); }, signal: abort.signal });
+      const byName = new Map(plan.resources.map((r) => [r.name, r]));
+      await store.updatePlan(plan.id, {
+        status: 'READY', planFile: made.planFile, summary: made.summary,
+        changes: made.changes.map((c) => {
+          const r = byName.get(c.resourceName);
+          return { ...c, componentId: r?.component.id ?? null, name: r?.component.name ?? null, version: r?.version ?? null };
+        }),
+      });
+    } catch (err) {
+      await store.updatePlan(plan.id, { status: 'FAILED', error: (err as Error).message });
+    } finally {
+      clearInterval(heartbeat);
+      deps.localAborts.delete(plan.id);
+      // the plan file keeps the module sources it was made with: apply unpacks the same versions again
+      await fs.promises.rm(path.join(deps.modulesRoot, stage.id, runId), { recursive: true, force: true }).catch(() => undefined);
+    }
+  }
+
+  /** Runs whose worker died end FAILED with the reason; so do plans. */
+  async function recover() {
+    const now = Date.now();
+    for (const d of await store.stale(new Date(now - STALE_AFTER_MS), new Date(now - QUEUED_TOO_LONG_MS))) {
+      if (deps.localAborts.has(d.id)) continue;
+      const stage = await stages.rowById(d.stageId);
+      if (!stage) continue;
+      deps.log.warn({ deploymentId: d.id }, 'marking an interrupted deployment as failed');
+      await appendLine(d.id, `[gantry] ${WORKER_STOPPED}`);
+      await finish(stage, d, 'FAILED', WORKER_STOPPED);
+    }
+    for (const p of await store.stalePlans(new Date(now - STALE_AFTER_MS))) {
+      if (deps.localAborts.has(p.id)) continue;
+      if (!p.workerId && now - p.createdAt.getTime() < QUEUED_TOO_LONG_MS) continue;
+      await store.updatePlan(p.id, { status: 'FAILED', error: 'The worker creating this plan stopped. Create the plan again.' });
+    }
+  }
+
+  async function appendLine(deploymentId: string, text: string) {
+    const last = (await store.logs(deploymentId)).at(-1);
+    const chunk = { seq: (last?.seq ?? -1) + 1, text };
+    await store.appendLog([{ deploymentId, ...chunk }]);
+    deps.realtime.toRoom(deploymentLogsRoom(deploymentId), 'logs', { deploymentId, ...chunk });
+  }
+
+  let running = 0;
+  async function counted(fn: () => Promise<void>) {
+    running++;
+    try {
+      await fn();
+    } finally {
+      running--;
+    }
+  }
+  /** Starts a just-queued run here when a slot is free; whichever of this and the pg-boss job claims it first runs it. */
+  function runSoon(kind: 'deployment' | 'plan', id: string, slots: number) {
+    if (running >= slots) return;
+    setImmediate(() => void counted(() => (kind === 'plan' ? runPlan(id) : run(id))).catch((err) => deps.log.error({ err, id }, 'deployment failed to run')));
+  }
+
+  return { run: (id: string) => counted(() => run(id)), runPlan: (id: string) => counted(() => runPlan(id)), runSoon, recover, workerId };
+}
+export type DeploymentsRunner = ReturnType<typeof createDeploymentsRunner>;

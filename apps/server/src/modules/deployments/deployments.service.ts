@@ -1,0 +1,229 @@
+import {
+  deployBlockedReason, missingTargetAccount, versionLabel, deploymentMinutes, RESOURCE_LATEST,
+  type Deployment, type Plan, type DeploymentTime, type ResourceOutputs, type StackEvent,
+} from '@gantry/contracts';
+import { Conflict, NotFound, Validation } from '../../platform/errors.js';
+import type { Jobs } from '../../platform/jobs.js';
+import type { BillingService } from '../billing/billing.service.js';
+import type { StagesService } from '../stages/stages.service.js';
+import type { StageRow } from '../stages/stages.store.js';
+import type { DeploymentsStore, DeploymentRow, PlanRow } from './deployments.store.js';
+import type { DeployedResource } from './deployments.tables.js';
+import type { DeploymentEngine } from './engine.js';
+
+export const DEPLOYMENT_QUEUE = 'deployments';
+export const PLAN_QUEUE = 'deployment-plans';
+
+/** What deployments need of components: a resource's version resolved (LATEST → the newest). */
+export interface ComponentVersions {
+  resolve(projectId: string, componentId: string, version: string): Promise<{ versionId: string; version: string | null; componentName: string }>;
+}
+
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+
+export function toDeployment(r: DeploymentRow, stage: Pick<StageRow, 'lastDeploymentId' | 'currentDeploymentId'>): Deployment {
+  return {
+    id: r.id, deploymentId: r.id, stageId: r.stageId, kind: r.kind, status: r.status,
+    timestamp: r.createdAt.toISOString(), startedAt: iso(r.startedAt), finishedAt: iso(r.finishedAt),
+    durationMs: r.startedAt && r.finishedAt ? r.finishedAt.getTime() - r.startedAt.getTime() : null,
+    error: r.error, planId: r.planId, resourceName: r.resourceName,
+    lastDeploymentId: stage.lastDeploymentId, currentDeploymentId: stage.currentDeploymentId,
+    resources: r.resources, logs: r.logs, startedBy: r.startedBy,
+  };
+}
+
+export function toPlan(p: PlanRow): Plan {
+  return {
+    planId: p.id, stageId: p.stageId, status: p.status, error: p.error, createdAt: p.createdAt.toISOString(),
+    summary: p.summary ?? null, changes: p.changes,
+  };
+}
+
+/**
+ * Deployments of environments (spec §4 "Environment actions"): the rules for starting, cancelling
+ * and reading them. The runs themselves are jobs (deployments.runner.ts).
+ */
+export function createDeploymentsService(deps: {
+  store: DeploymentsStore;
+  stages: StagesService;
+  billing: BillingService;
+  jobs: Jobs;
+  components: ComponentVersions;
+  engineFor: (stage: StageRow) => DeploymentEngine;
+  /** Starts a queued job in this process when a slot is free (the durable job stays the source of truth). */
+  onQueued?: (kind: 'deployment' | 'plan', id: string) => void;
+  /** Aborts of the runs in this process, by deployment or plan id. */
+  localAborts: Map<string, AbortController>;
+}) {
+  const { store, stages, billing, jobs } = deps;
+  let recoverer: () => Promise<void> = async () => undefined;
+
+  async function snapshot(projectId: string, stageId: string): Promise<DeployedResource[]> {
+    const rows = await stages.resourceRows(stageId);
+    return Promise.all(rows.map(async (r) => {
+      const v = await deps.components.resolve(projectId, r.componentId, r.componentVersion === RESOURCE_LATEST ? 'latest' : r.componentVersion);
+      return { name: r.name, component: { id: r.componentId, name: v.componentName }, componentVersion: v.versionId, version: v.version };
+    }));
+  }
+
+  async function monthMinutes(projectId: string) {
+    const since = new Date();
+    since.setUTCDate(1);
+    since.setUTCHours(0, 0, 0, 0);
+    const rows = await store.timeSince(projectId, since);
+    return { rows, ms: rows.reduce((a, r) => a + Number(r.ms), 0) };
+  }
+
+  /** The checks every deploy, plan and undeploy makes before anything is queued. */
+  async function ready(projectId: string, stageId: string, what: 'deploy' | 'plan' | 'undeploy') {
+    const stage = await stages.get(projectId, stageId);
+    deps.engineFor(stage); // an engine Gantry cannot run answers 400 before anything is queued
+    const missing = missingTargetAccount(stage);
+    if (missing.length) throw new Validation('Please select the cloud account of this environment first', Object.fromEntries(missing.map((m) => [m, ['Required to deploy']])));
+    if (what !== 'undeploy') {
+      const blocked = deployBlockedReason(stage.status);
+      if (blocked) throw new Conflict(blocked.message);
+      if (!(await stages.resourceRows(stageId)).length) throw new Validation('Add a resource to the environment before deploying it');
+    }
+    if (stage.iacTool === 'terraform' && what !== 'undeploy') {
+      // Terraform runs on Gantry's workers: they count against the plan's build minutes (spec: "used / limit mins").
+      await billing.assertWithinLimit(projectId, 'buildMinutes', deploymentMinutes((await monthMinutes(projectId)).ms), 0);
+    }
+    if (await store.creatingPlan(stageId)) throw new Conflict('A plan of this environment is being created; wait for it to finish');
+    return stage;
+  }
+
+  async function queue(stage: StageRow, userId: string | null, kind: DeploymentRow['kind'], extra: { planId?: string; resourceName?: string; resources: DeployedResource[] }) {
+    const status = kind === 'UNDEPLOY' || kind === 'UNDEPLOY_RESOURCE' ? 'DELETE_IN_PROGRESS' : 'DEPLOY_QUEUED';
+    const row = await store.insert({
+      stageId: stage.id, projectId: stage.projectId, kind, status, startedBy: userId,
+      planId: extra.planId ?? null, resourceName: extra.resourceName ?? null, resources: extra.resources,
+    });
+    if (!row) throw new Conflict('A deployment of this environment is already running');
+    const stageStatus = kind === 'UNDEPLOY_RESOURCE' ? stage.status : status;
+    await stages.setDeploymentState(stage.id, { status: stageStatus, lastDeploymentId: row.id });
+    await jobs.send(DEPLOYMENT_QUEUE, { deploymentId: row.id });
+    deps.onQueued?.('deployment', row.id);
+    return { deploymentId: row.id, status: stageStatus };
+  }
+
+  async function deploymentOf(projectId: string, stageId: string, deploymentId: string) {
+    await stages.get(projectId, stageId);
+    const row = await store.ofStage(stageId, deploymentId);
+    if (!row) throw new NotFound('Deployment not found');
+    return row;
+  }
+
+  return {
+    /** Quick Deploy: plan + apply in one job. */
+    async deploy(projectId: string, stageId: string, userId: string) {
+      const stage = await ready(projectId, stageId, 'deploy');
+      return queue(stage, userId, 'DEPLOY', { resources: await snapshot(projectId, stageId) });
+    },
+
+    async undeploy(projectId: string, stageId: string, userId: string) {
+      const stage = await ready(projectId, stageId, 'undeploy');
+      if (stage.status === 'NOT_DEPLOYED' || stage.status === 'DELETE_COMPLETE') throw new Conflict('The environment is not deployed');
+      return queue(stage, userId, 'UNDEPLOY', { resources: await snapshot(projectId, stageId) });
+    },
+
+    async undeployResource(projectId: string, stageId: string, resourceName: string, userId: string) {
+      const stage = await ready(projectId, stageId, 'undeploy');
+      if (stage.iacTool !== 'terraform') throw new Conflict('Only Terraform resources can be undeployed one by one');
+      const resource = (await stages.resourceRows(stageId)).find((r) => r.name === resourceName);
+      if (!resource) throw new NotFound('Resource not found');
+      if (!resource.isDeployed) throw new Conflict('The resource is not deployed');
+      return queue(stage, userId, 'UNDEPLOY_RESOURCE', { resourceName, resources: await snapshot(projectId, stageId) });
+    },
+
+    async cancel(projectId: string, stageId: string) {
+      await stages.get(projectId, stageId);
+      const active = await store.active(stageId);
+      if (!active) throw new Conflict('No deployment of this environment is running');
+      await store.update(active.id, { cancelRequested: true });
+      deps.localAborts.get(active.id)?.abort();
+    },
+
+    async createPlan(projectId: string, stageId: string, userId: string) {
+      const stage = await ready(projectId, stageId, 'plan');
+      if (stage.iacTool !== 'terraform') throw new Validation('Plans are made for Terraform environments');
+      if (await store.active(stageId)) throw new Conflict('A deployment of this environment is already running');
+      const plan = await store.insertPlan({ stageId, projectId, createdBy: userId, resources: await snapshot(projectId, stageId) });
+      await jobs.send(PLAN_QUEUE, { planId: plan.id });
+      deps.onQueued?.('plan', plan.id);
+      return { planId: plan.id };
+    },
+
+    async plan(projectId: string, stageId: string, planId: string): Promise<Plan> {
+      await stages.get(projectId, stageId);
+      const plan = await store.plan(stageId, planId);
+      if (!plan) throw new NotFound('Plan not found');
+      return toPlan(plan);
+    },
+
+    /** Applies exactly a stored plan (terraform refuses it if the state moved on since). */
+    async deployPlan(projectId: string, stageId: string, planId: string, userId: string) {
+      const plan = await store.plan(stageId, planId);
+      if (!plan) throw new NotFound('Plan not found');
+      if (plan.status !== 'READY') throw new Conflict(plan.status === 'CREATING' ? 'The plan is still being created' : `The plan cannot be applied: it is ${plan.status.toLowerCase()}`);
+      const stage = await stages.get(projectId, stageId);
+      if (missingTargetAccount(stage).length) throw new Validation('Please select the cloud account of this environment first');
+      return queue(stage, userId, 'PLAN_APPLY', { planId, resources: plan.resources });
+    },
+
+    async history(projectId: string, stageId: string, q: { lastDeploymentId?: string; limit: number }) {
+      const stage = await stages.get(projectId, stageId);
+      const insights = Boolean((await billing.limitations(projectId)).deploymentInsights);
+      const rows = await store.history(stageId, insights ? q.limit : 1, insights ? q.lastDeploymentId : undefined);
+      return { deployments: rows.map((r) => toDeployment(r, stage)), limitedByPlan: !insights };
+    },
+
+    async one(projectId: string, stageId: string, deploymentId: string): Promise<Deployment> {
+      const row = await deploymentOf(projectId, stageId, deploymentId);
+      return toDeployment(row, await stages.get(projectId, stageId));
+    },
+
+    async logs(projectId: string, stageId: string, deploymentId: string) {
+      const row = await deploymentOf(projectId, stageId, deploymentId);
+      return { chunks: (await store.logs(row.id)).map((c) => ({ deploymentId: row.id, ...c })) };
+    },
+
+    deploymentOf,
+    /** Runs the interrupted-deployment recovery now (the runner also runs it on a timer). */
+    recoverNow: () => recoverer(),
+    setRecoverer: (fn: () => Promise<void>) => { recoverer = fn; },
+
+    async events(projectId: string, stageId: string): Promise<StackEvent[]> {
+      const stage = await stages.get(projectId, stageId);
+      const engine = deps.engineFor(stage) as DeploymentEngine & { events?: (s: StageRow) => Promise<StackEvent[]> };
+      return engine.events ? engine.events(stage) : [];
+    },
+
+    async continueRollback(projectId: string, stageId: string) {
+      const stage = await stages.get(projectId, stageId);
+      const engine = deps.engineFor(stage) as DeploymentEngine & { continueRollback?: (s: StageRow) => Promise<void> };
+      if (stage.iacTool !== 'cloudformation' || !engine.continueRollback) throw new Conflict('Only CloudFormation stacks can continue a rollback');
+      if (stage.status !== 'UPDATE_ROLLBACK_FAILED') throw new Conflict(`The stack is in ${stage.status} status; continue rollback is for UPDATE_ROLLBACK_FAILED`);
+      await engine.continueRollback(stage);
+    },
+
+    async outputs(projectId: string, stageId: string, resourceName: string): Promise<ResourceOutputs> {
+      const stage = await stages.get(projectId, stageId);
+      const resource = (await stages.resourceRows(stageId)).find((r) => r.name === resourceName);
+      if (!resource) throw new NotFound('Resource not found');
+      if (!resource.isDeployed) return { outputs: [] };
+      const all = await deps.engineFor(stage).outputs(stage);
+      return { outputs: all[resourceName] ?? [] };
+    },
+
+    async deploymentTime(projectId: string): Promise<DeploymentTime> {
+      const { rows, ms } = await monthMinutes(projectId);
+      const names = new Map((await stages.list(projectId)).map((s) => [s.id, s.name]));
+      return {
+        deploymentTime: Math.round(ms),
+        stages: rows.filter((r) => names.has(r.stageId)).map((r) => ({ stageId: r.stageId, name: names.get(r.stageId)!, deploymentTime: Math.round(Number(r.ms)) })),
+      };
+    },
+  };
+}
+export type DeploymentsService = ReturnType<typeof createDeploymentsService>;

@@ -1,0 +1,75 @@
+import { and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import type { Db } from '../../platform/db.js';
+import { deployments, deploymentLogs, deploymentPlans } from './deployments.tables.js';
+
+export type DeploymentRow = typeof deployments.$inferSelect;
+export type PlanRow = typeof deploymentPlans.$inferSelect;
+
+const isUniqueViolation = (err: unknown) => {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e.code === '23505' || e.cause?.code === '23505';
+};
+
+export function createDeploymentsStore(db: Db) {
+  return {
+    /** Inserts a queued deployment; null when the environment already has one queued or running. */
+    async insert(values: typeof deployments.$inferInsert): Promise<DeploymentRow | null> {
+      try {
+        return (await db.insert(deployments).values(values).returning())[0]!;
+      } catch (err) {
+        if (isUniqueViolation(err)) return null;
+        throw err;
+      }
+    },
+    get: async (id: string) => (await db.select().from(deployments).where(eq(deployments.id, id)))[0],
+    ofStage: async (stageId: string, id: string) => (await db.select().from(deployments).where(and(eq(deployments.stageId, stageId), eq(deployments.id, id))))[0],
+    active: async (stageId: string) => (await db.select().from(deployments).where(and(eq(deployments.stageId, stageId), eq(deployments.active, true))))[0],
+    /** Latest first; `before` pages on from a deployment's creation time. */
+    history: async (stageId: string, limit: number, beforeId?: string) => {
+      const before = beforeId ? (await db.select({ t: deployments.createdAt }).from(deployments).where(eq(deployments.id, beforeId)))[0]?.t : undefined;
+      return db.select().from(deployments)
+        .where(and(eq(deployments.stageId, stageId), before ? lt(deployments.createdAt, before) : undefined))
+        .orderBy(desc(deployments.createdAt)).limit(limit);
+    },
+    update: (id: string, values: Partial<typeof deployments.$inferInsert>) => db.update(deployments).set(values).where(eq(deployments.id, id)),
+    /** Takes a queued deployment for this worker; false when another took it first (or it ended). */
+    claim: async (id: string, values: Partial<typeof deployments.$inferInsert>) =>
+      (await db.update(deployments).set(values).where(and(eq(deployments.id, id), eq(deployments.active, true), isNull(deployments.startedAt))).returning({ id: deployments.id })).length > 0,
+    /** Moves a deployment on only from one of the given statuses; answers whether it did. */
+    transition: async (id: string, from: string[], values: Partial<typeof deployments.$inferInsert>) =>
+      (await db.update(deployments).set(values).where(and(eq(deployments.id, id), inArray(deployments.status, from))).returning({ id: deployments.id })).length > 0,
+    /** Running deployments whose worker stopped beating, and queued ones no worker took within `queuedBefore`. */
+    stale: (before: Date, queuedBefore: Date) =>
+      db.select().from(deployments).where(and(eq(deployments.active, true), or(
+        and(isNotNull(deployments.startedAt), or(lt(deployments.heartbeatAt, before), sql`${deployments.heartbeatAt} is null`)),
+        and(sql`${deployments.startedAt} is null`, lt(deployments.createdAt, queuedBefore)),
+      ))),
+    /** Milliseconds the engine ran, per environment of the project, for deployments finished since `since`. */
+    timeSince: (projectId: string, since: Date) =>
+      db.select({
+        stageId: deployments.stageId,
+        ms: sql<number>`coalesce(sum(extract(epoch from (${deployments.finishedAt} - ${deployments.startedAt})) * 1000), 0)`,
+      }).from(deployments)
+        .where(and(eq(deployments.projectId, projectId), gte(deployments.finishedAt, since), isNotNull(deployments.startedAt)))
+        .groupBy(deployments.stageId),
+
+    appendLog: (values: (typeof deploymentLogs.$inferInsert)[]) => db.insert(deploymentLogs).values(values),
+    logs: (deploymentId: string, afterSeq = -1) =>
+      db.select({ seq: deploymentLogs.seq, text: deploymentLogs.text }).from(deploymentLogs)
+        .where(and(eq(deploymentLogs.deploymentId, deploymentId), gt(deploymentLogs.seq, afterSeq))).orderBy(asc(deploymentLogs.seq)),
+
+    insertPlan: async (values: typeof deploymentPlans.$inferInsert) => (await db.insert(deploymentPlans).values(values).returning())[0]!,
+    plan: async (stageId: string, id: string) => (await db.select().from(deploymentPlans).where(and(eq(deploymentPlans.stageId, stageId), eq(deploymentPlans.id, id))))[0],
+    planById: async (id: string) => (await db.select().from(deploymentPlans).where(eq(deploymentPlans.id, id)))[0],
+    /** Takes a CREATING plan for this worker; false when another took it first. */
+    claimPlan: async (id: string, workerId: string) =>
+      (await db.update(deploymentPlans).set({ workerId, heartbeatAt: new Date() })
+        .where(and(eq(deploymentPlans.id, id), eq(deploymentPlans.status, 'CREATING'), isNull(deploymentPlans.workerId))).returning({ id: deploymentPlans.id })).length > 0,
+    updatePlan: (id: string, values: Partial<typeof deploymentPlans.$inferInsert>) => db.update(deploymentPlans).set(values).where(eq(deploymentPlans.id, id)),
+    creatingPlan: async (stageId: string) => (await db.select().from(deploymentPlans).where(and(eq(deploymentPlans.stageId, stageId), eq(deploymentPlans.status, 'CREATING'))))[0],
+    /** Plans made before a deployment changed the state can no longer be applied. */
+    expirePlans: (stageId: string) => db.update(deploymentPlans).set({ status: 'EXPIRED' }).where(and(eq(deploymentPlans.stageId, stageId), eq(deploymentPlans.status, 'READY'))).returning({ planFile: deploymentPlans.planFile }),
+    stalePlans: (before: Date) => db.select().from(deploymentPlans).where(and(eq(deploymentPlans.status, 'CREATING'), or(lt(deploymentPlans.heartbeatAt, before), and(sql`${deploymentPlans.heartbeatAt} is null`, lte(deploymentPlans.createdAt, before))))),
+  };
+}
+export type DeploymentsStore = ReturnType<typeof createDeploymentsStore>;

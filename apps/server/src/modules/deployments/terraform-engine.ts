@@ -1,0 +1,111 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { SENSITIVE_PLACEHOLDER } from '@gantry/contracts';
+import {
+  createTerraformRunner, generateRootModule, writeRootModule, outputsByResource, moduleAddress, BACKEND_FILE,
+  type TerraformBackend, type RootModuleResource, type TerraformRunner,
+} from '../../integrations/terraform/index.js';
+import type { StageRow } from '../stages/stages.store.js';
+import type { DeploymentEngine, EngineRun, EnginePlan } from './engine.js';
+
+export interface TerraformEngineOptions {
+  bin: string;
+  /** `<dataDir>/terraform`: one work dir per environment, the shared plugin cache, local state files. */
+  root: string;
+  /** PostgreSQL connection string: state in terraform's `pg` backend; unset → local state files. */
+  pgConnStr?: string;
+}
+
+/** Terraform's action list as one word (delete + create is a replacement). */
+const actionOf = (actions: string[]) => (actions.includes('delete') && actions.includes('create') ? 'replace' : actions.join('+'));
+
+/** The Terraform engine: a generated root module per environment, run with the real CLI. */
+export function createTerraformEngine(o: TerraformEngineOptions): DeploymentEngine & Required<Pick<DeploymentEngine, 'plan' | 'applyPlan'>> & { workDir(stageId: string): string } {
+  const workDir = (stageId: string) => path.join(o.root, 'stages', stageId);
+  const backend = (stageId: string): TerraformBackend =>
+    o.pgConnStr ? { type: 'pg', connStr: o.pgConnStr, schemaName: `tfstate_${stageId.replace(/-/g, '')}` } : { type: 'local', path: path.join(o.root, 'state', `${stageId}.tfstate`) };
+
+  function runner(stage: StageRow, extra: { env?: Record<string, string>; secrets?: string[]; log?: (l: string) => void; signal?: AbortSignal } = {}): TerraformRunner {
+    return createTerraformRunner({
+      bin: o.bin, workDir: workDir(stage.id), pluginCacheDir: path.join(o.root, 'plugin-cache'), backend: backend(stage.id),
+      env: extra.env, secrets: extra.secrets, onLine: extra.log ? (line) => extra.log!(line) : undefined, signal: extra.signal,
+    });
+  }
+
+  /** Writes the root module of the run's resources and initialises the work dir. */
+  async function prepare(run: EngineRun) {
+    const resources: RootModuleResource[] = run.resources.map((r) => ({
+      name: r.name,
+      source: r.dir,
+      inputs: Object.fromEntries(r.inputs.map((i) => [i.key, i.reference ? { reference: String(i.value) } : { literal: i.value }])),
+      sensitiveInputs: r.inputs.filter((i) => i.sensitive && !i.reference).map((i) => i.key),
+    }));
+    const root = generateRootModule({ resources, outputs: Object.fromEntries(run.resources.map((r) => [r.name, r.outputs])) });
+    const dir = workDir(run.stage.id);
+    fs.mkdirSync(dir, { recursive: true });
+    for (const f of fs.readdirSync(dir)) if (f.endsWith('.tf.json') && f !== BACKEND_FILE) fs.rmSync(path.join(dir, f));
+    writeRootModule(dir, root);
+    const r = runner(run.stage, { env: { ...run.credentials, ...root.env }, secrets: [...Object.values(run.credentials), ...root.secrets], log: run.log, signal: run.signal });
+    run.log('$ terraform init');
+    await r.init();
+    return r;
+  }
+
+  return {
+    workDir,
+
+    async plan(run): Promise<EnginePlan> {
+      const r = await prepare(run);
+      run.log('$ terraform plan');
+      const p = await r.plan();
+      return {
+        planFile: p.planFile,
+        summary: { add: p.summary.add, change: p.summary.change, destroy: p.summary.destroy },
+        changes: p.changes.map((c) => ({ action: actionOf(c.actions), resourceName: c.resource ?? '', address: c.address })),
+      };
+    },
+
+    async applyPlan(run, planFile) {
+      const r = await prepare(run);
+      run.log('$ terraform apply');
+      await r.apply(planFile);
+    },
+
+    async deploy(run) {
+      const r = await prepare(run);
+      run.log('$ terraform plan');
+      const p = await r.plan();
+      try {
+        run.log('$ terraform apply');
+        await r.apply(p.planFile);
+      } finally {
+        fs.rmSync(p.planFile, { force: true });
+      }
+    },
+
+    async undeploy(run, resourceName) {
+      const r = await prepare(run);
+      run.log(resourceName ? `$ terraform destroy -target=${moduleAddress(resourceName)}` : '$ terraform destroy');
+      await r.destroy(resourceName ? { targets: [moduleAddress(resourceName)] } : {});
+    },
+
+    async deployedResources(stage) {
+      if (!fs.existsSync(path.join(workDir(stage.id), '.terraform'))) return [];
+      const state = await runner(stage).stateList();
+      return [...new Set(state.map((a) => /^module\.([^.[]+)/.exec(a)?.[1]).filter((n): n is string => !!n))];
+    },
+
+    async outputs(stage) {
+      if (!fs.existsSync(path.join(workDir(stage.id), '.terraform'))) return {};
+      const r = runner(stage);
+      const grouped = outputsByResource(await r.outputs(), { state: await r.stateList() });
+      return Object.fromEntries(Object.entries(grouped).map(([name, outs]) => [
+        name,
+        Object.entries(outs).map(([key, o]) => ({
+          key, sensitive: o.sensitive,
+          value: o.sensitive ? SENSITIVE_PLACEHOLDER : typeof o.value === 'string' ? o.value : JSON.stringify(o.value),
+        })),
+      ]));
+    },
+  };
+}
