@@ -8,18 +8,6 @@ import { ComingSoonPage } from '../ui/ComingSoon';
 const placeholders: [path: string, title: string][] = [
 
 
-  ['/environments', 'Environments'],
-  ['/environments/create', 'Create Environment'],
-  ['/environments/:stageId', 'Environment'],
-  ['/environments/:stageId/edit', 'Edit Environment'],
-  ['/environments/:stageId/plan', 'Plan'],
-  ['/environments/:stageId/details', 'Environment Details'],
-  ['/environments/:stageId/replicate', 'Replicate Environment'],
-  ['/environments/:stageId/deployment-insights', 'Deployment Insights'],
-  ['/environments/:stageId/deployments', 'Deployment Insights'],
-  ['/environments/:stageId/depolyment-history', 'Deployment Insights'],
-  ['/depolyment-history', 'Deployment Insights'],
-
   ['/kubernetes/clusters', 'Clusters'],
   ['/kubernetes/clusters/:clusterId', 'Cluster'],
   ['/kubernetes/clusters/:clusterId/namespaces/:namespace/:microserviceName/details', 'Service Details'],

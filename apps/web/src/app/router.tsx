@@ -4,6 +4,7 @@ import { CatchAll, GuestOnly, PageLoader, RequireAuth } from './guards';
 import { placeholderRoutes } from './placeholder-routes';
 import { pipelineRoutes } from '../features/pipelines/routes';
 import { componentRoutes } from '../features/components/routes';
+import { environmentRoutes } from '../features/environments/routes';
 
 /** A route whose page module loads on first visit. */
 const page = (load: () => Promise<{ default: ComponentType }>): Pick<RouteObject, 'lazy'> => ({
@@ -47,6 +48,7 @@ export const routes: RouteObject[] = [
               { path: '/settings', ...page(() => import('../features/settings/SettingsPage')) },
               ...pipelineRoutes,
               ...componentRoutes,
+              ...environmentRoutes,
               ...placeholderRoutes,
             ],
           },

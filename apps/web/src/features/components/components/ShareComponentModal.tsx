@@ -6,7 +6,7 @@ import { toast } from '../../../api/toast';
 import { useProjects } from '../api/list-projects';
 import { useShareComponent } from '../api/share-component';
 import { useUnshareComponent } from '../api/unshare-component';
-import { useErrorToast } from '../hooks/use-error-toast';
+import { useErrorToast } from '../../../ui/use-error-toast';
 
 /**
  * Share (spec §2): the user's other projects are the candidates; Share is disabled until one is

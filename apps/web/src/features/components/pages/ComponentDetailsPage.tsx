@@ -17,7 +17,7 @@ import { InputsTable, OutputsTable } from '../components/ParameterTables';
 import { Readme } from '../components/Readme';
 import { ShareComponentModal } from '../components/ShareComponentModal';
 import { VersionPicker } from '../components/VersionPicker';
-import { useErrorToast } from '../hooks/use-error-toast';
+import { useErrorToast } from '../../../ui/use-error-toast';
 import { repositoryName, repositoryWebUrl } from '../lib/labels';
 
 export const NO_BUILD_TEXT = 'README and Schema are not available because this component does not have a successful build yet.';

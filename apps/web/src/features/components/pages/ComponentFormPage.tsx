@@ -20,7 +20,7 @@ import { useComponent } from '../api/get-component';
 import { usePipelineArtifactSteps } from '../api/get-pipeline-spec';
 import { usePipelines } from '../api/list-pipelines';
 import { useUpdateComponent } from '../api/update-component';
-import { useErrorToast } from '../hooks/use-error-toast';
+import { useErrorToast } from '../../../ui/use-error-toast';
 import { FORM_TYPES, IAC_LABELS, providerLabel, typeLabel } from '../lib/labels';
 import { FormSection } from '../../../ui/FormSection';
 import { firstFieldMessages, firstIssueMessages } from '../../../ui/form-errors';

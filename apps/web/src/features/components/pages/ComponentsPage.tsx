@@ -14,7 +14,7 @@ import { UpgradePrompt } from '../../../ui/UpgradePrompt';
 import { useComponents } from '../api/list-components';
 import { ComponentCard } from '../components/ComponentCard';
 import { DeleteComponentModal } from '../components/DeleteComponentModal';
-import { useErrorToast } from '../hooks/use-error-toast';
+import { useErrorToast } from '../../../ui/use-error-toast';
 
 type Tab = 'mine' | 'public';
 type IacFilter = 'all' | 'cloudformation' | 'terraform';

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
-import { isApiError, isPlanLimit } from '../../../api/errors';
-import { toast } from '../../../api/toast';
+import { isApiError, isPlanLimit } from '../api/errors';
+import { toast } from '../api/toast';
 
 /**
  * A failed load shows the server message as an error toast (spec §8), once per error, not on

@@ -1,0 +1,35 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { stageInProgress, type Stage, type StageBody } from '@gantry/contracts';
+import { http } from '../../../api/http';
+import { stageKeys } from '../../../api/query-keys';
+import { stagePath, stagesPath } from './paths';
+
+/** getStages, getStage, createStage (also the probe), updateStage, deleteStage (spec §7). */
+export const listStages = (projectId: string) => http.get<{ stages: Stage[] }>(stagesPath(projectId));
+export const getStage = (projectId: string, stageId: string) => http.get<Stage>(stagePath(projectId, stageId));
+export const createStage = (projectId: string, body: StageBody) => http.post<{ stageId: string }>(stagesPath(projectId), body);
+export const updateStage = (projectId: string, stageId: string, body: StageBody) => http.put<Stage>(stagePath(projectId, stageId), body);
+export const deleteStage = (projectId: string, stageId: string) => http.delete(stagePath(projectId, stageId));
+
+/** While any environment deploys, the list follows it (every 5 s). */
+export const stagesQuery = (projectId: string) =>
+  queryOptions({
+    queryKey: stageKeys.list(projectId), queryFn: () => listStages(projectId), select: (d) => d.stages,
+    refetchInterval: (q) => (q.state.data?.stages.some((s) => stageInProgress(s.status)) ? 5000 : false),
+  });
+export const useStages = (projectId: string) => useQuery({ ...stagesQuery(projectId), enabled: Boolean(projectId) });
+
+export const stageQuery = (projectId: string, stageId: string) =>
+  queryOptions({
+    queryKey: stageKeys.detail(projectId, stageId), queryFn: () => getStage(projectId, stageId),
+    refetchInterval: (q) => (stageInProgress(q.state.data?.status) ? 5000 : false),
+  });
+export const useStage = (projectId: string, stageId: string | undefined) => useQuery({ ...stageQuery(projectId, stageId ?? ''), enabled: Boolean(projectId && stageId) });
+
+export function useDeleteStage(projectId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (stageId: string) => deleteStage(projectId, stageId),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: stageKeys.list(projectId) }),
+  });
+}

@@ -1,0 +1,106 @@
+import { Anchor, Button, Card, Grid, Stack, Text, ThemeIcon } from '@mantine/core';
+import { IconRocket } from '@tabler/icons-react';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useLocation, useParams } from 'react-router';
+import { lastGoodVersions } from '@gantry/contracts';
+import { isPlanLimit } from '../../../api/errors';
+import { useCurrentProject } from '../../../api/session';
+import { toast, UPGRADE_PATH } from '../../../api/toast';
+import { EmptyState } from '../../../ui/EmptyState';
+import { PageHeader } from '../../../ui/PageHeader';
+import { useErrorToast } from '../../../ui/use-error-toast';
+import { useStage, useStages } from '../api/stages';
+import { useHistory } from '../api/deployments';
+import { DeploymentCard } from '../components/DeploymentCard';
+import { DeploymentTimePanel } from '../components/DeploymentTimePanel';
+
+/**
+ * /environments/{stageId}/deployment-insights (also …/deployments): a card per deployment, latest
+ * first and open, or the one named by the URL hash. /depolyment-history without an environment
+ * lists the environments to pick from (our choice: the spec does not show it).
+ */
+export default function DeploymentInsightsPage() {
+  const { stageId } = useParams();
+  const projectId = useCurrentProject()?.id ?? '';
+  if (!stageId) return <PickEnvironment projectId={projectId} />;
+  return <Insights projectId={projectId} stageId={stageId} />;
+}
+
+function Insights({ projectId, stageId }: { projectId: string; stageId: string }) {
+  const { hash } = useLocation();
+  const stage = useStage(projectId, stageId);
+  const history = useHistory(projectId, stageId);
+  const [openIds, setOpenIds] = useState<Set<string>>(new Set());
+  const told = useRef(false);
+  useErrorToast(history.error);
+  const list = history.data?.deployments ?? [];
+  const limited = history.data?.limitedByPlan || isPlanLimit(history.error);
+
+  useEffect(() => {
+    if (!list.length) return;
+    const wanted = hash.replace(/^#/, '');
+    setOpenIds((prev) => (prev.size ? prev : new Set([list.some((d) => d.id === wanted) ? wanted : list[0]!.id])));
+  }, [list, hash]);
+  useEffect(() => {
+    if (limited && !told.current) {
+      told.current = true;
+      toast.info('Upgrade your plan to see more details for your deployments in the deployment insights page');
+    }
+  }, [limited]);
+
+  const toggle = (id: string) => setOpenIds((prev) => {
+    const next = new Set(prev);
+    if (next.has(id)) next.delete(id);
+    else next.add(id);
+    return next;
+  });
+  return (
+    <Stack gap="lg">
+      <PageHeader
+        title="Deployment Insights"
+        description={stage.data ? `Every deployment of ${stage.data.name}` : undefined}
+        actions={<Button variant="default" component={Link} to={`/environments/${stageId}`}>View Environment</Button>}
+      />
+      <Grid gutter="lg">
+        <Grid.Col span={{ base: 12, md: 8 }}>
+          <Stack gap="sm" data-testid="deployment-list">
+            {history.isPending ? <Text size="sm" c="dimmed">Loading…</Text> : !list.length ? (
+              <Card withBorder radius="md" padding={0}>
+                <EmptyState
+                  title="No deployments yet"
+                  icon={<ThemeIcon size={56} radius="xl" variant="light" color="indigo"><IconRocket size={28} stroke={1.5} /></ThemeIcon>}
+                  description="Deploy the environment to see every run here."
+                  action={limited ? <Button component={Link} to={UPGRADE_PATH}>Upgrade Plan</Button> : <Button component={Link} to={`/environments/${stageId}`}>Create new Deployment</Button>}
+                />
+              </Card>
+            ) : list.map((d) => (
+              <DeploymentCard key={d.id} d={d} stageId={stageId} currentDeploymentId={stage.data?.currentDeploymentId ?? null}
+                open={openIds.has(d.id)} onToggle={() => toggle(d.id)} lastGood={lastGoodVersions(list, d.id)} />
+            ))}
+            {limited && list.length > 0 && <Text size="sm" c="dimmed">Older deployments come with a bigger plan. <Anchor component={Link} to={UPGRADE_PATH} size="sm">Upgrade Plan</Anchor></Text>}
+          </Stack>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 4 }}>
+          <DeploymentTimePanel projectId={projectId} highlight={stageId} />
+        </Grid.Col>
+      </Grid>
+    </Stack>
+  );
+}
+
+function PickEnvironment({ projectId }: { projectId: string }) {
+  const stages = useStages(projectId);
+  return (
+    <Stack gap="lg">
+      <PageHeader title="Deployment Insights" description="Choose an environment to see its deployments" />
+      <Card withBorder radius="md">
+        <Stack gap="xs">
+          {stages.isPending && <Text size="sm" c="dimmed">Loading…</Text>}
+          {stages.isSuccess && !stages.data.length && <Text size="sm" c="dimmed">No data available</Text>}
+          {stages.data?.map((s) => <Anchor key={s.id} component={Link} to={`/environments/${s.id}/deployment-insights`}>{s.name}</Anchor>)}
+        </Stack>
+      </Card>
+      <DeploymentTimePanel projectId={projectId} />
+    </Stack>
+  );
+}

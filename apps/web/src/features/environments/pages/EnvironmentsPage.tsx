@@ -1,0 +1,67 @@
+import { Button, Card, SimpleGrid, Stack, Text, ThemeIcon } from '@mantine/core';
+import { IconPlus, IconServer2 } from '@tabler/icons-react';
+import { Link, useNavigate } from 'react-router';
+import { COST_TAG_KEY } from '@gantry/contracts';
+import { errorMessage, isPlanLimit } from '../../../api/errors';
+import { useCurrentProject } from '../../../api/session';
+import { EmptyState } from '../../../ui/EmptyState';
+import { PageHeader } from '../../../ui/PageHeader';
+import { SkeletonCards } from '../../../ui/SkeletonCards';
+import { useErrorToast } from '../../../ui/use-error-toast';
+import { useStages } from '../api/stages';
+import { useSchedules } from '../api/lookups';
+import { EnvironmentCard } from '../components/EnvironmentCard';
+import { useEnvironmentActions } from '../hooks/use-environment-actions';
+
+/** /environments (spec §2): environment cards, Create Environment, 2 skeleton cards, the "Infrastucture Builder" empty state. */
+export default function EnvironmentsPage() {
+  const projectId = useCurrentProject()?.id ?? '';
+  const navigate = useNavigate();
+  const stages = useStages(projectId);
+  const schedules = useSchedules(projectId);
+  const actions = useEnvironmentActions(projectId);
+  useErrorToast(stages.error);
+  const costBlocked = isPlanLimit(schedules.error);
+  const scheduleOf = (stageId: string) => {
+    if (!schedules.data) return null;
+    const rule = schedules.data.find((s) => s.resourcesTagKey === COST_TAG_KEY && s.resourcesTagValue === stageId);
+    return rule && rule.state === 'ENABLED' ? 'ACTIVE' : 'NOT ACTIVE';
+  };
+
+  const create = (
+    <Button component={Link} to="/environments/create" leftSection={<IconPlus size={16} />}>Create Environment</Button>
+  );
+  let body;
+  if (stages.isPending && projectId) body = <SkeletonCards count={2} />;
+  else if (stages.isError && !stages.data) body = <Card withBorder radius="md"><Text c="red" size="sm">{errorMessage(stages.error)}</Text></Card>;
+  else if (!stages.data?.length)
+    body = (
+      <Card withBorder radius="md" padding={0}>
+        <EmptyState
+          title="Infrastucture Builder"
+          icon={<ThemeIcon size={56} radius="xl" variant="light" color="indigo"><IconServer2 size={28} stroke={1.5} /></ThemeIcon>}
+          description="Assemble environments from your components, preview a plan, deploy them to your cloud account and follow every deployment."
+          action={create}
+        />
+      </Card>
+    );
+  else
+    body = (
+      <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="lg" data-testid="environments-grid">
+        {stages.data.map((s) => (
+          <EnvironmentCard
+            key={s.id} stage={s} schedule={scheduleOf(s.id)} costBlocked={costBlocked}
+            onOpen={() => navigate(`/environments/${s.id}`, { state: { advisor: null } })}
+            onUndeploy={() => actions.askUndeploy(s)} onDelete={() => actions.askDelete(s)}
+          />
+        ))}
+      </SimpleGrid>
+    );
+  return (
+    <Stack gap="lg">
+      <PageHeader title="Environments" description="Environments assembled from components and deployed to your cloud accounts" actions={create} />
+      {body}
+      {actions.modal}
+    </Stack>
+  );
+}

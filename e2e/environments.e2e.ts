@@ -1,0 +1,128 @@
+/**
+ * The Infrastructure Builder's main flow in headless Chromium against the real server and the real
+ * terraform CLI (issue 4): create an environment on an AWS account (STS stand-in), add two resources
+ * through the modal — one referencing the other's output — create a plan, deploy it, watch the live
+ * log, read the insights and the outputs, undeploy, delete.
+ */
+import { afterAll, describe, expect, test } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { startStsStandin } from '@gantry/test-support';
+import { linkFromMail, useStack } from './src/harness.js';
+
+const sts = await startStsStandin({});
+const savedEnv = { ...process.env };
+Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'AKIAGANTRYE2E', AWS_SECRET_ACCESS_KEY: 'gantry-e2e-secret', AWS_REGION: 'eu-central-1', AWS_ENDPOINT_URL_STS: sts.url });
+delete process.env.AWS_PROFILE;
+afterAll(async () => {
+  process.env = savedEnv;
+  await sts.close();
+});
+
+const toast = (page: Page, text: string | RegExp) => page.getByRole('alert').filter({ hasText: text }).last();
+async function choose(page: Page, field: Locator, label: string | RegExp) {
+  await field.click();
+  await page.getByRole('option', { name: label }).first().click();
+}
+const shot = async (page: Page, name: string) => {
+  if (process.env.GANTRY_E2E_SCREENSHOTS) await page.screenshot({ path: `${process.env.GANTRY_E2E_SCREENSHOTS}/${name}.png`, fullPage: true });
+};
+
+describe('environments and deployments', () => {
+  const stack = useStack();
+  let page: Page;
+  let stageUrl: string;
+
+  test('an environment is created on an AWS account and gets two resources through the modal, one referencing the other', async () => {
+    const email = 'erin.env@example.com';
+    await stack.api('POST', '/ms-usermanagement/auth/sign-up', { username: email, password: 'Environ1234', firstName: 'Erin', lastName: 'Env' });
+    const code = decodeURIComponent(linkFromMail(await stack.smtp.waitFor(email), '/account/verify/').split('/').pop()!);
+    await stack.api('POST', '/ms-usermanagement/auth/activate', { username: email, code });
+    const { idToken } = await stack.api('POST', '/ms-usermanagement/auth/login', { username: email, password: 'Environ1234' });
+    const { id: projectId } = await stack.api('POST', '/ms-project/projects', { name: 'Infra', description: 'Infrastructure' }, idToken);
+    await stack.api('POST', `/ms-aws/projects/${projectId}/aws-accounts`, { accountName: 'production', iamRole: 'arn:aws:iam::123456789012:role/GantryDeployer', externalId: 'ext-9' }, idToken);
+
+    page = await stack.newPage({ keep: true });
+    await page.goto('/login');
+    await page.getByLabel('Username').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill('Environ1234');
+    await page.getByRole('button', { name: 'Log In' }).click();
+    await page.waitForURL('**/projects');
+    await page.getByRole('button', { name: 'Open project Infra' }).click();
+    await page.waitForURL('**/overview');
+
+    await page.goto('/environments');
+    await page.getByText('Infrastucture Builder').waitFor();
+    await shot(page, 'environments-empty');
+    await page.getByRole('link', { name: 'Create Environment' }).first().click();
+    await page.waitForURL('**/environments/create');
+    await page.getByRole('button', { name: 'Create Environment' }).click();
+    await page.getByText('Environment name must be 3 to 20 characters').waitFor();
+    await page.getByRole('textbox', { name: 'Name' }).fill('staging');
+    await page.getByRole('textbox', { name: 'Description' }).fill('Staging for the web shop');
+    await choose(page, page.getByRole('textbox', { name: 'AWS Account' }), /production/);
+    await choose(page, page.getByRole('textbox', { name: 'Region' }), 'eu-central-1');
+    await shot(page, 'environment-form');
+    await page.getByRole('button', { name: 'Create Environment' }).click();
+    await page.waitForURL(/\/environments\/[0-9a-f-]{36}$/);
+    stageUrl = new URL(page.url()).pathname;
+    await page.getByText('Review the components on the right and choose which to add to this environment.').waitFor();
+
+    await page.getByRole('button', { name: 'Add Static site bucket' }).click();
+    await page.getByText('Create resource').waitFor();
+    await page.getByTestId('resource-name').fill('site');
+    await page.getByTestId('input-bucket_name').fill('shop-site');
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await toast(page, 'Successfully added resource in the environment.').waitFor();
+
+    await page.getByRole('button', { name: 'Add Service config' }).click();
+    await page.getByTestId('resource-name').fill('app');
+    await page.getByTestId('input-service_name').fill('shop');
+    await page.getByTestId('mode-backend_url').getByText('Reference').click();
+    await shot(page, 'resource-modal');
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await page.getByText('Must select from suggested items in select mode*').first().waitFor();
+    await choose(page, page.getByTestId('reference-backend_url'), /site\.website_url/);
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await toast(page, 'Successfully added resource in the environment.').waitFor();
+    await expect.poll(() => page.getByTestId('resource-card').count()).toBe(2);
+    await shot(page, 'environment-details');
+  });
+
+  test('a plan is created and deployed; the live log, the insights and the outputs follow', async () => {
+    await page.getByRole('button', { name: 'Create Plan' }).click();
+    await page.waitForURL(/\/plan\?planId=/);
+    await page.getByTestId('plan-summary').getByText('2 to add, 0 to change, 0 to destroy').waitFor({ timeout: 60_000 });
+    await expect.poll(() => page.getByTestId('plan-changes').getByRole('row').count()).toBe(3);
+    await shot(page, 'plan');
+    await page.getByRole('button', { name: 'Deploy' }).click();
+    await page.waitForURL(/\/details$/);
+    await page.getByTestId('terraform-log').getByText(/Apply complete!/).waitFor({ timeout: 60_000 });
+    await page.getByTestId('details-status').getByText('DEPLOYED').waitFor({ timeout: 30_000 });
+    await shot(page, 'deployment-details');
+
+    await page.goto(`${stageUrl}/deployment-insights`);
+    await page.getByTestId('deployment-card').first().getByText('DEPLOYED').waitFor();
+    await page.getByTestId('deployment-card').first().getByText('current').waitFor();
+    await shot(page, 'insights');
+
+    await page.goto(stageUrl);
+    await page.getByRole('button', { name: 'Resource site', exact: true }).click();
+    await page.getByTestId('resource-outputs').getByText('http://shop-site.s3-website.us-east-1.amazonaws.com').waitFor();
+  });
+
+  test('the environment is undeployed and then deleted', async () => {
+    await page.getByRole('button', { name: 'Actions of environment staging' }).click();
+    await page.getByRole('menuitem', { name: 'Undeploy' }).click();
+    await page.getByText('This deletes all cloud resources in the environment, but not the environment itself.', { exact: false }).waitFor();
+    await page.getByRole('button', { name: 'Undeploy', exact: true }).click();
+    await page.waitForURL(/deployment-insights$/);
+    await page.getByTestId('deployment-card').first().getByText('TERMINATED').waitFor({ timeout: 60_000 });
+
+    await page.goto(stageUrl);
+    await page.getByRole('button', { name: 'Actions of environment staging' }).click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await page.waitForURL('**/environments');
+    await page.getByText('Infrastucture Builder').waitFor();
+  });
+});
