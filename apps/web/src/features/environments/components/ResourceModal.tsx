@@ -156,24 +156,30 @@ function InputField({ input, entry, error, onChange, suggestions }: {
   let control;
   if (reference) {
     control = (
-      <Select label={label} description={input.description ?? undefined} placeholder="Select an output of another resource" searchable maxDropdownHeight={300} comboboxProps={{ withinPortal: true }}
+      <Select aria-label={input.name} placeholder="Select an output of another resource" searchable maxDropdownHeight={300} comboboxProps={{ withinPortal: true }}
         data={suggestions.map((s) => ({ value: s.value, label: s.suggested ? `${s.value} · suggested` : s.value }))}
         value={value || null} onChange={(x) => onChange({ value: x ?? '' })} error={error || undefined} nothingFoundMessage="No outputs of other resources" data-testid={`reference-${input.name}`} />
     );
   } else if (input.enum?.length) {
-    control = <Select label={label} description={input.description ?? undefined} placeholder={placeholder} data={input.enum.map(String)} value={value || null} onChange={(x) => onChange({ value: x ?? '' })} maxDropdownHeight={300} comboboxProps={{ withinPortal: true }} error={error || undefined} clearable />;
+    control = <Select aria-label={input.name} placeholder={placeholder} data={input.enum.map(String)} value={value || null} onChange={(x) => onChange({ value: x ?? '' })} maxDropdownHeight={300} comboboxProps={{ withinPortal: true }} error={error || undefined} clearable />;
   } else if (input.type === 'boolean' || input.type === 'bool') {
-    control = <Select label={label} description={input.description ?? undefined} placeholder={placeholder} data={['true', 'false']} value={value || null} onChange={(x) => onChange({ value: x ?? '' })} comboboxProps={{ withinPortal: true }} error={error || undefined} clearable />;
+    control = <Select aria-label={input.name} placeholder={placeholder} data={['true', 'false']} value={value || null} onChange={(x) => onChange({ value: x ?? '' })} comboboxProps={{ withinPortal: true }} error={error || undefined} clearable />;
   } else if (input.sensitive) {
-    control = <PasswordInput label={label} description={input.description ?? undefined} placeholder={SENSITIVE_PLACEHOLDER} value={value} onChange={(e) => onChange({ value: e.currentTarget.value })} error={error || undefined} />;
+    control = <PasswordInput aria-label={input.name} placeholder={SENSITIVE_PLACEHOLDER} value={value} onChange={(e) => onChange({ value: e.currentTarget.value })} error={error || undefined} />;
   } else {
-    control = <TextInput label={label} description={input.description ?? undefined} placeholder={placeholder} value={value} onChange={(e) => onChange({ value: e.currentTarget.value })} error={error || undefined} data-testid={`input-${input.name}`} />;
+    control = <TextInput aria-label={input.name} placeholder={placeholder} value={value} onChange={(e) => onChange({ value: e.currentTarget.value })} error={error || undefined} data-testid={`input-${input.name}`} />;
   }
   return (
     <Stack gap={4}>
-      <Group justify="flex-end" data-testid={`mode-${input.name}`}>
-        <SegmentedControl size="xs" value={reference ? 'reference' : 'value'} onChange={(m) => onChange({ reference: m === 'reference', value: '' })}
-          data={[{ value: 'value', label: 'Value' }, { value: 'reference', label: 'Reference' }]} aria-label={`Mode of ${input.name}`} />
+      <Group justify="space-between" wrap="nowrap" align="flex-end">
+        <div style={{ minWidth: 0 }}>
+          <Text size="sm" fw={500}>{label}</Text>
+          {input.description && <Text size="xs" c="dimmed">{input.description}</Text>}
+        </div>
+        <div data-testid={`mode-${input.name}`}>
+          <SegmentedControl size="xs" value={reference ? 'reference' : 'value'} onChange={(m) => onChange({ reference: m === 'reference', value: '' })}
+            data={[{ value: 'value', label: 'Value' }, { value: 'reference', label: 'Reference' }]} />
+        </div>
       </Group>
       {control}
     </Stack>

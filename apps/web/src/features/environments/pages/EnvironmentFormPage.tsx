@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Checkbox, Chip, Group, Modal, NumberInput, Select, SimpleGrid, Stack, Switch, Text, TextInput, Textarea } from '@mantine/core';
+import { Alert, Button, Checkbox, Chip, Group, Modal, NumberInput, Select, SimpleGrid, Stack, Switch, Text, TextInput, Textarea } from '@mantine/core';
 import { useEffect, useMemo, useState } from 'react';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
@@ -187,8 +187,7 @@ function EnvironmentForm({ mode, projectId, stage }: { mode: Mode; projectId: st
     <form onSubmit={submit} noValidate>
     <Stack gap="lg" maw={860}>
       <PageHeader title={title} description={mode === 'replicate' && stage ? `A copy of ${stage.name} with its resources` : 'Where and how the environment is deployed'} />
-      <Card withBorder radius="md" padding="lg">
-        <Stack gap="xl">
+      <Stack gap="lg">
           <FormSection title="General">
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
               <TextInput label="Name" placeholder="staging" withAsterisk {...form.field('name')} disabled={mode === 'edit' && locked} />
@@ -289,8 +288,7 @@ function EnvironmentForm({ mode, projectId, stage }: { mode: Mode; projectId: st
               )}
             </FormSection>
           )}
-        </Stack>
-      </Card>
+      </Stack>
       <Group justify="flex-end">
         <Button variant="default" onClick={() => navigate(-1)}>Cancel</Button>
         <Button type="submit" loading={busy}>{mode === 'edit' ? 'Update Environment' : mode === 'replicate' ? 'Replicate Environment' : 'Create Environment'}</Button>

@@ -1,0 +1,104 @@
+/**
+ * Deploy overhead: Quick Deploy of an environment of 5 `terraform_data` resources through the API
+ * (POST deploy → the deployment is UPDATE_COMPLETE, polled every 25 ms), divided by `terraform apply`
+ * of the same generated root module run by hand (init done beforehand in both). Each run changes one
+ * input of every resource, so every run really replaces 5 resources. Real Gantry in this process
+ * (PGlite), the real terraform CLI, AWS account verified by the STS stand-in.
+ *   npx tsx bench/deploy-overhead.ts   (BENCH_RUNS, default 5)
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { startGantry } from '../apps/server/src/server.js';
+import { generateRootModule, writeRootModule } from '../apps/server/src/integrations/terraform/index.js';
+import { startStsStandin } from '@gantry/test-support';
+import { fmt, isMain, table } from './src/load.js';
+
+const RESOURCES = 5;
+const vendorModule = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../apps/server/vendor-components/service-config');
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+export async function benchDeployOverhead(runs = Number(process.env.BENCH_RUNS ?? 5)) {
+  const sts = await startStsStandin({});
+  Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'AKIABENCH', AWS_SECRET_ACCESS_KEY: 'bench-secret', AWS_REGION: 'eu-central-1', AWS_ENDPOINT_URL_STS: sts.url });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-bench-deploy-'));
+  const gantry = await startGantry({ PORT: '0', HOST: '127.0.0.1', GANTRY_DATA_DIR: dataDir, GANTRY_LOG_LEVEL: process.env.BENCH_LOG ?? 'warn', GANTRY_RATE_LIMIT: 'false', DATABASE_URL: '', SMTP_URL: '' });
+  const call = async (method: string, url: string, body?: unknown, token?: string) => {
+    const res = await fetch(gantry.url + url, { method, headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: body ? JSON.stringify(body) : method === 'POST' ? '{}' : undefined });
+    const json = (await res.json()) as any;
+    if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  const manualDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-bench-manual-'));
+  try {
+    await call('POST', '/ms-usermanagement/auth/sign-up', { username: 'bench@example.com', password: 'Bench1234', firstName: 'B', lastName: 'B' });
+    const mail = (await gantry.app.services.mailer.outbox())[0]!;
+    const code = decodeURIComponent(mail.text.match(/\/account\/verify\/\S+/)![0].split('/').pop()!);
+    await call('POST', '/ms-usermanagement/auth/activate', { username: 'bench@example.com', code });
+    const { idToken } = await call('POST', '/ms-usermanagement/auth/login', { username: 'bench@example.com', password: 'Bench1234' });
+    const { id: projectId } = await call('POST', '/ms-project/projects', { name: 'Bench', description: 'bench' }, idToken);
+    await call('POST', `/ms-aws/projects/${projectId}/aws-accounts`, { accountName: 'bench', iamRole: 'arn:aws:iam::123456789012:role/Bench', externalId: 'ext' }, idToken);
+    const e = `/ms-engine/projects/${projectId}`;
+    const { stageId } = await call('POST', `${e}/stages`, { name: 'bench', description: 'bench', cloudProvider: 'aws', infrastructureAsCodeTool: 'terraform', awsAccountId: '123456789012', awsRegion: 'eu-central-1' }, idToken);
+    const componentId = (await call('GET', `${e}/components`, undefined, idToken)).components.find((c: any) => c.name === 'Service config').id;
+    const names = Array.from({ length: RESOURCES }, (_, i) => `svc${i + 1}`);
+    const configure = async (run: number) => {
+      for (const name of names) {
+        const body = { name, componentId, configurations: [{ key: 'service_name', value: `${name}-${run}` }] };
+        await call(run === 0 ? 'POST' : 'PUT', run === 0 ? `${e}/stages/${stageId}/resources` : `${e}/stages/${stageId}/resources/${name}`, body, idToken);
+      }
+    };
+    const deploy = async () => {
+      const t0 = performance.now();
+      const { deploymentId } = await call('POST', `${e}/stages/${stageId}/deploy`, undefined, idToken);
+      for (;;) {
+        const d = await call('GET', `${e}/stages/${stageId}/deployments/${deploymentId}`, undefined, idToken);
+        if (d.status.endsWith('COMPLETE')) return performance.now() - t0;
+        if (d.status.includes('FAILED')) throw new Error(`deployment failed: ${d.error}`);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    };
+    // warm-up: the first deploy creates (and initialises the work dir), as the manual side's init does
+    await configure(0);
+    await deploy();
+
+    const source = path.join(manualDir, 'module');
+    fs.cpSync(vendorModule, source, { recursive: true, filter: (s) => !s.endsWith('component.json') });
+    const terraform = (args: string[]) => {
+      const t0 = performance.now();
+      const r = spawnSync(process.env.TERRAFORM_BIN ?? 'terraform', args, { cwd: manualDir, encoding: 'utf8', env: { ...process.env, TF_IN_AUTOMATION: '1', CHECKPOINT_DISABLE: '1' } });
+      if (r.status !== 0) throw new Error(`terraform ${args[0]}: ${r.stderr}`);
+      return performance.now() - t0;
+    };
+    const writeManual = (run: number) => writeRootModule(manualDir, generateRootModule({ resources: names.map((name) => ({ name, source, inputs: { service_name: { literal: `${name}-${run}` } } })) }));
+    writeManual(0);
+    terraform(['init', '-input=false', '-no-color']);
+    terraform(['apply', '-input=false', '-no-color', '-auto-approve']);
+
+    const gantryMs: number[] = [];
+    const manualMs: number[] = [];
+    for (let run = 1; run <= runs; run++) {
+      await configure(run);
+      gantryMs.push(await deploy());
+      writeManual(run);
+      manualMs.push(terraform(['apply', '-input=false', '-no-color', '-auto-approve']));
+    }
+    return { runs, gantry: median(gantryMs), manual: median(manualMs), ratio: median(gantryMs) / median(manualMs), gantryMs, manualMs };
+  } finally {
+    await gantry.close();
+    await sts.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.rmSync(manualDir, { recursive: true, force: true });
+  }
+}
+
+export function printDeployOverhead(r: Awaited<ReturnType<typeof benchDeployOverhead>>) {
+  table([
+    { measure: `Quick Deploy of ${RESOURCES} terraform_data resources (median of ${r.runs})`, value: `${fmt(r.gantry, 0)} ms` },
+    { measure: 'terraform apply of the same root module by hand (median)', value: `${fmt(r.manual, 0)} ms` },
+    { measure: 'overhead ratio', value: fmt(r.ratio, 2) },
+  ]);
+}
+
+if (isMain(import.meta.url)) printDeployOverhead(await benchDeployOverhead());
