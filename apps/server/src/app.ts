@@ -97,6 +97,8 @@ export interface BuildAppOptions {
   cloudVerifier?: CloudVerifier;
   /** Cloud credentials for deployments (tests hand in fixed ones instead of assuming roles). */
   deploymentCredentials?: StageCredentials;
+  /** AWS SDK clients for CloudFormation deployments (tests hand in stubs). */
+  cloudFormationClients?: Parameters<typeof createDeploymentsModule>[0]['cloudFormationClients'];
 }
 
 export async function buildApp(config: Config, opts: BuildAppOptions = {}): Promise<FastifyInstance> {
@@ -215,7 +217,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   const deployments = await createDeploymentsModule({
     db: database.db, guards, jobs, realtime, membership, log: app.log, billing, stages, components: components.service,
     dataDir: config.dataDir, terraformBin: config.TERRAFORM_BIN, databaseUrl: config.DATABASE_URL,
-    concurrency: config.GANTRY_JOB_CONCURRENCY, runWorkers,
+    concurrency: config.GANTRY_JOB_CONCURRENCY, runWorkers, cloudFormationClients: opts.cloudFormationClients,
     credentialsFor: opts.deploymentCredentials ?? (async (stage) => {
       if (stage.cloudProvider === 'azurerm') return cloudAccounts.service.credentialsFor(stage.projectId, 'azurerm', { tenantId: stage.tenantId!, subscriptionId: stage.subscriptionId! });
       if (stage.cloudProvider === 'google') return cloudAccounts.service.credentialsFor(stage.projectId, 'google', stage.gcpProjectId!);

@@ -15,6 +15,7 @@ import { createDeploymentsRunner } from './deployments.runner.js';
 import { deploymentsRoutes, deploymentTimeRoutes } from './deployments.routes.js';
 import { registerDeploymentLogStreams } from './deployments.realtime.js';
 import { createTerraformEngine } from './terraform-engine.js';
+import { createCloudFormationEngine } from './cloudformation-engine.js';
 import type { DeploymentEngine } from './engine.js';
 
 /** Cloud credentials of an environment's account, as environment variables for the engine. */
@@ -28,17 +29,17 @@ export async function createDeploymentsModule(deps: {
   db: Db; guards: Guards; jobs: Jobs; realtime: Realtime; membership: MembershipLookup; log: FastifyBaseLogger;
   billing: BillingService; stages: StagesService; components: ComponentsService; credentialsFor: StageCredentials;
   dataDir: string; terraformBin: string; databaseUrl?: string; concurrency: number; runWorkers: boolean;
-  /** Other engines by tool (CloudFormation plugs in here). */
-  engines?: Partial<Record<'cloudformation', DeploymentEngine>>;
+  /** AWS clients for CloudFormation (tests hand in SDK stubs); default: the SDK's own chain. */
+  cloudFormationClients?: Parameters<typeof createCloudFormationEngine>[0]['clients'];
 }) {
   const store = createDeploymentsStore(deps.db);
   const terraformRoot = path.join(deps.dataDir, 'terraform');
   const terraform = createTerraformEngine({ bin: deps.terraformBin, root: terraformRoot, pgConnStr: deps.databaseUrl });
+  const cloudformation = createCloudFormationEngine({ credentialsFor: deps.credentialsFor, clients: deps.cloudFormationClients });
   const engineFor = (stage: StageRow): DeploymentEngine => {
     if (stage.iacTool === 'terraform') return terraform;
-    const engine = deps.engines?.cloudformation;
-    if (!engine) throw new Validation('CloudFormation deployments are not available yet');
-    return engine;
+    if (stage.cloudProvider !== 'aws') throw new Validation('CloudFormation environments deploy to AWS only');
+    return cloudformation;
   };
   const localAborts = new Map<string, AbortController>();
   const components = {

@@ -9,7 +9,7 @@ import type { StagesService } from '../stages/stages.service.js';
 import type { StageRow } from '../stages/stages.store.js';
 import type { DeploymentsStore, DeploymentRow } from './deployments.store.js';
 import type { DeployedResource } from './deployments.tables.js';
-import type { DeploymentEngine, EngineRun, PreparedResource } from './engine.js';
+import { EngineFailure, type DeploymentEngine, type EngineOutcome, type EngineRun, type ErrorLogs, type PreparedResource } from './engine.js';
 
 export const deploymentLogsRoom = (deploymentId: string) => `deployment-logs:${deploymentId}`;
 const HEARTBEAT_MS = 2000;
@@ -139,6 +139,7 @@ export function createDeploymentsRunner(deps: {
     });
     let outcome: Outcome = 'COMPLETE';
     let error: string | null = null;
+    let reported: EngineOutcome | undefined;
     let sink = sinkFor(row.id, []);
     try {
       if ((await store.get(row.id))?.cancelRequested) abort.abort();
@@ -146,18 +147,25 @@ export function createDeploymentsRunner(deps: {
       const { prepared, secrets } = await prepare(stage, row.resources, row.id);
       sink = sinkFor(row.id, [...Object.values(credentials), ...secrets]);
       const engine = deps.engineFor(stage);
-      const engineRun: EngineRun = { stage, resources: prepared, credentials, log: sink.line, signal: abort.signal };
+      const engineRun: EngineRun = {
+        stage, resources: prepared, credentials, log: sink.line, signal: abort.signal,
+        onStatus: async (status) => {
+          await store.update(row.id, { status });
+          if (row.kind !== 'UNDEPLOY_RESOURCE') await stages.setDeploymentState(stage.id, { status });
+        },
+      };
       sink.line(`[gantry] ${row.kind === 'UNDEPLOY' ? 'Undeploying' : row.kind === 'UNDEPLOY_RESOURCE' ? `Undeploying ${row.resourceName}` : 'Deploying'} ${stage.name} (${prepared.length} resource${prepared.length === 1 ? '' : 's'})`);
-      if (row.kind === 'DEPLOY') await engine.deploy(engineRun);
+      if (row.kind === 'DEPLOY') reported = (await engine.deploy(engineRun)) ?? undefined;
       else if (row.kind === 'PLAN_APPLY') {
         const plan = row.planId ? await store.planById(row.planId) : undefined;
         if (!plan?.planFile || !engine.applyPlan) throw new Error('The plan of this deployment is no longer available; create a new plan');
         await engine.applyPlan(engineRun, plan.planFile);
         await store.updatePlan(plan.id, { status: 'APPLIED' });
-      } else await engine.undeploy(engineRun, row.kind === 'UNDEPLOY_RESOURCE' ? row.resourceName ?? undefined : undefined);
+      } else reported = (await engine.undeploy(engineRun, row.kind === 'UNDEPLOY_RESOURCE' ? row.resourceName ?? undefined : undefined)) ?? undefined;
       sink.line(`[gantry] ${st.done}`);
     } catch (err) {
       outcome = 'FAILED';
+      if (err instanceof EngineFailure) reported = { status: err.status, logs: err.logs };
       error = abort.signal.aborted ? CANCELLED : createMasker([])((err as Error).message);
       sink.line(`[gantry] ${abort.signal.aborted ? CANCELLED : `Failed: ${error}`}`);
     } finally {
@@ -166,12 +174,12 @@ export function createDeploymentsRunner(deps: {
       await sink.flush();
       await fs.promises.rm(path.join(deps.modulesRoot, stage.id, row.id), { recursive: true, force: true }).catch(() => undefined);
     }
-    await finish(stage, { ...row, status: st.running }, outcome, error);
+    await finish(stage, { ...row, status: st.running }, outcome, error, reported);
   }
 
-  async function finish(stage: StageRow, row: DeploymentRow, outcome: Outcome, error: string | null) {
+  async function finish(stage: StageRow, row: DeploymentRow, outcome: Outcome, error: string | null, reported?: { status: string; logs?: ErrorLogs }) {
     const st = endsOf(row.status) ?? statusesFor(row.kind, (await stages.resourceRows(stage.id)).some((r) => r.isDeployed));
-    const status = outcome === 'COMPLETE' ? st.done : st.failed;
+    const status = reported?.status ?? (outcome === 'COMPLETE' ? st.done : st.failed);
     const deployed = await refreshResources(stage, row, outcome);
     // Any run may have changed the state: stored plans no longer describe it.
     for (const p of await store.expirePlans(stage.id)) if (p.planFile) await fs.promises.rm(p.planFile, { force: true }).catch(() => undefined);
@@ -185,7 +193,7 @@ export function createDeploymentsRunner(deps: {
       });
     }
     // last: the environment is free for the next run only once everything above is written
-    await store.update(row.id, { status, error, active: false, finishedAt: new Date() });
+    await store.update(row.id, { status, error, active: false, finishedAt: new Date(), ...(reported?.logs ? { logs: reported.logs } : {}) });
   }
 
   async function runPlan(planId: string) {

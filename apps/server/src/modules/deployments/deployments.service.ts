@@ -195,13 +195,13 @@ export function createDeploymentsService(deps: {
 
     async events(projectId: string, stageId: string): Promise<StackEvent[]> {
       const stage = await stages.get(projectId, stageId);
-      const engine = deps.engineFor(stage) as DeploymentEngine & { events?: (s: StageRow) => Promise<StackEvent[]> };
+      const engine = deps.engineFor(stage);
       return engine.events ? engine.events(stage) : [];
     },
 
     async continueRollback(projectId: string, stageId: string) {
       const stage = await stages.get(projectId, stageId);
-      const engine = deps.engineFor(stage) as DeploymentEngine & { continueRollback?: (s: StageRow) => Promise<void> };
+      const engine = deps.engineFor(stage);
       if (stage.iacTool !== 'cloudformation' || !engine.continueRollback) throw new Conflict('Only CloudFormation stacks can continue a rollback');
       if (stage.status !== 'UPDATE_ROLLBACK_FAILED') throw new Conflict(`The stack is in ${stage.status} status; continue rollback is for UPDATE_ROLLBACK_FAILED`);
       await engine.continueRollback(stage);

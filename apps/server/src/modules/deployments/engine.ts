@@ -22,6 +22,21 @@ export interface EngineRun {
   /** One line of the engine's log (masked by the caller). */
   log: (line: string) => void;
   signal: AbortSignal;
+  /** The engine's own status while it runs (CloudFormation's stack statuses). */
+  onStatus?: (status: string) => Promise<void>;
+}
+
+import type { ErrorLogs } from './deployments.tables.js';
+export type { ErrorLogs };
+
+/** How a run ended when the engine names the status itself (CloudFormation: CREATE_COMPLETE, ROLLBACK_COMPLETE, …). */
+export interface EngineOutcome { status: string; logs?: ErrorLogs }
+
+/** A failed run with the engine's final status and its error events. */
+export class EngineFailure extends Error {
+  constructor(message: string, readonly status: string, readonly logs: ErrorLogs = {}) {
+    super(message);
+  }
 }
 
 export interface EnginePlan {
@@ -39,12 +54,15 @@ export interface ResourceOutput { key: string; value: string; sensitive: boolean
  */
 export interface DeploymentEngine {
   /** Plan + apply in one go (Quick Deploy). */
-  deploy(run: EngineRun): Promise<void>;
+  deploy(run: EngineRun): Promise<EngineOutcome | void>;
   plan?(run: EngineRun): Promise<EnginePlan>;
   /** Applies exactly a stored plan. */
   applyPlan?(run: EngineRun, planFile: string): Promise<void>;
   /** Destroys the environment, or one resource and what depends on it. */
-  undeploy(run: EngineRun, resourceName?: string): Promise<void>;
+  undeploy(run: EngineRun, resourceName?: string): Promise<EngineOutcome | void>;
+  /** CloudFormation: the stack's events, newest first. */
+  events?(stage: StageRow): Promise<import('@gantry/contracts').StackEvent[]>;
+  continueRollback?(stage: StageRow): Promise<void>;
   /** Names of the resources that have cloud objects now. */
   deployedResources(stage: StageRow): Promise<string[]>;
   /** Outputs per resource name, from the engine's state. */

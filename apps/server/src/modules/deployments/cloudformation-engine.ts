@@ -1,0 +1,101 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { ENVIRONMENT_TAG_KEY } from '@gantry/contracts';
+import {
+  clientsFor, sessionFromEnv, parentTemplate, uploadTemplates, createOrUpdate, waitForStack, describeStack, stackEvents, deleteStack,
+  cancelUpdate, continueRollback, nestedStacks, errorLogs, type CfnClients, type NestedResource, type StackEventView,
+} from '../../integrations/cloudformation/index.js';
+import type { StageRow } from '../stages/stages.store.js';
+import { EngineFailure, type DeploymentEngine, type EngineRun, type ResourceOutput } from './engine.js';
+
+/** The environment's stack name: readable and unique. */
+export const stackNameOf = (stage: Pick<StageRow, 'name' | 'id'>) => `gantry-${stage.name}-${stage.id.slice(0, 8)}`;
+export const templateBucket = (stage: Pick<StageRow, 'awsAccountId' | 'awsRegion'>) => `gantry-templates-${stage.awsAccountId}-${stage.awsRegion}`;
+const done = (status: string) => status === 'CREATE_COMPLETE' || status === 'UPDATE_COMPLETE' || status === 'DELETE_COMPLETE';
+const eventLine = (e: StackEventView) => `${e.timestamp} ${e.logicalResourceId} ${e.resourceType} ${e.resourceStatus}${e.statusReason ? ` — ${e.statusReason}` : ''}`;
+
+/**
+ * The CloudFormation engine: a stack per environment, each resource a nested stack (its template
+ * uploaded to the account's bucket), statuses and events straight from CloudFormation. No plans.
+ */
+export function createCloudFormationEngine(deps: {
+  credentialsFor: (stage: StageRow) => Promise<Record<string, string>>;
+  clients?: (session: ReturnType<typeof sessionFromEnv>) => CfnClients;
+  pollMs?: number;
+}): DeploymentEngine {
+  const make = deps.clients ?? clientsFor;
+  const clients = async (stage: StageRow, creds?: Record<string, string>) => make(sessionFromEnv(stage.awsRegion ?? 'us-east-1', creds ?? (await deps.credentialsFor(stage))));
+
+  async function settle(c: CfnClients, stage: StageRow, run: EngineRun) {
+    const stackName = stackNameOf(stage);
+    const events: StackEventView[] = [];
+    const onAbort = () => void (async () => {
+      // cancel: an update rolls back; a create cannot be cancelled, so the half-made stack is deleted
+      const status = (await describeStack(c, stackName))?.StackStatus;
+      if (status === 'UPDATE_IN_PROGRESS') await cancelUpdate(c, stackName);
+      else if (status === 'CREATE_IN_PROGRESS') await deleteStack(c, stackName);
+    })().catch((err) => run.log(`[gantry] cancel failed: ${(err as Error).message}`));
+    run.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const status = await waitForStack(c, {
+        stackName, pollMs: deps.pollMs, onStatus: run.onStatus,
+        onEvent: (e) => { events.push(e); run.log(eventLine(e)); },
+      });
+      if (run.signal.aborted) throw new EngineFailure('Deployment cancelled', status, errorLogs(events));
+      if (!done(status)) throw new EngineFailure(`The stack ended in ${status}`, status, errorLogs(events));
+      return { status, logs: errorLogs(events) };
+    } finally {
+      run.signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  return {
+    async deploy(run) {
+      const c = await clients(run.stage, run.credentials);
+      const resources: NestedResource[] = run.resources.map((r) => {
+        if (!r.template) throw new Error(`The component ${r.componentName} has no CloudFormation template`);
+        return { name: r.name, templateBody: fs.readFileSync(path.join(r.dir, r.template), 'utf8'), parameters: r.inputs.map((i) => ({ key: i.key, value: i.value, reference: i.reference })) };
+      });
+      const tags = { [ENVIRONMENT_TAG_KEY]: run.stage.id };
+      run.log(`[gantry] uploading ${resources.length} nested template${resources.length === 1 ? '' : 's'} to ${templateBucket(run.stage)}`);
+      const urls = await uploadTemplates(c, { bucket: templateBucket(run.stage), region: run.stage.awsRegion ?? 'us-east-1', prefix: `${run.stage.id}/${Date.now()}`, resources });
+      const changed = await createOrUpdate(c, { stackName: stackNameOf(run.stage), templateBody: parentTemplate(resources, (n) => urls[n]!, tags), tags });
+      if (!changed) {
+        run.log('[gantry] No updates are to be performed.');
+        return { status: (await describeStack(c, stackNameOf(run.stage)))?.StackStatus ?? 'UPDATE_COMPLETE' };
+      }
+      return settle(c, run.stage, run);
+    },
+
+    async undeploy(run, resourceName) {
+      if (resourceName) throw new Error('CloudFormation resources are undeployed with their environment');
+      const c = await clients(run.stage, run.credentials);
+      if (!(await describeStack(c, stackNameOf(run.stage)))) return { status: 'DELETE_COMPLETE' };
+      await deleteStack(c, stackNameOf(run.stage));
+      return settle(c, run.stage, run);
+    },
+
+    async deployedResources(stage) {
+      const nested = await nestedStacks(await clients(stage), stackNameOf(stage));
+      return nested.filter((n) => n.status !== 'DELETE_COMPLETE' && !n.status.startsWith('CREATE_FAILED')).map((n) => n.name);
+    },
+
+    async outputs(stage) {
+      const c = await clients(stage);
+      const out: Record<string, ResourceOutput[]> = {};
+      for (const n of await nestedStacks(c, stackNameOf(stage))) {
+        const stack = await describeStack(c, n.stackId);
+        out[n.name] = (stack?.Outputs ?? []).map((o) => ({ key: o.OutputKey ?? '', value: o.OutputValue ?? '', sensitive: false }));
+      }
+      return out;
+    },
+
+    async events(stage) {
+      return stackEvents(await clients(stage), stackNameOf(stage));
+    },
+
+    async continueRollback(stage) {
+      await continueRollback(await clients(stage), stackNameOf(stage));
+    },
+  };
+}
