@@ -95,12 +95,14 @@ afterAll(async () => {
 
 describe('vendor components', () => {
   it('are seeded once, visible to every project, public and read-only', async () => {
-    expect(await components.seedVendor()).toEqual(['Service config', 'Static site bucket']); // a second seeding updates, never duplicates
+    // a second seeding updates, never duplicates
+    expect(await components.seedVendor()).toEqual(['AWS VPC', 'EKS Cluster', 'Fargate App Runner', 'Service config', 'Static site bucket', 'Strapi Infrastructure']);
     for (const [p, token] of [[projectA, reader.idToken], [projectC, outsider.idToken]] as const) {
       const list = (await api('GET', p, '', token)).json().components;
       const vendor = list.filter((c: any) => c.isPublic);
       expect(vendor.map((c: any) => [c.name, c.projectId, c.editable, c.providedBy, c.infrastructureAsCodeTool])).toEqual([
-        ['Service config', null, false, null, 'terraform'], ['Static site bucket', null, false, null, 'terraform'],
+        ['AWS VPC', null, false, null, 'cloudformation'], ['EKS Cluster', null, false, null, 'cloudformation'], ['Fargate App Runner', null, false, null, 'cloudformation'],
+        ['Service config', null, false, null, 'terraform'], ['Static site bucket', null, false, null, 'terraform'], ['Strapi Infrastructure', null, false, null, 'cloudformation'],
       ]);
     }
   });
@@ -123,6 +125,10 @@ describe('vendor components', () => {
     const dest = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-vendor-'));
     expect(await components.extract(projectA, site.id, 'latest', dest)).toMatchObject({ infrastructureAsCodeTool: 'terraform', versionId: versions[0].id });
     expect(fs.readdirSync(dest).sort()).toEqual(['README.md', 'main.tf', 'outputs.tf', 'schema.json', 'variables.tf']);
+    const vpc = (await api('GET', projectA, '', reader.idToken)).json().components.find((c: any) => c.name === 'AWS VPC');
+    const vpcDest = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-vendor-'));
+    expect(await components.extract(projectA, vpc.id, 'latest', vpcDest)).toMatchObject({ infrastructureAsCodeTool: 'cloudformation', template: 'template.yaml' });
+    expect(fs.readFileSync(path.join(vpcDest, 'template.yaml'), 'utf8')).toContain('AWS::EC2::VPC');
     fs.rmSync(dest, { recursive: true, force: true });
   });
 
@@ -147,7 +153,7 @@ describe('components API', () => {
       isPublic: false, projectId: projectA, editable: true, accessList: [], providedBy: null, version: null, schema: null, readme: null,
     });
     const list = (await api('GET', projectA, '', reader.idToken)).json().components.map((c: any) => c.name);
-    expect(list).toEqual(['Hello module', 'Service config', 'Static site bucket']);
+    expect(list).toEqual(['AWS VPC', 'EKS Cluster', 'Fargate App Runner', 'Hello module', 'Service config', 'Static site bucket', 'Strapi Infrastructure']);
   });
 
   it('validates the form, the pipeline and the artifact step', async () => {
@@ -283,6 +289,10 @@ describe('component versions from real builds (terraform-build step)', () => {
     const dest = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-extract-'));
     await components.extract(projectA, componentId, buildId, dest);
     expect(fs.readdirSync(dest).sort()).toEqual(['README.md', 'main.tf', 'outputs.tf', 'schema.json', 'variables.tf']);
+    const vpc = (await api('GET', projectA, '', reader.idToken)).json().components.find((c: any) => c.name === 'AWS VPC');
+    const vpcDest = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-vendor-'));
+    expect(await components.extract(projectA, vpc.id, 'latest', vpcDest)).toMatchObject({ infrastructureAsCodeTool: 'cloudformation', template: 'template.yaml' });
+    expect(fs.readFileSync(path.join(vpcDest, 'template.yaml'), 'utf8')).toContain('AWS::EC2::VPC');
     fs.rmSync(dest, { recursive: true, force: true });
   });
 

@@ -19,7 +19,12 @@ type Body = ComponentBody & { infrastructureAsCodeTool: 'terraform' | 'cloudform
 type UpdateBody = UpdateComponentBody & { infrastructureAsCodeTool: 'terraform' | 'cloudformation' };
 
 /** What a vendor folder's `component.json` says about the component (the rest are its module files). */
-const VendorMeta = z.object({ name: z.string().min(3).max(30), type: ComponentType, description: z.string().min(1), cloudProvider: InfraCloudProvider, infrastructureAsCodeTool: IacTool.default('terraform') });
+const VendorMeta = z.object({
+  name: z.string().min(3).max(30), type: ComponentType, description: z.string().min(1), cloudProvider: InfraCloudProvider, infrastructureAsCodeTool: IacTool.default('terraform'),
+  /** CloudFormation: the template's file name in the folder. */
+  template: z.string().optional(),
+});
+const vendorMeta = (dir: string) => VendorMeta.parse(JSON.parse(fs.readFileSync(path.join(dir, 'component.json'), 'utf8')));
 const VENDOR_IGNORED = new Set(['component.json', '.terraform', '.terraform.lock.hcl']);
 
 export function createComponentsService(deps: {
@@ -230,8 +235,10 @@ export function createComponentsService(deps: {
       } else if (!(await builds.extract(v.id, row.artifactStep!, dest))) {
         throw new NotFound('The artifact of this version is not available');
       }
-      const content = isVendorVersion(v.id) ? null : await builds.content(v.id, row.artifactStep!);
-      return { versionId: v.id, version: v.version, infrastructureAsCodeTool: row.infrastructureAsCodeTool, template: content?.template ?? null };
+      const template = isVendorVersion(v.id)
+        ? vendorMeta(path.join(deps.vendorRoot, row.vendorDir!)).template ?? null
+        : (await builds.content(v.id, row.artifactStep!))?.template ?? null;
+      return { versionId: v.id, version: v.version, infrastructureAsCodeTool: row.infrastructureAsCodeTool, template };
     },
 
     /** Reads `vendorRoot/<folder>/component.json` + module files and upserts each as a public component. */
@@ -241,7 +248,10 @@ export function createComponentsService(deps: {
       for (const folder of fs.readdirSync(deps.vendorRoot).sort()) {
         const dir = path.join(deps.vendorRoot, folder);
         if (!fs.statSync(dir).isDirectory()) continue;
-        const meta = VendorMeta.parse(JSON.parse(fs.readFileSync(path.join(dir, 'component.json'), 'utf8')));
+        const meta = vendorMeta(dir);
+        if (meta.infrastructureAsCodeTool === 'cloudformation' && !(meta.template && fs.existsSync(path.join(dir, meta.template)))) {
+          throw new Error(`vendor component ${folder}: a CloudFormation component names its template file`);
+        }
         const schemaText = fs.readFileSync(path.join(dir, 'schema.json'), 'utf8');
         const parsed = parseComponentSchemaText(schemaText);
         if (!parsed.schema) throw new Error(`vendor component ${folder}: ${parsed.errors.join('; ')}`);
