@@ -1,0 +1,213 @@
+import type { StackEvent as CfnEvent } from '@aws-sdk/client-cloudformation';
+import { ENVIRONMENT_TAG_KEY } from '@gantry/contracts';
+import { clientsFor, toSession, type AwsCredentials, type AwsEnvCredentials, type AwsSession, type CfnClients } from './clients.js';
+import { objectUrl, templateBucketFor, templateKey, uploadTemplates } from './bucket.js';
+import { buildParentTemplate, OUTPUT_SOURCE, type NestedResource } from './parent-template.js';
+import {
+  describeStack, rawStackEvents, createOrUpdate, deleteStack, cancelUpdate, continueRollback as continueUpdateRollback,
+  nestedStacks, succeeded, sleep, TERMINAL, PollingAborted, type NestedStack,
+} from './stack.js';
+import { toStackEvent, errorLogsByResource, type ErrorLogs, type OwnedEvent, type StackEventView } from './events.js';
+
+/** Which stack, where, as whom. `credentials`: either form (`credentialsFor`'s env vars are fine). */
+export interface StackTarget {
+  stackName: string;
+  region: string;
+  credentials: AwsCredentials | AwsEnvCredentials;
+}
+
+export interface Following {
+  /** Each new stack status (CloudFormation's own: CREATE_IN_PROGRESS, UPDATE_ROLLBACK_FAILED …). */
+  onStatus?: (status: string) => Promise<void> | void;
+  /** New events of the stack and of its nested stacks, oldest first, each told once. */
+  onEvents?: (events: StackEventView[]) => Promise<void> | void;
+  /** Stops following (rejects with PollingAborted); the stack operation itself goes on (see `cancel`). */
+  signal?: AbortSignal;
+}
+
+export interface DeployInput extends StackTarget, Following {
+  awsAccountId: string;
+  stageId: string;
+  /** Names the folder of the uploaded templates: `<stageId>/<deploymentId>/<resource>.template`. */
+  deploymentId: string;
+  resources: NestedResource[];
+  /** More stack tags; `gantry:environment` = stageId is always set. */
+  tags?: Record<string, string>;
+}
+
+export interface StackOutcome {
+  /** The final stack status. */
+  status: string;
+  succeeded: boolean;
+  /** The status of each resource's nested stack. */
+  resources: Record<string, string>;
+  /** Error events by resource (the deployment's `logs`). */
+  logs: ErrorLogs;
+}
+export interface DeployOutcome extends StackOutcome {
+  /** False when CloudFormation had nothing to update ("No updates are to be performed."). */
+  changed: boolean;
+}
+
+export type CancelOutcome =
+  | { action: 'cancel-update' | 'delete'; status: string }
+  | { action: 'none'; status: string | null };
+
+export type ResourceOutputs = Record<string, { key: string; value: string }[]>;
+
+/** The environment's stack name, readable and unique: `gantry-<envName>-<first 8 of stageId>`. */
+export const stackNameFor = (envName: string, stageId: string) => `gantry-${envName}-${stageId.slice(0, 8)}`;
+
+export interface CloudFormationAdapterOptions {
+  /** Hand in clients (tests); by default new SDK clients per call, with the call's credentials. */
+  clients?: (session: AwsSession) => CfnClients;
+  /** How often DescribeStacks is asked while following; 3 s by default. */
+  pollMs?: number;
+}
+
+const byTime = (a: OwnedEvent, b: OwnedEvent) => (a.event.Timestamp?.getTime() ?? 0) - (b.event.Timestamp?.getTime() ?? 0);
+const view = (o: OwnedEvent) => toStackEvent(o.event, o.resource ?? undefined);
+const ids = (events: CfnEvent[]) => new Set(events.flatMap((e) => (e.EventId ? [e.EventId] : [])));
+
+export function createCloudFormationAdapter(opts: CloudFormationAdapterOptions = {}) {
+  const make = opts.clients ?? clientsFor;
+  const clients = (t: Pick<StackTarget, 'region' | 'credentials'>) => make(toSession(t.region, t.credentials));
+  const pollMs = opts.pollMs ?? 3000;
+
+  /**
+   * Follows a stack (by name or id) and its nested stacks to a terminal status. `seen`: the
+   * parent's events from before this operation. A nested stack's older history is left out by
+   * time: it starts at the parent's first new event (CloudFormation's clock, not ours).
+   */
+  async function follow(c: CfnClients, stackRef: string, stackName: string, f: Following, seen: Set<string>): Promise<StackOutcome> {
+    const owned: OwnedEvent[] = [];
+    const settled = new Set<string>();
+    let nested: NestedStack[] = [];
+    let since: number | null = null;
+    let last: string | null = null;
+    const take = (e: CfnEvent) => !!e.EventId && !seen.has(e.EventId) && !!seen.add(e.EventId);
+    for (;;) {
+      if (f.signal?.aborted) throw new PollingAborted(last);
+      const stack = await describeStack(c, stackRef);
+      const status = stack?.StackStatus ?? 'DELETE_COMPLETE';
+      const fresh: OwnedEvent[] = (await rawStackEvents(c, stackRef)).reverse().filter(take).map((event) => ({ resource: null, event }));
+      for (const { event } of fresh) since = Math.min(since ?? Infinity, event.Timestamp?.getTime() ?? Infinity);
+      if (stack && status !== 'DELETE_COMPLETE') nested = await nestedStacks(c, stackRef);
+      for (const n of nested) {
+        if (!n.stackId.startsWith('arn:') || settled.has(n.stackId) || since === null) continue;
+        for (const event of (await rawStackEvents(c, n.stackId)).reverse()) {
+          // the child's events about itself repeat what the parent says of the nested stack
+          if (event.PhysicalResourceId === n.stackId || (event.Timestamp?.getTime() ?? 0) < since) continue;
+          if (take(event)) fresh.push({ resource: n.name, event });
+        }
+        if (TERMINAL(n.status)) settled.add(n.stackId);
+      }
+      owned.push(...fresh);
+      if (fresh.length) await f.onEvents?.(fresh.sort(byTime).map(view));
+      if (status !== last) { last = status; await f.onStatus?.(status); }
+      if (TERMINAL(status)) {
+        return { status, succeeded: succeeded(status), resources: Object.fromEntries(nested.map((n) => [n.name, n.status])), logs: errorLogsByResource(owned, stackName) };
+      }
+      await sleep(pollMs, f.signal);
+    }
+  }
+
+  const seenNow = async (c: CfnClients, stackRef: string) => ids(await rawStackEvents(c, stackRef));
+
+  return {
+    /**
+     * Builds the parent template (TemplateError on a bad name, template or reference, before any
+     * upload), uploads the nested templates (the bucket made when missing), creates or updates
+     * the stack and follows it to a terminal status. A stack left in ROLLBACK_COMPLETE by a failed
+     * first create cannot be updated: it is deleted first, and created anew.
+     */
+    async deploy(i: DeployInput): Promise<DeployOutcome> {
+      const c = clients(i);
+      const tags = { ...i.tags, [ENVIRONMENT_TAG_KEY]: i.stageId };
+      const bucket = templateBucketFor(i.awsAccountId, i.region);
+      const prefix = `${i.stageId}/${i.deploymentId}`;
+      const parent = buildParentTemplate(i.resources, { templateUrl: (n) => objectUrl(bucket, i.region, templateKey(prefix, n)), tags });
+
+      let existing = await describeStack(c, i.stackName);
+      if (existing?.StackStatus === 'ROLLBACK_COMPLETE') {
+        const seen = await seenNow(c, existing.StackId ?? i.stackName);
+        await deleteStack(c, i.stackName);
+        const gone = await follow(c, existing.StackId ?? i.stackName, i.stackName, i, seen);
+        if (!gone.succeeded) return { ...gone, changed: false };
+        existing = null;
+      }
+      const seen = existing ? await seenNow(c, i.stackName) : new Set<string>();
+      await uploadTemplates(c, { bucket, region: i.region, prefix, resources: i.resources });
+      const changed = await createOrUpdate(c, { stackName: i.stackName, templateBody: parent.body, tags, parameters: parent.parameters, exists: !!existing });
+      if (!changed) {
+        const resources = Object.fromEntries((await nestedStacks(c, i.stackName)).map((n) => [n.name, n.status]));
+        return { status: existing!.StackStatus!, succeeded: true, changed: false, resources, logs: {} };
+      }
+      return { ...(await follow(c, i.stackName, i.stackName, i, seen)), changed: true };
+    },
+
+    /** DeleteStack, followed (by stack id) to DELETE_COMPLETE or DELETE_FAILED. No stack: DELETE_COMPLETE at once. */
+    async undeploy(t: StackTarget & Following): Promise<StackOutcome> {
+      const c = clients(t);
+      const existing = await describeStack(c, t.stackName);
+      if (!existing) return { status: 'DELETE_COMPLETE', succeeded: true, resources: {}, logs: {} };
+      const ref = existing.StackId ?? t.stackName;
+      const seen = await seenNow(c, ref);
+      await deleteStack(c, t.stackName);
+      return follow(c, ref, t.stackName, t, seen);
+    },
+
+    /**
+     * Stops the running operation. An update is cancelled (CancelUpdateStack: CloudFormation
+     * rolls back to the last good state). A create cannot be cancelled in CloudFormation, so the
+     * half-made stack is deleted (DeleteStack), which is what an abandoned first deployment
+     * needs anyway. Any other status: nothing to cancel (the operation already ended).
+     */
+    async cancel(t: StackTarget): Promise<CancelOutcome> {
+      const c = clients(t);
+      const status = (await describeStack(c, t.stackName))?.StackStatus ?? null;
+      if (status === 'UPDATE_IN_PROGRESS') { await cancelUpdate(c, t.stackName); return { action: 'cancel-update', status }; }
+      if (status === 'CREATE_IN_PROGRESS') { await deleteStack(c, t.stackName); return { action: 'delete', status }; }
+      return { action: 'none', status };
+    },
+
+    /** ContinueUpdateRollback, for a stack in UPDATE_ROLLBACK_FAILED; follow it with `watch`. */
+    async continueRollback(t: StackTarget & { resourcesToSkip?: string[] }): Promise<void> {
+      await continueUpdateRollback(clients(t), t.stackName, t.resourcesToSkip);
+    },
+
+    /** Follows whatever the stack is doing now to a terminal status, telling only what happens from here. */
+    async watch(t: StackTarget & Following): Promise<StackOutcome> {
+      const c = clients(t);
+      return follow(c, t.stackName, t.stackName, t, await seenNow(c, t.stackName));
+    },
+
+    /** The stack's status, or null when there is no stack. */
+    async status(t: StackTarget): Promise<string | null> {
+      return (await describeStack(clients(t), t.stackName))?.StackStatus ?? null;
+    },
+
+    /** The newest events of the stack and of its nested stacks (`resource/LogicalId`), newest first. */
+    async events(t: StackTarget): Promise<StackEventView[]> {
+      const c = clients(t);
+      const owned: OwnedEvent[] = (await rawStackEvents(c, t.stackName)).map((event) => ({ resource: null, event }));
+      for (const n of await nestedStacks(c, t.stackName)) {
+        if (!n.stackId.startsWith('arn:')) continue;
+        for (const event of await rawStackEvents(c, n.stackId)) if (event.PhysicalResourceId !== n.stackId) owned.push({ resource: n.name, event });
+      }
+      return owned.sort(byTime).reverse().map(view);
+    },
+
+    /** Outputs per resource, read from the parent's re-exports (their description names the source). */
+    async outputs(t: StackTarget): Promise<ResourceOutputs> {
+      const stack = await describeStack(clients(t), t.stackName);
+      const out: ResourceOutputs = {};
+      for (const o of stack?.Outputs ?? []) {
+        const m = OUTPUT_SOURCE.exec(o.Description ?? '');
+        if (m) (out[m[1]!] ??= []).push({ key: m[2]!, value: o.OutputValue ?? '' });
+      }
+      return out;
+    },
+  };
+}
+export type CloudFormationAdapter = ReturnType<typeof createCloudFormationAdapter>;

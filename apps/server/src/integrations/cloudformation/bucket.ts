@@ -1,0 +1,46 @@
+import { HeadBucketCommand, CreateBucketCommand, PutObjectCommand, type BucketLocationConstraint } from '@aws-sdk/client-s3';
+import { s3EndpointOverride, type CfnClients } from './clients.js';
+import type { NestedResource } from './parent-template.js';
+
+/** One bucket per account and region for nested templates (bucket names are global). */
+export const templateBucketFor = (awsAccountId: string, region: string) => `gantry-templates-${awsAccountId}-${region}`;
+
+const status = (err: unknown) => (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+const named = (err: unknown, ...names: string[]) => names.includes((err as Error).name);
+
+/** The bucket for nested templates, created when missing; a bucket of someone else (403) is an error. */
+export async function ensureBucket(c: CfnClients, bucket: string, region: string) {
+  try {
+    await c.s3.send(new HeadBucketCommand({ Bucket: bucket }));
+    return false;
+  } catch (err) {
+    if (!named(err, 'NotFound', 'NoSuchBucket') && status(err) !== 404) throw err;
+  }
+  try {
+    await c.s3.send(new CreateBucketCommand({ Bucket: bucket, ...(region === 'us-east-1' ? {} : { CreateBucketConfiguration: { LocationConstraint: region as BucketLocationConstraint } }) }));
+  } catch (err) {
+    // another deployment of the same account made it meanwhile
+    if (!named(err, 'BucketAlreadyOwnedByYou')) throw err;
+  }
+  return true;
+}
+
+/** Where CloudFormation fetches an object: the configured S3 endpoint (path style) or AWS's regional one. */
+export function objectUrl(bucket: string, region: string, key: string) {
+  const endpoint = s3EndpointOverride();
+  return endpoint ? `${endpoint.replace(/\/+$/, '')}/${bucket}/${key}` : `https://${bucket}.s3.${region}.${region.startsWith('cn-') ? 'amazonaws.com.cn' : 'amazonaws.com'}/${key}`;
+}
+
+export const templateKey = (prefix: string, resource: string) => `${prefix}/${resource}.template`;
+
+/** Uploads each nested template under `prefix/<resource>.template`; answers their URLs by resource name. */
+export async function uploadTemplates(c: CfnClients, o: { bucket: string; region: string; prefix: string; resources: Pick<NestedResource, 'name' | 'templateBody'>[] }) {
+  await ensureBucket(c, o.bucket, o.region);
+  const urls: Record<string, string> = {};
+  for (const r of o.resources) {
+    const key = templateKey(o.prefix, r.name);
+    await c.s3.send(new PutObjectCommand({ Bucket: o.bucket, Key: key, Body: r.templateBody, ContentType: 'text/plain' }));
+    urls[r.name] = objectUrl(o.bucket, o.region, key);
+  }
+  return urls;
+}

@@ -1,0 +1,38 @@
+import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
+import { S3Client } from '@aws-sdk/client-s3';
+
+export interface AwsCredentials { accessKeyId: string; secretAccessKey: string; sessionToken?: string }
+/** The environment-variable form the cloud-accounts service's `credentialsFor` answers. */
+export type AwsEnvCredentials = Record<string, string | undefined>;
+export interface AwsSession { region: string; credentials: AwsCredentials }
+export interface CfnClients { cfn: CloudFormationClient; s3: S3Client }
+
+/** Either credentials form, checked: an empty key would silently fall back to nothing useful. */
+export function toCredentials(given: AwsCredentials | AwsEnvCredentials): AwsCredentials {
+  const c = given as Partial<AwsCredentials> & AwsEnvCredentials;
+  const accessKeyId = c.accessKeyId ?? c.AWS_ACCESS_KEY_ID;
+  const secretAccessKey = c.secretAccessKey ?? c.AWS_SECRET_ACCESS_KEY;
+  const sessionToken = c.sessionToken ?? c.AWS_SESSION_TOKEN;
+  if (!accessKeyId || !secretAccessKey) throw new Error('AWS credentials need an access key id and a secret access key');
+  return { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) };
+}
+
+export const toSession = (region: string, credentials: AwsCredentials | AwsEnvCredentials): AwsSession => ({ region, credentials: toCredentials(credentials) });
+
+/** From the env-var form, without checks (kept for callers that validated already). */
+export const sessionFromEnv = (region: string, env: Record<string, string>): AwsSession => ({
+  region, credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID ?? '', secretAccessKey: env.AWS_SECRET_ACCESS_KEY ?? '', sessionToken: env.AWS_SESSION_TOKEN },
+});
+
+/** A custom S3 endpoint (LocalStack, a stand-in) from the SDK's own variables (DESIGN §8). */
+export const s3EndpointOverride = () => process.env.AWS_ENDPOINT_URL_S3 || process.env.AWS_ENDPOINT_URL || undefined;
+
+/**
+ * Clients with the environment's credentials and region; endpoints stay with the SDK's chain
+ * (`AWS_ENDPOINT_URL_CLOUDFORMATION`, `AWS_ENDPOINT_URL_S3`, `AWS_ENDPOINT_URL`). Stand-ins rarely
+ * serve virtual-hosted buckets, hence path style when an endpoint is configured.
+ */
+export const clientsFor = (s: AwsSession): CfnClients => ({
+  cfn: new CloudFormationClient({ region: s.region, credentials: s.credentials }),
+  s3: new S3Client({ region: s.region, credentials: s.credentials, forcePathStyle: Boolean(s3EndpointOverride()) }),
+});
