@@ -51,7 +51,7 @@ describe('environments and deployments', () => {
     await page.waitForURL('**/overview');
 
     await page.goto('/environments');
-    await page.getByText('Infrastucture Builder').waitFor();
+    await page.getByRole('heading', { name: 'Infrastucture Builder' }).waitFor();
     await shot(page, 'environments-empty');
     await page.getByRole('link', { name: 'Create Environment' }).first().click();
     await page.waitForURL('**/environments/create');
@@ -110,6 +110,22 @@ describe('environments and deployments', () => {
     await page.getByTestId('resource-outputs').getByText('http://shop-site.s3-website.us-east-1.amazonaws.com').waitFor();
   });
 
+  test('a CloudFormation environment is created from the strapi template with its resources in order', async () => {
+    await page.goto('/environments/create?template=strapi');
+    await page.getByTestId('template-inputs').waitFor();
+    await page.getByRole('textbox', { name: 'Name' }).fill('cms');
+    await page.getByRole('textbox', { name: 'Description' }).fill('Strapi CMS');
+    await choose(page, page.getByRole('textbox', { name: 'AWS Account' }), /production/);
+    await choose(page, page.getByRole('textbox', { name: 'Region' }), 'eu-west-1');
+    await page.getByRole('textbox', { name: 'Image URL' }).fill('strapi/strapi:4');
+    await shot(page, 'template-form');
+    await page.getByRole('button', { name: 'Create Environment' }).click();
+    await page.waitForURL(/\/environments\/[0-9a-f-]{36}$/);
+    await expect.poll(() => page.getByTestId('resource-card').allInnerTexts().then((t) => t.map((x) => x.split('\n')[0]))).toEqual(['vpc', 'infrastructure', 'app']);
+    await page.getByText('Cloudformation').first().waitFor();
+    await page.goto(stageUrl);
+  });
+
   test('the environment is undeployed and then deleted', async () => {
     await page.getByRole('button', { name: 'Actions of environment staging' }).click();
     await page.getByRole('menuitem', { name: 'Undeploy' }).click();
@@ -123,6 +139,6 @@ describe('environments and deployments', () => {
     await page.getByRole('menuitem', { name: 'Delete' }).click();
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     await page.waitForURL('**/environments');
-    await page.getByText('Infrastucture Builder').waitFor();
+    await expect.poll(() => page.getByTestId('environment-name').allInnerTexts()).toEqual(['cms']);
   });
 });
