@@ -92,7 +92,8 @@ export function createCloudFormationAdapter(opts: CloudFormationAdapterOptions =
       const status = stack?.StackStatus ?? 'DELETE_COMPLETE';
       const fresh: OwnedEvent[] = (await rawStackEvents(c, stackRef)).reverse().filter(take).map((event) => ({ resource: null, event }));
       for (const { event } of fresh) since = Math.min(since ?? Infinity, event.Timestamp?.getTime() ?? Infinity);
-      if (stack && status !== 'DELETE_COMPLETE') nested = await nestedStacks(c, stackRef);
+      // a deleted stack still answers by its id, with its resources' last statuses
+      if (stack) nested = await nestedStacks(c, stackRef);
       for (const n of nested) {
         if (!n.stackId.startsWith('arn:') || settled.has(n.stackId) || since === null) continue;
         for (const event of (await rawStackEvents(c, n.stackId)).reverse()) {
