@@ -81,6 +81,8 @@ export interface TerraformRunner {
   init(): Promise<void>;
   plan(opts?: { destroy?: boolean; targets?: string[]; planFile?: string }): Promise<PlanResult>;
   apply(planFile: string): Promise<void>;
+  /** Plans and applies in one terraform run (`apply -auto-approve`): Quick Deploy, where no plan is shown first. */
+  applyNow(): Promise<void>;
   destroy(opts?: { targets?: string[] }): Promise<void>;
   outputs(): Promise<Record<string, TerraformOutput>>;
   stateList(): Promise<string[]>;
@@ -210,6 +212,10 @@ export function createTerraformRunner(o: TerraformRunnerOptions): TerraformRunne
 
     async apply(planFile) {
       await run('apply', ['apply', '-input=false', '-no-color', lockTimeout, '-auto-approve', path.resolve(o.workDir, planFile)]);
+    },
+
+    async applyNow() {
+      await run('apply', ['apply', '-input=false', '-no-color', lockTimeout, '-auto-approve']);
     },
 
     async destroy(opts = {}) {

@@ -65,17 +65,34 @@ export function createDeploymentsRunner(deps: {
   const { store, stages } = deps;
   const workerId = `${os.hostname()}:${process.pid}:${crypto.randomBytes(3).toString('hex')}`;
 
+  /**
+   * A version's files, unpacked once per environment and resource: versions never change, so a
+   * stable path lets the engine skip `terraform init` when nothing but values changed.
+   */
+  async function unpack(stage: StageRow, r: DeployedResource) {
+    const dir = path.join(deps.modulesRoot, stage.id, r.name, r.componentVersion);
+    if (!fs.existsSync(dir)) {
+      const tmp = `${dir}.${crypto.randomBytes(4).toString('hex')}.tmp`;
+      const { template } = await deps.components.extract(stage.projectId, r.component.id, r.componentVersion, tmp);
+      fs.writeFileSync(path.join(tmp, '.gantry-template'), template ?? '');
+      await fs.promises.rename(tmp, dir).catch(async (err) => {
+        await fs.promises.rm(tmp, { recursive: true, force: true });
+        if (!fs.existsSync(dir)) throw err; // another run unpacked the same version first
+      });
+    }
+    const template = fs.readFileSync(path.join(dir, '.gantry-template'), 'utf8') || null;
+    return { dir, template };
+  }
+
   /** Unpacks each resource's version and opens its sealed inputs. */
-  async function prepare(stage: StageRow, resources: DeployedResource[], runId: string): Promise<{ prepared: PreparedResource[]; secrets: string[] }> {
+  async function prepare(stage: StageRow, resources: DeployedResource[]): Promise<{ prepared: PreparedResource[]; secrets: string[] }> {
     const rows = new Map((await stages.resourceRows(stage.id)).map((r) => [r.name, r]));
     const secrets: string[] = [];
-    const base = path.join(deps.modulesRoot, stage.id, runId);
     const prepared: PreparedResource[] = [];
     for (const r of resources) {
       const row = rows.get(r.name);
       if (!row) throw new Error(`The resource ${r.name} was removed from the environment`);
-      const dir = path.join(base, r.name);
-      const { template } = await deps.components.extract(stage.projectId, r.component.id, r.componentVersion, dir);
+      const { dir, template } = await unpack(stage, r);
       const inputs = row.configurations.map((c) => {
         if (!c.sensitive || c.reference) return { key: c.key, value: c.value, reference: c.reference, sensitive: false };
         const value = stages.openSecret(String(c.value));
@@ -144,7 +161,7 @@ export function createDeploymentsRunner(deps: {
     try {
       if ((await store.get(row.id))?.cancelRequested) abort.abort();
       const credentials = await deps.credentialsFor(stage);
-      const { prepared, secrets } = await prepare(stage, row.resources, row.id);
+      const { prepared, secrets } = await prepare(stage, row.resources);
       sink = sinkFor(row.id, [...Object.values(credentials), ...secrets]);
       const engine = deps.engineFor(stage);
       const engineRun: EngineRun = {
@@ -172,7 +189,6 @@ export function createDeploymentsRunner(deps: {
       clearInterval(heartbeat);
       deps.localAborts.delete(row.id);
       await sink.flush();
-      await fs.promises.rm(path.join(deps.modulesRoot, stage.id, row.id), { recursive: true, force: true }).catch(() => undefined);
     }
     await finish(stage, { ...row, status: st.running }, outcome, error, reported);
   }
@@ -207,10 +223,9 @@ export function createDeploymentsRunner(deps: {
       await store.updatePlan(plan.id, { heartbeatAt: new Date() });
       return false;
     });
-    const runId = `plan-${plan.id}`;
     try {
       const credentials = await deps.credentialsFor(stage);
-      const { prepared, secrets } = await prepare(stage, plan.resources, runId);
+      const { prepared, secrets } = await prepare(stage, plan.resources);
       const lines: string[] = [];
       const mask = createMasker([...Object.values(credentials), ...secrets]);
       const engine = deps.engineFor(stage);
@@ -229,8 +244,6 @@ export function createDeploymentsRunner(deps: {
     } finally {
       clearInterval(heartbeat);
       deps.localAborts.delete(plan.id);
-      // the plan file keeps the module sources it was made with: apply unpacks the same versions again
-      await fs.promises.rm(path.join(deps.modulesRoot, stage.id, runId), { recursive: true, force: true }).catch(() => undefined);
     }
   }
 

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import crypto from 'node:crypto';
 import { SENSITIVE_PLACEHOLDER } from '@gantry/contracts';
 import {
   createTerraformRunner, generateRootModule, writeRootModule, outputsByResource, moduleAddress, BACKEND_FILE,
@@ -46,8 +47,13 @@ export function createTerraformEngine(o: TerraformEngineOptions): DeploymentEngi
     for (const f of fs.readdirSync(dir)) if (f.endsWith('.tf.json') && f !== BACKEND_FILE) fs.rmSync(path.join(dir, f));
     writeRootModule(dir, root);
     const r = runner(run.stage, { env: { ...run.credentials, ...root.env }, secrets: [...Object.values(run.credentials), ...root.secrets], log: run.log, signal: run.signal });
+    // init only when the module sources or the backend changed since the last run (versions are immutable)
+    const initKey = crypto.createHash('sha256').update(JSON.stringify([resources.map((x) => [x.name, x.source]), backend(run.stage.id)])).digest('hex');
+    const marker = path.join(dir, '.gantry-init');
+    if (fs.existsSync(path.join(dir, '.terraform')) && fs.existsSync(marker) && fs.readFileSync(marker, 'utf8') === initKey) return r;
     run.log('$ terraform init');
     await r.init();
+    fs.writeFileSync(marker, initKey);
     return r;
   }
 
@@ -73,14 +79,8 @@ export function createTerraformEngine(o: TerraformEngineOptions): DeploymentEngi
 
     async deploy(run) {
       const r = await prepare(run);
-      run.log('$ terraform plan');
-      const p = await r.plan();
-      try {
-        run.log('$ terraform apply');
-        await r.apply(p.planFile);
-      } finally {
-        fs.rmSync(p.planFile, { force: true });
-      }
+      run.log('$ terraform apply');
+      await r.applyNow();
     },
 
     async undeploy(run, resourceName) {
