@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { Validation } from '../../platform/errors.js';
 import type { Db } from '../../platform/db.js';
@@ -63,6 +65,13 @@ export async function createDeploymentsModule(deps: {
     modulesRoot: path.join(terraformRoot, 'runs'), log: deps.log,
   });
   service.setRecoverer(runner.recover);
+  // a deleted environment leaves no terraform files, state or unpacked versions behind
+  deps.stages.onRemoved(async (stageId) => {
+    for (const p of [terraform.workDir(stageId), path.join(terraformRoot, 'runs', stageId), path.join(terraformRoot, 'state', `${stageId}.tfstate`), path.join(terraformRoot, 'state', `${stageId}.tfstate.backup`)]) {
+      await fs.promises.rm(p, { recursive: true, force: true });
+    }
+    if (deps.databaseUrl) await deps.db.execute(sql.raw(`drop schema if exists "tfstate_${stageId.replace(/-/g, '')}" cascade`));
+  });
   registerDeploymentLogStreams(deps.realtime, { membership: deps.membership, deployments: service, store });
   for (let i = 0; i < deps.concurrency; i++) {
     await deps.jobs.work<{ deploymentId: string }>(DEPLOYMENT_QUEUE, ({ deploymentId }) => runner.run(deploymentId));

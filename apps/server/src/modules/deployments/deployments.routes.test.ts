@@ -179,6 +179,9 @@ describe('deployments (real terraform)', () => {
     expect((await stage()).status).toBe('DELETE_COMPLETE');
     expect((await call('GET', `/stages/${stageId}/resources/site/outputs`, reader.idToken)).json().outputs).toEqual([]);
     expect((await call('POST', `/stages/${stageId}/undeploy`, writer.idToken)).statusCode).toBe(409);
+    expect((await call('GET', `/stages/${stageId}/events`, reader.idToken)).json()).toEqual({ events: [] });
+    expect((await call('POST', `/stages/${stageId}/continue-rollback`, writer.idToken)).statusCode).toBe(409);
+    expect((await call('GET', `/stages/${stageId}/deployments/${all.json().deploymentId}/logs`, outsider.idToken)).statusCode).toBe(404);
   });
 
   it('cancels a running deployment: it ends failed with the reason and the state is not left locked', async () => {
