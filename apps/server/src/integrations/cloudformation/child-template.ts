@@ -1,7 +1,10 @@
-import { parse, type CollectionTag, type ScalarTag } from 'yaml';
+import { parseDocument, type CollectionTag, type ScalarTag } from 'yaml';
 
-/** CloudFormation's short-form intrinsics (`!Ref`, `!GetAtt`, `!Sub` …) as their long JSON form. */
-const INTRINSICS = ['Base64', 'Cidr', 'FindInMap', 'GetAtt', 'GetAZs', 'ImportValue', 'Join', 'Select', 'Split', 'Sub', 'Transform', 'And', 'Equals', 'If', 'Not', 'Or', 'Condition', 'Ref'];
+/** CloudFormation's short-form intrinsics (`!Ref`, `!GetAtt`, `!Sub` …, and the Rules ones) as their long JSON form. */
+const INTRINSICS = [
+  'Base64', 'Cidr', 'FindInMap', 'GetAtt', 'GetAZs', 'ImportValue', 'Join', 'Length', 'Select', 'Split', 'Sub', 'ToJsonString', 'Transform',
+  'And', 'Equals', 'If', 'Not', 'Or', 'Condition', 'Ref', 'Contains', 'EachMemberEquals', 'EachMemberIn', 'RefAll', 'ValueOf', 'ValueOfAll',
+];
 const longName = (n: string) => (n === 'Ref' || n === 'Condition' ? n : `Fn::${n}`);
 const scalar = (n: string): unknown => (value: string) =>
   ({ [longName(n)]: n === 'GetAtt' ? [value.slice(0, value.indexOf('.')), value.slice(value.indexOf('.') + 1)] : value });
@@ -18,7 +21,14 @@ export class TemplateError extends Error {}
 export function parseTemplate(body: string, what = 'template'): Record<string, unknown> | null {
   let doc: unknown;
   try {
-    doc = body.trimStart().startsWith('{') ? JSON.parse(body) : parse(body, { customTags: CFN_YAML_TAGS, uniqueKeys: true });
+    if (body.trimStart().startsWith('{')) doc = JSON.parse(body);
+    else {
+      const yaml = parseDocument(body, { customTags: CFN_YAML_TAGS, uniqueKeys: true });
+      // an unknown tag (`!Refs`) is only a warning to the YAML parser, and a failed stack later
+      const problem = yaml.errors[0] ?? yaml.warnings[0];
+      if (problem) throw problem;
+      doc = yaml.toJS();
+    }
   } catch (err) {
     throw new TemplateError(`The ${what} is neither valid JSON nor YAML: ${(err as Error).message}`);
   }

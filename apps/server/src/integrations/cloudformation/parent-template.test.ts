@@ -38,6 +38,8 @@ describe('child templates', () => {
     expect(parseTemplate('')).toBeNull();
     expect(() => parseTemplate('Resources: [a', 'template of vpc')).toThrow(/The template of vpc is neither valid JSON nor YAML/);
     expect(() => parseTemplate('- a\n- b')).toThrow(TemplateError);
+    expect(() => parseTemplate('Outputs:\n  X: { Value: !Refs Vpc }')).toThrow(/Unresolved tag: !Refs/);
+    expect(parseTemplate("Rules:\n  R:\n    Assertions:\n      - Assert: !Contains [['a'], !Ref P]")!.Rules).toEqual({ R: { Assertions: [{ Assert: { 'Fn::Contains': [['a'], { Ref: 'P' }] } }] } });
   });
 });
 
