@@ -1,13 +1,9 @@
 import { describe, it, expect } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
-import YAML from 'yaml';
 import { parseComponentSchemaText, ENVIRONMENT_TEMPLATES, VENDOR_COMPONENT_NAMES } from '@gantry/contracts';
+import { parseTemplate } from '../../integrations/cloudformation/index.js';
 import { DEFAULT_VENDOR_ROOT } from './components.module.js';
-
-/** CloudFormation's short-form intrinsic functions, read as plain values (only the sections' keys matter here). */
-const cfnTags = ['Ref', 'GetAtt', 'GetAZs', 'Sub', 'Base64'].map((t) => ({ tag: `!${t}`, resolve: (v: string) => ({ [t]: v }) }))
-  .concat(['Select', 'Join', 'Cidr', 'If', 'Equals', 'Split', 'FindInMap'].map((t) => ({ tag: `!${t}`, collection: 'seq' as const, resolve: (v: unknown) => ({ [t]: v }) })) as never[]);
 
 const folders = fs.readdirSync(DEFAULT_VENDOR_ROOT).filter((f) => fs.statSync(path.join(DEFAULT_VENDOR_ROOT, f)).isDirectory());
 const cloudformation = folders.filter((f) => JSON.parse(fs.readFileSync(path.join(DEFAULT_VENDOR_ROOT, f, 'component.json'), 'utf8')).infrastructureAsCodeTool === 'cloudformation');
@@ -21,16 +17,22 @@ describe('vendor CloudFormation components', () => {
   it.each(cloudformation)('%s: the schema\'s inputs and outputs are the template\'s Parameters and Outputs', (folder) => {
     const dir = path.join(DEFAULT_VENDOR_ROOT, folder);
     const meta = JSON.parse(fs.readFileSync(path.join(dir, 'component.json'), 'utf8'));
-    const doc = YAML.parse(fs.readFileSync(path.join(dir, meta.template), 'utf8'), { customTags: cfnTags });
+    // strict: CloudFormation's short forms known, any other tag an error
+    const doc = parseTemplate(fs.readFileSync(path.join(dir, meta.template), 'utf8')) as any;
     expect(doc.AWSTemplateFormatVersion).toBe('2010-09-09');
     const { schema, errors } = parseComponentSchemaText(fs.readFileSync(path.join(dir, 'schema.json'), 'utf8'));
     expect(errors).toEqual([]);
     expect(schema!.inputs.map((i) => i.name).sort()).toEqual(Object.keys(doc.Parameters ?? {}).sort());
     expect(schema!.outputs.map((o) => o.name).sort()).toEqual(Object.keys(doc.Outputs).sort());
-    // a parameter with no default is required in the schema too
-    for (const [name, p] of Object.entries(doc.Parameters ?? {}) as [string, { Default?: unknown }][]) {
-      expect(schema!.inputs.find((i) => i.name === name)!.required, `${folder}.${name}`).toBe(p.Default === undefined);
+    // a parameter with no default is required in the schema too; defaults and choices agree
+    for (const [name, p] of Object.entries(doc.Parameters ?? {}) as [string, { Default?: unknown; AllowedValues?: unknown[] }][]) {
+      const input = schema!.inputs.find((i) => i.name === name)!;
+      expect(input.required, `${folder}.${name}`).toBe(p.Default === undefined);
+      if (p.Default !== undefined) expect(String(input.default), `${folder}.${name} default`).toBe(String(p.Default));
+      expect(input.enum?.map(String) ?? null, `${folder}.${name} choices`).toEqual(p.AllowedValues?.map(String) ?? null);
     }
+    // a conditional output may not exist, and the parent stack reads every output it re-exports
+    expect(Object.entries(doc.Outputs).filter(([, o]) => (o as { Condition?: string }).Condition).map(([k]) => k)).toEqual([]);
   });
 
   it('every reference of the templates names an output its resource\'s component has', () => {
