@@ -123,6 +123,7 @@ describe('environments and deployments', () => {
     await page.waitForURL(/\/environments\/[0-9a-f-]{36}$/);
     await expect.poll(() => page.getByTestId('resource-card').allInnerTexts().then((t) => t.map((x) => x.split('\n')[0]))).toEqual(['vpc', 'infrastructure', 'app']);
     await page.getByText('Cloudformation').first().waitFor();
+    await shot(page, 'template-environment');
     await page.goto(stageUrl);
   });
 
@@ -140,5 +141,6 @@ describe('environments and deployments', () => {
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     await page.waitForURL('**/environments');
     await expect.poll(() => page.getByTestId('environment-name').allInnerTexts()).toEqual(['cms']);
+    await shot(page, 'environments-list');
   });
 });
