@@ -5,7 +5,7 @@ import {
   DescribeStackEventsCommand, DescribeStackResourcesCommand, CancelUpdateStackCommand, ContinueUpdateRollbackCommand,
   type Stack, type StackEvent, type StackStatus, type ResourceStatus, type Output,
 } from '@aws-sdk/client-cloudformation';
-import { S3Client, HeadBucketCommand, CreateBucketCommand, PutObjectCommand, NotFound, S3ServiceException } from '@aws-sdk/client-s3';
+import { S3Client, HeadBucketCommand, CreateBucketCommand, PutBucketLifecycleConfigurationCommand, PutObjectCommand, NotFound, S3ServiceException } from '@aws-sdk/client-s3';
 import { createCloudFormationAdapter, stackNameFor, PollingAborted, TemplateError, type NestedResource, type StackEventView } from './index.js';
 
 /**
@@ -133,6 +133,7 @@ beforeEach(() => {
   n = 0;
   s3.on(HeadBucketCommand).rejects(new NotFound({ $metadata: { httpStatusCode: 404 }, message: 'UnknownError' }));
   s3.on(CreateBucketCommand).resolves({ Location: `http://${BUCKET}.s3.amazonaws.com/`, $metadata: { httpStatusCode: 200 } });
+  s3.on(PutBucketLifecycleConfigurationCommand).resolves({ $metadata: { httpStatusCode: 200 } });
   s3.on(PutObjectCommand).resolves({ ETag: '"9b2cf535f27731c974343645a3985328"', ServerSideEncryption: 'AES256', $metadata: { httpStatusCode: 200 } });
 });
 
@@ -159,6 +160,9 @@ describe('deploy', () => {
     expect(f.batches[1]![1]).toEqual({ eventId: `Vpc-CREATE_IN_PROGRESS-${at(4).toISOString()}`, timestamp: '2026-11-22T10:00:04.000Z', logicalResourceId: 'vpc/Vpc', resourceType: 'AWS::EC2::VPC', resourceStatus: 'CREATE_IN_PROGRESS', statusReason: null });
 
     expect(s3.commandCalls(CreateBucketCommand).map((c) => c.args[0].input)).toEqual([{ Bucket: BUCKET, CreateBucketConfiguration: { LocationConstraint: REGION } }]);
+    expect(s3.commandCalls(PutBucketLifecycleConfigurationCommand)[0]!.args[0].input).toEqual({
+      Bucket: BUCKET, LifecycleConfiguration: { Rules: [{ ID: 'gantry-expire-templates', Status: 'Enabled', Filter: { Prefix: '' }, Expiration: { Days: 30 } }] },
+    });
     const puts = s3.commandCalls(PutObjectCommand).map((c) => c.args[0].input);
     expect(puts.map((p) => [p.Bucket, p.Key])).toEqual([[BUCKET, `${STAGE}/dep-1/vpc.template`], [BUCKET, `${STAGE}/dep-1/app.template`]]);
     expect(puts[1]!.Body).toBe(APP_T);
@@ -204,6 +208,7 @@ describe('deploy', () => {
     world({ ops: { CreateStack: CREATE } });
     await adapter.deploy(deployInput());
     expect(s3.commandCalls(CreateBucketCommand)).toHaveLength(0);
+    expect(s3.commandCalls(PutBucketLifecycleConfigurationCommand)).toHaveLength(0);
 
     s3.on(HeadBucketCommand).rejects(new NotFound({ $metadata: { httpStatusCode: 404 }, message: 'UnknownError' }));
     world({ ops: { CreateStack: CREATE } });
@@ -286,6 +291,23 @@ describe('deploy', () => {
     expect(cfn.commandCalls(CancelUpdateStackCommand)).toHaveLength(0);
   });
 
+  it('a create cancelled by the user (DeleteStack) is followed by its id to DELETE_COMPLETE, no success', async () => {
+    world({ ops: {
+      CreateStack: Array.from({ length: 1000 }, () => ({ status: 'CREATE_IN_PROGRESS' })),
+      DeleteStack: [
+        { status: 'DELETE_IN_PROGRESS', events: [stackEv('DELETE_IN_PROGRESS', 20, 'User Initiated')] },
+        { status: 'DELETE_COMPLETE', events: [stackEv('DELETE_COMPLETE', 30)] },
+      ],
+    } });
+    const f = follower();
+    let cancelled: Promise<unknown> | undefined;
+    const out = await adapter.deploy(deployInput({ ...f, onStatus: (s: string) => { f.statuses.push(s); cancelled ??= adapter.cancel(target); } }));
+    expect(await cancelled).toEqual({ action: 'delete', status: 'CREATE_IN_PROGRESS' });
+    expect(out).toEqual({ status: 'DELETE_COMPLETE', succeeded: false, changed: true, resources: {}, logs: {} });
+    expect(f.statuses).toEqual(['CREATE_IN_PROGRESS', 'DELETE_IN_PROGRESS', 'DELETE_COMPLETE']);
+    expect(f.batches.flat().map(line)).toEqual([`${STACK} DELETE_IN_PROGRESS User Initiated`, `${STACK} DELETE_COMPLETE`]);
+  });
+
   it('refuses a bad reference before anything is uploaded or created', async () => {
     world({});
     const bad = [{ name: 'app', templateBody: APP_T, parameters: [{ key: 'VpcId', value: 'network.VpcId', reference: true }] }];
@@ -327,7 +349,7 @@ describe('cancel, continue rollback, undeploy', () => {
     await adapter.continueRollback({ ...target, resourcesToSkip: ['app.Service'] });
     expect(cfn.commandCalls(ContinueUpdateRollbackCommand)[0]!.args[0].input).toEqual({ StackName: STACK, ResourcesToSkip: ['app.Service'] });
     const f = follower();
-    expect(await adapter.watch({ ...target, ...f })).toMatchObject({ status: 'UPDATE_ROLLBACK_COMPLETE', succeeded: false });
+    expect(await adapter.watch({ ...target, ...f })).toMatchObject({ status: 'UPDATE_ROLLBACK_COMPLETE', succeeded: true });
     expect(f.batches.flat().map(line)).toEqual([`${STACK} UPDATE_ROLLBACK_IN_PROGRESS User Initiated`, `${STACK} UPDATE_ROLLBACK_COMPLETE`]);
   });
 

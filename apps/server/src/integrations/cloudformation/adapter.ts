@@ -5,7 +5,7 @@ import { objectUrl, templateBucketFor, templateKey, uploadTemplates } from './bu
 import { buildParentTemplate, OUTPUT_SOURCE, type NestedResource } from './parent-template.js';
 import {
   describeStack, rawStackEvents, createOrUpdate, deleteStack, cancelUpdate, continueRollback as continueUpdateRollback,
-  nestedStacks, succeeded, sleep, TERMINAL, PollingAborted, type NestedStack,
+  nestedStacks, sleep, TERMINAL, PollingAborted, type NestedStack,
 } from './stack.js';
 import { toStackEvent, errorLogsByResource, type ErrorLogs, type OwnedEvent, type StackEventView } from './events.js';
 
@@ -38,6 +38,7 @@ export interface DeployInput extends StackTarget, Following {
 export interface StackOutcome {
   /** The final stack status. */
   status: string;
+  /** Whether it is the end the operation aims at (a cancelled create ending DELETE_COMPLETE is no deploy success). */
   succeeded: boolean;
   /** The status of each resource's nested stack. */
   resources: Record<string, string>;
@@ -65,6 +66,9 @@ export interface CloudFormationAdapterOptions {
   pollMs?: number;
 }
 
+const DEPLOYED = ['CREATE_COMPLETE', 'UPDATE_COMPLETE'] as const;
+const UNDEPLOYED = ['DELETE_COMPLETE'] as const;
+const SETTLED = ['CREATE_COMPLETE', 'UPDATE_COMPLETE', 'UPDATE_ROLLBACK_COMPLETE', 'DELETE_COMPLETE', 'IMPORT_COMPLETE', 'IMPORT_ROLLBACK_COMPLETE'] as const;
 const byTime = (a: OwnedEvent, b: OwnedEvent) => (a.event.Timestamp?.getTime() ?? 0) - (b.event.Timestamp?.getTime() ?? 0);
 const view = (o: OwnedEvent) => toStackEvent(o.event, o.resource ?? undefined);
 const ids = (events: CfnEvent[]) => new Set(events.flatMap((e) => (e.EventId ? [e.EventId] : [])));
@@ -79,7 +83,8 @@ export function createCloudFormationAdapter(opts: CloudFormationAdapterOptions =
    * parent's events from before this operation. A nested stack's older history is left out by
    * time: it starts at the parent's first new event (CloudFormation's clock, not ours).
    */
-  async function follow(c: CfnClients, stackRef: string, stackName: string, f: Following, seen: Set<string>): Promise<StackOutcome> {
+  async function follow(c: CfnClients, ref: string, stackName: string, f: Following, seen: Set<string>, goal: readonly string[]): Promise<StackOutcome> {
+    let stackRef = ref;
     const owned: OwnedEvent[] = [];
     const settled = new Set<string>();
     let nested: NestedStack[] = [];
@@ -89,6 +94,8 @@ export function createCloudFormationAdapter(opts: CloudFormationAdapterOptions =
     for (;;) {
       if (f.signal?.aborted) throw new PollingAborted(last);
       const stack = await describeStack(c, stackRef);
+      // by id from here: a deleted stack still answers by its id (a cancelled create ends deleted)
+      if (stack?.StackId) stackRef = stack.StackId;
       const status = stack?.StackStatus ?? 'DELETE_COMPLETE';
       const fresh: OwnedEvent[] = (await rawStackEvents(c, stackRef)).reverse().filter(take).map((event) => ({ resource: null, event }));
       for (const { event } of fresh) since = Math.min(since ?? Infinity, event.Timestamp?.getTime() ?? Infinity);
@@ -107,7 +114,7 @@ export function createCloudFormationAdapter(opts: CloudFormationAdapterOptions =
       if (fresh.length) await f.onEvents?.(fresh.sort(byTime).map(view));
       if (status !== last) { last = status; await f.onStatus?.(status); }
       if (TERMINAL(status)) {
-        return { status, succeeded: succeeded(status), resources: Object.fromEntries(nested.map((n) => [n.name, n.status])), logs: errorLogsByResource(owned, stackName) };
+        return { status, succeeded: goal.includes(status), resources: Object.fromEntries(nested.map((n) => [n.name, n.status])), logs: errorLogsByResource(owned, stackName) };
       }
       await sleep(pollMs, f.signal);
     }
@@ -133,7 +140,7 @@ export function createCloudFormationAdapter(opts: CloudFormationAdapterOptions =
       if (existing?.StackStatus === 'ROLLBACK_COMPLETE') {
         const seen = await seenNow(c, existing.StackId ?? i.stackName);
         await deleteStack(c, i.stackName);
-        const gone = await follow(c, existing.StackId ?? i.stackName, i.stackName, i, seen);
+        const gone = await follow(c, existing.StackId ?? i.stackName, i.stackName, i, seen, UNDEPLOYED);
         if (!gone.succeeded) return { ...gone, changed: false };
         existing = null;
       }
@@ -144,7 +151,7 @@ export function createCloudFormationAdapter(opts: CloudFormationAdapterOptions =
         const resources = Object.fromEntries((await nestedStacks(c, i.stackName)).map((n) => [n.name, n.status]));
         return { status: existing!.StackStatus!, succeeded: true, changed: false, resources, logs: {} };
       }
-      return { ...(await follow(c, i.stackName, i.stackName, i, seen)), changed: true };
+      return { ...(await follow(c, i.stackName, i.stackName, i, seen, DEPLOYED)), changed: true };
     },
 
     /** DeleteStack, followed (by stack id) to DELETE_COMPLETE or DELETE_FAILED. No stack: DELETE_COMPLETE at once. */
@@ -155,7 +162,7 @@ export function createCloudFormationAdapter(opts: CloudFormationAdapterOptions =
       const ref = existing.StackId ?? t.stackName;
       const seen = await seenNow(c, ref);
       await deleteStack(c, t.stackName);
-      return follow(c, ref, t.stackName, t, seen);
+      return follow(c, ref, t.stackName, t, seen, UNDEPLOYED);
     },
 
     /**
@@ -177,10 +184,13 @@ export function createCloudFormationAdapter(opts: CloudFormationAdapterOptions =
       await continueUpdateRollback(clients(t), t.stackName, t.resourcesToSkip);
     },
 
-    /** Follows whatever the stack is doing now to a terminal status, telling only what happens from here. */
-    async watch(t: StackTarget & Following): Promise<StackOutcome> {
+    /**
+     * Follows whatever the stack is doing now to a terminal status, telling only what happens from
+     * here. `goal`: the statuses that count as success (by default any complete, rollbacks included).
+     */
+    async watch(t: StackTarget & Following & { goal?: readonly string[] }): Promise<StackOutcome> {
       const c = clients(t);
-      return follow(c, t.stackName, t.stackName, t, await seenNow(c, t.stackName));
+      return follow(c, t.stackName, t.stackName, t, await seenNow(c, t.stackName), t.goal ?? SETTLED);
     },
 
     /** The stack's status, or null when there is no stack. */

@@ -1,9 +1,12 @@
-import { HeadBucketCommand, CreateBucketCommand, PutObjectCommand, type BucketLocationConstraint } from '@aws-sdk/client-s3';
+import { HeadBucketCommand, CreateBucketCommand, PutObjectCommand, PutBucketLifecycleConfigurationCommand, type BucketLocationConstraint } from '@aws-sdk/client-s3';
 import { s3EndpointOverride, type CfnClients } from './clients.js';
 import type { NestedResource } from './parent-template.js';
 
 /** One bucket per account and region for nested templates (bucket names are global). */
 export const templateBucketFor = (awsAccountId: string, region: string) => `gantry-templates-${awsAccountId}-${region}`;
+
+/** How long an uploaded nested template is kept. */
+export const TEMPLATE_RETENTION_DAYS = 30;
 
 const status = (err: unknown) => (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
 const named = (err: unknown, ...names: string[]) => names.includes((err as Error).name);
@@ -22,6 +25,12 @@ export async function ensureBucket(c: CfnClients, bucket: string, region: string
     // another deployment of the same account made it meanwhile
     if (!named(err, 'BucketAlreadyOwnedByYou')) throw err;
   }
+  // every deployment uploads its own copies; CloudFormation keeps the templates it ran (rollbacks
+  // do not fetch them again), so old uploads can go
+  await c.s3.send(new PutBucketLifecycleConfigurationCommand({
+    Bucket: bucket,
+    LifecycleConfiguration: { Rules: [{ ID: 'gantry-expire-templates', Status: 'Enabled', Filter: { Prefix: '' }, Expiration: { Days: TEMPLATE_RETENTION_DAYS } }] },
+  }));
   return true;
 }
 

@@ -75,10 +75,13 @@ describe('endpoints from the SDK chain', () => {
     expect(s3.map((s) => [s.method, s.url.split('?')[0]])).toEqual([
       ['HEAD', '/s3/gantry-templates-123456789012-eu-west-1/'],
       ['PUT', '/s3/gantry-templates-123456789012-eu-west-1/'],
+      ['PUT', '/s3/gantry-templates-123456789012-eu-west-1/'],
       ['PUT', '/s3/gantry-templates-123456789012-eu-west-1/stage/dep/vpc.template'],
     ]);
     expect(s3[1]!.body).toContain('<LocationConstraint>eu-west-1</LocationConstraint>');
-    expect(s3[2]!.body).toContain('Resources: {}');
-    expect(s3[2]!.auth).toMatch(/Credential=ASIAROLEEXAMPLE\/\d{8}\/eu-west-1\/s3\/aws4_request/);
+    expect(s3[2]!.url).toContain('lifecycle');
+    expect(s3[2]!.body).toContain('<Days>30</Days>');
+    expect(s3[3]!.body).toContain('Resources: {}');
+    expect(s3[3]!.auth).toMatch(/Credential=ASIAROLEEXAMPLE\/\d{8}\/eu-west-1\/s3\/aws4_request/);
   });
 });

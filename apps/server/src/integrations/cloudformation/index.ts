@@ -11,19 +11,24 @@
  *     `cloudAccounts.credentialsFor(projectId, 'aws', stage.awsAccountId)` answers.
  *  2. Deploy: `cfn.deploy({ ...target, awsAccountId, stageId, deploymentId, resources, onStatus,
  *     onEvents, signal })`, resources as `NestedResource` = `{ name, templateBody (the file
- *     extract() names), parameters: [{ key, value, reference, sensitive }] }`. A reference
+ *     components.extract() answers as `template`), parameters: [{ key, value, reference, sensitive }] }`.
+ *     Templates go to `<stageId>/<deploymentId>/<resource>.template` (kept 30 days). A reference
  *     `res.Out` becomes `Fn::GetAtt [res, Outputs.Out]`; sensitive literals travel as NoEcho
  *     parameters of the parent. Bad names, templates, references or cycles throw `TemplateError`
  *     (a 400) before anything is uploaded. Answers `{ status, succeeded, changed, resources:
- *     { name: status }, logs }`; `logs` is the Deployment `logs` shape. "No updates are to be
- *     performed" is `{ changed: false, succeeded: true }`.
+ *     { name: status }, logs }` (it does not throw on a failed stack: `succeeded` is false, e.g.
+ *     ROLLBACK_COMPLETE); `logs` is the Deployment `logs` shape. "No updates are to be performed"
+ *     is `{ changed: false, succeeded: true }`. A stack left in ROLLBACK_COMPLETE is deleted and
+ *     created anew.
  *  3. Undeploy: `cfn.undeploy({ ...target, onStatus, onEvents, signal })` → DELETE_COMPLETE or
  *     DELETE_FAILED with its logs. Nested stacks go with their environment only.
  *  4. Cancel (the user's Cancel): `cfn.cancel(target)` — CancelUpdateStack on UPDATE_IN_PROGRESS,
  *     DeleteStack on CREATE_IN_PROGRESS (a create cannot be cancelled); the running `deploy` keeps
- *     following and answers the end (UPDATE_ROLLBACK_COMPLETE, DELETE_COMPLETE). Aborting `signal`
- *     only stops following: the call rejects with `PollingAborted` (name 'AbortError').
- *  5. Continue Rollback: `cfn.continueRollback(target)`, then `cfn.watch({ ...target, onStatus, onEvents })`.
+ *     following and answers the end (UPDATE_ROLLBACK_COMPLETE, DELETE_COMPLETE; `succeeded: false`).
+ *     Aborting `signal` only stops following: the call rejects with `PollingAborted` (name
+ *     'AbortError', `lastStatus`) — so on the user's Cancel call `cancel()`, not abort.
+ *  5. Continue Rollback (on UPDATE_ROLLBACK_FAILED): `cfn.continueRollback({ ...target, resourcesToSkip? })`,
+ *     then `cfn.watch({ ...target, onStatus, onEvents })` → UPDATE_ROLLBACK_COMPLETE (`succeeded`).
  *  6. Reads: `cfn.status(target)`, `cfn.events(target)` (contracts' StackEvent, newest first;
  *     nested stacks' events as `resource/LogicalId`), `cfn.outputs(target)` → `{ [resource]: { key, value }[] }`.
  */

@@ -8,8 +8,6 @@ import { toStackEvent, type StackEventView } from './events.js';
 /** Nested stacks may hold IAM roles (EKS, ECS), and templates may use macros. */
 export const CAPABILITIES: Capability[] = ['CAPABILITY_IAM', 'CAPABILITY_NAMED_IAM', 'CAPABILITY_AUTO_EXPAND'];
 export const TERMINAL = (status: string) => !status.endsWith('_IN_PROGRESS');
-const SUCCEEDED = new Set(['CREATE_COMPLETE', 'UPDATE_COMPLETE', 'DELETE_COMPLETE', 'IMPORT_COMPLETE']);
-export const succeeded = (status: string) => SUCCEEDED.has(status);
 
 /** CloudFormation answers a missing stack with a ValidationError "Stack with id X does not exist". */
 export const notFound = (err: unknown) => /does not exist/.test((err as Error).message ?? '');
