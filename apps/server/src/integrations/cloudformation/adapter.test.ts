@@ -408,7 +408,7 @@ describe('reads', () => {
     expect(await adapter.outputs(target)).toEqual({});
   });
 
-  it('events of the stack and its nested stacks, newest first; status, or null without a stack', async () => {
+  it('events of the stack and its nested stacks, newest first; status and nested stacks\' statuses, or none without a stack', async () => {
     world({ before: { status: 'CREATE_COMPLETE', nested: { vpc: 'CREATE_COMPLETE' }, events: [
       stackEv('CREATE_IN_PROGRESS', 1, 'User Initiated'), nestedEv('vpc', 'CREATE_IN_PROGRESS', 2), childSelf('vpc', 'CREATE_IN_PROGRESS', 3),
       ev('vpc', 'Vpc', 'AWS::EC2::VPC', 'CREATE_COMPLETE', 9), nestedEv('vpc', 'CREATE_COMPLETE', 11), stackEv('CREATE_COMPLETE', 12),
@@ -417,9 +417,11 @@ describe('reads', () => {
     expect(events.map(line)).toEqual([`${STACK} CREATE_COMPLETE`, 'vpc CREATE_COMPLETE', 'vpc/Vpc CREATE_COMPLETE', 'vpc CREATE_IN_PROGRESS', `${STACK} CREATE_IN_PROGRESS User Initiated`]);
     expect(events[0]).toEqual({ eventId: expect.stringMatching(/-a8b9-11ef-/), timestamp: '2026-11-22T10:00:12.000Z', logicalResourceId: STACK, resourceType: 'AWS::CloudFormation::Stack', resourceStatus: 'CREATE_COMPLETE', statusReason: null });
     expect(await adapter.status(target)).toBe('CREATE_COMPLETE');
+    expect(await adapter.resources(target)).toEqual({ vpc: 'CREATE_COMPLETE' });
     cfn.reset();
     world({});
     expect(await adapter.status(target)).toBeNull();
+    expect(await adapter.resources(target)).toEqual({});
     expect(await adapter.events(target)).toEqual([]);
   });
 });

@@ -198,6 +198,11 @@ export function createCloudFormationAdapter(opts: CloudFormationAdapterOptions =
       return (await describeStack(clients(t), t.stackName))?.StackStatus ?? null;
     },
 
+    /** The status of each resource's nested stack (empty without a stack). */
+    async resources(t: StackTarget): Promise<Record<string, string>> {
+      return Object.fromEntries((await nestedStacks(clients(t), t.stackName)).map((n) => [n.name, n.status]));
+    },
+
     /** The newest events of the stack and of its nested stacks (`resource/LogicalId`), newest first. */
     async events(t: StackTarget): Promise<StackEventView[]> {
       const c = clients(t);

@@ -29,8 +29,10 @@
  *     'AbortError', `lastStatus`) — so on the user's Cancel call `cancel()`, not abort.
  *  5. Continue Rollback (on UPDATE_ROLLBACK_FAILED): `cfn.continueRollback({ ...target, resourcesToSkip? })`,
  *     then `cfn.watch({ ...target, onStatus, onEvents })` → UPDATE_ROLLBACK_COMPLETE (`succeeded`).
- *  6. Reads: `cfn.status(target)`, `cfn.events(target)` (contracts' StackEvent, newest first;
- *     nested stacks' events as `resource/LogicalId`), `cfn.outputs(target)` → `{ [resource]: { key, value }[] }`.
+ *  6. Reads: `cfn.status(target)` (null: no stack), `cfn.resources(target)` → `{ [resource]:
+ *     nested stack status }`, `cfn.events(target)` (contracts' StackEvent, newest first; nested
+ *     stacks' events as `resource/LogicalId`), `cfn.outputs(target)` → `{ [resource]: { key, value }[] }`
+ *     read from the parent's re-exported outputs.
  */
 export {
   createCloudFormationAdapter, stackNameFor,
