@@ -269,6 +269,19 @@ describe('deploy', () => {
     expect(f.statuses).toEqual(['CREATE_IN_PROGRESS', 'ROLLBACK_IN_PROGRESS', 'ROLLBACK_COMPLETE']);
   });
 
+  it('reads a settled nested stack again when a rollback moves it (its delete failure is reported)', async () => {
+    const reason = 'Resource handler returned message: "The vpc \'vpc-0a1b2c3d4e5f67890\' has dependencies and cannot be deleted." (HandlerErrorCode: GeneralServiceException)';
+    world({ ops: { CreateStack: [
+      CREATE[0]!, CREATE[1]!, CREATE[2]!,
+      { status: 'ROLLBACK_IN_PROGRESS', events: [nestedEv('app', 'CREATE_FAILED', 41, 'Embedded stack was not successfully created'), stackEv('ROLLBACK_IN_PROGRESS', 42)], nested: { app: 'CREATE_FAILED', vpc: 'DELETE_IN_PROGRESS' } },
+      { status: 'ROLLBACK_FAILED', events: [ev('vpc', 'Vpc', 'AWS::EC2::VPC', 'DELETE_FAILED', 50, reason), nestedEv('vpc', 'DELETE_FAILED', 51, 'Embedded stack was not successfully deleted'), stackEv('ROLLBACK_FAILED', 52, 'The following resource(s) failed to delete: [vpc]. ')], nested: { vpc: 'DELETE_FAILED' } },
+    ] } });
+    const out = await adapter.deploy(deployInput());
+    expect(out).toMatchObject({ status: 'ROLLBACK_FAILED', succeeded: false, resources: { vpc: 'DELETE_FAILED', app: 'CREATE_FAILED' } });
+    expect(out.logs.vpc!.errorMessages.map((m) => m.logicalResourceId)).toEqual(['Vpc', 'vpc']);
+    expect(out.logs.vpc!.errorMessages[0]!.statusReason).toBe(reason);
+  });
+
   it('deletes a stack left in ROLLBACK_COMPLETE by a failed first create, then creates it anew', async () => {
     world({
       before: { status: 'ROLLBACK_COMPLETE', events: [stackEv('ROLLBACK_COMPLETE', 1)] },

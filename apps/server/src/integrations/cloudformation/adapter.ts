@@ -86,7 +86,8 @@ export function createCloudFormationAdapter(opts: CloudFormationAdapterOptions =
   async function follow(c: CfnClients, ref: string, stackName: string, f: Following, seen: Set<string>, goal: readonly string[]): Promise<StackOutcome> {
     let stackRef = ref;
     const owned: OwnedEvent[] = [];
-    const settled = new Set<string>();
+    // nested stacks whose events were read at a terminal status: read again only when it changes (a rollback)
+    const settled = new Map<string, string>();
     let nested: NestedStack[] = [];
     let since: number | null = null;
     let last: string | null = null;
@@ -102,13 +103,13 @@ export function createCloudFormationAdapter(opts: CloudFormationAdapterOptions =
       // a deleted stack still answers by its id, with its resources' last statuses
       if (stack) nested = await nestedStacks(c, stackRef);
       for (const n of nested) {
-        if (!n.stackId.startsWith('arn:') || settled.has(n.stackId) || since === null) continue;
+        if (!n.stackId.startsWith('arn:') || settled.get(n.stackId) === n.status || since === null) continue;
         for (const event of (await rawStackEvents(c, n.stackId)).reverse()) {
           // the child's events about itself repeat what the parent says of the nested stack
           if (event.PhysicalResourceId === n.stackId || (event.Timestamp?.getTime() ?? 0) < since) continue;
           if (take(event)) fresh.push({ resource: n.name, event });
         }
-        if (TERMINAL(n.status)) settled.add(n.stackId);
+        if (TERMINAL(n.status)) settled.set(n.stackId, n.status);
       }
       owned.push(...fresh);
       if (fresh.length) await f.onEvents?.(fresh.sort(byTime).map(view));
