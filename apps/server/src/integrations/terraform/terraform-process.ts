@@ -12,6 +12,8 @@ export interface TerraformProcessOptions {
   captureStdout?: boolean;
   /** Time between the SIGINT to terraform and the SIGKILL of its process group. */
   killGraceMs: number;
+  /** The pid of terraform (also its process group id) once spawned, and null once it exited. */
+  onProcess?: (pid: number | null) => void;
 }
 
 export interface TerraformProcessResult {
@@ -32,6 +34,7 @@ export function runTerraformProcess(bin: string, args: string[], o: TerraformPro
   return new Promise((resolve, reject) => {
     if (o.signal?.aborted) return reject(new AbortedError());
     const child = spawn(bin, args, { cwd: o.cwd, env: o.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    if (child.pid) o.onProcess?.(child.pid);
     let killTimer: NodeJS.Timeout | undefined;
     const killGroup = () => {
       try {
@@ -67,6 +70,7 @@ export function runTerraformProcess(bin: string, args: string[], o: TerraformPro
     child.once('exit', () => {
       if (killTimer) clearTimeout(killTimer);
       killGroup();
+      o.onProcess?.(null);
     });
     child.once('close', async (code, sig) => {
       await Promise.all(pending);

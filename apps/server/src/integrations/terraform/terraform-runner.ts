@@ -39,6 +39,11 @@ export interface TerraformRunnerOptions {
   killGraceMs?: number;
   /** `-lock-timeout`; default `30s`. */
   lockTimeout?: string;
+  /**
+   * The pid (= process group id) of the terraform process running now, and null when it ended:
+   * a deployment records it so a recovery sweep can end the process its dead worker left behind.
+   */
+  onProcess?: (pid: number | null) => void;
 }
 
 export type PlanAction = 'no-op' | 'create' | 'read' | 'update' | 'delete' | 'forget';
@@ -165,6 +170,7 @@ export function createTerraformRunner(o: TerraformRunnerOptions): TerraformRunne
       signal: o.signal,
       killGraceMs: o.killGraceMs ?? 60_000,
       captureStdout: capture,
+      onProcess: o.onProcess,
       onLine: (line, stream) => {
         const masked = mask(line);
         if (stream === 'stderr') {

@@ -62,7 +62,7 @@ export async function createDeploymentsModule(deps: {
   });
   runner = createDeploymentsRunner({
     store, stages: deps.stages, components, engineFor, credentialsFor: deps.credentialsFor, realtime: deps.realtime, localAborts,
-    modulesRoot: path.join(terraformRoot, 'runs'), log: deps.log,
+    modulesRoot: path.join(terraformRoot, 'runs'), log: deps.log, processName: path.basename(deps.terraformBin),
   });
   service.setRecoverer(runner.recover);
   // a deleted environment leaves no terraform files, state or unpacked versions behind

@@ -9,12 +9,20 @@ import type { StagesService } from '../stages/stages.service.js';
 import type { StageRow } from '../stages/stages.store.js';
 import type { DeploymentsStore, DeploymentRow } from './deployments.store.js';
 import type { DeployedResource } from './deployments.tables.js';
+import { endLeftoverProcess } from './leftover-process.js';
 import { EngineFailure, type DeploymentEngine, type EngineOutcome, type EngineRun, type ErrorLogs, type PreparedResource } from './engine.js';
 
 export const deploymentLogsRoom = (deploymentId: string) => `deployment-logs:${deploymentId}`;
 const HEARTBEAT_MS = 2000;
 /** A run whose worker has not beaten for this long belongs to a dead process. */
 export const STALE_AFTER_MS = 20_000;
+/**
+ * A run of a worker on another host is left to that host's own sweep for longer: only there can the
+ * terraform process it may have left behind be ended (and its state lock released) before the run is failed.
+ */
+export const OTHER_HOST_STALE_AFTER_MS = 60_000;
+/** How long a leftover terraform gets after SIGINT to save its state and release the lock. */
+const LEFTOVER_GRACE_MS = 30_000;
 /** A queued deployment no worker has taken for this long is failed rather than left waiting forever. */
 export const QUEUED_TOO_LONG_MS = 30 * 60_000;
 export const CANCELLED = 'Deployment cancelled';
@@ -61,9 +69,22 @@ export function createDeploymentsRunner(deps: {
   /** `<dataDir>/terraform/modules`: per-run unpacked component versions. */
   modulesRoot: string;
   log: FastifyBaseLogger;
+  /** The engine's executable name (`terraform`), to tell a leftover process from a reused pid. */
+  processName: string;
 }) {
   const { store, stages } = deps;
-  const workerId = `${os.hostname()}:${process.pid}:${crypto.randomBytes(3).toString('hex')}`;
+  const host = os.hostname();
+  const workerId = `${host}:${process.pid}:${crypto.randomBytes(3).toString('hex')}`;
+  const onThisHost = (id: string | null) => id?.split(':')[0] === host;
+
+  /** Records the engine's pid in order (the writes of one run are chained), for recovery. */
+  function pidRecorder(write: (pid: number | null) => Promise<unknown>) {
+    let chain: Promise<unknown> = Promise.resolve();
+    return {
+      onProcess: (pid: number | null) => { chain = chain.then(() => write(pid)).catch((err) => deps.log.warn({ err }, 'recording the engine pid failed')); },
+      settled: () => chain,
+    };
+  }
 
   /**
    * A version's files, unpacked once per environment and resource: versions never change, so a
@@ -158,6 +179,7 @@ export function createDeploymentsRunner(deps: {
     let error: string | null = null;
     let reported: EngineOutcome | undefined;
     let sink = sinkFor(row.id, []);
+    const pids = pidRecorder((pid) => store.update(row.id, { processId: pid }));
     try {
       if ((await store.get(row.id))?.cancelRequested) abort.abort();
       const credentials = await deps.credentialsFor(stage);
@@ -165,7 +187,7 @@ export function createDeploymentsRunner(deps: {
       sink = sinkFor(row.id, [...Object.values(credentials), ...secrets]);
       const engine = deps.engineFor(stage);
       const engineRun: EngineRun = {
-        stage, resources: prepared, credentials, log: sink.line, signal: abort.signal,
+        stage, resources: prepared, credentials, log: sink.line, signal: abort.signal, onProcess: pids.onProcess,
         onStatus: async (status) => {
           await store.update(row.id, { status });
           if (row.kind !== 'UNDEPLOY_RESOURCE') await stages.setDeploymentState(stage.id, { status });
@@ -188,6 +210,7 @@ export function createDeploymentsRunner(deps: {
     } finally {
       clearInterval(heartbeat);
       deps.localAborts.delete(row.id);
+      await pids.settled();
       await sink.flush();
     }
     await finish(stage, { ...row, status: st.running }, outcome, error, reported);
@@ -209,7 +232,7 @@ export function createDeploymentsRunner(deps: {
       });
     }
     // last: the environment is free for the next run only once everything above is written
-    await store.update(row.id, { status, error, active: false, finishedAt: new Date(), ...(reported?.logs ? { logs: reported.logs } : {}) });
+    await store.update(row.id, { status, error, active: false, processId: null, finishedAt: new Date(), ...(reported?.logs ? { logs: reported.logs } : {}) });
   }
 
   async function runPlan(planId: string) {
@@ -223,6 +246,7 @@ export function createDeploymentsRunner(deps: {
       await store.updatePlan(plan.id, { heartbeatAt: new Date() });
       return false;
     });
+    const pids = pidRecorder((pid) => store.updatePlan(plan.id, { processId: pid }));
     try {
       const credentials = await deps.credentialsFor(stage);
       const { prepared, secrets } = await prepare(stage, plan.resources);
@@ -230,7 +254,7 @@ export function createDeploymentsRunner(deps: {
       const mask = createMasker([...Object.values(credentials), ...secrets]);
       const engine = deps.engineFor(stage);
       if (!engine.plan) throw new Error('This engine makes no plans');
-      const made = await engine.plan({ stage, resources: prepared, credentials, log: (l) => { lines.push(mask(l)); if (lines.length > 200) lines.shift(); }, signal: abort.signal });
+      const made = await engine.plan({ stage, resources: prepared, credentials, log: (l) => { lines.push(mask(l)); if (lines.length > 200) lines.shift(); }, signal: abort.signal, onProcess: pids.onProcess });
       const byName = new Map(plan.resources.map((r) => [r.name, r]));
       await store.updatePlan(plan.id, {
         status: 'READY', planFile: made.planFile, summary: made.summary,
@@ -244,24 +268,41 @@ export function createDeploymentsRunner(deps: {
     } finally {
       clearInterval(heartbeat);
       deps.localAborts.delete(plan.id);
+      await pids.settled();
     }
   }
 
-  /** Runs whose worker died end FAILED with the reason; so do plans. */
+  /** Ends what a dead worker of this host left running (another host's sweep ends its own). */
+  async function endLeftover(workerOf: string | null, pid: number | null) {
+    if (!pid || !onThisHost(workerOf)) return;
+    if (await endLeftoverProcess(pid, deps.processName, LEFTOVER_GRACE_MS)) deps.log.warn({ pid }, 'ended a terraform process left by a stopped worker');
+  }
+
+  /**
+   * Runs whose worker died end FAILED with the reason; so do plans. The terraform process such a
+   * worker left on this host is ended first (SIGINT: it saves the state and releases the lock), so
+   * the next run finds the state free.
+   */
   async function recover() {
     const now = Date.now();
-    for (const d of await store.stale(new Date(now - STALE_AFTER_MS), new Date(now - QUEUED_TOO_LONG_MS))) {
+    const before = new Date(now - STALE_AFTER_MS);
+    for (const d of await store.stale(before, new Date(now - QUEUED_TOO_LONG_MS))) {
       if (deps.localAborts.has(d.id)) continue;
+      if (d.workerId && !onThisHost(d.workerId) && d.heartbeatAt && now - d.heartbeatAt.getTime() < OTHER_HOST_STALE_AFTER_MS) continue;
       const stage = await stages.rowById(d.stageId);
-      if (!stage) continue;
+      if (!stage || !(await store.claimStale(d.id, before))) continue;
       deps.log.warn({ deploymentId: d.id }, 'marking an interrupted deployment as failed');
+      await endLeftover(d.workerId, d.processId);
       await appendLine(d.id, `[gantry] ${WORKER_STOPPED}`);
       await finish(stage, d, 'FAILED', WORKER_STOPPED);
     }
-    for (const p of await store.stalePlans(new Date(now - STALE_AFTER_MS))) {
+    for (const p of await store.stalePlans(before)) {
       if (deps.localAborts.has(p.id)) continue;
       if (!p.workerId && now - p.createdAt.getTime() < QUEUED_TOO_LONG_MS) continue;
-      await store.updatePlan(p.id, { status: 'FAILED', error: 'The worker creating this plan stopped. Create the plan again.' });
+      if (p.workerId && !onThisHost(p.workerId) && p.heartbeatAt && now - p.heartbeatAt.getTime() < OTHER_HOST_STALE_AFTER_MS) continue;
+      if (!(await store.claimStalePlan(p.id, before))) continue;
+      await endLeftover(p.workerId, p.processId);
+      await store.updatePlan(p.id, { status: 'FAILED', processId: null, error: 'The worker creating this plan stopped. Create the plan again.' });
     }
   }
 

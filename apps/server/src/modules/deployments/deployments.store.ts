@@ -44,6 +44,14 @@ export function createDeploymentsStore(db: Db) {
         and(isNotNull(deployments.startedAt), or(lt(deployments.heartbeatAt, before), sql`${deployments.heartbeatAt} is null`)),
         and(sql`${deployments.startedAt} is null`, lt(deployments.createdAt, queuedBefore)),
       ))),
+    /**
+     * Takes a stale run for this recovery sweep (several processes sweep): the claim refreshes the
+     * heartbeat, so another sweeper no longer finds it stale.
+     */
+    claimStale: async (id: string, before: Date) =>
+      (await db.update(deployments).set({ heartbeatAt: new Date() })
+        .where(and(eq(deployments.id, id), eq(deployments.active, true), or(isNull(deployments.heartbeatAt), lt(deployments.heartbeatAt, before))))
+        .returning({ id: deployments.id })).length > 0,
     /** Milliseconds the engine ran, per environment of the project, for deployments finished since `since`. */
     timeSince: (projectId: string, since: Date) =>
       db.select({
@@ -69,6 +77,11 @@ export function createDeploymentsStore(db: Db) {
     creatingPlan: async (stageId: string) => (await db.select().from(deploymentPlans).where(and(eq(deploymentPlans.stageId, stageId), eq(deploymentPlans.status, 'CREATING'))))[0],
     /** Plans made before a deployment changed the state can no longer be applied. */
     expirePlans: (stageId: string) => db.update(deploymentPlans).set({ status: 'EXPIRED' }).where(and(eq(deploymentPlans.stageId, stageId), eq(deploymentPlans.status, 'READY'))).returning({ planFile: deploymentPlans.planFile }),
+    /** Takes a stale CREATING plan for this recovery sweep, like claimStale. */
+    claimStalePlan: async (id: string, before: Date) =>
+      (await db.update(deploymentPlans).set({ heartbeatAt: new Date() })
+        .where(and(eq(deploymentPlans.id, id), eq(deploymentPlans.status, 'CREATING'), or(isNull(deploymentPlans.heartbeatAt), lt(deploymentPlans.heartbeatAt, before))))
+        .returning({ id: deploymentPlans.id })).length > 0,
     stalePlans: (before: Date) => db.select().from(deploymentPlans).where(and(eq(deploymentPlans.status, 'CREATING'), or(lt(deploymentPlans.heartbeatAt, before), and(sql`${deploymentPlans.heartbeatAt} is null`, lte(deploymentPlans.createdAt, before))))),
   };
 }

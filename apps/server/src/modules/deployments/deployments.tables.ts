@@ -23,6 +23,8 @@ export const deployments = pgTable('deployments', {
   cancelRequested: boolean('cancel_requested').notNull().default(false),
   workerId: text('worker_id'),
   heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }),
+  /** The running terraform's pid (its process group) on the worker's host, null between commands. */
+  processId: integer('process_id'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   startedAt: timestamp('started_at', { withTimezone: true }),
   finishedAt: timestamp('finished_at', { withTimezone: true }),
@@ -55,6 +57,7 @@ export const deploymentPlans = pgTable('deployment_plans', {
   error: text('error'),
   workerId: text('worker_id'),
   heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }),
+  processId: integer('process_id'),
   createdBy: uuid('created_by'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t) => [index('deployment_plans_stage_idx').on(t.stageId)]);

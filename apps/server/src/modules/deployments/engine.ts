@@ -24,6 +24,8 @@ export interface EngineRun {
   signal: AbortSignal;
   /** The engine's own status while it runs (CloudFormation's stack statuses). */
   onStatus?: (status: string) => Promise<void>;
+  /** The pid (= process group) of a local engine process while it runs, null when it ended (recovery ends it if its worker died). */
+  onProcess?: (pid: number | null) => void;
 }
 
 import type { ErrorLogs } from './deployments.tables.js';

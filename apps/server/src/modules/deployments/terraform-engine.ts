@@ -26,10 +26,10 @@ export function createTerraformEngine(o: TerraformEngineOptions): DeploymentEngi
   const backend = (stageId: string): TerraformBackend =>
     o.pgConnStr ? { type: 'pg', connStr: o.pgConnStr, schemaName: `tfstate_${stageId.replace(/-/g, '')}` } : { type: 'local', path: path.join(o.root, 'state', `${stageId}.tfstate`) };
 
-  function runner(stage: StageRow, extra: { env?: Record<string, string>; secrets?: string[]; log?: (l: string) => void; signal?: AbortSignal } = {}): TerraformRunner {
+  function runner(stage: StageRow, extra: { env?: Record<string, string>; secrets?: string[]; log?: (l: string) => void; signal?: AbortSignal; onProcess?: (pid: number | null) => void } = {}): TerraformRunner {
     return createTerraformRunner({
       bin: o.bin, workDir: workDir(stage.id), pluginCacheDir: path.join(o.root, 'plugin-cache'), backend: backend(stage.id),
-      env: extra.env, secrets: extra.secrets, onLine: extra.log ? (line) => extra.log!(line) : undefined, signal: extra.signal,
+      env: extra.env, secrets: extra.secrets, onLine: extra.log ? (line) => extra.log!(line) : undefined, signal: extra.signal, onProcess: extra.onProcess,
     });
   }
 
@@ -46,7 +46,7 @@ export function createTerraformEngine(o: TerraformEngineOptions): DeploymentEngi
     fs.mkdirSync(dir, { recursive: true });
     for (const f of fs.readdirSync(dir)) if (f.endsWith('.tf.json') && f !== BACKEND_FILE) fs.rmSync(path.join(dir, f));
     writeRootModule(dir, root);
-    const r = runner(run.stage, { env: { ...run.credentials, ...root.env }, secrets: [...Object.values(run.credentials), ...root.secrets], log: run.log, signal: run.signal });
+    const r = runner(run.stage, { env: { ...run.credentials, ...root.env }, secrets: [...Object.values(run.credentials), ...root.secrets], log: run.log, signal: run.signal, onProcess: run.onProcess });
     // init only when the module sources or the backend changed since the last run (versions are immutable)
     const initKey = crypto.createHash('sha256').update(JSON.stringify([resources.map((x) => [x.name, x.source]), backend(run.stage.id)])).digest('hex');
     const marker = path.join(dir, '.gantry-init');

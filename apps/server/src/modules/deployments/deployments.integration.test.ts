@@ -1,0 +1,307 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import pg from 'pg';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import type { CloudVerifier } from '../../integrations/cloud-verify/index.js';
+import { createTerraformRunner, type TerraformBackend } from '../../integrations/terraform/index.js';
+import { createTestApp, registerUser, createProject, addMember, bearer, type TestApp } from '../../../test/helpers.js';
+import { createLocalGit } from '../../../test/local-git.js';
+import { gitAccounts } from '../git-accounts/git-accounts.tables.js';
+import { WORKER_STOPPED } from './deployments.runner.js';
+
+/**
+ * The whole path on real systems: a git repository with a Terraform module (`terraform_data` and a
+ * local-exec provisioner only), a real pipeline build packaging it as a component version, an
+ * environment of two resources where one takes the other's output, then plan → deploy that plan →
+ * outputs → cancel mid-apply → a dead worker's terraform ended by recovery → undeploy, on the real
+ * terraform CLI. On the PostgreSQL pass (TEST_DATABASE_URL) the state lives in terraform's `pg`
+ * backend, as it does in production with DATABASE_URL.
+ */
+const SPEC = `steps:
+  Clone:
+    type: git-clone
+  Module:
+    type: terraform-build
+    terraform_dir: infra
+`;
+const MAIN_TF = `resource "terraform_data" "item" {
+  input            = { name = var.name, upstream = var.upstream }
+  triggers_replace = [var.revision, sha256(var.secret)]
+  provisioner "local-exec" {
+    command = "echo cred=$AWS_SECRET_ACCESS_KEY; echo provisioner-started; sleep \${var.delay}"
+  }
+}
+`;
+const VARIABLES_TF = `variable "name" { type = string }
+variable "upstream" {
+  type    = string
+  default = ""
+}
+variable "revision" {
+  type    = string
+  default = "1"
+}
+variable "delay" {
+  type    = number
+  default = 0
+}
+variable "secret" {
+  type      = string
+  sensitive = true
+  default   = ""
+}
+`;
+const OUTPUTS_TF = `output "greeting" { value = "hello \${var.name}" }
+output "upstream" { value = terraform_data.item.output.upstream }
+output "token" {
+  value     = var.secret
+  sensitive = true
+}
+`;
+const SCHEMA = JSON.stringify({
+  properties: {
+    inputs: {
+      properties: {
+        name: { type: 'string' }, upstream: { type: 'string', default: '' }, revision: { type: 'string', default: '1' },
+        delay: { type: 'number', default: 0 }, secret: { type: 'string', sensitive: true, default: '' },
+      },
+      required: ['name'],
+    },
+    outputs: { properties: { greeting: { type: 'string' }, upstream: { type: 'string' }, token: { type: 'string', sensitive: true } } },
+  },
+});
+
+const verifier = { aws: { assumeRole: async () => ({ accessKeyId: 'AKIA', secretAccessKey: 's', sessionToken: 't' }) } } as unknown as CloudVerifier;
+const ACCOUNT = '210987654321';
+const CREDENTIALS = { AWS_ACCESS_KEY_ID: 'ASIAINTEGRATIONKEY01', AWS_SECRET_ACCESS_KEY: 'integration-secret-access-key', AWS_SESSION_TOKEN: 'integration-session-token' };
+const SECRET = 'pa55-w0rd-0f-first';
+const pgServer = process.env.TEST_DATABASE_URL;
+
+let t: TestApp;
+let git: ReturnType<typeof createLocalGit>;
+let dataDir: string;
+let owner: { idToken: string };
+let reader: { idToken: string };
+let projectId: string;
+let stageId: string;
+let componentId: string;
+let buildId: string;
+let sha: string;
+let orphanPid: number | undefined;
+
+const engine = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, token = owner.idToken, payload?: object) =>
+  t.app.inject({ method, url: `/ms-engine/projects/${projectId}${url}`, headers: bearer(token), ...(payload ? { payload } : method === 'POST' ? { payload: {} } : {}) });
+
+async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, what: string, ms = 90_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await read();
+    if (done(v)) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+const deployment = async (id: string) => (await engine('GET', `/stages/${stageId}/deployments/${id}`, reader.idToken)).json();
+const settled = (id: string) => until(() => deployment(id), (d) => !d.status.endsWith('IN_PROGRESS') && d.status !== 'DEPLOY_QUEUED', `deployment ${id}`);
+const logText = async (id: string) => (await engine('GET', `/stages/${stageId}/deployments/${id}/logs`, reader.idToken)).json().chunks.map((c: { text: string }) => c.text).join('\n');
+const stage = async () => (await engine('GET', `/stages/${stageId}`, reader.idToken)).json();
+const resources = async () => (await engine('GET', `/stages/${stageId}/resources`, reader.idToken)).json().resources
+  .map((r: { name: string; status: string; isDeployed: boolean }) => [r.name, r.status, r.isDeployed]);
+const setSecond = (values: Record<string, string>) => engine('PUT', `/stages/${stageId}/resources/second`, owner.idToken, {
+  name: 'second', componentId, configurations: [{ key: 'name', value: 'beta' }, { key: 'upstream', value: 'first.greeting', reference: true }, ...Object.entries(values).map(([key, value]) => ({ key, value }))],
+});
+async function plan() {
+  const started = await engine('POST', `/stages/${stageId}/plans`);
+  expect(started.statusCode, started.body).toBe(202);
+  const id = started.json().planId as string;
+  return until(async () => (await engine('GET', `/stages/${stageId}/plans/${id}`, reader.idToken)).json(), (p) => p.status !== 'CREATING', 'the plan');
+}
+
+/** What the engine uses for this environment, with `-lock-timeout=0s`: it fails at once while anyone holds the state lock. */
+function lockProbe() {
+  const backend: TerraformBackend = pgServer
+    ? { type: 'pg', connStr: pgServer, schemaName: `tfstate_${stageId.replace(/-/g, '')}` }
+    : { type: 'local', path: path.join(dataDir, 'terraform', 'state', `${stageId}.tfstate`) };
+  return createTerraformRunner({
+    workDir: path.join(dataDir, 'terraform', 'stages', stageId), pluginCacheDir: path.join(dataDir, 'terraform', 'plugin-cache'),
+    backend, lockTimeout: '0s', env: { ...CREDENTIALS, ...rootVariables() },
+  });
+}
+/** `TF_VAR_…` for the root module's variables (its one sensitive input), as the engine passes them. */
+function rootVariables() {
+  const dir = path.join(dataDir, 'terraform', 'stages', stageId);
+  const env: Record<string, string> = {};
+  for (const f of fs.readdirSync(dir).filter((x) => x.endsWith('.tf.json'))) {
+    for (const name of Object.keys(JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')).variable ?? {})) env[`TF_VAR_${name}`] = SECRET;
+  }
+  return env;
+}
+
+beforeAll(async () => {
+  git = createLocalGit();
+  const repoUrl = git.createRepo('acme/infra', { 'gantry.yaml': SPEC, 'infra/main.tf': MAIN_TF, 'infra/variables.tf': VARIABLES_TF, 'infra/outputs.tf': OUTPUTS_TF, 'infra/schema.json': SCHEMA, 'infra/README.md': '# Item' }).url;
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-deploy-it-'));
+  t = await createTestApp({ GANTRY_DATA_DIR: dataDir, ...(pgServer ? { DATABASE_URL: pgServer } : {}) }, {
+    gitAccess: git.access, cloudVerifier: verifier, deploymentCredentials: async () => CREDENTIALS,
+  });
+  owner = await registerUser(t, 'it-owner@example.com');
+  projectId = await createProject(t, owner.idToken, 'Infra');
+  reader = await addMember(t, owner.idToken, projectId, 'it-reader@example.com', 'read');
+  const [code] = await t.app.services.billing.createPromoCodes({ kind: 'PROMO', planId: 'PRO', count: 1 });
+  await t.app.inject({ method: 'POST', url: `/ms-project/projects/${projectId}/promo-code`, headers: bearer(owner.idToken), payload: { redeemCode: code } });
+  expect((await t.app.inject({ method: 'POST', url: `/ms-aws/projects/${projectId}/aws-accounts`, headers: bearer(owner.idToken), payload: { accountName: 'prod', iamRole: `arn:aws:iam::${ACCOUNT}:role/gantry`, externalId: 'ext-1' } })).statusCode).toBeLessThan(300);
+
+  // the component: a real pipeline builds and packages the module
+  const [acc] = await t.app.services.database.db.insert(gitAccounts).values({ projectId, type: 'github', accountName: 'acme', externalId: '1', accessTokenSealed: t.app.services.secrets.seal('local-token') }).returning();
+  const pipeline = await t.app.inject({ method: 'POST', url: `/ms-ap/projects/${projectId}/pipelines`, headers: bearer(owner.idToken), payload: { name: 'infra-module', gitAccountId: acc!.id, repositoryUrl: repoUrl, branchFilter: 'main', automatedTrigger: false } });
+  expect(pipeline.statusCode, pipeline.body).toBe(201);
+  const pipelineId = pipeline.json().pipelineId as string;
+  const comp = await engine('POST', '/components', owner.idToken, { name: 'Item', type: 'Other', description: 'An item', cloudProvider: 'aws', infrastructureAsCodeTool: 'terraform', pipelineId, artifactStep: 'Module' });
+  expect(comp.statusCode, comp.body).toBe(201);
+  componentId = comp.json().componentId;
+  const builds = `/ms-ap/projects/${projectId}/pipelines/${pipelineId}/builds`;
+  const started = await t.app.inject({ method: 'POST', url: builds, headers: bearer(owner.idToken), payload: { ref: 'refs/heads/main' } });
+  buildId = started.json().buildId;
+  const build = await until(async () => (await t.app.inject({ method: 'GET', url: `${builds}/${buildId}`, headers: bearer(owner.idToken) })).json(), (b) => ['SUCCEEDED', 'FAILED', 'ABORTED'].includes(b.status), 'the build', 30_000);
+  expect(build.status, build.errorMessage).toBe('SUCCEEDED');
+  sha = build.metadata.commit.name;
+
+  const created = await engine('POST', '/stages', owner.idToken, { name: 'integ', description: 'Integration', cloudProvider: 'aws', infrastructureAsCodeTool: 'terraform', awsAccountId: ACCOUNT, awsRegion: 'eu-west-1' });
+  expect(created.statusCode, created.body).toBe(201);
+  stageId = created.json().stageId;
+}, 120_000);
+
+afterAll(async () => {
+  try {
+    if (orphanPid) process.kill(-orphanPid, 'SIGKILL'); // only when the test failed before recovery ended it
+  } catch { /* ended */ }
+  await t?.close();
+  git?.close();
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  if (pgServer && stageId) {
+    const c = new pg.Client({ connectionString: pgServer });
+    await c.connect();
+    await c.query(`drop schema if exists "tfstate_${stageId.replace(/-/g, '')}" cascade`);
+    await c.end();
+  }
+});
+
+describe('deployments of a pipeline-built component on the real terraform CLI', () => {
+  it('plans two resources, one taking the other\'s output, and deploys exactly that plan', async () => {
+    expect((await engine('POST', `/stages/${stageId}/resources`, owner.idToken, { name: 'first', componentId, configurations: [{ key: 'name', value: 'alpha' }, { key: 'secret', value: SECRET }] })).statusCode).toBe(201);
+    expect((await engine('POST', `/stages/${stageId}/resources`, owner.idToken, { name: 'second', componentId, configurations: [{ key: 'name', value: 'beta' }, { key: 'upstream', value: 'first.greeting', reference: true }] })).statusCode).toBe(201);
+
+    const made = await plan();
+    expect(made.error).toBeNull();
+    expect(made).toMatchObject({ status: 'READY', summary: { add: 2, change: 0, destroy: 0 } });
+    expect(made.changes.map((c: { resourceName: string; action: string; componentId: string; name: string; version: string }) => [c.resourceName, c.action, c.componentId, c.name, c.version]).sort()).toEqual([
+      ['first', 'create', componentId, 'Item', sha.slice(0, 7)], ['second', 'create', componentId, 'Item', sha.slice(0, 7)],
+    ]);
+
+    const applied = await engine('POST', `/stages/${stageId}/plans/${made.planId}/deploy`);
+    expect(applied.statusCode, applied.body).toBe(202);
+    const done = await settled(applied.json().deploymentId);
+    expect(done.error).toBeNull();
+    expect(done).toMatchObject({ kind: 'PLAN_APPLY', status: 'CREATE_COMPLETE' });
+    expect(done.durationMs).toBeGreaterThan(0);
+    expect(done.resources).toEqual([
+      { name: 'first', component: { id: componentId, name: 'Item' }, componentVersion: buildId, version: sha.slice(0, 7) },
+      { name: 'second', component: { id: componentId, name: 'Item' }, componentVersion: buildId, version: sha.slice(0, 7) },
+    ]);
+    expect(await stage()).toMatchObject({ status: 'CREATE_COMPLETE', currentDeploymentId: done.id, lastDeploymentId: done.id });
+    expect(await resources()).toEqual([['first', 'CREATE_COMPLETE', true], ['second', 'CREATE_COMPLETE', true]]);
+
+    const log = await logText(done.id);
+    expect(log).toContain('Apply complete! Resources: 2 added');
+    // the account's credentials reached terraform (the provisioner printed one) and were masked
+    expect(log).toContain('cred=***');
+    for (const secret of [SECRET, ...Object.values(CREDENTIALS)]) expect(log).not.toContain(secret);
+  });
+
+  it('reads the outputs from the state: the reference passed through, the sensitive one hidden', async () => {
+    expect((await engine('GET', `/stages/${stageId}/resources/second/outputs`, reader.idToken)).json().outputs).toEqual(expect.arrayContaining([
+      { key: 'greeting', value: 'hello beta', sensitive: false },
+      { key: 'upstream', value: 'hello alpha', sensitive: false },
+    ]));
+    expect((await engine('GET', `/stages/${stageId}/resources/first/outputs`, reader.idToken)).json().outputs).toContainEqual({ key: 'token', value: '(sensitive)', sensitive: true });
+  });
+
+  it('runs one deployment of the environment at a time and makes no plan while one runs', async () => {
+    const first = await engine('POST', `/stages/${stageId}/deploy`);
+    const second = await engine('POST', `/stages/${stageId}/deploy`);
+    expect([first.statusCode, second.statusCode]).toEqual([202, 409]);
+    expect(second.json().message).toBe('A deployment of this environment is already running');
+    expect((await engine('POST', `/stages/${stageId}/plans`)).statusCode).toBe(409);
+    expect(await settled(first.json().deploymentId)).toMatchObject({ status: 'UPDATE_COMPLETE', error: null });
+  });
+
+  it('cancels mid-apply: terraform stops on SIGINT, the run fails as cancelled and the state lock is free', async () => {
+    expect((await setSecond({ revision: '2', delay: '120' })).statusCode).toBe(200);
+    const started = (await engine('POST', `/stages/${stageId}/deploy`)).json();
+    await until(() => logText(started.deploymentId), (l) => l.includes('provisioner-started'), 'the provisioner to start');
+    expect((await deployment(started.deploymentId)).status).toBe('UPDATE_IN_PROGRESS');
+    expect((await engine('POST', `/stages/${stageId}/cancel`)).statusCode).toBe(200);
+    const done = await settled(started.deploymentId);
+    expect(done).toMatchObject({ status: 'UPDATE_FAILED', error: 'Deployment cancelled' });
+    expect(await stage()).toMatchObject({ status: 'UPDATE_FAILED', currentDeploymentId: expect.not.stringMatching(started.deploymentId) });
+    expect(await logText(started.deploymentId)).toContain('Interrupt received');
+    await expect(lockProbe().plan()).resolves.toMatchObject({ planFile: expect.any(String) });
+  });
+
+  it('ends the terraform a dead worker left running, fails its deployment with the reason and frees the lock', async () => {
+    expect((await setSecond({ revision: '3', delay: '120' })).statusCode).toBe(200);
+    expect((await plan()).status).toBe('READY'); // writes this root module into the work dir
+    // what a worker killed mid-apply leaves: a detached terraform apply holding the state lock
+    const probe = lockProbe();
+    const orphan = spawn('terraform', ['apply', '-auto-approve', '-input=false', '-no-color'], {
+      cwd: probe.workDir, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...CREDENTIALS, ...rootVariables(), TF_IN_AUTOMATION: '1', ...(pgServer ? { PG_CONN_STR: pgServer, PG_SCHEMA_NAME: `tfstate_${stageId.replace(/-/g, '')}` } : {}) },
+    });
+    orphanPid = orphan.pid;
+    const exited = new Promise<number | null>((r) => orphan.once('exit', (code) => r(code)));
+    let out = '';
+    orphan.stdout!.on('data', (c) => { out += c; });
+    orphan.stderr!.on('data', (c) => { out += c; });
+    await until(async () => out, (o) => o.includes('provisioner-started'), 'the orphan to reach its provisioner', 60_000);
+    await expect(probe.plan()).rejects.toThrow(/lock/i);
+
+    await t.app.services.database.executeSql(
+      `insert into deployments (stage_id, project_id, kind, status, active, started_at, heartbeat_at, worker_id, process_id)
+       values ('${stageId}', '${projectId}', 'DEPLOY', 'UPDATE_IN_PROGRESS', true, now() - interval '5 minutes', now() - interval '5 minutes', '${os.hostname()}:1:gone', ${orphan.pid})`,
+    );
+    const id = (await t.app.services.database.executeSql(`select id from deployments where stage_id = '${stageId}' and active`)).rows[0].id as string;
+    await t.app.services.deployments.recoverNow();
+    const done = await settled(id);
+    expect(done).toMatchObject({ status: 'UPDATE_FAILED', error: WORKER_STOPPED });
+    await exited; // terraform is gone, not left applying
+    expect(out).toContain('Interrupt received');
+    expect((await stage()).status).toBe('UPDATE_FAILED');
+    expect(await logText(id)).toContain(WORKER_STOPPED);
+    await expect(lockProbe().plan()).resolves.toMatchObject({ planFile: expect.any(String) });
+
+    expect((await setSecond({ revision: '4' })).statusCode).toBe(200);
+    const again = (await engine('POST', `/stages/${stageId}/deploy`)).json();
+    expect(await settled(again.deploymentId)).toMatchObject({ status: 'UPDATE_COMPLETE', error: null });
+  });
+
+  it('undeploys one resource, then the environment', async () => {
+    const one = (await engine('POST', `/stages/${stageId}/resources/second/undeploy`)).json();
+    expect(await settled(one.deploymentId)).toMatchObject({ kind: 'UNDEPLOY_RESOURCE', status: 'DELETE_COMPLETE', resourceName: 'second' });
+    expect(await resources()).toEqual([['first', 'UPDATE_COMPLETE', true], ['second', 'DELETE_COMPLETE', false]]);
+    expect((await stage()).status).toBe('UPDATE_COMPLETE');
+
+    const all = (await engine('POST', `/stages/${stageId}/undeploy`)).json();
+    expect(all.status).toBe('DELETE_IN_PROGRESS');
+    const done = await settled(all.deploymentId);
+    expect(done).toMatchObject({ kind: 'UNDEPLOY', status: 'DELETE_COMPLETE', error: null });
+    expect(await logText(done.id)).toContain('Destroy complete!');
+    expect(await stage()).toMatchObject({ status: 'DELETE_COMPLETE' });
+    expect(await resources()).toEqual([['first', 'DELETE_COMPLETE', false], ['second', 'DELETE_COMPLETE', false]]);
+    expect((await engine('GET', `/stages/${stageId}/resources/first/outputs`, reader.idToken)).json()).toEqual({ outputs: [] });
+    const time = (await t.app.inject({ method: 'GET', url: `/ms-elasticsearch/projects/${projectId}/deployment-time`, headers: bearer(reader.idToken) })).json();
+    expect(time.stages).toEqual([{ stageId, name: 'integ', deploymentTime: time.deploymentTime }]);
+    expect(time.deploymentTime).toBeGreaterThan(0);
+  });
+});
