@@ -213,3 +213,77 @@ describe('deployments (real terraform)', () => {
     expect(await logText(latest.id)).toContain('The worker running this deployment stopped');
   });
 });
+
+describe('deployment rules checked before anything runs (a Starter project: no deployment insights, 500 build minutes)', () => {
+  let starter: string;
+  let starterStage: string;
+  const sql = (q: string) => t.app.services.database.executeSql(q);
+  const s = (url: string) => `/stages/${starterStage}${url}`;
+  const fakeRun = (minutes: number, at = 'now()') =>
+    sql(`insert into deployments (stage_id, project_id, kind, status, active, created_at, started_at, finished_at)
+         values ('${starterStage}', '${starter}', 'DEPLOY', 'UPDATE_COMPLETE', false, ${at}, ${at} - interval '${minutes} minutes', ${at})`);
+
+  beforeAll(async () => {
+    starter = await createProject(t, owner.idToken, 'Starter');
+    expect((await t.app.inject({ method: 'POST', url: `/ms-aws/projects/${starter}/aws-accounts`, headers: bearer(owner.idToken), payload: { accountName: 'dev', iamRole: `arn:aws:iam::${ACCOUNT}:role/gantry`, externalId: 'ext-2' } })).statusCode).toBeLessThan(300);
+    const created = await call('POST', '/stages', owner.idToken, { name: 'sandbox', description: 'Sandbox', cloudProvider: 'aws', infrastructureAsCodeTool: 'terraform', awsAccountId: ACCOUNT, awsRegion: 'eu-central-1' }, starter);
+    expect(created.statusCode, created.body).toBe(201);
+    starterStage = created.json().stageId;
+    const res = await call('POST', s('/resources'), owner.idToken, { name: 'svc', componentId: config, configurations: [{ key: 'service_name', value: 'svc' }] }, starter);
+    expect(res.statusCode, res.body).toBe(201);
+  });
+
+  it('answers 400 for malformed ids and queries', async () => {
+    expect((await call('POST', '/stages/not-a-uuid/deploy', owner.idToken, undefined, starter)).statusCode).toBe(400);
+    expect((await call('GET', s('/deployments?limit=0'), owner.idToken, undefined, starter)).statusCode).toBe(400);
+    expect((await call('GET', s('/deployments?lastDeploymentId=nope'), owner.idToken, undefined, starter)).statusCode).toBe(400);
+    expect((await call('GET', s('/deployments/nope'), owner.idToken, undefined, starter)).statusCode).toBe(400);
+    expect((await call('GET', s('/plans/nope'), owner.idToken, undefined, starter)).statusCode).toBe(400);
+    expect((await call('GET', s(`/deployments/${starterStage}`), owner.idToken, undefined, starter)).statusCode).toBe(404);
+    expect((await call('GET', s(`/plans/${starterStage}`), owner.idToken, undefined, starter)).statusCode).toBe(404);
+  });
+
+  it('refuses to deploy or plan without the target account (400)', async () => {
+    await sql(`update stages set aws_account_id = null where id = '${starterStage}'`);
+    try {
+      for (const url of ['/deploy', '/plans']) {
+        const res = await call('POST', s(url), owner.idToken, undefined, starter);
+        expect([res.statusCode, res.json().message]).toEqual([400, 'Please select the cloud account of this environment first']);
+      }
+    } finally {
+      await sql(`update stages set aws_account_id = '${ACCOUNT}' where id = '${starterStage}'`);
+    }
+  });
+
+  it('refuses a quick deploy of a stack in ROLLBACK_COMPLETE or REVIEW_IN_PROGRESS (409)', async () => {
+    try {
+      for (const status of ['ROLLBACK_COMPLETE', 'REVIEW_IN_PROGRESS']) {
+        await sql(`update stages set status = '${status}' where id = '${starterStage}'`);
+        const res = await call('POST', s('/deploy'), owner.idToken, undefined, starter);
+        expect([res.statusCode, res.json().message]).toEqual([409, `Stack is in ${status} status, you must undeploy it first`]);
+      }
+    } finally {
+      await sql(`update stages set status = 'NOT_DEPLOYED' where id = '${starterStage}'`);
+    }
+  });
+
+  it('shows only the latest deployment without deployment insights', async () => {
+    await fakeRun(2, `now() - interval '1 minute'`);
+    await fakeRun(3);
+    const history = await call('GET', s('/deployments'), owner.idToken, undefined, starter);
+    expect(history.statusCode).toBe(200);
+    expect(history.json().limitedByPlan).toBe(true);
+    expect(history.json().deployments.map((d: { durationMs: number }) => d.durationMs)).toEqual([3 * 60_000]);
+    expect((await call('GET', s('/deployments'), outsider.idToken, undefined, starter)).statusCode).toBe(404);
+  });
+
+  it('counts deployment minutes against the plan\'s build minutes (402 once exceeded) and reports them per environment', async () => {
+    const time = await t.app.inject({ method: 'GET', url: `/ms-elasticsearch/projects/${starter}/deployment-time`, headers: bearer(owner.idToken) });
+    expect(time.json()).toEqual({ deploymentTime: 5 * 60_000, stages: [{ stageId: starterStage, name: 'sandbox', deploymentTime: 5 * 60_000 }] });
+    expect((await t.app.inject({ method: 'GET', url: `/ms-elasticsearch/projects/${starter}/deployment-time`, headers: bearer(outsider.idToken) })).statusCode).toBe(404);
+    await fakeRun(500);
+    const refused = await call('POST', s('/deploy'), owner.idToken, undefined, starter);
+    expect([refused.statusCode, refused.json().message]).toEqual([402, 'Your plan allows 500 build minutes. Upgrade your plan to get more.']);
+    expect((await call('POST', s('/plans'), owner.idToken, undefined, starter)).statusCode).toBe(402);
+  });
+});
