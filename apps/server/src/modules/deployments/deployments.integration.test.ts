@@ -10,6 +10,7 @@ import { createTestApp, registerUser, createProject, addMember, bearer, type Tes
 import { createLocalGit } from '../../../test/local-git.js';
 import { gitAccounts } from '../git-accounts/git-accounts.tables.js';
 import { WORKER_STOPPED } from './deployments.runner.js';
+import { pgBackendConnStr } from './terraform-engine.js';
 
 /**
  * The whole path on real systems: a git repository with a Terraform module (`terraform_data` and a
@@ -122,7 +123,7 @@ async function plan() {
 /** What the engine uses for this environment, with `-lock-timeout=0s`: it fails at once while anyone holds the state lock. */
 function lockProbe() {
   const backend: TerraformBackend = pgServer
-    ? { type: 'pg', connStr: pgServer, schemaName: `tfstate_${stageId.replace(/-/g, '')}` }
+    ? { type: 'pg', connStr: pgBackendConnStr(pgServer), schemaName: `tfstate_${stageId.replace(/-/g, '')}` }
     : { type: 'local', path: path.join(dataDir, 'terraform', 'state', `${stageId}.tfstate`) };
   return createTerraformRunner({
     workDir: path.join(dataDir, 'terraform', 'stages', stageId), pluginCacheDir: path.join(dataDir, 'terraform', 'plugin-cache'),
@@ -257,7 +258,7 @@ describe('deployments of a pipeline-built component on the real terraform CLI', 
     const probe = lockProbe();
     const orphan = spawn('terraform', ['apply', '-auto-approve', '-input=false', '-no-color'], {
       cwd: probe.workDir, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, ...CREDENTIALS, ...rootVariables(), TF_IN_AUTOMATION: '1', ...(pgServer ? { PG_CONN_STR: pgServer, PG_SCHEMA_NAME: `tfstate_${stageId.replace(/-/g, '')}` } : {}) },
+      env: { ...process.env, ...CREDENTIALS, ...rootVariables(), TF_IN_AUTOMATION: '1', ...(pgServer ? { PG_CONN_STR: pgBackendConnStr(pgServer), PG_SCHEMA_NAME: `tfstate_${stageId.replace(/-/g, '')}` } : {}) },
     });
     orphanPid = orphan.pid;
     const exited = new Promise<number | null>((r) => orphan.once('exit', (code) => r(code)));

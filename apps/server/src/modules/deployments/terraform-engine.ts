@@ -17,6 +17,19 @@ export interface TerraformEngineOptions {
   pgConnStr?: string;
 }
 
+/**
+ * The database URL as terraform's `pg` backend (Go's lib/pq) should read it: lib/pq requires SSL
+ * unless told otherwise, node-postgres uses it only when asked, so a URL without `sslmode` means
+ * no SSL for both; node-postgres' `no-verify` is lib/pq's `require` (encrypted, unverified).
+ */
+export function pgBackendConnStr(url: string): string {
+  const u = new URL(url);
+  const mode = u.searchParams.get('sslmode');
+  if (!mode) u.searchParams.set('sslmode', 'disable');
+  else if (mode === 'no-verify') u.searchParams.set('sslmode', 'require');
+  return u.toString();
+}
+
 /** Terraform's action list as one word (delete + create is a replacement). */
 const actionOf = (actions: string[]) => (actions.includes('delete') && actions.includes('create') ? 'replace' : actions.join('+'));
 
@@ -24,7 +37,7 @@ const actionOf = (actions: string[]) => (actions.includes('delete') && actions.i
 export function createTerraformEngine(o: TerraformEngineOptions): DeploymentEngine & Required<Pick<DeploymentEngine, 'plan' | 'applyPlan'>> & { workDir(stageId: string): string } {
   const workDir = (stageId: string) => path.join(o.root, 'stages', stageId);
   const backend = (stageId: string): TerraformBackend =>
-    o.pgConnStr ? { type: 'pg', connStr: o.pgConnStr, schemaName: `tfstate_${stageId.replace(/-/g, '')}` } : { type: 'local', path: path.join(o.root, 'state', `${stageId}.tfstate`) };
+    o.pgConnStr ? { type: 'pg', connStr: pgBackendConnStr(o.pgConnStr), schemaName: `tfstate_${stageId.replace(/-/g, '')}` } : { type: 'local', path: path.join(o.root, 'state', `${stageId}.tfstate`) };
 
   function runner(stage: StageRow, extra: { env?: Record<string, string>; secrets?: string[]; log?: (l: string) => void; signal?: AbortSignal; onProcess?: (pid: number | null) => void } = {}): TerraformRunner {
     return createTerraformRunner({
