@@ -267,6 +267,17 @@ describe('deployment rules checked before anything runs (a Starter project: no d
     }
   });
 
+  it('refuses to deploy while a plan of the environment is being created (409)', async () => {
+    await sql(`insert into deployment_plans (stage_id, project_id, status) values ('${starterStage}', '${starter}', 'CREATING')`);
+    try {
+      const res = await call('POST', s('/deploy'), owner.idToken, undefined, starter);
+      expect([res.statusCode, res.json().message]).toEqual([409, 'A plan of this environment is being created; wait for it to finish']);
+      expect((await call('POST', s('/plans'), owner.idToken, undefined, starter)).statusCode).toBe(409);
+    } finally {
+      await sql(`delete from deployment_plans where stage_id = '${starterStage}'`);
+    }
+  });
+
   it('shows only the latest deployment without deployment insights', async () => {
     await fakeRun(2, `now() - interval '1 minute'`);
     await fakeRun(3);

@@ -13,6 +13,7 @@ import type { DeploymentEngine } from './engine.js';
 
 export const DEPLOYMENT_QUEUE = 'deployments';
 export const PLAN_QUEUE = 'deployment-plans';
+const PLAN_RUNNING = 'A plan of this environment is being created; wait for it to finish';
 
 /** What deployments need of components: a resource's version resolved (LATEST → the newest). */
 export interface ComponentVersions {
@@ -86,10 +87,13 @@ export function createDeploymentsService(deps: {
       if (!(await stages.resourceRows(stageId)).length) throw new Validation('Add a resource to the environment before deploying it');
     }
     if (stage.iacTool === 'terraform' && what !== 'undeploy') {
-      // Terraform runs on Gantry's workers: they count against the plan's build minutes (spec: "used / limit mins").
+      // Terraform runs on Gantry's workers, so its minutes are limited by the plan's build minutes. They are
+      // counted on their own (this month's deployment time, spec "Deployment time") against that limit,
+      // not added to the builds' minutes: a project's builds and deployments each get the plan's budget.
+      // CloudFormation runs in AWS and costs no worker time.
       await billing.assertWithinLimit(projectId, 'buildMinutes', deploymentMinutes((await monthMinutes(projectId)).ms), 0);
     }
-    if (await store.creatingPlan(stageId)) throw new Conflict('A plan of this environment is being created; wait for it to finish');
+    if (await store.creatingPlan(stageId)) throw new Conflict(PLAN_RUNNING);
     return stage;
   }
 
@@ -100,6 +104,11 @@ export function createDeploymentsService(deps: {
       planId: extra.planId ?? null, resourceName: extra.resourceName ?? null, resources: extra.resources,
     });
     if (!row) throw new Conflict('A deployment of this environment is already running');
+    // a plan shares the environment's work dir and state: whichever of the two came second backs out
+    if (await store.creatingPlan(stage.id)) {
+      await store.remove(row.id);
+      throw new Conflict(PLAN_RUNNING);
+    }
     const stageStatus = kind === 'UNDEPLOY_RESOURCE' ? stage.status : status;
     await stages.setDeploymentState(stage.id, { status: stageStatus, lastDeploymentId: row.id });
     await jobs.send(DEPLOYMENT_QUEUE, { deploymentId: row.id });
@@ -149,6 +158,10 @@ export function createDeploymentsService(deps: {
       if (stage.iacTool !== 'terraform') throw new Validation('Plans are made for Terraform environments');
       if (await store.active(stageId)) throw new Conflict('A deployment of this environment is already running');
       const plan = await store.insertPlan({ stageId, projectId, createdBy: userId, resources: await snapshot(projectId, stageId) });
+      if (await store.active(stageId)) {
+        await store.removePlan(plan.id);
+        throw new Conflict('A deployment of this environment is already running');
+      }
       await jobs.send(PLAN_QUEUE, { planId: plan.id });
       deps.onQueued?.('plan', plan.id);
       return { planId: plan.id };

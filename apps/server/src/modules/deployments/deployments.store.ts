@@ -31,6 +31,7 @@ export function createDeploymentsStore(db: Db) {
         .where(and(eq(deployments.stageId, stageId), before ? lt(deployments.createdAt, before) : undefined))
         .orderBy(desc(deployments.createdAt)).limit(limit);
     },
+    remove: (id: string) => db.delete(deployments).where(eq(deployments.id, id)),
     update: (id: string, values: Partial<typeof deployments.$inferInsert>) => db.update(deployments).set(values).where(eq(deployments.id, id)),
     /** Takes a queued deployment for this worker; false when another took it first (or it ended). */
     claim: async (id: string, values: Partial<typeof deployments.$inferInsert>) =>
@@ -73,6 +74,7 @@ export function createDeploymentsStore(db: Db) {
     claimPlan: async (id: string, workerId: string) =>
       (await db.update(deploymentPlans).set({ workerId, heartbeatAt: new Date() })
         .where(and(eq(deploymentPlans.id, id), eq(deploymentPlans.status, 'CREATING'), isNull(deploymentPlans.workerId))).returning({ id: deploymentPlans.id })).length > 0,
+    removePlan: (id: string) => db.delete(deploymentPlans).where(eq(deploymentPlans.id, id)),
     updatePlan: (id: string, values: Partial<typeof deploymentPlans.$inferInsert>) => db.update(deploymentPlans).set(values).where(eq(deploymentPlans.id, id)),
     creatingPlan: async (stageId: string) => (await db.select().from(deploymentPlans).where(and(eq(deploymentPlans.stageId, stageId), eq(deploymentPlans.status, 'CREATING'))))[0],
     /** Plans made before a deployment changed the state can no longer be applied. */
