@@ -51,6 +51,7 @@ import type { ComponentsService } from './modules/components/components.service.
 import type { GitAccountsService } from './modules/git-accounts/git-accounts.service.js';
 import { createDeploymentsModule, type StageCredentials } from './modules/deployments/deployments.module.js';
 import type { DeploymentsService } from './modules/deployments/deployments.service.js';
+import { changeTaggedState } from './integrations/aws-resources/index.js';
 import { createSchedulesStore } from './modules/schedules/schedules.store.js';
 import { createSchedulesService } from './modules/schedules/schedules.service.js';
 import { schedulesRoutes } from './modules/schedules/schedules.routes.js';
@@ -99,6 +100,8 @@ export interface BuildAppOptions {
   deploymentCredentials?: StageCredentials;
   /** AWS SDK clients for CloudFormation deployments (tests hand in stubs). */
   cloudFormationClients?: Parameters<typeof createDeploymentsModule>[0]['cloudFormationClients'];
+  /** Start All / Stop All of a saving schedule (tests hand in a recorder instead of AWS). */
+  scheduleStateChange?: Parameters<typeof createSchedulesService>[0]['changeState'];
 }
 
 export async function buildApp(config: Config, opts: BuildAppOptions = {}): Promise<FastifyInstance> {
@@ -256,6 +259,11 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   const schedules = createSchedulesService({
     store: createSchedulesStore(database.db), billing,
     awsAccountIds: async (projectId) => (await cloudAccounts.service.listAws(projectId)).map((a) => a.id),
+    changeState: opts.scheduleStateChange ?? (async (projectId, schedule, action) => {
+      const env = await cloudAccounts.service.credentialsFor(projectId, 'aws', schedule.awsAccountId);
+      const credentials = { accessKeyId: env.AWS_ACCESS_KEY_ID!, secretAccessKey: env.AWS_SECRET_ACCESS_KEY!, sessionToken: env.AWS_SESSION_TOKEN };
+      return changeTaggedState({ region: schedule.awsRegion, credentials, tagKey: schedule.resourcesTagKey, tagValue: schedule.resourcesTagValue }, action);
+    }),
   });
   await app.register(schedulesRoutes({ schedules, guards }), { prefix: '/ms-cloud-cost-optimizer' });
   await app.register(notificationsRoutes({ notifications, guards }), { prefix: '/ms-notification' });

@@ -90,3 +90,11 @@ export const Schedule = z.object({
   createdAt: z.string(),
 });
 export type Schedule = z.infer<typeof Schedule>;
+
+/** changeStateAllResources (spec §7): start or stop every resource a schedule covers, now. */
+export const ScheduleActionBody = z.object({ action: z.enum(['start', 'stop'], { error: 'Please choose start or stop' }) });
+export type ScheduleActionBody = z.infer<typeof ScheduleActionBody>;
+export const ScheduleActionResult = z.object({ ec2: z.array(z.string()), rds: z.array(z.string()) });
+export type ScheduleActionResult = z.infer<typeof ScheduleActionResult>;
+/** Spec §8 success toast. */
+export const scheduleActionToast = (action: 'start' | 'stop') => `Successfully initiated ${action.toUpperCase()} action on affected resources with this schedule.`;

@@ -12,6 +12,7 @@ let reader: { idToken: string };
 let outsider: { idToken: string };
 let projectId: string;
 let starterProjectId: string;
+const stateCalls: object[] = [];
 
 const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, token: string, payload?: object, pid = projectId) =>
   t.app.inject({ method, url: `/ms-cloud-cost-optimizer/projects/${pid}${url}`, headers: bearer(token), payload });
@@ -21,7 +22,10 @@ const body = (patch: object = {}) => ({
 });
 
 beforeAll(async () => {
-  t = await createTestApp({}, { cloudVerifier: verifier });
+  t = await createTestApp({}, { cloudVerifier: verifier, scheduleStateChange: async (_projectId, schedule, action) => {
+    stateCalls.push({ schedule: schedule.name, tag: `${schedule.resourcesTagKey}=${schedule.resourcesTagValue}`, region: schedule.awsRegion, action });
+    return { ec2: ['i-0aaa'], rds: [] };
+  } });
   owner = await registerUser(t, 'sched-owner@example.com');
   outsider = await registerUser(t, 'sched-outsider@example.com');
   projectId = await createProject(t, owner.idToken, 'Schedules');
@@ -59,6 +63,19 @@ describe('saving schedules', () => {
     expect(badCron.json()).toMatchObject({ message: 'Please select at least one day and time range', fields: { stopExpression: ['Please select at least one day and time range'] } });
     const foreign = await call('POST', '/schedules', owner.idToken, body({ awsAccountId: '999999999999' }));
     expect(foreign.json().fields).toEqual({ awsAccountId: ['Please select an AWS account of this project'] });
+  });
+
+  it('starts or stops the schedule\'s resources now (Start All / Stop All)', async () => {
+    const created = (await call('POST', '/schedules', owner.idToken, body({ name: 'nights' }))).json();
+    const res = await call('POST', `/schedules/${created.id}/actions`, owner.idToken, { action: 'stop' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ ec2: ['i-0aaa'], rds: [] });
+    expect(stateCalls).toEqual([{ schedule: 'nights', tag: 'gantry:cost-optimizer=6a1f7d3e-8c6e-4b0e-9b7a-1c2d3e4f5a6b', region: 'eu-central-1', action: 'stop' }]);
+    expect((await call('POST', `/schedules/${created.id}/actions`, owner.idToken, { action: 'pause' })).statusCode).toBe(400);
+    expect((await call('POST', `/schedules/${created.id}/actions`, reader.idToken, { action: 'start' })).statusCode).toBe(403);
+    expect((await call('POST', `/schedules/${created.id}/actions`, outsider.idToken, { action: 'start' })).statusCode).toBe(404);
+    expect((await call('POST', `/schedules/${created.id}/actions`, owner.idToken, { action: 'start' }, starterProjectId)).statusCode).toBe(402);
+    expect(stateCalls).toHaveLength(1);
   });
 
   it('enforces roles, project boundaries and the plan', async () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ScheduleBody, Schedule, ProjectIdParams, OkBody } from '@gantry/contracts';
+import { ScheduleBody, Schedule, ProjectIdParams, OkBody, ScheduleActionBody, ScheduleActionResult } from '@gantry/contracts';
 import type { Guards } from '../../platform/auth.js';
 import type { SchedulesService } from './schedules.service.js';
 
@@ -19,6 +19,9 @@ export function schedulesRoutes(deps: { schedules: SchedulesService; guards: Gua
     );
     app.put('/projects/:projectId/schedules/:scheduleId', { preHandler: guards.project('change'), schema: { tags, params: ScheduleParams, body: ScheduleBody, response: { 200: Schedule } } }, (req) =>
       schedules.update(req.params.projectId, req.params.scheduleId, req.body),
+    );
+    app.post('/projects/:projectId/schedules/:scheduleId/actions', { preHandler: guards.project('change'), schema: { tags, params: ScheduleParams, body: ScheduleActionBody, response: { 200: ScheduleActionResult } } }, (req) =>
+      schedules.changeState(req.params.projectId, req.params.scheduleId, req.body.action),
     );
     app.delete('/projects/:projectId/schedules/:scheduleId', { preHandler: guards.project('change'), schema: { tags, params: ScheduleParams, response: { 200: OkBody } } }, async (req) => {
       await schedules.remove(req.params.projectId, req.params.scheduleId);

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import type { ScheduleBody, Schedule } from '@gantry/contracts';
+import type { ScheduleBody, Schedule, ScheduleActionResult } from '@gantry/contracts';
+import type { StateAction } from '../../integrations/aws-resources/index.js';
 import { NotFound, Validation } from '../../platform/errors.js';
 import type { BillingService } from '../billing/billing.service.js';
 import type { SchedulesStore, ScheduleRow } from './schedules.store.js';
@@ -19,7 +20,11 @@ export function toSchedule(r: ScheduleRow): Schedule {
  * Saving schedules of the Cloud Waste Manager, a plan feature (cloudCostOptimizer → 402 without it).
  * This module keeps the rules; waking and sleeping the tagged resources is the cost tools' scheduler.
  */
-export function createSchedulesService(deps: { store: SchedulesStore; billing: BillingService; awsAccountIds: (projectId: string) => Promise<string[]> }) {
+export function createSchedulesService(deps: {
+  store: SchedulesStore; billing: BillingService; awsAccountIds: (projectId: string) => Promise<string[]>;
+  /** Starts or stops the tagged resources in the schedule's account (assumed role) and region. */
+  changeState: (projectId: string, schedule: Schedule, action: StateAction) => Promise<ScheduleActionResult>;
+}) {
   const { store, billing } = deps;
 
   async function check(projectId: string, body: Body) {
@@ -45,6 +50,13 @@ export function createSchedulesService(deps: { store: SchedulesStore; billing: B
       if (!(await store.byId(projectId, id))) throw new NotFound('Schedule not found');
       await check(projectId, body);
       return toSchedule((await store.update(projectId, id, body))!);
+    },
+    /** Start All / Stop All (spec §2): the schedule's resources now, whatever the clock says. */
+    async changeState(projectId: string, id: string, action: StateAction) {
+      await billing.assertFeature(projectId, 'cloudCostOptimizer');
+      const row = await store.byId(projectId, id);
+      if (!row) throw new NotFound('Schedule not found');
+      return deps.changeState(projectId, toSchedule(row), action);
     },
     async remove(projectId: string, id: string) {
       if (!(await store.delete(projectId, id))) throw new NotFound('Schedule not found');
