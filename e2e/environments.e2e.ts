@@ -1,38 +1,49 @@
 /**
  * The Infrastructure Builder's main flow in headless Chromium against the real server and the real
- * terraform CLI (issue 4): create an environment on an AWS account (STS stand-in), add two resources
- * through the modal — one referencing the other's output — create a plan, deploy it, watch the live
- * log, read the insights and the outputs, undeploy, delete.
+ * terraform CLI (issue 4): a component built by a real pipeline from a repository of the git provider
+ * stand-in is created, an environment on an AWS account (STS stand-in) gets it and a vendor component
+ * through the modal — one referencing the other's output — then a plan is created and deployed, the live
+ * log, the insights and the outputs read, and the environment undeployed and deleted.
  */
 import { afterAll, describe, expect, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { startStsStandin } from '@gantry/test-support';
+import { startGitStandin } from '@gantry/test-support/git-standin/index';
 import { linkFromMail, useStack } from './src/harness.js';
 
 const sts = await startStsStandin({});
 const savedEnv = { ...process.env };
 Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'AKIAGANTRYE2E', AWS_SECRET_ACCESS_KEY: 'gantry-e2e-secret', AWS_REGION: 'eu-central-1', AWS_ENDPOINT_URL_STS: sts.url });
 delete process.env.AWS_PROFILE;
+const git = await startGitStandin({ providers: ['github'] });
+await git.createRepo('acme/network', {
+  'gantry.yaml': 'steps:\n  Clone:\n    type: git-clone\n  Module:\n    type: terraform-build\n    terraform_dir: infra\n',
+  'infra/main.tf': 'variable "name" {\n  type = string\n}\nresource "terraform_data" "net" {\n  input = var.name\n}\noutput "network_url" {\n  value = "http://${var.name}.internal"\n}\n',
+  'infra/schema.json': JSON.stringify({ properties: { inputs: { properties: { name: { type: 'string', description: 'Network name' } }, required: ['name'] }, outputs: { properties: { network_url: { type: 'string', description: 'Where the network answers' } } } } }),
+  'infra/README.md': '# Network\nA private network for the services.\n',
+});
 afterAll(async () => {
   process.env = savedEnv;
   await sts.close();
+  await git.close();
 });
 
 const toast = (page: Page, text: string | RegExp) => page.getByRole('alert').filter({ hasText: text }).last();
 async function choose(page: Page, field: Locator, label: string | RegExp) {
+  if (typeof label === 'string' && (await field.evaluate((el) => el.tagName)) === 'SELECT') return void (await field.selectOption({ label }));
   await field.click();
-  await page.getByRole('option', { name: label }).first().click();
+  await page.getByRole('option', { name: label, exact: typeof label === 'string' }).first().click();
 }
 const shot = async (page: Page, name: string) => {
   if (process.env.GANTRY_E2E_SCREENSHOTS) await page.screenshot({ path: `${process.env.GANTRY_E2E_SCREENSHOTS}/${name}.png`, fullPage: true });
 };
 
 describe('environments and deployments', () => {
-  const stack = useStack();
+  const stack = useStack({ env: git.env });
   let page: Page;
   let stageUrl: string;
 
-  test('an environment is created on an AWS account and gets two resources through the modal, one referencing the other', async () => {
+  test('a component built by a pipeline and an environment on an AWS account get two resources through the modal, one referencing the other', async () => {
     const email = 'erin.env@example.com';
     await stack.api('POST', '/ms-usermanagement/auth/sign-up', { username: email, password: 'Environ1234', firstName: 'Erin', lastName: 'Env' });
     const code = decodeURIComponent(linkFromMail(await stack.smtp.waitFor(email), '/account/verify/').split('/').pop()!);
@@ -40,6 +51,12 @@ describe('environments and deployments', () => {
     const { idToken } = await stack.api('POST', '/ms-usermanagement/auth/login', { username: email, password: 'Environ1234' });
     const { id: projectId } = await stack.api('POST', '/ms-project/projects', { name: 'Infra', description: 'Infrastructure' }, idToken);
     await stack.api('POST', `/ms-aws/projects/${projectId}/aws-accounts`, { accountName: 'production', iamRole: 'arn:aws:iam::123456789012:role/GantryDeployer', externalId: 'ext-9' }, idToken);
+    const p = `/ms-ap/projects/${projectId}`;
+    const { gitAccountId } = await stack.api('POST', `${p}/git-accounts`, { code: git.issueCode('github'), type: 'github' }, idToken);
+    const repo = (await stack.api('GET', `${p}/git-accounts/${gitAccountId}/repositories`, undefined, idToken)).repositories[0];
+    const { pipelineId } = await stack.api('POST', `${p}/pipelines`, { name: 'network-module', gitAccountId, repositoryUrl: repo.url, branchFilter: 'main', automatedTrigger: false }, idToken);
+    const { buildId } = await stack.api('POST', `${p}/pipelines/${pipelineId}/builds`, { ref: 'refs/heads/main' }, idToken);
+    await expect.poll(async () => (await stack.api('GET', `${p}/pipelines/${pipelineId}/builds/${buildId}`, undefined, idToken)).status, { timeout: 60_000 }).toBe('SUCCEEDED');
 
     page = await stack.newPage({ keep: true });
     await page.goto('/login');
@@ -49,6 +66,18 @@ describe('environments and deployments', () => {
     await page.waitForURL('**/projects');
     await page.getByRole('button', { name: 'Open project Infra' }).click();
     await page.waitForURL('**/overview');
+
+    // the component, from the pipeline's terraform-build step
+    await page.goto('/components/create');
+    await page.getByRole('textbox', { name: 'Component name' }).fill('network');
+    await choose(page, page.getByLabel('Component type').first(), 'VPC');
+    await page.getByRole('textbox', { name: 'Description' }).fill('A private network for the services');
+    await choose(page, page.getByLabel('Cloud provider').first(), 'Amazon Web Services');
+    await choose(page, page.getByLabel('Pipeline').first(), 'network-module');
+    await choose(page, page.getByLabel('Artifact step').first(), 'Module');
+    await page.getByRole('button', { name: 'Create Component' }).click();
+    await page.waitForURL(/\/components\/[0-9a-f-]{36}$/);
+    await page.getByTestId('component-outputs').getByText('network_url').waitFor();
 
     await page.goto('/environments');
     await page.getByRole('heading', { name: 'Infrastucture Builder' }).waitFor();
@@ -67,10 +96,10 @@ describe('environments and deployments', () => {
     stageUrl = new URL(page.url()).pathname;
     await page.getByText('Review the components on the right and choose which to add to this environment.').waitFor();
 
-    await page.getByRole('button', { name: 'Add Static site bucket' }).click();
+    await page.getByRole('button', { name: 'Add network' }).click();
     await page.getByText('Create resource').waitFor();
-    await page.getByTestId('resource-name').fill('site');
-    await page.getByTestId('input-bucket_name').fill('shop-site');
+    await page.getByTestId('resource-name').fill('net');
+    await page.getByTestId('input-name').fill('shop-net');
     await page.getByRole('button', { name: 'Create', exact: true }).click();
     await toast(page, 'Successfully added resource in the environment.').waitFor();
 
@@ -81,7 +110,7 @@ describe('environments and deployments', () => {
     await shot(page, 'resource-modal');
     await page.getByRole('button', { name: 'Create', exact: true }).click();
     await page.getByText('Must select from suggested items in select mode*').first().waitFor();
-    await choose(page, page.getByTestId('reference-backend_url'), /site\.website_url/);
+    await choose(page, page.getByTestId('reference-backend_url'), /net\.network_url/);
     await page.getByRole('button', { name: 'Create', exact: true }).click();
     await toast(page, 'Successfully added resource in the environment.').waitFor();
     await expect.poll(() => page.getByTestId('resource-card').count()).toBe(2);
@@ -106,8 +135,8 @@ describe('environments and deployments', () => {
     await shot(page, 'insights');
 
     await page.goto(stageUrl);
-    await page.getByRole('button', { name: 'Resource site', exact: true }).click();
-    await page.getByTestId('resource-outputs').getByText('http://shop-site.s3-website.us-east-1.amazonaws.com').waitFor();
+    await page.getByRole('button', { name: 'Resource net', exact: true }).click();
+    await page.getByTestId('resource-outputs').getByText('http://shop-net.internal').waitFor();
   });
 
   test('a CloudFormation environment is created from the strapi template with its resources in order', async () => {

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { AwsAccountList, AzureAccountList, GcpAccountList, Component, ComponentVersion, ComponentVersionSchema, Schedule, ScheduleBody } from '@gantry/contracts';
+import type { AwsAccountList, AzureAccountList, GcpAccountList, Component, ComponentVersion, ComponentVersionSchema, Schedule, ScheduleBody, ScheduleActionResult } from '@gantry/contracts';
 import { http } from '../../../api/http';
 import { scheduleKeys } from '../../../api/query-keys';
 import { componentPath } from './paths';
@@ -43,6 +43,8 @@ export const listSchedules = (projectId: string) => http.get<{ schedules: Schedu
 export const createSchedule = (projectId: string, body: ScheduleBody) => http.post<Schedule>(schedulesPath(projectId), body);
 export const updateSchedule = (projectId: string, id: string, body: ScheduleBody) => http.put<Schedule>(`${schedulesPath(projectId)}/${id}`, body);
 export const deleteSchedule = (projectId: string, id: string) => http.delete(`${schedulesPath(projectId)}/${id}`);
+/** changeStateAllResources: start or stop what the schedule covers, now. */
+export const changeScheduleState = (projectId: string, id: string, action: 'start' | 'stop') => http.post<ScheduleActionResult>(`${schedulesPath(projectId)}/${id}/actions`, { action });
 /** listSchedules: a 402 means the plan has no Cloud Waste Manager (the cost parts show a teaser). */
 export const useSchedules = (projectId: string) =>
   useQuery({ queryKey: scheduleKeys.list(projectId), queryFn: () => listSchedules(projectId), enabled: Boolean(projectId), select: (d) => d.schedules, retry: false });

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import {
-  deployBlockedReason, deploymentMinutes, environmentActions, missingTargetAccount, stageNotDeployed, stageInProgress, ENVIRONMENT_TAG_KEY,
+  deployBlockedReason, deploymentMinutes, environmentActions, missingTargetAccount, stageNotDeployed, stageInProgress, ENVIRONMENT_TAG_KEY, COST_TAG_KEY, scheduleActionToast,
   type Component, type Resource,
 } from '@gantry/contracts';
 import { errorMessage, isPlanLimit } from '../../../api/errors';
@@ -21,7 +21,7 @@ import { useErrorToast } from '../../../ui/use-error-toast';
 import { useStage } from '../api/stages';
 import { useResources, useResourceMutations } from '../api/resources';
 import { useDeploymentTime, useStageActions, getHistory } from '../api/deployments';
-import { useBuildLimitations, useComponents, useSchedules } from '../api/lookups';
+import { changeScheduleState, useBuildLimitations, useComponents, useSchedules } from '../api/lookups';
 import { ComponentSideList } from '../components/ComponentSideList';
 import { CostTeaser } from '../components/CostTeaser';
 import { EnvironmentMenu } from '../components/EnvironmentMenu';
@@ -39,7 +39,7 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
   );
 }
 
-type Confirm = { kind: 'cancel' } | { kind: 'delete-resource' | 'undeploy-resource'; resource: Resource } | null;
+type Confirm = { kind: 'cancel' } | { kind: 'start' | 'stop'; scheduleId: string } | { kind: 'delete-resource' | 'undeploy-resource'; resource: Resource } | null;
 
 /** /environments/{stageId} (spec §2 "Environment details"). */
 export default function EnvironmentPage() {
@@ -81,6 +81,7 @@ export default function EnvironmentPage() {
   const s = stage.data;
   const can = environmentActions(s.status);
   const costBlocked = isPlanLimit(schedules.error);
+  const savingSchedule = schedules.data?.find((x) => x.state === 'ENABLED' && x.resourcesTagKey === COST_TAG_KEY && x.resourcesTagValue === s.id);
 
   /** Both deploy and plan need the provider's account (spec §4). */
   const needsAccount = () => {
@@ -129,10 +130,13 @@ export default function EnvironmentPage() {
       if (confirm.kind === 'cancel') {
         await actions.cancel.mutateAsync();
         toast.warning('Deployment cancelled!');
+      } else if (confirm.kind === 'start' || confirm.kind === 'stop') {
+        await changeScheduleState(projectId, confirm.scheduleId, confirm.kind);
+        toast.success(scheduleActionToast(confirm.kind));
       } else if (confirm.kind === 'delete-resource') {
         await resourceMutations.remove.mutateAsync(confirm.resource.name);
         toast.success('Deleted resource.');
-      } else {
+      } else if (confirm.kind === 'undeploy-resource') {
         await resourceMutations.undeploy.mutateAsync(confirm.resource.name);
         void qc.invalidateQueries({ queryKey: stageKeys.detail(projectId, stageId) });
         navigate(`/environments/${stageId}/deployment-insights`);
@@ -160,6 +164,12 @@ export default function EnvironmentPage() {
                 <Button leftSection={<IconRocket size={16} />} onClick={() => void quickDeploy()}>Quick Deploy</Button>
                 {terraform && <Button variant="light" leftSection={<IconFileSearch size={16} />} loading={actions.plan.isPending} onClick={() => void createPlan()}>Create Plan</Button>}
               </>
+            )}
+            {savingSchedule && (
+              <Button.Group>
+                <Button variant="default" leftSection={<IconPlayerPlay size={14} />} onClick={() => setConfirm({ kind: 'start', scheduleId: savingSchedule.id })}>Start All</Button>
+                <Button variant="default" leftSection={<IconPlayerStop size={14} />} onClick={() => setConfirm({ kind: 'stop', scheduleId: savingSchedule.id })}>Stop All</Button>
+              </Button.Group>
             )}
             <Button variant="default" component={Link} to={`/environments/${stageId}/details`} leftSection={<IconTerminal2 size={16} />}>View Logs</Button>
             <EnvironmentMenu stage={s} withInsights onUndeploy={() => envActions.askUndeploy(s)} onDelete={() => envActions.askDelete(s)} />
@@ -216,12 +226,13 @@ export default function EnvironmentPage() {
       )}
       {envActions.modal}
       <ConfirmModal
-        opened={Boolean(confirm)} danger={confirm?.kind !== 'cancel'}
-        title={confirm?.kind === 'cancel' ? 'Cancel deployment' : confirm?.kind === 'delete-resource' ? 'Delete resource' : 'Undeploy resource'}
-        confirmLabel={confirm?.kind === 'cancel' ? 'Cancel Deployment' : confirm?.kind === 'delete-resource' ? 'Delete' : 'Undeploy'}
+        opened={Boolean(confirm)} danger={confirm?.kind === 'delete-resource' || confirm?.kind === 'undeploy-resource'}
+        title={confirm?.kind === 'cancel' ? 'Cancel deployment' : confirm?.kind === 'start' ? 'Start all resources' : confirm?.kind === 'stop' ? 'Stop all resources' : confirm?.kind === 'delete-resource' ? 'Delete resource' : 'Undeploy resource'}
+        confirmLabel={confirm?.kind === 'cancel' ? 'Cancel Deployment' : confirm?.kind === 'start' ? 'Start All' : confirm?.kind === 'stop' ? 'Stop All' : confirm?.kind === 'delete-resource' ? 'Delete' : 'Undeploy'}
         message={confirm?.kind === 'cancel' ? 'Do you really want to cancel the running deployment? This action cannot be undone.'
+          : confirm?.kind === 'start' || confirm?.kind === 'stop' ? `Do you want to ${confirm.kind} every EC2 instance and RDS database of this environment's saving schedule now? You can ${confirm.kind === 'start' ? 'stop' : 'start'} them again at any time.`
           : confirm?.kind === 'delete-resource' ? `Do you really want to delete the resource ${confirm.resource.name}? This action cannot be undone.`
-          : confirm ? `Do you really want to undeploy the resource ${confirm.resource.name}? Its cloud resources are deleted. This action cannot be undone.` : ''}
+          : confirm && 'resource' in confirm ? `Do you really want to undeploy the resource ${confirm.resource.name}? Its cloud resources are deleted. This action cannot be undone.` : ''}
         loading={actions.cancel.isPending || resourceMutations.remove.isPending || resourceMutations.undeploy.isPending}
         onConfirm={() => void runConfirm()} onCancel={() => setConfirm(null)}
       />
