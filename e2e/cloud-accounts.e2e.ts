@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startStsStandin } from '@gantry/test-support';
-import { linkFromMail, useStack } from './src/harness.js';
+import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
 
 const sts = await startStsStandin({ refuseExternalIds: ['wrong-id'] });
 const savedEnv = { ...process.env };
@@ -26,19 +26,10 @@ describe('cloud accounts', () => {
 
   test('an AWS account is verified with STS and listed', async () => {
     const email = 'cliff.cloud@example.com';
-    await stack.api('POST', '/ms-usermanagement/auth/sign-up', { username: email, password: 'Cloudy1234', firstName: 'Cliff', lastName: 'Cloud' });
-    const code = decodeURIComponent(linkFromMail(await stack.smtp.waitFor(email), '/account/verify/').split('/').pop()!);
-    await stack.api('POST', '/ms-usermanagement/auth/activate', { username: email, code });
-    const { idToken } = await stack.api('POST', '/ms-usermanagement/auth/login', { username: email, password: 'Cloudy1234' });
+    const idToken = await verifiedUser(stack, { email, password: 'Cloudy1234', firstName: 'Cliff', lastName: 'Cloud' });
     await stack.api('POST', '/ms-project/projects', { name: 'Cloudy', description: 'Cloud things' }, idToken);
     page = await stack.newPage({ keep: true });
-    await page.goto('/login');
-    await page.getByLabel('Username').fill(email);
-    await page.getByLabel('Password', { exact: true }).fill('Cloudy1234');
-    await page.getByRole('button', { name: 'Log In' }).click();
-    await page.waitForURL('**/projects');
-    await page.getByRole('button', { name: 'Open project Cloudy' }).click();
-    await page.waitForURL('**/overview');
+    await logInAndOpenProject(page, email, 'Cloudy1234', 'Cloudy');
 
     await page.goto('/settings?tab=accounts');
     await page.getByText('No cloud accounts available. Add a new account?').first().waitFor();

@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { startGitStandin } from '@gantry/test-support/git-standin/index';
-import { linkFromMail, useStack } from './src/harness.js';
+import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
 
 const standin = await startGitStandin({ providers: ['github'] });
 await standin.createRepo('acme/network', {
@@ -29,10 +29,7 @@ describe('components', () => {
 
   test('a component is created on a pipeline\'s terraform-build step and shows its version, inputs and outputs', async () => {
     const email = 'cora.component@example.com';
-    await stack.api('POST', '/ms-usermanagement/auth/sign-up', { username: email, password: 'Component1', firstName: 'Cora', lastName: 'Comp' });
-    const code = decodeURIComponent(linkFromMail(await stack.smtp.waitFor(email), '/account/verify/').split('/').pop()!);
-    await stack.api('POST', '/ms-usermanagement/auth/activate', { username: email, code });
-    const { idToken } = await stack.api('POST', '/ms-usermanagement/auth/login', { username: email, password: 'Component1' });
+    const idToken = await verifiedUser(stack, { email, password: 'Component1', firstName: 'Cora', lastName: 'Comp' });
     const { id: projectId } = await stack.api('POST', '/ms-project/projects', { name: 'Infra', description: 'Infrastructure' }, idToken);
     const p = `/ms-ap/projects/${projectId}`;
     const { gitAccountId } = await stack.api('POST', `${p}/git-accounts`, { code: standin.issueCode('github'), type: 'github' }, idToken);
@@ -42,13 +39,7 @@ describe('components', () => {
     await expect.poll(async () => (await stack.api('GET', `${p}/pipelines/${pipelineId}/builds/${buildId}`, undefined, idToken)).status, { timeout: 60_000 }).toBe('SUCCEEDED');
 
     page = await stack.newPage({ keep: true });
-    await page.goto('/login');
-    await page.getByLabel('Username').fill(email);
-    await page.getByLabel('Password', { exact: true }).fill('Component1');
-    await page.getByRole('button', { name: 'Log In' }).click();
-    await page.waitForURL('**/projects');
-    await page.getByRole('button', { name: 'Open project Infra' }).click();
-    await page.waitForURL('**/overview');
+    await logInAndOpenProject(page, email, 'Component1', 'Infra');
 
     await page.goto('/components');
     await page.getByText('Infrastructure Components').first().waitFor();

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { startStsStandin } from '@gantry/test-support';
 import { startGitStandin } from '@gantry/test-support/git-standin/index';
-import { linkFromMail, useStack } from './src/harness.js';
+import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
 
 const sts = await startStsStandin({});
 const savedEnv = { ...process.env };
@@ -45,10 +45,7 @@ describe('environments and deployments', () => {
 
   test('a component built by a pipeline and an environment on an AWS account get two resources through the modal, one referencing the other', async () => {
     const email = 'erin.env@example.com';
-    await stack.api('POST', '/ms-usermanagement/auth/sign-up', { username: email, password: 'Environ1234', firstName: 'Erin', lastName: 'Env' });
-    const code = decodeURIComponent(linkFromMail(await stack.smtp.waitFor(email), '/account/verify/').split('/').pop()!);
-    await stack.api('POST', '/ms-usermanagement/auth/activate', { username: email, code });
-    const { idToken } = await stack.api('POST', '/ms-usermanagement/auth/login', { username: email, password: 'Environ1234' });
+    const idToken = await verifiedUser(stack, { email, password: 'Environ1234', firstName: 'Erin', lastName: 'Env' });
     const { id: projectId } = await stack.api('POST', '/ms-project/projects', { name: 'Infra', description: 'Infrastructure' }, idToken);
     await stack.api('POST', `/ms-aws/projects/${projectId}/aws-accounts`, { accountName: 'production', iamRole: 'arn:aws:iam::123456789012:role/GantryDeployer', externalId: 'ext-9' }, idToken);
     const p = `/ms-ap/projects/${projectId}`;
@@ -59,13 +56,7 @@ describe('environments and deployments', () => {
     await expect.poll(async () => (await stack.api('GET', `${p}/pipelines/${pipelineId}/builds/${buildId}`, undefined, idToken)).status, { timeout: 60_000 }).toBe('SUCCEEDED');
 
     page = await stack.newPage({ keep: true });
-    await page.goto('/login');
-    await page.getByLabel('Username').fill(email);
-    await page.getByLabel('Password', { exact: true }).fill('Environ1234');
-    await page.getByRole('button', { name: 'Log In' }).click();
-    await page.waitForURL('**/projects');
-    await page.getByRole('button', { name: 'Open project Infra' }).click();
-    await page.waitForURL('**/overview');
+    await logInAndOpenProject(page, email, 'Environ1234', 'Infra');
 
     // the component, from the pipeline's terraform-build step
     await page.goto('/components/create');

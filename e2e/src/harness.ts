@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, type TestContext } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { freePort, startSmtp, type Mail, type SmtpStandIn } from '@gantry/test-support';
+import { freePort, linkFromMail, startSmtp, type Mail, type SmtpStandIn } from '@gantry/test-support';
 import { startGantry } from '../../apps/server/src/server.js';
 
 export { extractLinks, linkFromMail, pathOf, type Mail } from '@gantry/test-support';
@@ -230,4 +230,23 @@ export async function waitUntilExpired(token: string, marginMs = 1_100): Promise
 
 export async function localStorageItem(page: Page, key: string): Promise<string | null> {
   return page.evaluate((k) => window.localStorage.getItem(k), key);
+}
+
+/** A verified user made through the API (sign-up, the mailed code, activation); answers an id token. */
+export async function verifiedUser(stack: Stack, user: { email: string; password: string; firstName: string; lastName: string }): Promise<string> {
+  await stack.api('POST', '/ms-usermanagement/auth/sign-up', { username: user.email, password: user.password, firstName: user.firstName, lastName: user.lastName });
+  const code = decodeURIComponent(linkFromMail(await stack.smtp.waitFor(user.email), '/account/verify/').split('/').pop()!);
+  await stack.api('POST', '/ms-usermanagement/auth/activate', { username: user.email, code });
+  return (await stack.api('POST', '/ms-usermanagement/auth/login', { username: user.email, password: user.password })).idToken;
+}
+
+/** Logs in on /login and opens a project from /projects, as a person would. */
+export async function logInAndOpenProject(page: Page, email: string, password: string, projectName: string): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Username').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Log In' }).click();
+  await page.waitForURL('**/projects');
+  await page.getByRole('button', { name: `Open project ${projectName}` }).click();
+  await page.waitForURL('**/overview');
 }

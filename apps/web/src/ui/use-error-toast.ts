@@ -4,10 +4,13 @@ import { toast } from '../api/toast';
 
 /**
  * A failed load shows the server message as an error toast (spec §8), once per error, not on
- * every retry or poll; a 402 toasts nothing (the page shows its upgrade prompt).
+ * every retry or poll; a 402 toasts nothing (the page shows its upgrade prompt). `show` replaces
+ * the default toast where an area words its errors differently.
  */
-export function useErrorToast(error: unknown, fallback?: string) {
+export function useErrorToast(error: unknown, fallback?: string, show: (error: unknown) => void = (e) => toast.apiError(e, fallback)) {
   const shown = useRef<string | null>(null);
+  const showRef = useRef(show);
+  showRef.current = show;
   useEffect(() => {
     if (!error) {
       shown.current = null;
@@ -16,6 +19,6 @@ export function useErrorToast(error: unknown, fallback?: string) {
     const key = isApiError(error) ? `${error.status}:${error.code}:${error.message}` : String(error);
     if (shown.current === key || isPlanLimit(error)) return;
     shown.current = key;
-    toast.apiError(error, fallback);
-  }, [error, fallback]);
+    showRef.current(error);
+  }, [error]);
 }

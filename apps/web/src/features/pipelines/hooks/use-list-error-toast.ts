@@ -1,24 +1,13 @@
-import { useEffect, useRef } from 'react';
 import { messages } from '@gantry/contracts';
-import { isApiError, isPlanLimit } from '../../../api/errors';
+import { isApiError } from '../../../api/errors';
 import { toast } from '../../../api/toast';
+import { useErrorToast } from '../../../ui/use-error-toast';
 
-/**
- * Error toasts of the pipeline and build lists (spec §8): the server message; with a code but
- * no message an info toast 'Something went wrong! Error: {code}'; a 402 toasts nothing (the page
- * shows its upgrade state). Each error shows once, not on every poll.
- */
-export function useListErrorToast(error: unknown) {
-  const shown = useRef<string | null>(null);
-  useEffect(() => {
-    if (!error) {
-      shown.current = null;
-      return;
-    }
-    const key = isApiError(error) ? `${error.status}:${error.code}:${error.message}` : String(error);
-    if (shown.current === key || isPlanLimit(error)) return;
-    shown.current = key;
-    if (isApiError(error) && !error.hasServerMessage) toast.info(`${messages.somethingWentWrong} Error: ${error.code}`);
-    else toast.apiError(error);
-  }, [error]);
-}
+/** With a code but no message, the pipeline and build lists say 'Something went wrong! Error: {code}' (spec §8). */
+const showListError = (error: unknown) => {
+  if (isApiError(error) && !error.hasServerMessage) toast.info(`${messages.somethingWentWrong} Error: ${error.code}`);
+  else toast.apiError(error);
+};
+
+/** Error toasts of the pipeline and build lists: once per error, none for a 402. */
+export const useListErrorToast = (error: unknown) => useErrorToast(error, undefined, showListError);
