@@ -122,3 +122,14 @@ export async function addMember(t: TestApp, ownerToken: string, projectId: strin
   if (set.statusCode !== 200) throw new Error(`set-password failed: ${set.body}`);
   return set.json() as { idToken: string; refreshToken: string; profile: { id: string } };
 }
+
+/** Reads until `done` says so (a job finished, a status settled); throws with the last value after `ms`. */
+export async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, what: string, ms = 90_000, everyMs = 150): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await read();
+    if (done(v)) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}

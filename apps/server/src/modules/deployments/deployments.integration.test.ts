@@ -6,7 +6,7 @@ import pg from 'pg';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { CloudVerifier } from '../../integrations/cloud-verify/index.js';
 import { createTerraformRunner, type TerraformBackend } from '../../integrations/terraform/index.js';
-import { createTestApp, registerUser, createProject, addMember, bearer, type TestApp } from '../../../test/helpers.js';
+import { createTestApp, registerUser, createProject, addMember, bearer, type TestApp, until } from '../../../test/helpers.js';
 import { createLocalGit } from '../../../test/local-git.js';
 import { gitAccounts } from '../git-accounts/git-accounts.tables.js';
 import { WORKER_STOPPED } from './deployments.runner.js';
@@ -95,15 +95,6 @@ let orphanPid: number | undefined;
 const engine = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, token = owner.idToken, payload?: object) =>
   t.app.inject({ method, url: `/ms-engine/projects/${projectId}${url}`, headers: bearer(token), ...(payload ? { payload } : method === 'POST' ? { payload: {} } : {}) });
 
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, what: string, ms = 90_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (done(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
 const deployment = async (id: string) => (await engine('GET', `/stages/${stageId}/deployments/${id}`, reader.idToken)).json();
 const settled = (id: string) => until(() => deployment(id), (d) => !d.status.endsWith('IN_PROGRESS') && d.status !== 'DEPLOY_QUEUED', `deployment ${id}`);
 const logText = async (id: string) => (await engine('GET', `/stages/${stageId}/deployments/${id}/logs`, reader.idToken)).json().chunks.map((c: { text: string }) => c.text).join('\n');

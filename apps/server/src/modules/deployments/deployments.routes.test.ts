@@ -2,7 +2,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { io as connect, type Socket } from 'socket.io-client';
 import type { AddressInfo } from 'node:net';
 import type { CloudVerifier } from '../../integrations/cloud-verify/index.js';
-import { createTestApp, registerUser, createProject, addMember, bearer, type TestApp } from '../../../test/helpers.js';
+import { createTestApp, registerUser, createProject, addMember, bearer, type TestApp, until } from '../../../test/helpers.js';
 
 /**
  * Deployments on the real terraform CLI (vendor components of `terraform_data` only: nothing is
@@ -27,15 +27,6 @@ let config: string;
 const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, token: string, payload?: object, pid = projectId) =>
   t.app.inject({ method, url: `/ms-engine/projects/${pid}${url}`, headers: bearer(token), ...(payload ? { payload } : method === 'POST' ? { payload: {} } : {}) });
 
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, what: string, ms = 90_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (done(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 const stage = async () => (await call('GET', `/stages/${stageId}`, reader.idToken)).json();
 const settled = (id: string) => until(async () => (await call('GET', `/stages/${stageId}/deployments/${id}`, reader.idToken)).json(), (d) => !d.status.endsWith('IN_PROGRESS') && d.status !== 'DEPLOY_QUEUED', `deployment ${id}`);
 const logText = async (id: string) => (await call('GET', `/stages/${stageId}/deployments/${id}/logs`, reader.idToken)).json().chunks.map((c: { text: string }) => c.text).join('\n');
