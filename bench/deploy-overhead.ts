@@ -14,6 +14,7 @@ import { startGantry } from '../apps/server/src/server.js';
 import { generateRootModule, writeRootModule } from '../apps/server/src/integrations/terraform/index.js';
 import { startStsStandin } from '@gantry/test-support';
 import { fmt, isMain, table } from './src/load.js';
+import { apiCaller, benchProject } from './src/bench-project.js';
 
 const RESOURCES = 5;
 const vendorModule = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../apps/server/vendor-components/service-config');
@@ -24,20 +25,10 @@ export async function benchDeployOverhead(runs = Number(process.env.BENCH_RUNS ?
   Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'AKIABENCH', AWS_SECRET_ACCESS_KEY: 'bench-secret', AWS_REGION: 'eu-central-1', AWS_ENDPOINT_URL_STS: sts.url });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-bench-deploy-'));
   const gantry = await startGantry({ PORT: '0', HOST: '127.0.0.1', GANTRY_DATA_DIR: dataDir, GANTRY_LOG_LEVEL: process.env.BENCH_LOG ?? 'warn', GANTRY_RATE_LIMIT: 'false', DATABASE_URL: '', SMTP_URL: '' });
-  const call = async (method: string, url: string, body?: unknown, token?: string) => {
-    const res = await fetch(gantry.url + url, { method, headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: body ? JSON.stringify(body) : method === 'POST' ? '{}' : undefined });
-    const json = (await res.json()) as any;
-    if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(json)}`);
-    return json;
-  };
+  const call = apiCaller(gantry.url);
   const manualDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-bench-manual-'));
   try {
-    await call('POST', '/ms-usermanagement/auth/sign-up', { username: 'bench@example.com', password: 'Bench1234', firstName: 'B', lastName: 'B' });
-    const mail = (await gantry.app.services.mailer.outbox())[0]!;
-    const code = decodeURIComponent(mail.text.match(/\/account\/verify\/\S+/)![0].split('/').pop()!);
-    await call('POST', '/ms-usermanagement/auth/activate', { username: 'bench@example.com', code });
-    const { idToken } = await call('POST', '/ms-usermanagement/auth/login', { username: 'bench@example.com', password: 'Bench1234' });
-    const { id: projectId } = await call('POST', '/ms-project/projects', { name: 'Bench', description: 'bench' }, idToken);
+    const { idToken, projectId } = await benchProject(call, () => gantry.app.services.mailer.outbox());
     await call('POST', `/ms-aws/projects/${projectId}/aws-accounts`, { accountName: 'bench', iamRole: 'arn:aws:iam::123456789012:role/Bench', externalId: 'ext' }, idToken);
     const e = `/ms-engine/projects/${projectId}`;
     const { stageId } = await call('POST', `${e}/stages`, { name: 'bench', description: 'bench', cloudProvider: 'aws', infrastructureAsCodeTool: 'terraform', awsAccountId: '123456789012', awsRegion: 'eu-central-1' }, idToken);

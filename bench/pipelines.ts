@@ -15,6 +15,7 @@ import { io as ioClient } from 'socket.io-client';
 import { startGantry } from '../apps/server/src/server.js';
 import { startGitStandin } from '@gantry/test-support/git-standin/index';
 import { fmt, isMain, table } from './src/load.js';
+import { apiCaller, benchProject } from './src/bench-project.js';
 
 const STEP_COMMANDS = [['echo compile', 'ls -la > /dev/null', 'echo compiled'], ['echo test', 'date > /dev/null'], ['echo package', 'uname -a > /dev/null']];
 const overheadSpec = `steps:\n${STEP_COMMANDS.map((cmds, i) => `  Step${i + 1}:\n    commands:\n${cmds.map((c) => `      - ${c}`).join('\n')}\n`).join('')}`;
@@ -28,23 +29,9 @@ export async function benchPipelines(runs = Number(process.env.BENCH_RUNS ?? 10)
   const gantry = await startGantry({ PORT: '0', HOST: '127.0.0.1', GANTRY_DATA_DIR: dataDir, GANTRY_LOG_LEVEL: process.env.BENCH_LOG ?? 'warn', GANTRY_RATE_LIMIT: 'false', DATABASE_URL: '', SMTP_URL: '', ...standin.env });
   const base = gantry.url;
   let socket: ReturnType<typeof ioClient> | undefined;
-  const call = async (method: string, url: string, body?: unknown, token?: string) => {
-    const res = await fetch(base + url, { method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: body ? JSON.stringify(body) : undefined });
-    const json = (await res.json()) as any;
-    if (!res.ok) {
-      const err = new Error(`${method} ${url}: ${res.status} ${JSON.stringify(json)}`);
-      console.error(err.message);
-      throw err;
-    }
-    return json;
-  };
+  const call = apiCaller(base);
   try {
-    await call('POST', '/ms-usermanagement/auth/sign-up', { username: 'bench@example.com', password: 'Bench1234', firstName: 'B', lastName: 'B' });
-    const mail = (await gantry.app.services.mailer.outbox())[0]!;
-    const code = decodeURIComponent(mail.text.match(/\/account\/verify\/\S+/)![0].split('/').pop()!);
-    await call('POST', '/ms-usermanagement/auth/activate', { username: 'bench@example.com', code });
-    const { idToken } = await call('POST', '/ms-usermanagement/auth/login', { username: 'bench@example.com', password: 'Bench1234' });
-    const { id: projectId } = await call('POST', '/ms-project/projects', { name: 'Bench', description: 'bench', paymentPlanId: 'STARTER' }, idToken);
+    const { idToken, projectId } = await benchProject(call, () => gantry.app.services.mailer.outbox());
     const p = `/ms-ap/projects/${projectId}`;
     const { gitAccountId } = await call('POST', `${p}/git-accounts`, { code: standin.issueCode('github'), type: 'github' }, idToken);
     const repos = (await call('GET', `${p}/git-accounts/${gitAccountId}/repositories`, undefined, idToken)).repositories;
