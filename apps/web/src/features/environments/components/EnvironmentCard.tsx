@@ -50,7 +50,7 @@ export function EnvironmentCard({ stage, schedule, costBlocked, onOpen, onUndepl
         )}
       </Stack>
       {aws && (costBlocked ? <div style={{ marginTop: 12 }}><CostTeaser compact /></div> : (
-        <Text size="xs" c="dimmed" mt="sm" data-testid="advisor-summary">Waste Advisor: no idle resources reported for this environment.</Text>
+        <Text size="xs" c="dimmed" mt="sm" data-testid="advisor-summary">Waste Advisor: results appear once the Cloud Waste Manager has analysed this account.</Text>
       ))}
     </Card>
   );
