@@ -115,7 +115,7 @@ describe('environments and deployments', () => {
     await expect.poll(() => page.getByTestId('plan-changes').getByRole('row').count()).toBe(3);
     await shot(page, 'plan');
     await page.getByRole('button', { name: 'Deploy' }).click();
-    await page.waitForURL(/\/details$/);
+    await page.waitForURL(/\/details\?deploymentId=[0-9a-f-]{36}$/);
     await page.getByTestId('terraform-log').getByText(/Apply complete!/).waitFor({ timeout: 60_000 });
     await page.getByTestId('details-status').getByText('DEPLOYED').waitFor({ timeout: 30_000 });
     await shot(page, 'deployment-details');

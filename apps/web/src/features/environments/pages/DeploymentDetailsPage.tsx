@@ -32,7 +32,8 @@ export default function DeploymentDetailsPage() {
   const cfn = s?.infrastructureAsCodeTool === 'cloudformation';
   const status = deployment.data?.status ?? s?.status ?? '';
   const events = useEvents(projectId, stageId, Boolean(cfn && !status.endsWith('COMPLETE') && !status.includes('FAILED')), Boolean(cfn));
-  const shownEvents = (events.data ?? []).filter((e) => !search || e.resourceStatus.toLowerCase().includes(search.toLowerCase()));
+  const wanted = search.trim().toLowerCase().replace(/\s+/g, '_');
+  const shownEvents = (events.data ?? []).filter((e) => !wanted || e.resourceStatus.toLowerCase().includes(wanted));
 
   const cancel = async () => {
     try {

@@ -6,6 +6,7 @@ import { planActionTone, stageNotDeployed } from '@gantry/contracts';
 import { errorMessage } from '../../../api/errors';
 import { useCurrentProject } from '../../../api/session';
 import { toast } from '../../../api/toast';
+import { CopyToClipboard } from '../../../ui/CopyToClipboard';
 import { PageHeader } from '../../../ui/PageHeader';
 import { RelativeTime } from '../../../ui/RelativeTime';
 import { useStage } from '../api/stages';
@@ -34,14 +35,14 @@ export default function PlanPage() {
       navigate(`/environments/${stageId}`);
     } else if (plan.data?.status === 'FAILED') {
       toast.error(plan.data.error ?? 'Creating the plan failed');
-      navigate(-1);
+      navigate(`/environments/${stageId}`);
     }
   }, [plan.isError, plan.error, plan.data, stageId, navigate]);
 
   const deploy = async () => {
     try {
-      await actions.deployPlan.mutateAsync(planId!);
-      navigate(`/environments/${stageId}/details`);
+      const started = await actions.deployPlan.mutateAsync(planId!);
+      navigate(`/environments/${stageId}/details?deploymentId=${started.deploymentId}`);
     } catch (e) {
       toast.apiError(e);
     }
@@ -57,7 +58,7 @@ export default function PlanPage() {
       />
       <Card withBorder radius="md" padding="lg">
         <SimpleGrid cols={{ base: 2, md: 4 }}>
-          <div><Text size="xs" c="dimmed">Plan ID</Text><Text size="sm" ff="monospace">{planId?.slice(0, 10)}</Text></div>
+          <div><Text size="xs" c="dimmed">Plan ID</Text><Group gap={4} wrap="nowrap"><Text size="sm" ff="monospace" truncate="end">{planId}</Text>{planId && <CopyToClipboard value={planId} />}</Group></div>
           <div><Text size="xs" c="dimmed">Cloud Provider</Text><Text size="sm">{s ? providerLabel(s.cloudProvider) : '—'}</Text></div>
           <div><Text size="xs" c="dimmed">IaC Tool</Text><Text size="sm">{s ? toolLabel(s.infrastructureAsCodeTool) : '—'}</Text></div>
           <div><Text size="xs" c="dimmed">Last Deployed</Text>{s?.lastDeployed && !stageNotDeployed(s.status) ? <RelativeTime date={s.lastDeployed} size="sm" /> : <Text size="sm">N/A</Text>}</div>
