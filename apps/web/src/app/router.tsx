@@ -1,15 +1,12 @@
-import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { CatchAll, GuestOnly, PageLoader, RequireAuth } from './guards';
 import { placeholderRoutes } from './placeholder-routes';
 import { pipelineRoutes } from '../features/pipelines/routes';
 import { componentRoutes } from '../features/components/routes';
 import { environmentRoutes } from '../features/environments/routes';
+import { lazyPage } from '../ui/lazy-page';
 
-/** A route whose page module loads on first visit. */
-const page = (load: () => Promise<{ default: ComponentType }>): Pick<RouteObject, 'lazy'> => ({
-  lazy: async () => ({ Component: (await load()).default }),
-});
+const page = lazyPage;
 
 /** The route table of spec §2.1. */
 export const routes: RouteObject[] = [

@@ -1,9 +1,7 @@
-import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
+import { lazyPage } from '../../ui/lazy-page';
 
-const page = (load: () => Promise<{ default: ComponentType }>): Pick<RouteObject, 'lazy'> => ({
-  lazy: async () => ({ Component: (await load()).default }),
-});
+const page = lazyPage;
 
 /** The Infrastructure Builder's environment routes (spec §2), lazy pages. */
 export const environmentRoutes: RouteObject[] = [

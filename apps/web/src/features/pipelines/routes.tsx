@@ -1,9 +1,7 @@
-import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
+import { lazyPage } from '../../ui/lazy-page';
 
-const page = (load: () => Promise<{ default: ComponentType }>): Pick<RouteObject, 'lazy'> => ({
-  lazy: async () => ({ Component: (await load()).default }),
-});
+const page = lazyPage;
 
 /**
  * The Pipeline Manager routes (spec delivery §2), lazy pages; mount them inside the signed-in shell
