@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config } from '../src/config.js';
 import { buildApp, type BuildAppOptions } from '../src/app.js';
 import { openDatabase, type Database } from '../src/platform/db.js';
+import type { CloudVerifier } from '../src/integrations/cloud-verify/index.js';
 
 /**
  * A fresh database for one test file: PGlite in memory, or — when TEST_DATABASE_URL points at a
@@ -133,3 +134,10 @@ export async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, 
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
+
+/** A cloud verifier that accepts every account (STS, Azure, GCP answers in their shapes), for tests that need one connected. */
+export const acceptingCloudVerifier = {
+  aws: { assumeRole: async () => ({ accessKeyId: 'AKIA', secretAccessKey: 's', sessionToken: 't' }) },
+  azure: { getToken: async () => ({ token: 'x' }) },
+  gcp: { impersonate: async () => ({ token: 'x' }) },
+} as unknown as CloudVerifier;

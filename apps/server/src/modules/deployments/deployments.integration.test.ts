@@ -6,7 +6,7 @@ import pg from 'pg';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { CloudVerifier } from '../../integrations/cloud-verify/index.js';
 import { createTerraformRunner, type TerraformBackend } from '../../integrations/terraform/index.js';
-import { createTestApp, registerUser, createProject, addMember, bearer, type TestApp, until } from '../../../test/helpers.js';
+import { createTestApp, registerUser, createProject, addMember, bearer, type TestApp, until, acceptingCloudVerifier } from '../../../test/helpers.js';
 import { createLocalGit } from '../../../test/local-git.js';
 import { gitAccounts } from '../git-accounts/git-accounts.tables.js';
 import { WORKER_STOPPED } from './deployments.runner.js';
@@ -74,7 +74,7 @@ const SCHEMA = JSON.stringify({
   },
 });
 
-const verifier = { aws: { assumeRole: async () => ({ accessKeyId: 'AKIA', secretAccessKey: 's', sessionToken: 't' }) } } as unknown as CloudVerifier;
+const verifier = acceptingCloudVerifier;
 const ACCOUNT = '210987654321';
 const CREDENTIALS = { AWS_ACCESS_KEY_ID: 'ASIAINTEGRATIONKEY01', AWS_SECRET_ACCESS_KEY: 'integration-secret-access-key', AWS_SESSION_TOKEN: 'integration-session-token' };
 const SECRET = 'pa55-w0rd-0f-first';

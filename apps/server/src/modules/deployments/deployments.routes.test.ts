@@ -2,14 +2,14 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { io as connect, type Socket } from 'socket.io-client';
 import type { AddressInfo } from 'node:net';
 import type { CloudVerifier } from '../../integrations/cloud-verify/index.js';
-import { createTestApp, registerUser, createProject, addMember, bearer, type TestApp, until } from '../../../test/helpers.js';
+import { createTestApp, registerUser, createProject, addMember, bearer, type TestApp, until, acceptingCloudVerifier } from '../../../test/helpers.js';
 
 /**
  * Deployments on the real terraform CLI (vendor components of `terraform_data` only: nothing is
  * downloaded): plan → deploy that plan → outputs → quick deploy → undeploy one resource → undeploy,
  * with roles, other projects, one run at a time, cancel, and secrets kept out of logs.
  */
-const verifier = { aws: { assumeRole: async () => ({ accessKeyId: 'AKIA', secretAccessKey: 's', sessionToken: 't' }) } } as unknown as CloudVerifier;
+const verifier = acceptingCloudVerifier;
 const ACCOUNT = '123456789012';
 const CREDENTIALS = { AWS_ACCESS_KEY_ID: 'ASIAFAKEKEY000001', AWS_SECRET_ACCESS_KEY: 'fake-secret-access-key-value', AWS_SESSION_TOKEN: 'fake-session-token-value' };
 

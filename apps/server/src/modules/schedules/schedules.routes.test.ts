@@ -1,9 +1,9 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { scheduleToCron, COST_TAG_KEY } from '@gantry/contracts';
 import type { CloudVerifier } from '../../integrations/cloud-verify/index.js';
-import { createTestApp, registerUser, createProject, addMember, bearer, type TestApp } from '../../../test/helpers.js';
+import { createTestApp, registerUser, createProject, addMember, bearer, type TestApp, acceptingCloudVerifier } from '../../../test/helpers.js';
 
-const verifier = { aws: { assumeRole: async () => ({ accessKeyId: 'AKIA', secretAccessKey: 's', sessionToken: 't' }) } } as unknown as CloudVerifier;
+const verifier = acceptingCloudVerifier;
 const ACCOUNT = '123456789012';
 
 let t: TestApp;

@@ -1,12 +1,8 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { CloudVerifier } from '../../integrations/cloud-verify/index.js';
-import { createTestApp, registerUser, createProject, addMember, bearer, type TestApp } from '../../../test/helpers.js';
+import { createTestApp, registerUser, createProject, addMember, bearer, type TestApp, acceptingCloudVerifier } from '../../../test/helpers.js';
 
-const verifier: CloudVerifier = {
-  aws: { assumeRole: async () => ({ accessKeyId: 'AKIA', secretAccessKey: 's', sessionToken: 't' }) },
-  azure: { getToken: async () => ({ token: 'x' }) },
-  gcp: { impersonate: async () => ({ token: 'x' }) },
-} as unknown as CloudVerifier;
+const verifier = acceptingCloudVerifier;
 
 let t: TestApp;
 let owner: { idToken: string };
