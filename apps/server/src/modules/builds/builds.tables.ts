@@ -1,4 +1,4 @@
-import { pgTable, uuid, text, timestamp, integer, jsonb, bigserial, index, uniqueIndex, boolean, bigint } from 'drizzle-orm/pg-core';
+import { pgTable, uuid, text, timestamp, integer, jsonb, bigserial, index, uniqueIndex, boolean, bigint, primaryKey } from 'drizzle-orm/pg-core';
 import { projects } from '../projects/projects.tables.js';
 import { pipelines } from '../pipelines/pipelines.tables.js';
 
@@ -65,3 +65,11 @@ export const buildArtifacts = pgTable('build_artifacts', {
   size: bigint('size', { mode: 'number' }).notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t) => [index('build_artifacts_build_idx').on(t.buildId, t.step)]);
+
+/** Push deliveries already taken (provider's delivery id): a replayed webhook starts nothing. */
+export const webhookDeliveries = pgTable('webhook_deliveries', {
+  provider: text('provider').notNull(),
+  deliveryId: text('delivery_id').notNull(),
+  pipelineId: uuid('pipeline_id').notNull().references(() => pipelines.id, { onDelete: 'cascade' }),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [primaryKey({ columns: [t.provider, t.deliveryId] }), index('webhook_deliveries_received_idx').on(t.receivedAt)]);

@@ -61,3 +61,13 @@ export const deploymentPlans = pgTable('deployment_plans', {
   createdBy: uuid('created_by'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t) => [index('deployment_plans_stage_idx').on(t.stageId)]);
+
+/**
+ * An environment's Terraform state, sealed with the secret box (it holds sensitive inputs and outputs
+ * in plain text). Unsealed only into the run's sandboxed work dir for the length of a run.
+ */
+export const terraformStates = pgTable('terraform_states', {
+  stageId: uuid('stage_id').primaryKey().references(() => stages.id, { onDelete: 'cascade' }),
+  sealed: text('sealed').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

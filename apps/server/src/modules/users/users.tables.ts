@@ -9,6 +9,8 @@ export const users = pgTable('users', {
   status: text('status', { enum: ['UNCONFIRMED', 'CONFIRMED', 'FORCE_CHANGE_PASSWORD'] }).notNull(),
   isInstanceAdmin: boolean('is_instance_admin').notNull().default(false),
   githubId: text('github_id'),
+  /** Id tokens issued before this moment are refused (log-out, password reset, password change revoke them at once). */
+  tokensValidAfter: timestamp('tokens_valid_after', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t) => [uniqueIndex('users_email_key').on(t.email), uniqueIndex('users_github_id_key').on(t.githubId)]);
 
