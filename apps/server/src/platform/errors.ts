@@ -57,6 +57,11 @@ export function registerErrorHandler(app: FastifyInstance) {
       request.log.error({ err: error }, 'response did not match its schema');
       return reply.status(500).send({ message: messages.somethingWentWrong, code: 500 });
     }
+    const failedQuery = databaseErrorOf(error);
+    if (failedQuery) {
+      request.log.error({ err: failedQuery }, 'database query failed');
+      return reply.status(500).send({ message: messages.somethingWentWrong, code: 500 });
+    }
     if (error.statusCode && error.statusCode < 500) {
       return reply.status(error.statusCode).send({ message: error.message, code: error.code ?? error.statusCode });
     }
@@ -64,4 +69,28 @@ export function registerErrorHandler(app: FastifyInstance) {
     return reply.status(500).send({ message: messages.somethingWentWrong, code: 500 });
   });
   app.setNotFoundHandler((request, reply) => reply.status(404).send({ message: `Route ${request.method} ${request.url.split('?')[0]} not found`, code: 'NotFound' }));
+}
+
+type DriverError = Error & { code?: unknown; severity?: unknown; table?: unknown; column?: unknown; constraint?: unknown };
+const SQLSTATE = /^[0-9A-Z]{5}$/;
+const isDriverError = (e: unknown): e is DriverError =>
+  e instanceof Error && typeof (e as DriverError).code === 'string' && SQLSTATE.test((e as DriverError).code as string) && 'severity' in e;
+
+/**
+ * What may be logged of a failed database query, or undefined when the error is not one. Drizzle's
+ * error carries the SQL and every bound value (e-mails, password hashes, tokens) in its message
+ * and properties, and a driver's message or detail can quote a value: only the SQLSTATE, the
+ * names of the table, column and constraint, and the stack frames are kept.
+ */
+function databaseErrorOf(error: Error): Record<string, unknown> | undefined {
+  const isDrizzleQuery = 'query' in error && 'params' in error;
+  const driver = isDriverError(error) ? error : isDriverError(error.cause) ? error.cause : undefined;
+  if (!isDrizzleQuery && !driver) return undefined;
+  const names = driver ? { table: driver.table, column: driver.column, constraint: driver.constraint } : {};
+  return {
+    type: error.constructor.name,
+    sqlState: driver?.code,
+    ...Object.fromEntries(Object.entries(names).filter(([, v]) => typeof v === 'string')),
+    stack: (error.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line)).join('\n'),
+  };
 }
