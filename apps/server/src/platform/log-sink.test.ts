@@ -23,3 +23,28 @@ describe('log sink', () => {
     expect(published).toEqual([0, 1]);
   });
 });
+
+describe('log sink writes that fail', () => {
+  it('reports a failed chunk, still writes the later ones, and flush waits for all without rejecting', async () => {
+    const written: number[] = [];
+    const failed: number[] = [];
+    let release!: () => void;
+    const slow = new Promise<void>((r) => { release = r; });
+    const sink = createLogSink({
+      write: async (c) => {
+        if (c.seq === 0) { await slow; throw new Error('PGlite is closed'); }
+        written.push(c.seq);
+      },
+      publish: () => undefined,
+      onWriteError: (_err, c) => failed.push(c.seq),
+      mask: (l) => l, maxLines: 1, flushMs: 10_000,
+    });
+    sink.line('a'); // flushed at once (maxLines 1), nobody awaits it
+    sink.line('b');
+    const drained = sink.flush();
+    release();
+    await expect(drained).resolves.toBeUndefined();
+    expect(failed).toEqual([0]);
+    expect(written).toEqual([1]);
+  });
+});

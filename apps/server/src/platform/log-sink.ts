@@ -10,11 +10,15 @@ export function createMasker(secrets: string[]) {
 /**
  * Collects a job's log lines (a build step's, a deployment's) and writes them in chunks: one row and
  * one socket event per flush, so a step printing 100,000 lines costs a few hundred inserts, not 100,000.
+ * Writes go out one after the other in order; a failed write is reported to `onWriteError` and the
+ * next chunks are still written, so no write ever rejects where nobody awaits it.
  */
 export function createLogSink(o: {
   write: (chunk: LogChunk) => Promise<unknown>;
   publish: (chunk: LogChunk) => void;
   mask: (line: string) => string;
+  /** Told of each chunk that could not be stored (the caller logs it with its context). */
+  onWriteError?: (err: unknown, chunk: LogChunk) => void;
   flushMs?: number;
   maxLines?: number;
 }) {
@@ -23,15 +27,17 @@ export function createLogSink(o: {
   let timer: NodeJS.Timeout | null = null;
   let writing: Promise<void> = Promise.resolve();
   const maxLines = o.maxLines ?? 2000;
+  const onWriteError = o.onWriteError ?? ((err: unknown, chunk: LogChunk) => console.error(`[gantry] could not store log chunk ${chunk.seq}:`, err));
 
+  /** Sends the buffered lines; resolves once every write queued so far has settled (never rejects). */
   const flush = () => {
     if (timer) { clearTimeout(timer); timer = null; }
-    if (!lines.length) return writing;
-    const text = lines.join('\n');
-    lines = [];
-    const chunk = { seq: seq++, text };
-    o.publish(chunk);
-    writing = writing.then(() => o.write(chunk).then(() => undefined));
+    if (lines.length) {
+      const chunk = { seq: seq++, text: lines.join('\n') };
+      lines = [];
+      o.publish(chunk);
+      writing = writing.then(() => o.write(chunk)).then(() => undefined, (err) => onWriteError(err, chunk));
+    }
     return writing;
   };
 
