@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Email, Password, RequiredText, messages } from './common.js';
+import { Email, InputText, Password, RequiredText, messages } from './common.js';
 
 export const SignUpBody = z.object({
   firstName: RequiredText('First name', 50),
@@ -10,45 +10,45 @@ export const SignUpBody = z.object({
 export type SignUpBody = z.infer<typeof SignUpBody>;
 
 export const AppSumoSignUpForm = SignUpBody.extend({
-  appSumoCode: z.string().trim().min(1, 'Please enter your code'),
+  appSumoCode: InputText().trim().min(1, 'Please enter your code'),
 });
 export type AppSumoSignUpForm = z.infer<typeof AppSumoSignUpForm>;
 
-export const ActivateBody = z.object({ username: Email, code: z.string().min(1) });
+export const ActivateBody = z.object({ username: Email, code: InputText().min(1) });
 export type ActivateBody = z.infer<typeof ActivateBody>;
 
 export const LoginBody = z.object({
-  username: z.string().trim().min(1, 'Please enter your username').transform((e) => e.toLowerCase()),
-  password: z.string().min(1, messages.passwordRequired),
+  username: InputText().trim().min(1, 'Please enter your username').transform((e) => e.toLowerCase()),
+  password: InputText().min(1, messages.passwordRequired),
 });
 export type LoginBody = z.infer<typeof LoginBody>;
 
-export const GithubLoginBody = z.object({ code: z.string().min(1) });
+export const GithubLoginBody = z.object({ code: InputText().min(1) });
 export type GithubLoginBody = z.infer<typeof GithubLoginBody>;
 
 export const ForgotPasswordBody = z.object({ username: Email });
 export type ForgotPasswordBody = z.infer<typeof ForgotPasswordBody>;
 
-export const ConfirmForgotPasswordBody = z.object({ username: Email, code: z.string().min(1), password: Password });
+export const ConfirmForgotPasswordBody = z.object({ username: Email, code: InputText().min(1), password: Password });
 export type ConfirmForgotPasswordBody = z.infer<typeof ConfirmForgotPasswordBody>;
 
 export const SetPasswordBody = z.object({
   username: Email,
-  sessionToken: z.string().min(1),
+  sessionToken: InputText().min(1),
   newPassword: Password,
-  firstName: z.string().trim().max(50).optional(),
-  lastName: z.string().trim().max(50).optional(),
+  firstName: InputText().trim().max(50).optional(),
+  lastName: InputText().trim().max(50).optional(),
 });
 export type SetPasswordBody = z.infer<typeof SetPasswordBody>;
 
 /** A form with a confirmation field: the same rules plus "Passwords don't match". */
 export function withConfirmation<T extends z.ZodObject<{ password: typeof Password }>>(schema: T) {
   return schema
-    .extend({ confirmPassword: z.string() })
+    .extend({ confirmPassword: InputText() })
     .refine((v) => v.password === v.confirmPassword, { message: messages.passwordsDontMatch, path: ['confirmPassword'] });
 }
 
-export const RefreshBody = z.object({ refreshToken: z.string().min(1) });
+export const RefreshBody = z.object({ refreshToken: InputText().min(1) });
 export type RefreshBody = z.infer<typeof RefreshBody>;
 
 export const UserStatus = z.enum(['UNCONFIRMED', 'CONFIRMED', 'FORCE_CHANGE_PASSWORD']);
@@ -82,7 +82,7 @@ export type RefreshAnswer = z.infer<typeof RefreshAnswer>;
 export const UpdateProfileBody = z.object({ firstName: RequiredText('First name', 50), lastName: RequiredText('Last name', 50) });
 export type UpdateProfileBody = z.infer<typeof UpdateProfileBody>;
 
-export const ApplyPromoCodeBody = z.object({ code: z.string().trim().min(1, 'Please enter your code'), email: Email });
+export const ApplyPromoCodeBody = z.object({ code: InputText().trim().min(1, 'Please enter your code'), email: Email });
 export type ApplyPromoCodeBody = z.infer<typeof ApplyPromoCodeBody>;
 export const ReleasePromoCodeBody = z.object({ email: Email });
 export const PromotionQuery = z.object({ email: Email });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RequiredText, SENSITIVE_PLACEHOLDER } from './common.js';
+import { InputText, RequiredText, SENSITIVE_PLACEHOLDER } from './common.js';
 import { ProjectIdParams } from './projects.js';
 
 /**
@@ -48,7 +48,7 @@ const Sensitive = z.literal(SENSITIVE_PLACEHOLDER);
 const IamRole = RequiredText('IAM role ARN').regex(IAM_ROLE_ARN, cloudAccountMessages.iamRoleFormat);
 const AwsAccountName = RequiredText('Account name', 30);
 /** On update the secret may be left at its placeholder (or out): the stored one is kept. */
-const KeptSecret = z.string().optional();
+const KeptSecret = InputText().optional();
 
 // ---------- AWS ----------
 
@@ -79,7 +79,7 @@ export const AwsAccount = z.object({
 export type AwsAccount = z.infer<typeof AwsAccount>;
 export const AwsAccountList = z.object({ awsAccounts: z.array(AwsAccount) });
 export type AwsAccountList = z.infer<typeof AwsAccountList>;
-export const AwsAccountParams = ProjectIdParams.extend({ awsAccountId: z.string() });
+export const AwsAccountParams = ProjectIdParams.extend({ awsAccountId: InputText() });
 
 // ---------- GCP ----------
 
@@ -98,7 +98,7 @@ export const GcpAccount = z.object({ gcpProjectId: z.string(), projectName: z.st
 export type GcpAccount = z.infer<typeof GcpAccount>;
 export const GcpAccountList = z.object({ gcpAccounts: z.array(GcpAccount) });
 export type GcpAccountList = z.infer<typeof GcpAccountList>;
-export const GcpAccountParams = ProjectIdParams.extend({ gcpProjectId: z.string() });
+export const GcpAccountParams = ProjectIdParams.extend({ gcpProjectId: InputText() });
 
 // ---------- Azure ----------
 
@@ -129,7 +129,7 @@ export const AzureAccount = z.object({
 export type AzureAccount = z.infer<typeof AzureAccount>;
 export const AzureAccountList = z.object({ azureAccounts: z.array(AzureAccount) });
 export type AzureAccountList = z.infer<typeof AzureAccountList>;
-export const AzureAccountParams = ProjectIdParams.extend({ tenantId: z.string(), subscriptionId: z.string() });
+export const AzureAccountParams = ProjectIdParams.extend({ tenantId: InputText(), subscriptionId: InputText() });
 
 // ---------- forms ----------
 

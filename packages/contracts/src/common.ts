@@ -13,17 +13,27 @@ export const messages = {
   somethingWentWrong: 'Something went wrong!',
 } as const;
 
+export const NUL_MESSAGE = 'Must not contain NUL characters';
+
+/**
+ * The string of every request body, query and params field (build on it, never on z.string()).
+ * PostgreSQL text cannot hold NUL (U+0000): such a value is refused here with a field error
+ * instead of reaching a query and failing there.
+ */
+export const InputText = (params?: Parameters<typeof z.string>[0]) => z.string(params).refine((s) => !s.includes('\u0000'), NUL_MESSAGE);
+
+/** A request id field: a UUID, with the form's own message when given. */
+export const InputUuid = (message?: string) => InputText(message ? { error: message } : undefined).uuid(message);
+
 /** An e-mail as the forms take it: trimmed, required, valid, compared lower-case. */
-export const Email = z
-  .string({ error: messages.emailRequired })
+export const Email = InputText({ error: messages.emailRequired })
   .trim()
   .min(1, messages.emailRequired)
   .pipe(z.email({ error: messages.emailInvalid }))
   .transform((e) => e.toLowerCase());
 
 /** Spec §5: required; at least 8 characters; a lowercase letter, an uppercase letter and a number. */
-export const Password = z
-  .string({ error: messages.passwordRequired })
+export const Password = InputText({ error: messages.passwordRequired })
   .min(1, messages.passwordRequired)
   .min(8, messages.passwordMin)
   .regex(/[a-z]/, messages.passwordLower)
@@ -31,12 +41,12 @@ export const Password = z
   .regex(/[0-9]/, messages.passwordNumber);
 
 export const RequiredText = (label: string, max?: number) => {
-  let s = z.string({ error: `${label} is required` }).trim().min(1, `${label} is required`);
+  let s = InputText({ error: `${label} is required` }).trim().min(1, `${label} is required`);
   if (max) s = s.max(max, `${label} must be at most ${max} characters`);
   return s;
 };
 
-export const Id = z.string().min(1);
+export const Id = InputText().min(1);
 export const IsoDate = z.string();
 
 /** The JSON body of every error answer (DESIGN §4). */

@@ -23,6 +23,7 @@
  * ```
  */
 import { z } from 'zod';
+import { InputText, InputUuid } from './common.js';
 import type { ParsedSpec, StepType } from './pipeline-spec.js';
 import { Commit } from './pipelines.js';
 
@@ -67,16 +68,16 @@ export const componentMessages = {
 
 // ───────────────────────────── form ─────────────────────────────
 
-const required = (label: string) => z.string({ error: `${label} is required` }).trim().min(1, `${label} is required`);
+const required = (label: string) => InputText({ error: `${label} is required` }).trim().min(1, `${label} is required`);
 
 const ComponentFields = z.object({
-  name: z.string({ error: 'Component name is required' }).trim()
+  name: InputText({ error: 'Component name is required' }).trim()
     .min(3, 'Component name must be at least 3 characters').max(30, 'Component name must be at most 30 characters'),
   type: ComponentType,
   description: required('Description'),
   cloudProvider: InfraCloudProvider,
   infrastructureAsCodeTool: IacTool.default('terraform'),
-  pipelineId: z.string({ error: 'Please select a pipeline' }).uuid('Please select a pipeline'),
+  pipelineId: InputUuid('Please select a pipeline'),
   artifactStep: required('Artifact step'),
 });
 
@@ -91,13 +92,13 @@ export type ComponentBody = z.input<typeof ComponentBody>;
 export const UpdateComponentBody = ComponentFields.omit({ name: true }).refine(toolFitsProvider, toolIssue);
 export type UpdateComponentBody = z.input<typeof UpdateComponentBody>;
 
-export const ComponentParams = z.object({ projectId: z.string().uuid(), componentId: z.string().uuid() });
-export const ComponentVersionParams = ComponentParams.extend({ buildId: z.string().min(1) });
-export const ComponentShareParams = ComponentParams.extend({ targetProjectId: z.string().uuid() });
+export const ComponentParams = z.object({ projectId: InputUuid(), componentId: InputUuid() });
+export const ComponentVersionParams = ComponentParams.extend({ buildId: InputText().min(1) });
+export const ComponentShareParams = ComponentParams.extend({ targetProjectId: InputUuid() });
 /** The grantee project; `granteeId` is the spec's name for it (§7), `projectId` ours. */
 export const ShareComponentBody = z.object({
-  projectId: z.string().uuid('Please select a project').optional(),
-  granteeId: z.string().uuid('Please select a project').optional(),
+  projectId: InputUuid('Please select a project').optional(),
+  granteeId: InputUuid('Please select a project').optional(),
 }).refine((b) => b.projectId || b.granteeId, { message: 'Please select a project', path: ['projectId'] });
 export type ShareComponentBody = z.infer<typeof ShareComponentBody>;
 
@@ -161,7 +162,7 @@ export const ComponentDetails = Component.extend({
   schema: ComponentSchemaView.nullable(),
 });
 export type ComponentDetails = z.infer<typeof ComponentDetails>;
-export const ComponentDetailsQuery = z.object({ buildId: z.string().min(1).optional() });
+export const ComponentDetailsQuery = z.object({ buildId: InputText().min(1).optional() });
 
 export const ComponentVersion = z.object({
   /** The build id (or `vendor-<hash>` for a vendor component). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { InputUuid } from './common.js';
 
 /**
  * Deployments, plans and the status rules of infrastructure-builder spec §4. Statuses follow
@@ -165,7 +166,7 @@ export const Deployment = z.object({
 });
 export type Deployment = z.infer<typeof Deployment>;
 
-export const DeploymentHistoryQuery = z.object({ lastDeploymentId: z.string().uuid().optional(), limit: z.coerce.number().int().min(1).max(100).default(20) });
+export const DeploymentHistoryQuery = z.object({ lastDeploymentId: InputUuid().optional(), limit: z.coerce.number().int().min(1).max(100).default(20) });
 export const DeploymentHistory = z.object({ deployments: z.array(Deployment), limitedByPlan: z.boolean() });
 export type DeploymentHistory = z.infer<typeof DeploymentHistory>;
 
@@ -196,8 +197,8 @@ export const Plan = z.object({
   changes: z.array(PlanChangeView),
 });
 export type Plan = z.infer<typeof Plan>;
-export const PlanParams = z.object({ projectId: z.string().uuid(), stageId: z.string().uuid(), planId: z.string().uuid() });
-export const DeploymentParams = z.object({ projectId: z.string().uuid(), stageId: z.string().uuid(), deploymentId: z.string().uuid() });
+export const PlanParams = z.object({ projectId: InputUuid(), stageId: InputUuid(), planId: InputUuid() });
+export const DeploymentParams = z.object({ projectId: InputUuid(), stageId: InputUuid(), deploymentId: InputUuid() });
 
 export const ResourceOutputs = z.object({ outputs: z.array(z.object({ key: z.string(), value: z.string(), sensitive: z.boolean() })) });
 export type ResourceOutputs = z.infer<typeof ResourceOutputs>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { InputText } from './common.js';
 import { GitAccount, GitRepository, type GitProvider } from './pipelines.js';
 
 /** GET /ms-ap/git-providers: the authorize page of each configured provider, null when not configured. */
@@ -12,7 +13,7 @@ export const ConnectedGitAccount = z.object({ gitAccountId: z.string() });
 export type ConnectedGitAccount = z.infer<typeof ConnectedGitAccount>;
 export const GitRepositoryList = z.object({ repositories: z.array(GitRepository) });
 export type GitRepositoryList = z.infer<typeof GitRepositoryList>;
-export const GitBranchesQuery = z.object({ repositoryUrl: z.string().trim().min(1, 'Git repository is required') });
+export const GitBranchesQuery = z.object({ repositoryUrl: InputText().trim().min(1, 'Git repository is required') });
 export type GitBranchesQuery = z.infer<typeof GitBranchesQuery>;
 export const GitBranchList = z.object({ branches: z.array(z.string()) });
 export type GitBranchList = z.infer<typeof GitBranchList>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { InputUuid } from './common.js';
 
 export const Notification = z.object({
   id: z.string(),
@@ -14,7 +15,7 @@ export const Notification = z.object({
 });
 export type Notification = z.infer<typeof Notification>;
 export const NotificationList = z.object({ notifications: z.array(Notification) });
-export const NotificationParams = z.object({ projectId: z.string().uuid(), notificationId: z.string().uuid() });
+export const NotificationParams = z.object({ projectId: InputUuid(), notificationId: InputUuid() });
 
 /** Spec §2.7/§9: fetched at mount, every 45 s and when the drawer opens. */
 export const NOTIFICATIONS_POLL_MS = 45_000;

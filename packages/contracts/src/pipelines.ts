@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RequiredText } from './common.js';
+import { InputText, InputUuid, RequiredText } from './common.js';
 
 export const GIT_PROVIDERS = ['github', 'gitlab', 'bitbucket'] as const;
 export const GitProvider = z.enum(GIT_PROVIDERS);
@@ -7,11 +7,11 @@ export type GitProvider = z.infer<typeof GitProvider>;
 
 export const GitAccount = z.object({ gitAccountId: z.string(), accountName: z.string(), type: GitProvider });
 export type GitAccount = z.infer<typeof GitAccount>;
-export const ConnectGitAccountBody = z.object({ code: z.string().min(1), type: GitProvider, redirectUri: z.string().url().optional() });
+export const ConnectGitAccountBody = z.object({ code: InputText().min(1), type: GitProvider, redirectUri: InputText().url().optional() });
 export type ConnectGitAccountBody = z.infer<typeof ConnectGitAccountBody>;
 export const GitRepository = z.object({ id: z.string(), fullName: z.string(), url: z.string(), defaultBranch: z.string().optional() });
 export type GitRepository = z.infer<typeof GitRepository>;
-export const GitAccountParams = z.object({ projectId: z.string().uuid(), gitAccountId: z.string().uuid() });
+export const GitAccountParams = z.object({ projectId: InputUuid(), gitAccountId: InputUuid() });
 
 export const BUILD_STATUSES = ['SCHEDULING', 'QUEUED', 'RUNNING', 'SUCCEEDED', 'FAILED', 'ABORTED'] as const;
 export const BuildStatus = z.enum(BUILD_STATUSES);
@@ -20,21 +20,21 @@ export const ACTIVE_BUILD_STATUSES: readonly BuildStatus[] = ['SCHEDULING', 'QUE
 export const isBuildActive = (s: string | null | undefined) => ACTIVE_BUILD_STATUSES.includes(s as BuildStatus);
 
 export const EnvironmentVariable = z.object({
-  key: z.string().trim().min(1, 'Please enter key and value').regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'Use letters, digits and _ only, not starting with a digit'),
-  value: z.string().min(1, 'Please enter key and value'),
+  key: InputText().trim().min(1, 'Please enter key and value').regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'Use letters, digits and _ only, not starting with a digit'),
+  value: InputText().min(1, 'Please enter key and value'),
   sensitive: z.boolean().default(false),
 });
 export type EnvironmentVariable = z.infer<typeof EnvironmentVariable>;
 
 /** Spec §5 pipeline form: name 3–30; branch filter, account and repository required; defaults master, '/', on. */
 export const PipelineBody = z.object({
-  name: z.string().trim().min(3, 'Pipeline name must be at least 3 characters').max(30, 'Pipeline name must be at most 30 characters'),
-  gitAccountId: z.string({ error: 'Please select a Git account' }).uuid('Please select a Git account'),
+  name: InputText().trim().min(3, 'Pipeline name must be at least 3 characters').max(30, 'Pipeline name must be at most 30 characters'),
+  gitAccountId: InputUuid('Please select a Git account'),
   repositoryUrl: RequiredText('Git repository'),
-  branchFilter: z.string().trim().min(1, 'Branch filter is required').default('master').refine(isValidRegex, 'Branch filter is not a valid regular expression'),
+  branchFilter: InputText().trim().min(1, 'Branch filter is required').default('master').refine(isValidRegex, 'Branch filter is not a valid regular expression'),
   automatedTrigger: z.boolean().default(true),
-  workDir: z.string().trim().default('/'),
-  modifiedFiles: z.string().trim().default(''),
+  workDir: InputText().trim().default('/'),
+  modifiedFiles: InputText().trim().default(''),
   environmentVariables: z.array(EnvironmentVariable).default([]),
 });
 export type PipelineBody = z.input<typeof PipelineBody>;
@@ -107,13 +107,13 @@ export const Pipeline = z.object({
 });
 export type Pipeline = z.infer<typeof Pipeline>;
 
-export const PipelineParams = z.object({ projectId: z.string().uuid(), pipelineId: z.string().uuid() });
-export const BuildParams = PipelineParams.extend({ buildId: z.string().uuid() });
-export const BuildsQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(10), offset: z.coerce.number().int().min(0).default(0), search: z.string().optional() });
-export const TriggerBody = z.object({ ref: z.string().regex(/^refs\/heads\/.+/, 'ref must look like refs/heads/{branch}') });
+export const PipelineParams = z.object({ projectId: InputUuid(), pipelineId: InputUuid() });
+export const BuildParams = PipelineParams.extend({ buildId: InputUuid() });
+export const BuildsQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(10), offset: z.coerce.number().int().min(0).default(0), search: InputText().optional() });
+export const TriggerBody = z.object({ ref: InputText().regex(/^refs\/heads\/.+/, 'ref must look like refs/heads/{branch}') });
 export const PipelineSpec = z.object({ sourceCode: z.boolean(), gantryYaml: z.string() });
 export type PipelineSpec = z.infer<typeof PipelineSpec>;
-export const UpdateSpecBody = z.object({ gantryYaml: z.string() });
+export const UpdateSpecBody = z.object({ gantryYaml: InputText() });
 export const PipelineMetrics = z.object({ successfulExecutions: z.number().int(), failedExecutions: z.number().int(), buildTime: z.number() });
 export type PipelineMetrics = z.infer<typeof PipelineMetrics>;
 export const BuildLimitations = z.object({ buildMinutes: z.number(), usedBuildMinutes: z.number() });

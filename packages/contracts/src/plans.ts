@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { InputText } from './common.js';
 
 export const LIMITATION_KEYS = [
   'environmentsAllowed',
@@ -47,7 +48,7 @@ export const SubscriptionHistoryEntry = z.object({
 export type SubscriptionHistoryEntry = z.infer<typeof SubscriptionHistoryEntry>;
 
 export const RecurrencyBody = z.object({ enabled: z.boolean() });
-export const RedeemPromoBody = z.object({ redeemCode: z.string().trim().min(1, 'Please enter a promo code') });
+export const RedeemPromoBody = z.object({ redeemCode: InputText().trim().min(1, 'Please enter a promo code') });
 
 export const STARTER_PLAN_ID = 'STARTER';
 export const PRO_PLAN_ID = 'PRO';

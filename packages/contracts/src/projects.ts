@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { Email, RequiredText } from './common.js';
+import { Email, InputText, InputUuid, RequiredText } from './common.js';
 import { Permission } from './roles.js';
 import { UserStatus } from './auth.js';
 
 export const ProjectBody = z.object({
   name: RequiredText('Project name', 20),
   description: RequiredText('Description', 500),
-  paymentPlanId: z.string().default('STARTER'),
+  paymentPlanId: InputText().default('STARTER'),
 });
 export type ProjectBody = z.input<typeof ProjectBody>;
 
@@ -22,8 +22,8 @@ export const Project = z.object({
 });
 export type Project = z.infer<typeof Project>;
 export const ProjectList = z.object({ projects: z.array(Project) });
-export const ProjectIdParams = z.object({ projectId: z.string().uuid() });
-export const ProjectUserParams = ProjectIdParams.extend({ userId: z.string().uuid() });
+export const ProjectIdParams = z.object({ projectId: InputUuid() });
+export const ProjectUserParams = ProjectIdParams.extend({ userId: InputUuid() });
 export const CreatedId = z.object({ id: z.string() });
 
 export const ProjectUser = z.object({

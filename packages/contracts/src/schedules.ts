@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { InputText } from './common.js';
 
 /** DESIGN §8 tag keys: `gantry:environment` on environment resources, `gantry:cost-optimizer` on scheduled ones. */
 export const ENVIRONMENT_TAG_KEY = 'gantry:environment';
@@ -63,24 +64,24 @@ export function cronToSchedule(startExpression: string, stopExpression: string, 
 
 /** The saving-schedule fields of the environment form (spec §2); disabled → no schedule. */
 export const SavingScheduleFields = z.object({
-  name: z.string().trim().min(1, scheduleMessages.name).max(64),
+  name: InputText().trim().min(1, scheduleMessages.name).max(64),
   days: z.array(z.enum(WEEKDAYS)).min(1, scheduleMessages.range),
   wakeHour: z.number().int().min(0).max(23),
   sleepHour: z.number().int().min(0).max(23),
-  timezone: z.string().min(1),
+  timezone: InputText().min(1),
 }).refine((v) => v.wakeHour !== v.sleepHour, { path: ['sleepHour'], message: scheduleMessages.range });
 export type SavingScheduleFields = z.infer<typeof SavingScheduleFields>;
 
 /** A schedule rule (spec §3 "Schedule rule"): what the cost tool stores and runs. */
 export const ScheduleBody = z.object({
-  name: z.string().trim().min(1, scheduleMessages.name).max(64),
-  startExpression: z.string().min(1, scheduleMessages.range),
-  stopExpression: z.string().min(1, scheduleMessages.range),
-  timezone: z.string().default('UTC'),
-  awsAccountId: z.string().min(1),
-  awsRegion: z.string().min(1),
-  resourcesTagKey: z.string().default(COST_TAG_KEY),
-  resourcesTagValue: z.string().min(1),
+  name: InputText().trim().min(1, scheduleMessages.name).max(64),
+  startExpression: InputText().min(1, scheduleMessages.range),
+  stopExpression: InputText().min(1, scheduleMessages.range),
+  timezone: InputText().default('UTC'),
+  awsAccountId: InputText().min(1),
+  awsRegion: InputText().min(1),
+  resourcesTagKey: InputText().default(COST_TAG_KEY),
+  resourcesTagValue: InputText().min(1),
   state: z.enum(['ENABLED', 'DISABLED']).default('ENABLED'),
 });
 export type ScheduleBody = z.input<typeof ScheduleBody>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { InputText, InputUuid } from './common.js';
 import { InfraCloudProvider, IacTool } from './components.js';
 
 /** AWS regions offered for environments (spec §9: 23, with China and GovCloud). */
@@ -35,18 +36,18 @@ export const stageMessages = {
   cfnAwsOnly: 'CloudFormation environments need the aws provider',
 } as const;
 
-const optional = z.string().trim().optional().transform((v) => v || undefined);
+const optional = InputText().trim().optional().transform((v) => v || undefined);
 
 /** Create, edit and replicate (copyFrom) of an environment (spec §2 "Environment create, edit and replicate"). */
 export const StageBody = z.object({
-  name: z.string({ error: stageMessages.nameLength }).trim().min(3, stageMessages.nameLength).max(20, stageMessages.nameLength).regex(/^[A-Za-z0-9]+$/, stageMessages.nameChars),
-  description: z.string({ error: stageMessages.description }).trim().min(1, stageMessages.description).max(255, stageMessages.description),
+  name: InputText({ error: stageMessages.nameLength }).trim().min(3, stageMessages.nameLength).max(20, stageMessages.nameLength).regex(/^[A-Za-z0-9]+$/, stageMessages.nameChars),
+  description: InputText({ error: stageMessages.description }).trim().min(1, stageMessages.description).max(255, stageMessages.description),
   cloudProvider: InfraCloudProvider,
   infrastructureAsCodeTool: IacTool.default('terraform'),
   awsAccountId: optional, awsRegion: optional,
   tenantId: optional, subscriptionId: optional,
   gcpProjectId: optional, gcpRegion: optional, gcpZone: optional,
-  copyFrom: z.string().uuid().optional(),
+  copyFrom: InputUuid().optional(),
 }).superRefine((v, ctx) => {
   const need = (ok: unknown, path: string, message: string) => { if (!ok) ctx.addIssue({ code: 'custom', path: [path], message }); };
   if (v.cloudProvider !== 'aws') need(v.infrastructureAsCodeTool === 'terraform', 'infrastructureAsCodeTool', stageMessages.cfnAwsOnly);
@@ -76,7 +77,7 @@ export const Stage = z.object({
   dateCreated: z.string(), dateUpdated: z.string(),
 });
 export type Stage = z.infer<typeof Stage>;
-export const StageParams = z.object({ projectId: z.string().uuid(), stageId: z.string().uuid() });
+export const StageParams = z.object({ projectId: InputUuid(), stageId: InputUuid() });
 
 /** Replica defaults (spec §9). */
 export const replicaDefaults = (stage: { name: string }) => ({ name: `${stage.name}Replica`, description: `Replica of ${stage.name} environment` });
@@ -86,8 +87,8 @@ export const LOCKED_STAGE_FIELDS = ['cloudProvider', 'infrastructureAsCodeTool',
 
 export const RESOURCE_LATEST = 'LATEST';
 export const ResourceConfiguration = z.object({
-  key: z.string().min(1),
-  value: z.union([z.string(), z.number(), z.boolean()]),
+  key: InputText().min(1),
+  value: z.union([InputText(), z.number(), z.boolean()]),
   sensitive: z.boolean().default(false),
   /** true: value is another resource's output, written resourceName.outputName. */
   reference: z.boolean().default(false),
@@ -101,9 +102,9 @@ export const resourceMessages = {
 } as const;
 
 export const ResourceBody = z.object({
-  name: z.string().trim().min(3, resourceMessages.name).max(30, resourceMessages.name).regex(/^[A-Za-z][A-Za-z0-9]*$/, resourceMessages.name),
-  componentId: z.string().uuid('Please select a component'),
-  componentVersion: z.string({ error: resourceMessages.version }).min(1, resourceMessages.version).default(RESOURCE_LATEST),
+  name: InputText().trim().min(3, resourceMessages.name).max(30, resourceMessages.name).regex(/^[A-Za-z][A-Za-z0-9]*$/, resourceMessages.name),
+  componentId: InputUuid('Please select a component'),
+  componentVersion: InputText({ error: resourceMessages.version }).min(1, resourceMessages.version).default(RESOURCE_LATEST),
   configurations: z.array(ResourceConfiguration).default([]),
 }).superRefine((v, ctx) => {
   v.configurations.forEach((c, i) => {
@@ -123,7 +124,7 @@ export const Resource = z.object({
   configurations: z.array(ResourceConfiguration),
 });
 export type Resource = z.infer<typeof Resource>;
-export const ResourceParams = StageParams.extend({ resourceName: z.string().min(1) });
+export const ResourceParams = StageParams.extend({ resourceName: InputText().min(1) });
 
 /** Dice coefficient over character bigrams of the names, case and separators ignored: 0 (nothing alike) to 1. */
 export function nameSimilarity(a: string, b: string): number {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  Build, BuildsQuery, PipelineParams, ProjectIdParams, TriggerBody, PipelineMetrics, BuildLimitations, OkBody, GitProvider, TimelineEvent, TimelineQuery,
+  Build, BuildsQuery, PipelineParams, ProjectIdParams, TriggerBody, PipelineMetrics, BuildLimitations, OkBody, GitProvider, TimelineEvent, TimelineQuery, InputText, InputUuid,
 } from '@gantry/contracts';
 import { currentUser, type Guards } from '../../platform/auth.js';
 import { NotFound, Unauthorized } from '../../platform/errors.js';
@@ -10,7 +10,7 @@ import type { PipelinesService } from '../pipelines/pipelines.service.js';
 import type { GitAccess } from '../pipelines/git-access.js';
 import { branchMatches, filesMatch } from '@gantry/contracts';
 
-const BuildParams = PipelineParams.extend({ buildId: z.string().min(1).max(64) });
+const BuildParams = PipelineParams.extend({ buildId: InputText().min(1).max(64) });
 const ok = { ok: true as const };
 
 export function buildsRoutes(deps: { builds: BuildsService; pipelines: PipelinesService; guards: Guards }): FastifyPluginAsyncZod {
@@ -34,10 +34,10 @@ export function buildsRoutes(deps: { builds: BuildsService; pipelines: Pipelines
     });
     app.get('/projects/:projectId/pipelines/:pipelineId/builds/:buildId/steps/:step/logs', {
       preHandler: guards.project('view'),
-      schema: { tags, params: BuildParams.extend({ step: z.string() }), response: { 200: z.object({ buildId: z.string(), step: z.string(), chunks: z.array(z.object({ seq: z.number(), text: z.string() })) }) } },
+      schema: { tags, params: BuildParams.extend({ step: InputText() }), response: { 200: z.object({ buildId: z.string(), step: z.string(), chunks: z.array(z.object({ seq: z.number(), text: z.string() })) }) } },
     }, (req) => builds.logs(req.params.projectId, req.params.pipelineId, req.params.buildId, req.params.step));
     app.get('/projects/:projectId/pipelines/:pipelineId/builds/:buildId/artifacts/:artifactId', {
-      preHandler: guards.project('view'), schema: { tags, params: BuildParams.extend({ artifactId: z.string().uuid() }) },
+      preHandler: guards.project('view'), schema: { tags, params: BuildParams.extend({ artifactId: InputUuid() }) },
     }, async (req, reply) => {
       const { artifact, stream } = await builds.artifactFile(req.params.projectId, req.params.pipelineId, req.params.buildId, req.params.artifactId);
       const filename = artifact.kind === 'files' ? `${artifact.name}.zip` : artifact.name;
@@ -74,7 +74,7 @@ export function webhookRoutes(deps: { builds: BuildsService; pipelines: Pipeline
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 10 * 1024 * 1024 }, (_req, body, done) => done(null, body));
     app.post('/webhooks/:provider/:pipelineId', {
-      schema: { tags: ['webhooks'], params: z.object({ provider: GitProvider, pipelineId: z.string().uuid() }), response: { 202: z.object({ triggered: z.boolean(), buildId: z.string().nullable(), reason: z.string().nullable() }) } },
+      schema: { tags: ['webhooks'], params: z.object({ provider: GitProvider, pipelineId: InputUuid() }), response: { 202: z.object({ triggered: z.boolean(), buildId: z.string().nullable(), reason: z.string().nullable() }) } },
     }, async (req, reply) => {
       const pipeline = await deps.pipelines.byIdAnyProject(req.params.pipelineId);
       const secret = pipeline && deps.pipelines.webhookSecret(pipeline);
