@@ -108,7 +108,8 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   const app = Fastify({
     logger: { level: config.GANTRY_LOG_LEVEL },
     logController: new LogController({ disableRequestLogging: !['debug', 'trace'].includes(config.GANTRY_LOG_LEVEL) }),
-    trustProxy: true,
+    // Off unless TRUST_PROXY names the proxy: otherwise X-Forwarded-For lets a client pick its address (and rate-limit key).
+    trustProxy: config.TRUST_PROXY,
     bodyLimit: 5 * 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import path from 'node:path';
+import { TrustProxy } from './platform/trust-proxy.js';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
@@ -17,6 +18,7 @@ export const ConfigSchema = z.object({
   GANTRY_WEB_DIST: z.string().optional(),
   GANTRY_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GANTRY_RATE_LIMIT: bool.default(true),
+  TRUST_PROXY: TrustProxy,
   GANTRY_ID_TOKEN_TTL_SECONDS: z.coerce.number().int().min(1).default(900),
   GANTRY_JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   BUILD_EXECUTOR: z.enum(['local', 'kubernetes']).default('local'),

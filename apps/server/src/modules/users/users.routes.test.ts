@@ -1,5 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import http from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig } from '../../config.js';
 import { createTestApp, registerUser, login, bearer, codeFromMail, PASSWORD, type TestApp } from '../../../test/helpers.js';
 
 let t: TestApp;
@@ -188,6 +190,46 @@ describe('GitHub sign-in', () => {
 });
 
 describe('rate limits', () => {
+  const ipRoute = { beforeReady: async (app: FastifyInstance) => void app.get('/test/ip', async (req) => ({ ip: req.ip })) };
+  const forgot = (app: FastifyInstance, i: number) =>
+    app.inject({ method: 'POST', url: '/ms-usermanagement/auth/forgot-password', payload: { username: `x${i}@example.com` }, headers: { 'x-forwarded-for': `203.0.113.${i}` } });
+
+  it('by default, X-Forwarded-For neither sets the client address nor escapes the limit', async () => {
+    const limited = await createTestApp({ GANTRY_RATE_LIMIT: 'true' }, ipRoute);
+    try {
+      const ip = await limited.app.inject({ method: 'GET', url: '/test/ip', headers: { 'x-forwarded-for': '203.0.113.7' }, remoteAddress: '192.0.2.1' });
+      expect(ip.json()).toEqual({ ip: '192.0.2.1' });
+      const codes: number[] = [];
+      for (let i = 0; i < 11; i++) codes.push((await forgot(limited.app, i)).statusCode);
+      expect(codes.slice(0, 10).every((c) => c === 200)).toBe(true);
+      expect(codes[10]).toBe(429);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('behind a trusted proxy (TRUST_PROXY), the forwarded address counts', async () => {
+    const proxied = await createTestApp({ GANTRY_RATE_LIMIT: 'true', TRUST_PROXY: '192.0.2.0/24' }, ipRoute);
+    try {
+      const viaProxy = await proxied.app.inject({ method: 'GET', url: '/test/ip', headers: { 'x-forwarded-for': '203.0.113.7' }, remoteAddress: '192.0.2.1' });
+      expect(viaProxy.json()).toEqual({ ip: '203.0.113.7' });
+      const direct = await proxied.app.inject({ method: 'GET', url: '/test/ip', headers: { 'x-forwarded-for': '203.0.113.7' }, remoteAddress: '198.51.100.1' });
+      expect(direct.json()).toEqual({ ip: '198.51.100.1' });
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  it('reads TRUST_PROXY as Fastify\'s trustProxy: off, true, a hop count or a list of addresses', () => {
+    const trust = (value?: string) => loadConfig({ ...(value === undefined ? {} : { TRUST_PROXY: value }) }).TRUST_PROXY;
+    expect(trust()).toBe(false);
+    expect(trust('false')).toBe(false);
+    expect(trust('true')).toBe(true);
+    expect(trust('2')).toBe(2);
+    expect(trust('10.0.0.1, 192.168.0.0/16,loopback')).toEqual(['10.0.0.1', '192.168.0.0/16', 'loopback']);
+    expect(() => trust('not an address')).toThrow(/TRUST_PROXY/);
+  });
+
   it('slows down password guessing on login and recovery', async () => {
     const limited = await createTestApp({ GANTRY_RATE_LIMIT: 'true' });
     try {
