@@ -125,6 +125,32 @@ export type ParsedSpec = {
 
 export type PipelineSpecValidation = { errors: string[]; spec: ParsedSpec | null };
 
+/**
+ * The largest spec Gantry reads, in UTF-8 bytes. YAML parsing costs about a second of CPU per
+ * 256 KB of the worst shapes (thousands of tiny steps or flow items), so a larger spec is
+ * refused before parsing; real specs are a few KB.
+ */
+export const MAX_SPEC_BYTES = 256 * 1024;
+export const SPEC_TOO_LARGE_MESSAGE = `The pipeline spec is too large: it must be at most ${MAX_SPEC_BYTES / 1024} KB`;
+/** How many alias expansions a spec may make; an alias bomb ("billion laughs") is refused past it. */
+export const MAX_SPEC_ALIASES = 100;
+
+/** Is the text at most MAX_SPEC_BYTES in UTF-8 (counted without encoding the text)? */
+export function isSpecWithinSize(text: string): boolean {
+  if (text.length > MAX_SPEC_BYTES) return false;
+  if (text.length * 3 <= MAX_SPEC_BYTES) return true;
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c < 0xdc00 && i + 1 < text.length) { bytes += 4; i++; } // a surrogate pair: one 4-byte code point
+    else bytes += 3;
+    if (bytes > MAX_SPEC_BYTES) return false;
+  }
+  return true;
+}
+
 export type ExecutionGroup = { stage: string | null; steps: ParsedStep[] };
 
 // ───────────────────────────── schemas ─────────────────────────────
@@ -257,17 +283,26 @@ const RUNTIME_PACKAGES_TEXT = RUNTIME_PACKAGES.join(', ');
 type Plain = Record<string, unknown>;
 const isPlainObject = (v: unknown): v is Plain => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** YAML maps come back as Maps (keys keep their YAML type and order); turn them into plain objects. */
-function toPlain(v: unknown): unknown {
+class SelfReferencingYaml extends Error {}
+
+/**
+ * YAML maps come back as Maps (keys keep their YAML type and order); turn them into plain objects.
+ * An anchor aliased inside itself (`a: &a\n  <<: *a`) makes a cycle: refused, not recursed into.
+ */
+function toPlain(v: unknown, ancestors = new Set<unknown>()): unknown {
+  if (!(v instanceof Map) && !Array.isArray(v)) return v;
+  if (ancestors.has(v)) throw new SelfReferencingYaml();
+  ancestors.add(v);
+  let out: unknown;
   if (v instanceof Map) {
-    const out: Plain = {};
+    const obj: Plain = {};
     for (const [k, val] of v) {
-      Object.defineProperty(out, String(k), { value: toPlain(val), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(obj, String(k), { value: toPlain(val, ancestors), enumerable: true, writable: true, configurable: true });
     }
-    return out;
-  }
-  if (Array.isArray(v)) return v.map(toPlain);
-  return v;
+    out = obj;
+  } else out = v.map((item) => toPlain(item, ancestors));
+  ancestors.delete(v);
+  return out;
 }
 
 /** A name is numeric when YAML read it as a number, or when it is a string that reads as a finite number. */
@@ -365,19 +400,24 @@ function stepConfig(type: StepType | 'build', step: Plain): Record<string, unkno
 export function validatePipelineSpec(yamlText: string): PipelineSpecValidation {
   const invalid = { errors: [NOT_YAML], spec: null };
   if (typeof yamlText !== 'string') return invalid;
+  if (!isSpecWithinSize(yamlText)) return { errors: [SPEC_TOO_LARGE_MESSAGE], spec: null };
   let raw: unknown;
+  let root: Plain;
   try {
     const doc = parseDocument(yamlText);
     if (doc.errors.length > 0) return invalid;
-    raw = doc.toJS({ mapAsMap: true });
+    raw = doc.toJS({ mapAsMap: true, maxAliasCount: MAX_SPEC_ALIASES });
+    if (!(raw instanceof Map) || raw.size === 0) return invalid;
+    root = toPlain(raw) as Plain;
   } catch {
-    return invalid;
+    return invalid; // any parser complaint (syntax, alias bomb, self-reference) is the spec's one message
   }
-  if (!(raw instanceof Map) || raw.size === 0) return invalid;
+  return validateSpecObject(raw, root);
+}
 
+function validateSpecObject(raw: Map<unknown, unknown>, root: Plain): PipelineSpecValidation {
   const v = getValidators();
   const errors: string[] = [];
-  const root = toPlain(raw) as Plain;
 
   // Stages: taken out of the root before its schema check, validated on their own.
   const hasStages = Object.prototype.hasOwnProperty.call(root, 'stages');

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { InputText, InputUuid, RequiredText } from './common.js';
+import { isSpecWithinSize, SPEC_TOO_LARGE_MESSAGE } from './pipeline-spec.js';
 
 export const GIT_PROVIDERS = ['github', 'gitlab', 'bitbucket'] as const;
 export const GitProvider = z.enum(GIT_PROVIDERS);
@@ -113,7 +114,7 @@ export const BuildsQuery = z.object({ limit: z.coerce.number().int().min(1).max(
 export const TriggerBody = z.object({ ref: InputText().regex(/^refs\/heads\/.+/, 'ref must look like refs/heads/{branch}') });
 export const PipelineSpec = z.object({ sourceCode: z.boolean(), gantryYaml: z.string() });
 export type PipelineSpec = z.infer<typeof PipelineSpec>;
-export const UpdateSpecBody = z.object({ gantryYaml: InputText() });
+export const UpdateSpecBody = z.object({ gantryYaml: InputText().refine(isSpecWithinSize, SPEC_TOO_LARGE_MESSAGE) });
 export const PipelineMetrics = z.object({ successfulExecutions: z.number().int(), failedExecutions: z.number().int(), buildTime: z.number() });
 export type PipelineMetrics = z.infer<typeof PipelineMetrics>;
 export const BuildLimitations = z.object({ buildMinutes: z.number(), usedBuildMinutes: z.number() });
