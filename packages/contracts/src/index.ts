@@ -15,3 +15,4 @@ export * from './repository-url.js';
 export * from './deployments.js';
 export * from './schedules.js';
 export * from './environment-templates.js';
+export * from './branch-name.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { InputText, InputUuid, RequiredText } from './common.js';
 import { isSpecWithinSize, SPEC_TOO_LARGE_MESSAGE } from './pipeline-spec.js';
+import { BRANCH_NAME_MESSAGE, isValidBranchName } from './branch-name.js';
 
 export const GIT_PROVIDERS = ['github', 'gitlab', 'bitbucket'] as const;
 export const GitProvider = z.enum(GIT_PROVIDERS);
@@ -111,7 +112,11 @@ export type Pipeline = z.infer<typeof Pipeline>;
 export const PipelineParams = z.object({ projectId: InputUuid(), pipelineId: InputUuid() });
 export const BuildParams = PipelineParams.extend({ buildId: InputUuid() });
 export const BuildsQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(10), offset: z.coerce.number().int().min(0).default(0), search: InputText().optional() });
-export const TriggerBody = z.object({ ref: InputText().regex(/^refs\/heads\/.+/, 'ref must look like refs/heads/{branch}') });
+const BRANCH_REF = 'refs/heads/';
+export const TriggerBody = z.object({
+  ref: InputText().regex(/^refs\/heads\/.+/, 'ref must look like refs/heads/{branch}')
+    .refine((ref) => !ref.startsWith(BRANCH_REF) || isValidBranchName(ref.slice(BRANCH_REF.length)), BRANCH_NAME_MESSAGE),
+});
 export const PipelineSpec = z.object({ sourceCode: z.boolean(), gantryYaml: z.string() });
 export type PipelineSpec = z.infer<typeof PipelineSpec>;
 export const UpdateSpecBody = z.object({ gantryYaml: InputText().refine(isSpecWithinSize, SPEC_TOO_LARGE_MESSAGE) });
