@@ -55,6 +55,7 @@ import { changeTaggedState } from './integrations/aws-resources/index.js';
 import { createSchedulesStore } from './modules/schedules/schedules.store.js';
 import { createSchedulesService } from './modules/schedules/schedules.service.js';
 import { schedulesRoutes } from './modules/schedules/schedules.routes.js';
+import { runShutdownSteps, STOP_RUNS_WITHIN_MS } from './platform/shutdown.js';
 
 export interface Services {
   database: Database;
@@ -289,13 +290,21 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   app.addHook('onReady', async () => {
     realtime.attach(app.server);
   });
+  // Stopping (SIGTERM in main, app.close() in tests) keeps one order. Fastify answers new requests
+  // with 503 before preClose; the runs, their logs and the sockets end here, before the HTTP server
+  // waits for its open connections (a connected socket.io client would otherwise hold it open).
+  app.addHook('preClose', async () => {
+    await runShutdownSteps(app.log, [
+      { name: 'stop taking jobs', run: async () => { if (recovery) clearInterval(recovery); await jobs.stopWorking(); } },
+      { name: 'end the running builds and deployments', withinMs: STOP_RUNS_WITHIN_MS + 5_000, run: () => Promise.all([runner.stop(STOP_RUNS_WITHIN_MS), deployments.stop(STOP_RUNS_WITHIN_MS)]) },
+      { name: 'close socket.io', withinMs: 5_000, run: () => realtime.close() },
+    ]);
+  });
   app.addHook('onClose', async () => {
-    if (recovery) clearInterval(recovery);
-    for (const abort of builds.localAborts.values()) abort.abort();
-    deployments.stop();
-    await realtime.close();
-    await jobs.stop();
-    if (!opts.database) await database.close();
+    await runShutdownSteps(app.log, [
+      { name: 'stop the job queue', withinMs: 10_000, run: () => jobs.stop() },
+      ...(opts.database ? [] : [{ name: 'close the database', run: () => database.close() }]),
+    ]);
   });
   return app;
 }

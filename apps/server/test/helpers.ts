@@ -41,6 +41,8 @@ export async function openTestDatabase(): Promise<Database & { drop(): Promise<v
 
 export interface TestApp {
   app: FastifyInstance;
+  /** Stops the app as a server stop does, keeping the test database open to look at what it left. */
+  stopApp(): Promise<void>;
   close(): Promise<void>;
   /** The newest mail to an address (from the outbox, which records every mail). */
   lastMail(to: string): Promise<{ subject: string; text: string } | undefined>;
@@ -64,10 +66,13 @@ export async function createTestApp(
   const app = await buildApp(config, { ...appOptions, database });
   await beforeReady?.(app, config);
   await app.ready();
+  let stopped: Promise<void> | undefined;
+  const stopApp = () => (stopped ??= app.close());
   return {
     app,
+    stopApp,
     async close() {
-      await app.close();
+      await stopApp();
       await database.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

@@ -8,6 +8,9 @@ export interface Jobs {
   send<T extends object>(queue: string, data: T, options?: PgBoss.SendOptions): Promise<string | null>;
   /** Registers a worker; only processes whose role runs workers call handlers. */
   work<T extends object>(queue: string, handler: JobHandler<T>): Promise<void>;
+  /** First step of a server stop: fetch no more jobs (the ones being handled run on). */
+  stopWorking(): Promise<void>;
+  /** Waits (bounded) for the jobs being handled, then stops pg-boss; any still active are failed by it. */
   stop(): Promise<void>;
 }
 
@@ -22,6 +25,7 @@ export async function startJobs(opts: {
   boss.on('error', (err) => opts.log.error({ err }, 'job queue error'));
   await boss.start();
   const queues = new Set<string>();
+  const worked = new Set<string>();
   const ensureQueue = async (name: string) => {
     if (queues.has(name)) return;
     await boss.createQueue(name, { name, retryLimit: 3, retryDelay: 5, retryBackoff: true });
@@ -35,9 +39,13 @@ export async function startJobs(opts: {
     async work(queue, handler) {
       await ensureQueue(queue);
       if (!opts.runWorkers) return;
+      worked.add(queue);
       await boss.work(queue, { pollingIntervalSeconds: 0.5, batchSize: 1 }, async (jobs) => {
         for (const job of jobs) await handler(job.data as any, { id: job.id });
       });
+    },
+    async stopWorking() {
+      for (const queue of worked) await boss.offWork(queue);
     },
     async stop() {
       await boss.stop({ graceful: true, timeout: 5000, wait: true });

@@ -13,11 +13,16 @@ import type { BuildsStore, BuildRow } from './builds.store.js';
 import type { BuildsService } from './builds.service.js';
 import { createLogSink, createMasker } from '../../platform/log-sink.js';
 import { runStep, type StepContext } from './step-handlers.js';
+import { settledWithin } from '../../platform/shutdown.js';
 
 export const logsRoom = (buildId: string, step: string) => `logs:${buildId}:${step}`;
 const HEARTBEAT_MS = 2000;
 /** A RUNNING build whose worker has not beaten for this long belongs to a dead process. */
 export const STALE_AFTER_MS = 20_000;
+/** Why a build this server was running when it stopped ended: its steps are not safe to run again by themselves. */
+export const INTERRUPTED = 'Interrupted: the Gantry server stopped while this build ran. Trigger it again.';
+/** The abort reason of a build ended by the server stopping (any other abort is a user's stop). */
+const SERVER_STOPPED = new Error(INTERRUPTED);
 
 export function createBuildRunner(deps: {
   store: BuildsStore;
@@ -53,6 +58,8 @@ export function createBuildRunner(deps: {
 
     const abort = new AbortController();
     builds.localAborts.set(buildId, abort);
+    if (stopping) abort.abort(SERVER_STOPPED);
+    const stopReason = () => (abort.signal.reason === SERVER_STOPPED ? INTERRUPTED : 'Stopped by user');
     const heartbeat = setInterval(async () => {
       try {
         await store.update(buildId, { heartbeatAt: new Date() });
@@ -86,6 +93,7 @@ export function createBuildRunner(deps: {
           mask,
           write: (chunk) => store.appendLog([{ buildId, step: step.name, ...chunk }]),
           publish: (chunk) => deps.realtime.toRoom(logsRoom(buildId, step.name), 'logs', { buildId, step: step.name, ...chunk }),
+          onWriteError: (err, chunk) => deps.log.error({ err, buildId, step: step.name, seq: chunk.seq }, 'could not store build log lines'),
         });
         await store.updateStep(buildId, step.name, { status: 'RUNNING', startDate: new Date() });
         builds.publishStatus({ ...build, status: 'RUNNING' });
@@ -107,15 +115,16 @@ export function createBuildRunner(deps: {
           await store.updateStep(buildId, step.name, { status: 'SUCCEEDED', stopDate: new Date() });
         } catch (err) {
           const aborted = err instanceof AbortedError || abort.signal.aborted;
-          const message = aborted ? 'Stopped by user' : mask((err as Error).message);
-          sink.line(aborted ? '[gantry] Execution stopped by user' : `[gantry] ${message}`);
+          const interrupted = aborted && stopReason() === INTERRUPTED;
+          const message = aborted ? stopReason() : mask((err as Error).message);
+          sink.line(interrupted ? `[gantry] ${INTERRUPTED}` : aborted ? '[gantry] Execution stopped by user' : `[gantry] ${message}`);
           await sink.flush();
-          await store.updateStep(buildId, step.name, { status: aborted ? 'ABORTED' : 'FAILED', stopDate: new Date(), errorMessage: message });
-          outcome = aborted ? { status: 'ABORTED', error: 'Stopped by user' } : { status: 'FAILED', error: `Step ${step.name} failed: ${message}` };
+          await store.updateStep(buildId, step.name, { status: aborted && !interrupted ? 'ABORTED' : 'FAILED', stopDate: new Date(), errorMessage: message });
+          outcome = interrupted ? { status: 'FAILED', error: INTERRUPTED } : aborted ? { status: 'ABORTED', error: 'Stopped by user' } : { status: 'FAILED', error: `Step ${step.name} failed: ${message}` };
           break;
         }
       }
-      if (abort.signal.aborted && outcome.status === 'SUCCEEDED') outcome = { status: 'ABORTED', error: 'Stopped by user' };
+      if (abort.signal.aborted && outcome.status === 'SUCCEEDED') outcome = stopReason() === INTERRUPTED ? { status: 'FAILED', error: INTERRUPTED } : { status: 'ABORTED', error: 'Stopped by user' };
     } catch (err) {
       outcome = { status: 'FAILED', error: (err as Error).message };
     } finally {
@@ -146,20 +155,43 @@ export function createBuildRunner(deps: {
    * Starts a just-queued build in this process when a slot is free. The durable pg-boss job stays the
    * source of truth: whichever of the two moves the build from QUEUED first runs it, the other does nothing.
    */
-  let running = 0;
+  const running = new Set<Promise<void>>();
+  let stopping = false;
   async function runCounted(buildId: string) {
-    running++;
+    const work = run(buildId);
+    running.add(work);
     try {
-      await run(buildId);
+      await work;
     } finally {
-      running--;
+      running.delete(work);
     }
   }
   function runSoon(buildId: string, slots: number) {
-    if (running >= slots) return;
+    // once stopping, a queued build is left to its durable job: the next start runs it
+    if (stopping || running.size >= slots) return;
     setImmediate(() => void runCounted(buildId).catch((err) => deps.log.error({ err, buildId }, 'build failed to run')));
   }
 
-  return { run: runCounted, runSoon, recover, workerId };
+  /**
+   * Ends the builds this process runs, for a server stop: each is aborted and ends FAILED with
+   * INTERRUPTED once its log is stored. Waits for them up to `withinMs`; one still running then
+   * is failed here with the same reason, while the database is still open.
+   */
+  async function stop(withinMs: number) {
+    stopping = true;
+    for (const abort of builds.localAborts.values()) abort.abort(SERVER_STOPPED);
+    if (await settledWithin(Promise.allSettled([...running]), withinMs)) return;
+    for (const buildId of builds.localAborts.keys()) {
+      deps.log.warn({ buildId }, 'a build did not end in time for the server stop');
+      if (await store.transition(buildId, ['RUNNING'], { status: 'FAILED', stopDate: new Date(), errorMessage: INTERRUPTED })) {
+        for (const s of await store.steps(buildId)) {
+          if (s.status === 'RUNNING') await store.updateStep(buildId, s.name, { status: 'FAILED', stopDate: new Date(), errorMessage: INTERRUPTED });
+        }
+        await ended(buildId);
+      }
+    }
+  }
+
+  return { run: runCounted, runSoon, recover, stop, workerId };
 }
 export type BuildRunner = ReturnType<typeof createBuildRunner>;

@@ -87,9 +87,10 @@ export async function createDeploymentsModule(deps: {
     service, store, runner, localAborts,
     routes: deploymentsRoutes({ deployments: service, guards: deps.guards }),
     timeRoutes: deploymentTimeRoutes({ deployments: service, guards: deps.guards }),
-    stop: () => {
+    /** For a server stop: no more recovery sweeps, and the runs of this process end (bounded by `withinMs`). */
+    stop: async (withinMs: number) => {
       if (recovery) clearInterval(recovery);
-      for (const a of localAborts.values()) a.abort();
+      await runner.stop(withinMs);
     },
   };
 }

@@ -10,6 +10,7 @@ import type { StageRow } from '../stages/stages.store.js';
 import type { DeploymentsStore, DeploymentRow } from './deployments.store.js';
 import type { DeployedResource } from './deployments.tables.js';
 import { endLeftoverProcess } from './leftover-process.js';
+import { settledWithin } from '../../platform/shutdown.js';
 import { EngineFailure, type DeploymentEngine, type EngineOutcome, type EngineRun, type ErrorLogs, type PreparedResource } from './engine.js';
 
 export const deploymentLogsRoom = (deploymentId: string) => `deployment-logs:${deploymentId}`;
@@ -27,6 +28,10 @@ const LEFTOVER_GRACE_MS = 30_000;
 export const QUEUED_TOO_LONG_MS = 30 * 60_000;
 export const CANCELLED = 'Deployment cancelled';
 export const WORKER_STOPPED = 'The worker running this deployment stopped; the environment was left as terraform last saved it. Deploy again.';
+export const INTERRUPTED = 'Interrupted: the Gantry server stopped while this deployment ran; the environment was left as terraform last saved it. Deploy again.';
+export const PLAN_INTERRUPTED = 'Interrupted: the Gantry server stopped while this plan was created. Create the plan again.';
+/** The abort reason of a run ended by the server stopping (any other abort is a cancel). */
+const SERVER_STOPPED = new Error(INTERRUPTED);
 
 /** What a run needs to unpack a resource's component version and read its outputs. */
 export interface ComponentFiles {
@@ -134,6 +139,7 @@ export function createDeploymentsRunner(deps: {
       mask: createMasker(secrets),
       write: (c) => store.appendLog([{ deploymentId, ...c }]),
       publish: (c) => deps.realtime.toRoom(deploymentLogsRoom(deploymentId), 'logs', { deploymentId, ...c }),
+      onWriteError: (err, c) => deps.log.error({ err, deploymentId, seq: c.seq }, 'could not store deployment log lines'),
     });
   }
 
@@ -171,6 +177,7 @@ export function createDeploymentsRunner(deps: {
 
     const abort = new AbortController();
     deps.localAborts.set(row.id, abort);
+    if (stopping) abort.abort(SERVER_STOPPED);
     const heartbeat = heartbeatFor(row.id, abort, async () => {
       await store.update(row.id, { heartbeatAt: new Date() });
       return Boolean((await store.get(row.id))?.cancelRequested);
@@ -205,8 +212,9 @@ export function createDeploymentsRunner(deps: {
     } catch (err) {
       outcome = 'FAILED';
       if (err instanceof EngineFailure) reported = { status: err.status, logs: err.logs };
-      error = abort.signal.aborted ? CANCELLED : createMasker([])((err as Error).message);
-      sink.line(`[gantry] ${abort.signal.aborted ? CANCELLED : `Failed: ${error}`}`);
+      const stopped = abort.signal.reason === SERVER_STOPPED ? INTERRUPTED : CANCELLED;
+      error = abort.signal.aborted ? stopped : createMasker([])((err as Error).message);
+      sink.line(`[gantry] ${abort.signal.aborted ? stopped : `Failed: ${error}`}`);
     } finally {
       clearInterval(heartbeat);
       deps.localAborts.delete(row.id);
@@ -242,6 +250,7 @@ export function createDeploymentsRunner(deps: {
     if (!stage || !(await store.claimPlan(plan.id, workerId))) return;
     const abort = new AbortController();
     deps.localAborts.set(plan.id, abort);
+    if (stopping) abort.abort(SERVER_STOPPED);
     const heartbeat = heartbeatFor(plan.id, abort, async () => {
       await store.updatePlan(plan.id, { heartbeatAt: new Date() });
       return false;
@@ -264,7 +273,7 @@ export function createDeploymentsRunner(deps: {
         }),
       });
     } catch (err) {
-      await store.updatePlan(plan.id, { status: 'FAILED', error: (err as Error).message });
+      await store.updatePlan(plan.id, { status: 'FAILED', error: abort.signal.reason === SERVER_STOPPED ? PLAN_INTERRUPTED : (err as Error).message });
     } finally {
       clearInterval(heartbeat);
       deps.localAborts.delete(plan.id);
@@ -313,21 +322,37 @@ export function createDeploymentsRunner(deps: {
     deps.realtime.toRoom(deploymentLogsRoom(deploymentId), 'logs', { deploymentId, ...chunk });
   }
 
-  let running = 0;
+  const running = new Set<Promise<void>>();
+  let stopping = false;
   async function counted(fn: () => Promise<void>) {
-    running++;
+    const work = fn();
+    running.add(work);
     try {
-      await fn();
+      await work;
     } finally {
-      running--;
+      running.delete(work);
     }
   }
   /** Starts a just-queued run here when a slot is free; whichever of this and the pg-boss job claims it first runs it. */
   function runSoon(kind: 'deployment' | 'plan', id: string, slots: number) {
-    if (running >= slots) return;
+    // once stopping, a queued run is left to its durable job: the next start runs it
+    if (stopping || running.size >= slots) return;
     setImmediate(() => void counted(() => (kind === 'plan' ? runPlan(id) : run(id))).catch((err) => deps.log.error({ err, id }, 'deployment failed to run')));
   }
 
-  return { run: (id: string) => counted(() => run(id)), runPlan: (id: string) => counted(() => runPlan(id)), runSoon, recover, workerId };
+  /**
+   * Ends the runs of this process for a server stop: terraform gets its SIGINT (it saves the state and
+   * releases the lock) and each run ends failed with INTERRUPTED. Waits up to `withinMs`; a run still
+   * going then is left to the next start's recovery, which ends its terraform and fails it.
+   */
+  async function stop(withinMs: number) {
+    stopping = true;
+    for (const abort of deps.localAborts.values()) abort.abort(SERVER_STOPPED);
+    if (!(await settledWithin(Promise.allSettled([...running]), withinMs))) {
+      deps.log.warn({ runs: [...deps.localAborts.keys()] }, 'deployments did not end in time for the server stop; the next start recovers them');
+    }
+  }
+
+  return { run: (id: string) => counted(() => run(id)), runPlan: (id: string) => counted(() => runPlan(id)), runSoon, recover, stop, workerId };
 }
 export type DeploymentsRunner = ReturnType<typeof createDeploymentsRunner>;
