@@ -114,6 +114,37 @@ describe('login and tokens', () => {
   });
 });
 
+describe('per-account login limit', () => {
+  const loginFrom = (address: string, username: string, password: string) =>
+    t.app.inject({ method: 'POST', url: '/ms-usermanagement/auth/login', payload: { username, password }, remoteAddress: address });
+
+  it('refuses an account after 5 failed logins, whatever the client address, with a clear 429', async () => {
+    await registerUser(t, 'locked@example.com');
+    for (let i = 0; i < 5; i++) expect((await loginFrom(`198.51.100.${i}`, 'locked@example.com', `Guess${i}aa1`)).statusCode).toBe(401);
+    const refused = await loginFrom('203.0.113.9', 'locked@example.com', PASSWORD);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toEqual({
+      message: 'Too many failed logins for this account. Please try again in 30 seconds, or reset your password.',
+      code: 'TooManyRequestsException',
+      retryAfterSeconds: 30,
+    });
+    expect(refused.headers['retry-after']).toBe('30');
+  });
+
+  it('answers an unknown e-mail the same way, so the limit does not tell who has an account', async () => {
+    for (let i = 0; i < 5; i++) expect((await loginFrom(`198.51.100.${i}`, 'nobody-here@example.com', `Guess${i}aa1`)).statusCode).toBe(401);
+    expect((await loginFrom('203.0.113.9', 'nobody-here@example.com', PASSWORD)).statusCode).toBe(429);
+  });
+
+  it('a successful login resets the count', async () => {
+    await registerUser(t, 'reset-count@example.com');
+    for (let i = 0; i < 4; i++) expect((await loginFrom('198.51.100.1', 'reset-count@example.com', `Guess${i}aa1`)).statusCode).toBe(401);
+    expect((await loginFrom('198.51.100.1', 'reset-count@example.com', PASSWORD)).statusCode).toBe(200);
+    for (let i = 0; i < 4; i++) expect((await loginFrom('198.51.100.1', 'reset-count@example.com', `Guess${i}aa1`)).statusCode).toBe(401);
+    expect((await loginFrom('198.51.100.1', 'reset-count@example.com', PASSWORD)).statusCode).toBe(200);
+  });
+});
+
 describe('password recovery', () => {
   it('mails a one-time reset link and sets the new password', async () => {
     await registerUser(t, 'reset@example.com');
@@ -235,7 +266,8 @@ describe('rate limits', () => {
     try {
       const codes: number[] = [];
       for (let i = 0; i < 11; i++) {
-        codes.push((await limited.app.inject({ method: 'POST', url: '/ms-usermanagement/auth/login', payload: { username: 'x@example.com', password: `Guess${i}aa1` } })).statusCode);
+        // one account per guess: the per-account limit (5 failures) would answer first otherwise
+        codes.push((await limited.app.inject({ method: 'POST', url: '/ms-usermanagement/auth/login', payload: { username: `x${i}@example.com`, password: `Guess${i}aa1` } })).statusCode);
       }
       expect(codes.slice(0, 10).every((c) => c === 401)).toBe(true);
       expect(codes[10]).toBe(429);

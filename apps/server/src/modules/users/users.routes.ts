@@ -9,6 +9,7 @@ import { currentUser, type Guards } from '../../platform/auth.js';
 import { Forbidden } from '../../platform/errors.js';
 import { safeEqual } from '../../platform/secrets.js';
 import type { UsersService } from './users.service.js';
+import { AccountLocked } from './login-throttle.js';
 import type { Mailer } from '../../platform/mail.js';
 
 const ok = { ok: true as const };
@@ -33,9 +34,14 @@ export function usersRoutes(deps: {
       await users.activate(req.body.username, req.body.code);
       return ok;
     });
-    app.post('/auth/login', { config: strict, schema: { tags, body: LoginBody, response: { 200: LoginAnswer } } }, (req) =>
-      users.login(req.body.username, req.body.password),
-    );
+    app.post('/auth/login', { config: strict, schema: { tags, body: LoginBody, response: { 200: LoginAnswer } } }, async (req, reply) => {
+      try {
+        return await users.login(req.body.username, req.body.password);
+      } catch (err) {
+        if (err instanceof AccountLocked) reply.header('retry-after', String(err.retryAfterSeconds));
+        throw err;
+      }
+    });
     app.post('/auth/login/github', { config: strict, schema: { tags, body: GithubLoginBody, response: { 200: LoginAnswer } } }, (req) =>
       users.loginWithGithub(req.body.code),
     );

@@ -11,6 +11,7 @@ import { Conflict, NotFound, Unauthorized, Validation, Upstream } from '../../pl
 import { hashToken, randomToken } from '../../platform/secrets.js';
 import type { UsersStore, UserRow, CodePurpose } from './users.store.js';
 import * as mails from './users.mails.js';
+import { createLoginThrottle, type LoginThrottle } from './login-throttle.js';
 import type { GithubIdentity } from '../../integrations/github/github-identity.js';
 
 // 2 is Argon2id (the package's const enum cannot be imported under isolatedModules).
@@ -37,8 +38,10 @@ export function createUsersService(deps: {
   idTokens: IdTokens;
   baseUrl: () => string;
   github: GithubIdentity | null;
+  loginThrottle?: LoginThrottle;
 }) {
   const { db, store, mailer, idTokens } = deps;
+  const loginThrottle = deps.loginThrottle ?? createLoginThrottle();
   let dummyHash: Promise<string> | undefined;
 
   async function newCode(userId: string, purpose: CodePurpose, tx: Parameters<UsersStore['addCode']>[1] = db) {
@@ -99,8 +102,10 @@ export function createUsersService(deps: {
     },
 
     async login(username: string, password: string): Promise<LoginAnswer> {
+      await loginThrottle.attempt(username);
       const user = await store.byEmail(username);
       if (!(await passwordMatches(user, password))) throw new Unauthorized(BAD_LOGIN);
+      await loginThrottle.succeeded(username);
       if (user!.status === 'UNCONFIRMED') {
         await sendVerification(user!);
         throw new Validation('Your e-mail address is not verified yet. We sent you a new verification link.', undefined, 'UserNotConfirmedException');
