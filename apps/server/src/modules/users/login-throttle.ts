@@ -35,8 +35,8 @@ interface Account {
  *
  * The counts live in memory, per process: with several API processes an attacker gets up to
  * FREE_FAILURES per process before the lock (still a brake, together with the per-address
- * limit). Sharing them needs a table (see `login_failures` in the hardening notes); the methods
- * are async so such a store can replace this one unchanged.
+ * limit). Sharing them needs a table (login_failures: email, failures, last_failure_at,
+ * locked_until); the methods are async so such a store can replace this one unchanged.
  */
 export function createLoginThrottle(opts: { now?: () => number; maxAccounts?: number } = {}) {
   const now = opts.now ?? Date.now;

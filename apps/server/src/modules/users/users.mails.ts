@@ -13,6 +13,19 @@ export function verificationMail(baseUrl: string, to: string, firstName: string,
   return { to, subject: 'Verify your e-mail for Gantry', ...layout('Welcome to Gantry', [`Hi ${firstName}, please confirm your e-mail address to finish signing up.`], { href, label: 'Verify e-mail' }) };
 }
 
+/** To the owner of an address someone tried to sign up with: the sign-up answers as for a new account, so only the owner learns of it. */
+export function signUpAttemptMail(baseUrl: string, to: string, firstName: string): MailMessage {
+  return {
+    to,
+    subject: 'Someone tried to sign up to Gantry with your e-mail',
+    ...layout('You already have a Gantry account', [
+      `Hi ${firstName || 'there'}, someone just tried to create a Gantry account with your e-mail address, which already has one.`,
+      'If it was you: log in with the link below. Forgot your password? Choose "Forgot password" on the login page to reset it.',
+      'If it was not you, ignore this e-mail: your account was not changed.',
+    ], { href: `${baseUrl}/login`, label: 'Log in' }),
+  };
+}
+
 export function resetMail(baseUrl: string, to: string, code: string): MailMessage {
   const href = `${baseUrl}/account/reset/${enc(to)}/${enc(code)}`;
   return { to, subject: 'Reset your Gantry password', ...layout('Password recovery', ['Someone asked to reset the password of your Gantry account. If it was not you, ignore this e-mail.', 'The link works once and expires in one hour.'], { href, label: 'Set a new password' }) };

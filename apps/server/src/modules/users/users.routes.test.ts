@@ -40,10 +40,19 @@ describe('sign-up and verification', () => {
     expect(body.fields.password).toEqual(expect.arrayContaining(['Password must be at least 8 characters long', 'Password must contain at least one number']));
   });
 
-  it('refuses a second account on a verified e-mail', async () => {
+  it('answers a sign-up on a taken e-mail exactly like a new one, and mails the owner instead', async () => {
     await registerUser(t, 'dup@example.com');
-    const res = await post('/auth/sign-up', { username: 'dup@example.com', password: PASSWORD, firstName: 'A', lastName: 'B' });
-    expect(res.statusCode).toBe(409);
+    const fresh = await post('/auth/sign-up', { username: 'brand-new@example.com', password: PASSWORD, firstName: 'A', lastName: 'B' });
+    const taken = await post('/auth/sign-up', { username: 'dup@example.com', password: 'Other1234', firstName: 'A', lastName: 'B' });
+    expect(taken.statusCode).toBe(fresh.statusCode);
+    expect(taken.body).toBe(fresh.body);
+    const mail = (await t.lastMail('dup@example.com'))!;
+    expect(mail.subject).toBe('Someone tried to sign up to Gantry with your e-mail');
+    expect(mail.text).toContain('http://gantry.test/login');
+    expect(mail.text).not.toContain('/account/verify/');
+    // the account is untouched: the old password still works, the one of the attempt does not
+    expect((await login(t, 'dup@example.com', PASSWORD)).idToken).toBeTruthy();
+    expect((await post('/auth/login', { username: 'dup@example.com', password: 'Other1234' })).statusCode).toBe(401);
   });
 
   it('the second user is not an instance admin', async () => {

@@ -7,7 +7,7 @@ import {
 import type { Db } from '../../platform/db.js';
 import type { Mailer } from '../../platform/mail.js';
 import type { IdTokens } from '../../platform/tokens.js';
-import { Conflict, NotFound, Unauthorized, Validation, Upstream } from '../../platform/errors.js';
+import { NotFound, Unauthorized, Validation, Upstream } from '../../platform/errors.js';
 import { hashToken, randomToken } from '../../platform/secrets.js';
 import type { UsersStore, UserRow, CodePurpose } from './users.store.js';
 import * as mails from './users.mails.js';
@@ -81,10 +81,17 @@ export function createUsersService(deps: {
   return {
     toProfile,
 
+    /**
+     * Answers the same whether the address is new or taken, so sign-up does not tell who has an
+     * account; the owner of a taken address gets a mail instead (the password is hashed either way).
+     */
     async signUp(body: SignUpBody) {
       const existing = await store.byEmail(body.username);
       const passwordHash = await argonHash(body.password, ARGON);
-      if (existing && existing.status !== 'UNCONFIRMED') throw new Conflict('An account with the given email already exists.');
+      if (existing && existing.status !== 'UNCONFIRMED') {
+        await mailer.send(mails.signUpAttemptMail(deps.baseUrl(), existing.email, existing.firstName));
+        return;
+      }
       const user = existing
         ? (await store.update(existing.id, { passwordHash, firstName: body.firstName, lastName: body.lastName }))!
         : await store.insert({
