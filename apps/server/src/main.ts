@@ -1,8 +1,55 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { loadConfig } from './config.js';
 import { startGantry } from './server.js';
 import { openDatabase } from './platform/db.js';
 import { createBillingService } from './modules/billing/billing.service.js';
 import { createBillingStore } from './modules/billing/billing.store.js';
+
+/** A stop that has not ended by then (runs get 10 s, sockets, queue and database a few more) exits anyway. */
+const STOP_DEADLINE_MS = 30_000;
+
+let stopServer: ((why: string, exitCode: number) => void) | undefined;
+let log: Pick<FastifyBaseLogger, 'fatal' | 'error' | 'warn' | 'info'> | undefined;
+
+/**
+ * An error nobody handled is a bug: it is logged with its stack, and the server stops the ordinary
+ * way (runs end as interrupted, logs stored) and exits non-zero, instead of dying half-way.
+ */
+function fatal(kind: string) {
+  return (err: unknown) => {
+    if (log) log.fatal({ err }, `${kind}: ${err instanceof Error ? err.message : String(err)}`);
+    else console.error(`[gantry] ${kind}:`, err);
+    if (stopServer) stopServer(kind, 1);
+    else process.exit(1);
+  };
+}
+process.on('unhandledRejection', fatal('unhandled promise rejection'));
+process.on('uncaughtException', fatal('uncaught exception'));
+
+/** SIGTERM/SIGINT stop the server in order (app.ts); the same signal again exits at once. */
+function stopOnSignals(close: () => Promise<void>) {
+  let stopping = false;
+  stopServer = (why, exitCode) => {
+    if (stopping) {
+      log?.warn(`${why} while stopping: exiting at once`);
+      process.exit(exitCode || 130);
+    }
+    stopping = true;
+    log?.info(`${why}: stopping; running builds and deployments end as interrupted`);
+    setTimeout(() => {
+      log?.error(`the stop did not end within ${STOP_DEADLINE_MS / 1000} s; exiting`);
+      process.exit(1);
+    }, STOP_DEADLINE_MS).unref();
+    close().then(
+      () => process.exit(exitCode),
+      (err) => {
+        log?.error({ err }, 'the stop failed');
+        process.exit(1);
+      },
+    );
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => stopServer!(signal, 0));
+}
 
 /** gantry [serve|worker|migrate|promo-codes] — default: everything in one process. */
 async function main(argv: string[]) {
@@ -29,16 +76,12 @@ async function main(argv: string[]) {
   const started = Date.now();
   const gantry = await startGantry({ GANTRY_ROLE: role, ...(role === 'worker' && !process.env.PORT ? { PORT: '0', HOST: '127.0.0.1' } : {}) });
   const { url, app, config } = gantry;
+  log = app.log;
+  stopOnSignals(gantry.close);
   const shown = config.PUBLIC_URL ?? url;
   app.log.info(`Gantry (${role}) on ${config.DATABASE_URL ? 'PostgreSQL' : `PGlite in ${config.dataDir}`} ready in ${Date.now() - started} ms`);
   if (!config.SMTP_URL && role !== 'worker') app.log.info(`No SMTP_URL: mails go to the outbox at ${shown}/outbox?key=${app.services.outboxKey}`);
   console.log(`\n  Gantry is running at ${shown}\n`);
-  const stop = async () => {
-    await gantry.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
 }
 
 main(process.argv.slice(2)).catch((err) => {
