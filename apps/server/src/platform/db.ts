@@ -27,15 +27,25 @@ export interface Database {
 
 const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../migrations');
 
+/** How long opening a connection may take before start-up says the server cannot be reached. */
+const CONNECT_TIMEOUT_MS = 5_000;
+
 /** PostgreSQL when a URL is given, otherwise PGlite (embedded PostgreSQL) in the data dir or in memory. */
-export async function openDatabase(opts: { databaseUrl?: string; dataDir?: string | null }): Promise<Database> {
+export async function openDatabase(opts: { databaseUrl?: string; dataDir?: string | null; connectTimeoutMs?: number }): Promise<Database> {
   if (opts.databaseUrl) {
+    const where = describeServer(opts.databaseUrl);
+    await probeConnection(opts.databaseUrl, where, opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS);
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
     // An idle connection the server ended (restart, failover, admin) is dropped and replaced on next use;
     // without a listener pg re-throws it as an uncaught error and the whole process goes down.
     pool.on('error', (err) => console.warn(`[gantry] an idle PostgreSQL connection closed: ${err.message}`));
     const db = drizzlePg({ client: pool, schema });
-    await migratePg(db, { migrationsFolder });
+    try {
+      await migratePg(db, { migrationsFolder });
+    } catch (err) {
+      await pool.end().catch(() => undefined);
+      throw new Error(`Could not apply the database migrations on PostgreSQL at ${where.hostPort} (database ${where.database}, user ${where.user}): ${(err as Error).message}. Check that this user may create schemas and tables there.`);
+    }
     return {
       db,
       kind: 'postgres',
@@ -47,9 +57,11 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
   let dir: string | undefined;
   if (opts.dataDir) {
     dir = path.join(opts.dataDir, 'pglite');
-    fs.mkdirSync(dir, { recursive: true });
+    assertWritableDir(opts.dataDir, dir);
   }
-  const client = await PGlite.create(dir ? { dataDir: dir } : {});
+  const client = await PGlite.create(dir ? { dataDir: dir } : {}).catch((err: Error) => {
+    throw new Error(`The embedded database in ${dir ?? 'memory'} could not be opened: ${err.message}.${dir ? ' Another Gantry may be using this data dir, or its files are damaged; set GANTRY_DATA_DIR to another directory to start afresh.' : ''}`);
+  });
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder });
   return {
@@ -62,4 +74,66 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
     },
     close: () => client.close(),
   };
+}
+
+type PgError = Error & { code?: string };
+
+/** Host, port, database and user of a connection URL, for messages (never the password). */
+function describeServer(url: string) {
+  try {
+    const u = new URL(url);
+    const host = u.hostname || process.env.PGHOST || 'localhost';
+    return { hostPort: `${host}:${u.port || '5432'}`, database: decodeURIComponent(u.pathname.slice(1)) || '(default)', user: decodeURIComponent(u.username) || '(default)' };
+  } catch {
+    return { hostPort: '(DATABASE_URL is not a valid URL)', database: '?', user: '?' };
+  }
+}
+
+/**
+ * One connection with a short timeout before the pool is made: start-up says at once what is wrong
+ * (the pool itself keeps no connect timeout, so requests under load wait for a free connection).
+ */
+async function probeConnection(url: string, where: ReturnType<typeof describeServer>, timeoutMs: number) {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs });
+  client.on('error', () => undefined); // a failure is reported by connect() below
+  try {
+    await client.connect();
+  } catch (err) {
+    throw new Error(connectFailure(err as PgError, where, timeoutMs));
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** What went wrong connecting, and what to do about it, in one sentence a person can act on. */
+function connectFailure(err: PgError, where: ReturnType<typeof describeServer>, timeoutMs: number) {
+  const code = err.code ?? '';
+  if (code === '28P01' || code === '28000') {
+    return `PostgreSQL at ${where.hostPort} refused user ${where.user} (${err.message}). Check the user and password in DATABASE_URL, and pg_hba.conf on the server.`;
+  }
+  if (code === '3D000') return `There is no database ${where.database} on PostgreSQL at ${where.hostPort}. Create it or fix the database name in DATABASE_URL.`;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `Cannot resolve the PostgreSQL host in DATABASE_URL (${where.hostPort}, ${code}). Check the host name.`;
+  if (/timeout/i.test(err.message) || code === 'ETIMEDOUT') {
+    return `No answer from PostgreSQL at ${where.hostPort} within ${timeoutMs / 1000} s. Check DATABASE_URL, that the server is running and that no firewall is in the way.`;
+  }
+  if (code.startsWith('E')) return `Cannot reach PostgreSQL at ${where.hostPort} (${code}). Check DATABASE_URL and that the server is running.`;
+  return `Cannot connect to PostgreSQL at ${where.hostPort}: ${err.message}${code ? ` (${code})` : ''}. Check DATABASE_URL.`;
+}
+
+/**
+ * The data dir must take files before PGlite starts: it would otherwise fail with a message that names
+ * neither the directory nor the cause. Creating a file is the real test (permission bits do not stop
+ * root; a read-only mount or a path below a regular file do).
+ */
+export function assertWritableDir(dataDir: string, dir: string) {
+  const uid = typeof process.getuid === 'function' ? process.getuid() : 'unknown';
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+    const probe = path.join(dir, `.write-test-${process.pid}`);
+    fs.writeFileSync(probe, '');
+    fs.rmSync(probe);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    throw new Error(`The data dir ${path.resolve(dataDir)} is not writable by this user (uid ${uid}; ${code} at ${dir}). Fix its permissions or set GANTRY_DATA_DIR.`);
+  }
 }
