@@ -252,7 +252,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   await app.register(gitAccounts.routes, { prefix: '/ms-ap' });
   await app.register(pipelinesRoutes({ pipelines, guards }), { prefix: '/ms-ap' });
   await app.register(buildsRoutes({ builds, pipelines, guards }), { prefix: '/ms-ap' });
-  await app.register(webhookRoutes({ builds, pipelines, git: gitAccess }), { prefix: '/ms-ap' });
+  await app.register(webhookRoutes({ builds }), { prefix: '/ms-ap' });
   await app.register(components.routes, { prefix: '/ms-engine' });
   await app.register(cloudAccounts.routes, { prefix: '/ms-aws' });
   await app.register(stagesRoutes({ stages, guards }), { prefix: '/ms-engine' });

@@ -4,11 +4,8 @@ import {
   Build, BuildsQuery, PipelineParams, ProjectIdParams, TriggerBody, PipelineMetrics, BuildLimitations, OkBody, GitProvider, TimelineEvent, TimelineQuery, InputText, InputUuid,
 } from '@gantry/contracts';
 import { currentUser, type Guards } from '../../platform/auth.js';
-import { NotFound, Unauthorized } from '../../platform/errors.js';
 import type { BuildsService } from './builds.service.js';
 import type { PipelinesService } from '../pipelines/pipelines.service.js';
-import type { GitAccess } from '../pipelines/git-access.js';
-import { branchMatches, filesMatch } from '@gantry/contracts';
 
 const BuildParams = PipelineParams.extend({ buildId: InputText().min(1).max(64) });
 const ok = { ok: true as const };
@@ -69,36 +66,15 @@ export function timelineRoutes(deps: { builds: BuildsService; guards: Guards }):
 }
 
 /** Provider push webhooks: no session, the signature made with the pipeline's own secret is the proof. */
-export function webhookRoutes(deps: { builds: BuildsService; pipelines: PipelinesService; git: GitAccess }): FastifyPluginAsyncZod {
+export function webhookRoutes(deps: { builds: BuildsService }): FastifyPluginAsyncZod {
   return async (app) => {
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 10 * 1024 * 1024 }, (_req, body, done) => done(null, body));
     app.post('/webhooks/:provider/:pipelineId', {
-      schema: { tags: ['webhooks'], params: z.object({ provider: GitProvider, pipelineId: InputUuid() }), response: { 202: z.object({ triggered: z.boolean(), buildId: z.string().nullable(), reason: z.string().nullable() }) } },
-    }, async (req, reply) => {
-      const pipeline = await deps.pipelines.byIdAnyProject(req.params.pipelineId);
-      const secret = pipeline && deps.pipelines.webhookSecret(pipeline);
-      if (!pipeline || !secret) throw new NotFound('Pipeline not found');
-      const { client, token } = await deps.git.clientFor(pipeline.projectId, pipeline.gitAccountId);
-      let push;
-      try {
-        push = client.parsePush(req.headers, String(req.body ?? ''), secret);
-      } catch {
-        throw new Unauthorized('Webhook signature does not match', 'InvalidSignature');
-      }
-      const skip = (reason: string) => reply.status(202).send({ triggered: false, buildId: null, reason });
-      if (!push) return skip('Not a push event');
-      if (!pipeline.automatedTrigger) return skip('Automated trigger is off');
-      if (!branchMatches(pipeline.branchFilter, push.branch)) return skip(`Branch ${push.branch} does not match ${pipeline.branchFilter}`);
-      let changed = push.changedFiles;
-      if (!push.changedFilesComplete && client.changedFiles) {
-        changed = await client.changedFiles(token, pipeline.repositoryFullName, push.before, push.sha).catch(() => changed);
-      }
-      if (!filesMatch(pipeline.modifiedFiles, changed)) return skip('No changed file matches the modified-files filter');
-      const build = await deps.builds.trigger(pipeline.projectId, pipeline, {
-        branch: push.branch, trigger: 'webhook', commit: { sha: push.sha, message: push.message, author: push.author },
-      });
-      return reply.status(202).send({ triggered: true, buildId: build.id, reason: null });
-    });
+      schema: {
+        tags: ['webhooks'], params: z.object({ provider: GitProvider, pipelineId: InputUuid() }),
+        response: { 202: z.object({ triggered: z.boolean(), buildId: z.string().nullable(), reason: z.string().nullable(), duplicate: z.literal(true).optional() }) },
+      },
+    }, async (req, reply) => reply.status(202).send(await deps.builds.receivePush(req.params.pipelineId, req.headers, String(req.body ?? ''))));
   };
 }

@@ -1,15 +1,15 @@
 import {
-  validatePipelineSpec, executionPlan, isBuildActive,
-  type Build, type BuildStep, type Artifact, type Pipeline, type TimelineEvent,
+  validatePipelineSpec, executionPlan, isBuildActive, isSpecWithinSize, branchNameProblem, branchMatches, filesMatch, BRANCH_NAME_MESSAGE,
+  type Build, type GitProvider, type BuildStep, type Artifact, type Pipeline, type TimelineEvent,
 } from '@gantry/contracts';
 import type { Jobs } from '../../platform/jobs.js';
 import type { Realtime } from '../../platform/realtime.js';
 import type { ArtifactStore } from '../../platform/artifacts.js';
-import { Conflict, NotFound, Validation, Upstream } from '../../platform/errors.js';
+import { Conflict, NotFound, Validation, Upstream, Unauthorized } from '../../platform/errors.js';
 import type { BillingService } from '../billing/billing.service.js';
 import type { PipelinesService } from '../pipelines/pipelines.service.js';
 import type { PipelineRow } from '../pipelines/pipelines.store.js';
-import type { GitAccess } from '../pipelines/git-access.js';
+import type { GitAccess, GitClientForBuilds } from '../pipelines/git-access.js';
 import { specPath } from '../pipelines/git-access.js';
 import type { BuildsStore, BuildRow, StepRow, ArtifactRow } from './builds.store.js';
 
@@ -39,6 +39,29 @@ export function toBuild(b: BuildRow, pipelineName: string, steps: StepRow[] = []
     })),
   };
 }
+
+/** How long a push delivery id is remembered; providers redeliver within hours, not weeks. */
+export const WEBHOOK_DELIVERY_MEMORY_MS = 30 * 24 * 3600 * 1000;
+const PRUNE_EVERY_MS = 3600 * 1000;
+const MAX_DELIVERY_ID_LENGTH = 200;
+
+/** The header each provider puts its delivery's unique id in (the same id on a redelivery). */
+const DELIVERY_ID_HEADERS: Record<GitProvider, string> = {
+  github: 'x-github-delivery',
+  gitlab: 'x-gitlab-event-uuid',
+  bitbucket: 'x-request-uuid',
+};
+
+type Headers = Record<string, string | string[] | undefined>;
+
+/** The provider's delivery id of a webhook call, or null when it carries none usable. */
+export function deliveryIdOf(provider: GitProvider, headers: Headers): string | null {
+  const raw = headers[DELIVERY_ID_HEADERS[provider]];
+  const id = (Array.isArray(raw) ? raw[0] : raw)?.trim();
+  return id && id.length <= MAX_DELIVERY_ID_LENGTH && !id.includes('\u0000') ? id : null;
+}
+
+export type PushOutcome = { triggered: boolean; buildId: string | null; reason: string | null; duplicate?: true };
 
 export interface TriggerOptions {
   branch: string;
@@ -79,12 +102,40 @@ export function createBuildsService(deps: {
     return (await store.metrics(projectId, undefined, startOfMonth())).buildTime / 60_000;
   }
 
-  return {
+  let lastPrune = 0;
+  async function pruneDeliveries() {
+    lastPrune = Date.now();
+    await store.pruneDeliveries(new Date(Date.now() - WEBHOOK_DELIVERY_MEMORY_MS));
+  }
+  const pruneDeliveriesNowAndThen = async () => { if (Date.now() - lastPrune > PRUNE_EVERY_MS) await pruneDeliveries(); };
+
+  type Push = ReturnType<GitClientForBuilds['parsePush']>;
+  async function handlePush(pipeline: PipelineRow, push: Push, git: { client: GitClientForBuilds; token: string }): Promise<PushOutcome> {
+    const skip = (reason: string): PushOutcome => ({ triggered: false, buildId: null, reason });
+    if (!push) return skip('Not a push event');
+    const branchProblem = branchNameProblem(push.branch);
+    if (branchProblem) return skip(`Ignored: ${BRANCH_NAME_MESSAGE} (${branchProblem})`);
+    if (!pipeline.automatedTrigger) return skip('Automated trigger is off');
+    if (!branchMatches(pipeline.branchFilter, push.branch)) return skip(`Branch ${push.branch} does not match ${pipeline.branchFilter}`);
+    let changed = push.changedFiles;
+    if (!push.changedFilesComplete && git.client.changedFiles) {
+      changed = await git.client.changedFiles(git.token, pipeline.repositoryFullName, push.before, push.sha).catch(() => changed);
+    }
+    if (!filesMatch(pipeline.modifiedFiles, changed)) return skip('No changed file matches the modified-files filter');
+    const build = await api.trigger(pipeline.projectId, pipeline, {
+      branch: push.branch, trigger: 'webhook', commit: { sha: push.sha, message: push.message, author: push.author },
+    });
+    return { triggered: true, buildId: build.id, reason: null };
+  }
+
+  const api = {
     localAborts,
     publishStatus,
 
     /** Resolves the commit and the spec, records the build with its steps, and queues it. */
     async trigger(projectId: string, pipeline: PipelineRow, o: TriggerOptions) {
+      const branchProblem = branchNameProblem(o.branch);
+      if (branchProblem) throw new Validation(`${BRANCH_NAME_MESSAGE}: ${branchProblem}`, { ref: [branchProblem] });
       await billing.assertWithinLimit(projectId, 'buildMinutes', Math.floor(await usedBuildMinutes(projectId)), 1);
       const { client, token } = await deps.git.clientFor(projectId, pipeline.gitAccountId);
       const commit = o.commit ?? (await client.getCommit(token, pipeline.repositoryFullName, o.branch).catch((err: Error) => {
@@ -95,7 +146,8 @@ export function createBuildsService(deps: {
       const { errors, spec } = validatePipelineSpec(specYaml);
       const base = {
         projectId, pipelineId: pipeline.id, branch: o.branch, commitSha: commit.sha, commitMessage: commit.message,
-        commitAuthor: commit.author, commitAvatar: commit.avatar ?? null, trigger: o.trigger, triggeredBy: o.userId ?? null, specYaml,
+        commitAuthor: commit.author, commitAvatar: commit.avatar ?? null, trigger: o.trigger, triggeredBy: o.userId ?? null,
+        specYaml: isSpecWithinSize(specYaml) ? specYaml : null, // an oversize spec is refused, not kept with the failed build
       };
       if (errors.length || !spec) {
         if (o.trigger === 'manual') throw new Validation(`The pipeline spec is not valid: ${errors[0]}`, { gantryYaml: errors });
@@ -114,6 +166,39 @@ export function createBuildsService(deps: {
       onQueued(queued.id);
       return queued;
     },
+
+    /**
+     * A provider's push webhook: verified with the pipeline's own secret, taken once per delivery id
+     * (a replayed delivery starts nothing), then filtered by branch name, branch filter and files.
+     */
+    async receivePush(pipelineId: string, headers: Headers, rawBody: string): Promise<PushOutcome> {
+      const pipeline = await deps.pipelines().byIdAnyProject(pipelineId);
+      const secret = pipeline && deps.pipelines().webhookSecret(pipeline);
+      if (!pipeline || !secret) throw new NotFound('Pipeline not found');
+      const { client, token, account } = await deps.git.clientFor(pipeline.projectId, pipeline.gitAccountId);
+      let push;
+      try {
+        push = client.parsePush(headers, rawBody, secret);
+      } catch {
+        throw new Unauthorized('Webhook signature does not match', 'InvalidSignature');
+      }
+      const deliveryId = deliveryIdOf(account.type, headers);
+      if (deliveryId) {
+        await pruneDeliveriesNowAndThen();
+        if (!(await store.takeDelivery({ provider: account.type, deliveryId, pipelineId: pipeline.id }))) {
+          return { triggered: false, buildId: null, reason: `Duplicate delivery ${deliveryId}: already received, nothing started`, duplicate: true };
+        }
+      }
+      try {
+        return await handlePush(pipeline, push, { client, token });
+      } catch (err) {
+        if (deliveryId) await store.releaseDelivery(account.type, deliveryId);
+        throw err;
+      }
+    },
+
+    /** Forgets push deliveries older than WEBHOOK_DELIVERY_MEMORY_MS. */
+    pruneWebhookDeliveries: () => pruneDeliveries(),
 
     async list(projectId: string, pipelineId: string, limit: number, offset: number, search?: string): Promise<Build[]> {
       const pipeline = await pipelineOf(projectId, pipelineId);
@@ -187,5 +272,6 @@ export function createBuildsService(deps: {
     removeArtifactsOf: async (pipelineId: string) => deps.artifacts.removePrefix(`pipelines/${pipelineId}`),
     buildOf,
   };
+  return api;
 }
 export type BuildsService = ReturnType<typeof createBuildsService>;

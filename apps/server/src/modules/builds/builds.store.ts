@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, lt, sql, or, ilike } from 'drizzle-orm';
 import type { Db, Tx } from '../../platform/db.js';
-import { buildArtifacts, buildLogs, builds, buildSteps } from './builds.tables.js';
+import { buildArtifacts, buildLogs, builds, buildSteps, webhookDeliveries } from './builds.tables.js';
 import { pipelines } from '../pipelines/pipelines.tables.js';
 
 export type BuildRow = typeof builds.$inferSelect;
@@ -77,6 +77,14 @@ export function createBuildsStore(db: Db) {
       ));
       return { successfulExecutions: Number(row!.ok), failedExecutions: Number(row!.failed), buildTime: Math.round(Number(row!.ms)) };
     },
+
+    /** Takes a push delivery once: true when it is new, false when the same delivery was taken before. */
+    takeDelivery: async (delivery: { provider: string; deliveryId: string; pipelineId: string }) =>
+      (await db.insert(webhookDeliveries).values(delivery).onConflictDoNothing().returning({ deliveryId: webhookDeliveries.deliveryId })).length > 0,
+    /** Gives a taken delivery back (its push could not be handled), so the provider's redelivery is not a duplicate. */
+    releaseDelivery: (provider: string, deliveryId: string) =>
+      db.delete(webhookDeliveries).where(and(eq(webhookDeliveries.provider, provider), eq(webhookDeliveries.deliveryId, deliveryId))),
+    pruneDeliveries: (before: Date) => db.delete(webhookDeliveries).where(lt(webhookDeliveries.receivedAt, before)),
   };
 }
 export type BuildsStore = ReturnType<typeof createBuildsStore>;
