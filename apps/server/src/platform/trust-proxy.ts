@@ -16,21 +16,25 @@ function isAddressOrRange(entry: string): boolean {
 
 /**
  * TRUST_PROXY as Fastify's `trustProxy` takes it: unset or `false` → off (X-Forwarded-For is ignored,
- * so a client cannot choose its own address); `true` → trust every hop; a number → that many hops;
- * otherwise a comma-separated list of proxy addresses, CIDRs or loopback/linklocal/uniquelocal.
+ * so a client cannot choose its own address); `true` → trust every hop; otherwise a comma-separated
+ * list of proxy addresses, CIDRs or loopback/linklocal/uniquelocal. No hop count: Fastify 5 treats
+ * one as "trust nothing", since it cannot tell a proxy from a client sending enough hops itself.
  */
 export const TrustProxy = z
   .string()
   .optional()
-  .transform((raw, ctx): boolean | number | string[] => {
+  .transform((raw, ctx): boolean | string[] => {
     const value = raw?.trim().toLowerCase();
     if (!value || value === 'false') return false;
     if (value === 'true') return true;
-    if (/^\d+$/.test(value)) return Number(value) || false;
+    if (/^\d+$/.test(value)) {
+      ctx.addIssue({ code: 'custom', message: 'a hop count cannot tell a proxy from a client; list the proxy addresses or CIDRs instead (or true)' });
+      return z.NEVER;
+    }
     const entries = value.split(',').map((e) => e.trim()).filter(Boolean);
     const bad = entries.filter((e) => !isAddressOrRange(e));
     if (bad.length || !entries.length) {
-      ctx.addIssue({ code: 'custom', message: `expected true, false, a number of hops or a comma-separated list of addresses/CIDRs, not "${bad.join(', ') || raw}"` });
+      ctx.addIssue({ code: 'custom', message: `expected true, false or a comma-separated list of proxy addresses/CIDRs, not "${bad.join(', ') || raw}"` });
       return z.NEVER;
     }
     return entries;
