@@ -120,7 +120,8 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   const database = opts.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir }));
   const master = loadMasterKey(config.GANTRY_SECRET_KEY, config.dataDir);
   const secrets = createSecretBox(master);
-  const idTokens = createIdTokens(deriveKey(master, 'id-token'), config.GANTRY_ID_TOKEN_TTL_SECONDS);
+  const usersStore = createUsersStore(database.db);
+  const idTokens = createIdTokens(deriveKey(master, 'id-token'), config.GANTRY_ID_TOKEN_TTL_SECONDS, usersStore.tokensValidAfter);
   const outboxKey = deriveKey(master, 'outbox').toString('base64url').slice(0, 24);
   const baseUrl = opts.baseUrl ?? (() => (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, ''));
 
@@ -134,7 +135,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
 
   const billing = createBillingService({ store: createBillingStore(database.db) });
   await billing.ensurePlans();
-  const users = createUsersService({ db: database.db, store: createUsersStore(database.db), mailer, idTokens, baseUrl, github });
+  const users = createUsersService({ db: database.db, store: usersStore, mailer, idTokens, baseUrl, github });
   const projectsStore = createProjectsStore(database.db);
   // Per-project counts come from modules built later (components now, environments next): bound once they exist.
   let componentCounts: (ids: string[]) => Promise<Map<string, number>> = async () => new Map();

@@ -3,6 +3,7 @@ import { io as ioClient } from 'socket.io-client';
 import { createSecretBox, loadMasterKey, hashToken, randomToken } from './secrets.js';
 import { createTestApp, registerUser, createProject, bearer, type TestApp } from '../../test/helpers.js';
 import { REALTIME_PATH } from './realtime.js';
+import { createIdTokens } from './tokens.js';
 import os from 'node:os';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -33,6 +34,27 @@ describe('secrets at rest', () => {
     const t = randomToken();
     expect(t).not.toBe(randomToken());
     expect(hashToken(t)).toHaveLength(64);
+  });
+});
+
+describe('id tokens', () => {
+  const key = new Uint8Array(32).fill(7);
+  const claims = { sub: '00000000-0000-4000-8000-000000000001', email: 'a@example.com' };
+
+  it('refuses a token issued before the user\'s revocation, even within the same second, and accepts one issued after it', async () => {
+    let tokensValidAfter: Date | null = null;
+    const tokens = createIdTokens(key, 900, async () => ({ tokensValidAfter }));
+    const before = await tokens.sign(claims);
+    expect((await tokens.verify(before)).sub).toBe(claims.sub);
+    tokensValidAfter = new Date(); // the same millisecond as the signing, most likely
+    await expect(tokens.verify(before)).rejects.toMatchObject({ status: 401, message: 'invalid token', extra: { type: 'JsonWebTokenError' } });
+    const after = await tokens.sign(claims, { issuedAfter: tokensValidAfter });
+    expect((await tokens.verify(after)).sub).toBe(claims.sub);
+  });
+
+  it('refuses a token of a user that no longer exists', async () => {
+    const tokens = createIdTokens(key, 900, async () => undefined);
+    await expect(tokens.verify(await tokens.sign(claims))).rejects.toMatchObject({ status: 401, extra: { type: 'JsonWebTokenError' } });
   });
 });
 
@@ -87,5 +109,18 @@ describe('HTTP platform', () => {
     t.app.services.realtime.toProject(mine, 'logs', { line: 'hello' });
     expect(await got).toEqual({ line: 'hello' });
     sock.close();
+  });
+
+  it('socket.io: refuses an id token revoked by log-out', async () => {
+    const s = await registerUser(t, 'socket-out@example.com');
+    await t.app.inject({ method: 'POST', url: '/ms-usermanagement/auth/logout', payload: { refreshToken: s.refreshToken } });
+    const revoked = ioClient(url, { path: REALTIME_PATH, query: { Authorization: s.idToken }, transports: ['websocket'], reconnection: false });
+    const refused = await new Promise<{ message: string; data?: unknown }>((resolve) => {
+      revoked.on('connect_error', (e) => resolve(e as never));
+      revoked.on('connect', () => resolve({ message: 'connected' }));
+    });
+    revoked.close();
+    expect(refused.message).toBe('unauthorized');
+    expect(refused.data).toEqual({ message: 'invalid token' });
   });
 });

@@ -1,4 +1,4 @@
-import { SignJWT, jwtVerify, errors as joseErrors, decodeJwt } from 'jose';
+import { SignJWT, jwtVerify, errors as joseErrors, decodeJwt, type JWTPayload } from 'jose';
 import { AUTH_ERROR } from '@gantry/contracts';
 import { Unauthorized } from './errors.js';
 
@@ -7,12 +7,27 @@ export interface IdClaims {
   email: string;
 }
 
-/** Short-lived id tokens (HS256 JWT, key derived from the instance secret). */
-export function createIdTokens(key: Uint8Array, ttlSeconds: number) {
+/** When a user's id tokens start to count (log-out, password reset… set it); undefined: no such user. */
+export type TokensValidAfterLookup = (userId: string) => Promise<{ tokensValidAfter: Date | null } | undefined>;
+
+/**
+ * Short-lived id tokens (HS256 JWT, key derived from the instance secret), refused once their user
+ * revoked them (`tokensValidAfter`) or no longer exists.
+ *
+ * Revocation compares milliseconds, not the JWT `iat` (whole seconds): with `iat` alone a token
+ * issued earlier in the same second as a log-out would survive it, or a login right after it be
+ * refused. So every token carries `iat_ms`, a token is refused when `iat_ms <= tokensValidAfter`,
+ * and a token signed after a revocation is dated at least 1 ms after it (`issuedAfter`), even in the
+ * same millisecond or on a node whose clock runs a little behind. Tokens without `iat_ms` (signed
+ * before it existed) count from the start of their `iat` second, i.e. the strict side.
+ */
+export function createIdTokens(key: Uint8Array, ttlSeconds: number, validAfter?: TokensValidAfterLookup) {
+  const invalid = () => new Unauthorized('invalid token', 401, AUTH_ERROR.invalid);
   return {
     ttlSeconds,
-    async sign(claims: IdClaims): Promise<string> {
-      return new SignJWT({ email: claims.email, token_use: 'id' })
+    async sign(claims: IdClaims, opts: { issuedAfter?: Date | null } = {}): Promise<string> {
+      const issuedAtMs = Math.max(Date.now(), (opts.issuedAfter?.getTime() ?? -Infinity) + 1);
+      return new SignJWT({ email: claims.email, token_use: 'id', iat_ms: issuedAtMs })
         .setProtectedHeader({ alg: 'HS256' })
         .setSubject(claims.sub)
         .setIssuedAt()
@@ -21,15 +36,21 @@ export function createIdTokens(key: Uint8Array, ttlSeconds: number) {
         .sign(key);
     },
     async verify(token: string): Promise<IdClaims> {
+      let payload: JWTPayload;
       try {
-        const { payload } = await jwtVerify(token, key, { issuer: 'gantry', algorithms: ['HS256'] });
-        if (payload.token_use !== 'id' || !payload.sub) throw new Unauthorized('invalid token', 401, AUTH_ERROR.invalid);
-        return { sub: payload.sub, email: String(payload.email) };
+        ({ payload } = await jwtVerify(token, key, { issuer: 'gantry', algorithms: ['HS256'] }));
       } catch (err) {
-        if (err instanceof Unauthorized) throw err;
         if (err instanceof joseErrors.JWTExpired) throw new Unauthorized('jwt expired', 401, AUTH_ERROR.expired);
-        throw new Unauthorized('invalid token', 401, AUTH_ERROR.invalid);
+        throw invalid();
       }
+      if (payload.token_use !== 'id' || !payload.sub) throw invalid();
+      if (validAfter) {
+        // Outside the try: a failing lookup is a server error, not an invalid token.
+        const user = await validAfter(payload.sub);
+        const issuedAtMs = typeof payload.iat_ms === 'number' ? payload.iat_ms : (payload.iat ?? 0) * 1000;
+        if (!user || (user.tokensValidAfter && issuedAtMs <= user.tokensValidAfter.getTime())) throw invalid();
+      }
+      return { sub: payload.sub, email: String(payload.email) };
     },
     /** The subject of a token whose signature is fine but which may have expired (for refresh). */
     async subjectIgnoringExpiry(token: string): Promise<string | null> {

@@ -2,7 +2,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import http from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../config.js';
-import { createTestApp, registerUser, login, bearer, codeFromMail, PASSWORD, type TestApp } from '../../../test/helpers.js';
+import { createTestApp, registerUser, login, bearer, codeFromMail, createProject, addMember, PASSWORD, type TestApp } from '../../../test/helpers.js';
 
 let t: TestApp;
 beforeAll(async () => { t = await createTestApp(); });
@@ -10,6 +10,7 @@ afterAll(async () => { await t?.close(); });
 
 const post = (url: string, payload: object, headers: Record<string, string> = {}) =>
   t.app.inject({ method: 'POST', url: `/ms-usermanagement${url}`, payload, headers });
+const me_ = (idToken: string) => t.app.inject({ method: 'GET', url: '/ms-usermanagement/users/me', headers: bearer(idToken) });
 
 describe('sign-up and verification', () => {
   it('signs up, mails a one-time verification code, verifies once', async () => {
@@ -120,6 +121,41 @@ describe('login and tokens', () => {
     expect(forged.json().type).toBe('JsonWebTokenError');
     const none = await t.app.inject({ method: 'GET', url: '/ms-usermanagement/users/me' });
     expect(none.statusCode).toBe(401);
+  });
+});
+
+describe('id token revocation', () => {
+  const invalid = { message: 'invalid token', code: 401, type: 'JsonWebTokenError' };
+
+  it('an id token stops working at log-out, and a fresh login right after works', async () => {
+    const s = await registerUser(t, 'revoke-out@example.com');
+    expect((await me_(s.idToken)).statusCode).toBe(200);
+    expect((await post('/auth/logout', { refreshToken: s.refreshToken })).statusCode).toBe(200);
+    const after = await me_(s.idToken);
+    expect(after.statusCode).toBe(401);
+    expect(after.json()).toEqual(invalid);
+    const again = await login(t, 'revoke-out@example.com', PASSWORD);
+    expect((await me_(again.idToken)).statusCode).toBe(200);
+  });
+
+  it('an id token stops working at a password reset, and a login with the new password works', async () => {
+    const s = await registerUser(t, 'revoke-reset@example.com');
+    await post('/auth/forgot-password', { username: 'revoke-reset@example.com' });
+    const code = codeFromMail((await t.lastMail('revoke-reset@example.com'))!.text, '/account/reset/');
+    expect((await post('/auth/confirm-forgot-password', { username: 'revoke-reset@example.com', code, password: 'NewSecret77' })).statusCode).toBe(200);
+    const after = await me_(s.idToken);
+    expect(after.statusCode).toBe(401);
+    expect(after.json()).toEqual(invalid);
+    expect((await post('/auth/refresh', { refreshToken: s.refreshToken })).statusCode).toBe(401);
+    const again = await login(t, 'revoke-reset@example.com', 'NewSecret77');
+    expect((await me_(again.idToken)).statusCode).toBe(200);
+  });
+
+  it('completing a registration revokes older id tokens yet answers one that works at once', async () => {
+    const owner = await registerUser(t, 'revoke-owner@example.com');
+    const projectId = await createProject(t, owner.idToken, 'Revocation');
+    const member = await addMember(t, owner.idToken, projectId, 'revoke-member@example.com', 'read');
+    expect((await me_(member.idToken)).statusCode).toBe(200);
   });
 });
 

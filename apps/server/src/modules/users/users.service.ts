@@ -56,12 +56,17 @@ export function createUsersService(deps: {
       userId: user.id, familyId, tokenHash: hashToken(refreshToken),
       expiresAt: new Date(Date.now() + REFRESH_TOKEN_TTL_DAYS * 86_400_000),
     });
-    const idToken = await idTokens.sign({ sub: user.id, email: user.email });
+    const idToken = await idTokens.sign({ sub: user.id, email: user.email }, { issuedAfter: user.tokensValidAfter });
     return { idToken, refreshToken, expiresIn: idTokens.ttlSeconds };
   }
 
   async function loggedIn(user: UserRow): Promise<LoginAnswer> {
     return { done: true, ...(await issueTokens(user)), profile: toProfile(user) };
+  }
+
+  /** A new password ends every id token issued before it (they would otherwise live out their 15 minutes). */
+  async function newPassword(password: string) {
+    return { passwordHash: await argonHash(password, ARGON), tokensValidAfter: new Date() };
   }
 
   async function sendVerification(user: UserRow) {
@@ -87,15 +92,15 @@ export function createUsersService(deps: {
      */
     async signUp(body: SignUpBody) {
       const existing = await store.byEmail(body.username);
-      const passwordHash = await argonHash(body.password, ARGON);
+      const password = await newPassword(body.password);
       if (existing && existing.status !== 'UNCONFIRMED') {
         await mailer.send(mails.signUpAttemptMail(deps.baseUrl(), existing.email, existing.firstName));
         return;
       }
       const user = existing
-        ? (await store.update(existing.id, { passwordHash, firstName: body.firstName, lastName: body.lastName }))!
+        ? (await store.update(existing.id, { ...password, firstName: body.firstName, lastName: body.lastName }))!
         : await store.insert({
-            email: body.username, passwordHash, firstName: body.firstName, lastName: body.lastName,
+            email: body.username, passwordHash: password.passwordHash, firstName: body.firstName, lastName: body.lastName,
             status: 'UNCONFIRMED', isInstanceAdmin: (await store.count()) === 0,
           });
       await sendVerification(user);
@@ -155,7 +160,7 @@ export function createUsersService(deps: {
       if (!user || !taken || taken.userId !== user.id) {
         throw new Validation('Invalid or expired recovery link. Please request a new one.', undefined, 'CodeMismatchException');
       }
-      await store.update(user.id, { passwordHash: await argonHash(body.password, ARGON) });
+      await store.update(user.id, await newPassword(body.password));
       await store.revokeAllForUser(user.id);
     },
 
@@ -166,7 +171,7 @@ export function createUsersService(deps: {
         throw new Unauthorized('Invalid session for the user, session is expired.', 'NotAuthorizedException');
       }
       const updated = await store.update(user.id, {
-        passwordHash: await argonHash(body.newPassword, ARGON),
+        ...(await newPassword(body.newPassword)),
         status: 'CONFIRMED',
         ...(body.firstName ? { firstName: body.firstName } : {}),
         ...(body.lastName ? { lastName: body.lastName } : {}),
@@ -196,9 +201,12 @@ export function createUsersService(deps: {
       return issueTokens(user, found.familyId);
     },
 
+    /** Ends the refresh-token family and, at once, the user's id tokens (tokensValidAfter). */
     async logout(refreshToken: string) {
       const row = await store.refreshTokenByHash(hashToken(refreshToken));
-      if (row) await store.revokeFamily(row.familyId);
+      if (!row) return;
+      await store.revokeFamily(row.familyId);
+      await store.update(row.userId, { tokensValidAfter: new Date() });
     },
 
     async me(userId: string) {
@@ -224,10 +232,10 @@ export function createUsersService(deps: {
       const existing = await store.byEmail(email);
       if (existing && existing.status !== 'UNCONFIRMED') return { user: existing, credentials: null };
       const password = temporaryPassword();
-      const passwordHash = await argonHash(password, ARGON);
+      const credentials = await newPassword(password);
       const user = existing
-        ? (await store.update(existing.id, { status: 'FORCE_CHANGE_PASSWORD', passwordHash }))!
-        : await store.insert({ email, passwordHash, status: 'FORCE_CHANGE_PASSWORD' });
+        ? (await store.update(existing.id, { status: 'FORCE_CHANGE_PASSWORD', ...credentials }))!
+        : await store.insert({ email, passwordHash: credentials.passwordHash, status: 'FORCE_CHANGE_PASSWORD' });
       const token = await newCode(user.id, 'invite');
       return { user, credentials: { temporaryPassword: password, token } };
     },
@@ -236,7 +244,7 @@ export function createUsersService(deps: {
     async renewInvitation(user: UserRow) {
       await store.expireCodes(user.id, ['invite', 'session']);
       const password = temporaryPassword();
-      await store.update(user.id, { passwordHash: await argonHash(password, ARGON) });
+      await store.update(user.id, await newPassword(password));
       return { temporaryPassword: password, token: await newCode(user.id, 'invite') };
     },
   };
