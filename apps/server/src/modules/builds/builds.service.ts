@@ -1,5 +1,5 @@
 import {
-  validatePipelineSpec, executionPlan, isBuildActive, isSpecWithinSize, branchNameProblem, branchMatches, filesMatch, BRANCH_NAME_MESSAGE,
+  executionPlan, isBuildActive, isSpecWithinSize, branchNameProblem, branchMatches, filesMatch, BRANCH_NAME_MESSAGE,
   type Build, type GitProvider, type BuildStep, type Artifact, type Pipeline, type TimelineEvent,
 } from '@gantry/contracts';
 import type { Jobs } from '../../platform/jobs.js';
@@ -11,6 +11,7 @@ import type { PipelinesService } from '../pipelines/pipelines.service.js';
 import type { PipelineRow } from '../pipelines/pipelines.store.js';
 import type { GitAccess, GitClientForBuilds } from '../pipelines/git-access.js';
 import { specPath } from '../pipelines/git-access.js';
+import { validateSpecOffThread } from '../pipelines/spec-validation.js';
 import type { BuildsStore, BuildRow, StepRow, ArtifactRow } from './builds.store.js';
 
 export const BUILD_QUEUE = 'build.run';
@@ -143,7 +144,7 @@ export function createBuildsService(deps: {
       }));
       const fromRepo = await client.getFile(token, pipeline.repositoryFullName, commit.sha, specPath(pipeline.workDir)).catch(() => null);
       const specYaml = fromRepo ?? pipeline.specYaml ?? (await deps.pipelines().spec(projectId, pipeline.id)).gantryYaml;
-      const { errors, spec } = validatePipelineSpec(specYaml);
+      const { errors, spec } = await validateSpecOffThread(specYaml);
       const base = {
         projectId, pipelineId: pipeline.id, branch: o.branch, commitSha: commit.sha, commitMessage: commit.message,
         commitAuthor: commit.author, commitAvatar: commit.avatar ?? null, trigger: o.trigger, triggeredBy: o.userId ?? null,

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import {
-  SENSITIVE_PLACEHOLDER, DEFAULT_SPEC_TEMPLATE, validatePipelineSpec,
+  SENSITIVE_PLACEHOLDER, DEFAULT_SPEC_TEMPLATE,
   type PipelineBody, type UpdatePipelineBody, type EnvironmentVariable, type Pipeline, type PipelineSpec,
 } from '@gantry/contracts';
 import type { Db } from '../../platform/db.js';
@@ -10,6 +10,7 @@ import type { BillingService } from '../billing/billing.service.js';
 import type { PipelinesStore, PipelineRow } from './pipelines.store.js';
 import type { StoredVariable } from './pipelines.tables.js';
 import { type GitAccess, specPath, defaultBranchOf } from './git-access.js';
+import { validateSpecOffThread } from './spec-validation.js';
 
 export interface LatestBuildLookup {
   latestFor(pipelineIds: string[]): Promise<Map<string, Pipeline['latestBuild']>>;
@@ -152,7 +153,7 @@ export function createPipelinesService(deps: {
     async updateSpec(projectId: string, id: string, yaml: string) {
       const current = await this.spec(projectId, id);
       if (current.sourceCode) throw new Conflict('This pipeline\'s spec is kept in its repository (gantry.yaml); change it there.');
-      const { errors } = validatePipelineSpec(yaml);
+      const { errors } = await validateSpecOffThread(yaml);
       if (errors.length) throw new Validation(errors[0]!, { gantryYaml: errors });
       await store.update(projectId, id, { specYaml: yaml });
       return { sourceCode: false, gantryYaml: yaml };
