@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { io as ioClient } from 'socket.io-client';
-import { createTestApp, registerUser, createProject, addMember, bearer, type TestApp } from '../../../test/helpers.js';
+import { createTestApp, registerUser, createProject, addMember, bearer, until, type TestApp } from '../../../test/helpers.js';
 import { createLocalGit } from '../../../test/local-git.js';
 import { gitAccounts } from '../git-accounts/git-accounts.tables.js';
 import { REALTIME_PATH } from '../../platform/realtime.js';
@@ -37,14 +37,9 @@ let repoUrl: string;
 const api = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, token: string, payload?: object) =>
   t.app.inject({ method, url: `/ms-ap/projects/${projectId}${url}`, headers: bearer(token), payload });
 
-async function waitForBuild(pipelineId: string, buildId: string, done = (s: string) => ['SUCCEEDED', 'FAILED', 'ABORTED'].includes(s)) {
-  for (const end = Date.now() + 20_000; Date.now() < end;) {
-    const b = (await api('GET', `/pipelines/${pipelineId}/builds/${buildId}`, owner.idToken)).json();
-    if (done(b.status)) return b;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`build did not finish: ${JSON.stringify((await api('GET', `/pipelines/${pipelineId}/builds/${buildId}`, owner.idToken)).json())}`);
-}
+/** Waits on the build's state, not on time: a loaded machine only makes it slower. */
+const waitForBuild = (pipelineId: string, buildId: string) =>
+  until(async () => (await api('GET', `/pipelines/${pipelineId}/builds/${buildId}`, owner.idToken)).json(), (b) => ['SUCCEEDED', 'FAILED', 'ABORTED'].includes(b.status), `build ${buildId} to finish`);
 
 async function logsOf(pipelineId: string, buildId: string, step: string) {
   const res = await api('GET', `/pipelines/${pipelineId}/builds/${buildId}/steps/${step}/logs`, owner.idToken);
@@ -180,7 +175,7 @@ describe('builds', () => {
     git.commit('acme/app', { 'gantry.yaml': SPEC.replace('echo "secret is $API_KEY"', 'echo started; sleep 60') }, 'slow');
     const res = await api('POST', `/pipelines/${pipelineId}/builds`, owner.idToken, { ref: 'refs/heads/main' });
     const buildId = res.json().buildId;
-    for (let i = 0; i < 200 && !(await logsOf(pipelineId, buildId, 'Build')).includes('started'); i++) await new Promise((r) => setTimeout(r, 100));
+    await until(() => logsOf(pipelineId, buildId, 'Build'), (log) => log.includes('started'), 'the step to start');
     expect((await api('POST', `/pipelines/${pipelineId}/builds/${buildId}/stop`, reader.idToken)).statusCode).toBe(403);
     expect((await api('POST', `/pipelines/${pipelineId}/builds/${buildId}/stop`, owner.idToken)).statusCode).toBe(200);
     const build = await waitForBuild(pipelineId, buildId);
@@ -222,7 +217,7 @@ describe('builds', () => {
     sock.on('logs', (c: { text: string }) => text.push(c.text));
     expect(await sock.emitWithAck('logs:subscribe', { projectId, pipelineId, buildId, step: 'Build', type: 'pipeline' })).toEqual({ ok: true });
     await waitForBuild(pipelineId, buildId);
-    for (let i = 0; i < 50 && !text.join('\n').includes('live-3'); i++) await new Promise((r) => setTimeout(r, 50));
+    await until(async () => text.join('\n'), (all) => all.includes('live-3'), 'the live lines to arrive', 30_000, 50);
     expect(text.join('\n')).toMatch(/live-1\nlive-2\nlive-3/);
     sock.close();
     const spy = ioClient(url, { path: REALTIME_PATH, query: { Authorization: outsider.idToken }, transports: ['websocket'], reconnection: false });

@@ -156,7 +156,7 @@ beforeAll(async () => {
   const builds = `/ms-ap/projects/${projectId}/pipelines/${pipelineId}/builds`;
   const started = await t.app.inject({ method: 'POST', url: builds, headers: bearer(owner.idToken), payload: { ref: 'refs/heads/main' } });
   buildId = started.json().buildId;
-  const build = await until(async () => (await t.app.inject({ method: 'GET', url: `${builds}/${buildId}`, headers: bearer(owner.idToken) })).json(), (b) => ['SUCCEEDED', 'FAILED', 'ABORTED'].includes(b.status), 'the build', 30_000);
+  const build = await until(async () => (await t.app.inject({ method: 'GET', url: `${builds}/${buildId}`, headers: bearer(owner.idToken) })).json(), (b) => ['SUCCEEDED', 'FAILED', 'ABORTED'].includes(b.status), 'the build');
   expect(build.status, build.errorMessage).toBe('SUCCEEDED');
   sha = build.metadata.commit.name;
 
