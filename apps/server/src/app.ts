@@ -135,7 +135,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
 
   const billing = createBillingService({ store: createBillingStore(database.db) });
   await billing.ensurePlans();
-  const users = createUsersService({ db: database.db, store: usersStore, mailer, idTokens, baseUrl, github });
+  const users = createUsersService({ db: database.db, store: usersStore, mailer, idTokens, baseUrl, github, refreshSuccessorKey: deriveKey(master, 'refresh-successor') });
   const projectsStore = createProjectsStore(database.db);
   // Per-project counts come from modules built later (components now, environments next): bound once they exist.
   let componentCounts: (ids: string[]) => Promise<Map<string, number>> = async () => new Map();

@@ -11,6 +11,9 @@ afterAll(async () => { await t?.close(); });
 const post = (url: string, payload: object, headers: Record<string, string> = {}) =>
   t.app.inject({ method: 'POST', url: `/ms-usermanagement${url}`, payload, headers });
 const me_ = (idToken: string) => t.app.inject({ method: 'GET', url: '/ms-usermanagement/users/me', headers: bearer(idToken) });
+/** Refresh tokens of a user that can still be used: neither rotated nor revoked. */
+const liveRefreshTokens = async (userId: string) =>
+  Number((await t.app.services.database.executeSql(`select count(*)::int as n from refresh_tokens where user_id = '${userId}' and rotated_at is null and revoked_at is null`)).rows[0]!.n);
 
 describe('sign-up and verification', () => {
   it('signs up, mails a one-time verification code, verifies once', async () => {
@@ -81,8 +84,13 @@ describe('login and tokens', () => {
     expect(next.refreshToken).not.toBe(s.refreshToken);
     const me = await t.app.inject({ method: 'GET', url: '/ms-usermanagement/users/me', headers: bearer(next.idToken) });
     expect(me.json().email).toBe('rot@example.com');
-    // the rotated token is still honoured inside the grace window (two tabs refreshing at once)
-    expect((await post('/auth/refresh', { refreshToken: s.refreshToken })).statusCode).toBe(200);
+    // the rotated token is still honoured inside the grace window (two tabs refreshing at once)…
+    const r2 = await post('/auth/refresh', { refreshToken: s.refreshToken });
+    expect(r2.statusCode).toBe(200);
+    // …with the same successor, so the family never grows a second live branch
+    expect(r2.json().refreshToken).toBe(next.refreshToken);
+    expect((await me_(r2.json().idToken)).statusCode).toBe(200);
+    expect(await liveRefreshTokens(s.profile.id)).toBe(1);
     await t.app.services.database.executeSql(`update refresh_tokens set rotated_at = now() - interval '1 minute' where rotated_at is not null`);
     const stolen = await post('/auth/refresh', { refreshToken: s.refreshToken });
     expect(stolen.statusCode).toBe(401);
@@ -95,12 +103,30 @@ describe('login and tokens', () => {
     const a = await registerUser(t, 'ra@example.com');
     const b = await registerUser(t, 'rb@example.com');
     expect((await post('/auth/refresh', { refreshToken: a.refreshToken }, bearer(b.idToken))).statusCode).toBe(401);
+    // …without burning it for its owner
+    expect((await post('/auth/refresh', { refreshToken: a.refreshToken }, bearer(a.idToken))).statusCode).toBe(200);
+  });
+
+  it('two refreshes at once with one token answer the same successor', async () => {
+    const s = await registerUser(t, 'rot-race@example.com');
+    const answers = await Promise.all([1, 2, 3].map(() => post('/auth/refresh', { refreshToken: s.refreshToken })));
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200]);
+    expect(new Set(answers.map((a) => a.json().refreshToken)).size).toBe(1);
+    expect(await liveRefreshTokens(s.profile.id)).toBe(1);
   });
 
   it('logout revokes the refresh token', async () => {
     const s = await registerUser(t, 'out@example.com');
     expect((await post('/auth/logout', { refreshToken: s.refreshToken })).statusCode).toBe(200);
     expect((await post('/auth/refresh', { refreshToken: s.refreshToken })).statusCode).toBe(401);
+  });
+
+  it('a rotated successor answered twice is still one family: logout revokes it', async () => {
+    const s = await registerUser(t, 'out-rot@example.com');
+    const next = (await post('/auth/refresh', { refreshToken: s.refreshToken })).json();
+    expect((await post('/auth/logout', { refreshToken: s.refreshToken })).statusCode).toBe(200);
+    expect((await post('/auth/refresh', { refreshToken: next.refreshToken })).statusCode).toBe(401);
+    expect(await liveRefreshTokens(s.profile.id)).toBe(0);
   });
 
   it('tells an expired id token from a forged one', async () => {

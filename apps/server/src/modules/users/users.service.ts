@@ -38,6 +38,8 @@ export function createUsersService(deps: {
   idTokens: IdTokens;
   baseUrl: () => string;
   github: GithubIdentity | null;
+  /** Derives each rotated refresh token's successor (see successorOf). */
+  refreshSuccessorKey: Uint8Array;
   loginThrottle?: LoginThrottle;
 }) {
   const { db, store, mailer, idTokens } = deps;
@@ -50,14 +52,23 @@ export function createUsersService(deps: {
     return code;
   }
 
-  async function issueTokens(user: UserRow, familyId: string = crypto.randomUUID()) {
+  const refreshTokenRow = (userId: string, familyId: string, token: string) => ({
+    userId, familyId, tokenHash: hashToken(token), expiresAt: new Date(Date.now() + REFRESH_TOKEN_TTL_DAYS * 86_400_000),
+  });
+
+  /**
+   * The refresh token that replaces `token` when it rotates. Derived (HMAC with a server key), not
+   * random: only hashes are stored, and a reuse inside the grace window must answer the very same
+   * successor, never start a second live branch of the family.
+   */
+  const successorOf = (token: string) => crypto.createHmac('sha256', deps.refreshSuccessorKey).update(token).digest('base64url');
+
+  const signIdToken = (user: UserRow) => idTokens.sign({ sub: user.id, email: user.email }, { issuedAfter: user.tokensValidAfter });
+
+  async function issueTokens(user: UserRow) {
     const refreshToken = randomToken(32);
-    await store.addRefreshToken({
-      userId: user.id, familyId, tokenHash: hashToken(refreshToken),
-      expiresAt: new Date(Date.now() + REFRESH_TOKEN_TTL_DAYS * 86_400_000),
-    });
-    const idToken = await idTokens.sign({ sub: user.id, email: user.email }, { issuedAfter: user.tokensValidAfter });
-    return { idToken, refreshToken, expiresIn: idTokens.ttlSeconds };
+    await store.addRefreshToken(refreshTokenRow(user.id, crypto.randomUUID(), refreshToken));
+    return { idToken: await signIdToken(user), refreshToken, expiresIn: idTokens.ttlSeconds };
   }
 
   async function loggedIn(user: UserRow): Promise<LoginAnswer> {
@@ -180,25 +191,37 @@ export function createUsersService(deps: {
       return loggedIn(updated!);
     },
 
+    /**
+     * Rotates a refresh token: it is marked rotated and its successor stored, in one transaction
+     * holding the row lock, so concurrent refreshes with one token all see the first rotation. A
+     * reuse inside ROTATION_GRACE_MS answers that same successor (and a fresh id token); a later one
+     * is taken for theft and ends the family.
+     */
     async refresh(refreshToken: string, bearer: string | null) {
+      const bearerSubject = bearer ? await idTokens.subjectIgnoringExpiry(bearer) : null;
+      const successor = successorOf(refreshToken);
       const found = await db.transaction(async (tx) => {
         const row = await store.refreshTokenByHash(hashToken(refreshToken), tx);
         if (!row || row.revokedAt || row.expiresAt < new Date()) return null;
-        if (row.rotatedAt && Date.now() - row.rotatedAt.getTime() > ROTATION_GRACE_MS) {
+        // Checked before rotating, so a mismatched session does not burn the token.
+        if (bearer && bearerSubject !== row.userId) return 'other-session' as const;
+        if (!row.rotatedAt) {
+          await store.markRotated(row.id, tx);
+          await store.addRefreshToken(refreshTokenRow(row.userId, row.familyId, successor), tx);
+          return row;
+        }
+        if (Date.now() - row.rotatedAt.getTime() > ROTATION_GRACE_MS) {
           await store.revokeFamily(row.familyId, tx); // an old token came back: assume it leaked
           return null;
         }
-        if (!row.rotatedAt) await store.markRotated(row.id, tx);
-        return row;
+        const next = await store.refreshTokenByHash(hashToken(successor), tx);
+        return next && !next.revokedAt && next.expiresAt > new Date() ? row : null;
       });
+      if (found === 'other-session') throw new Unauthorized('Refresh token does not belong to this session', 'NotAuthorizedException');
       if (!found) throw new Unauthorized('Invalid Refresh Token', 'NotAuthorizedException');
-      if (bearer) {
-        const sub = await idTokens.subjectIgnoringExpiry(bearer);
-        if (sub !== found.userId) throw new Unauthorized('Refresh token does not belong to this session', 'NotAuthorizedException');
-      }
       const user = await store.byId(found.userId);
       if (!user || user.status !== 'CONFIRMED') throw new Unauthorized('User is disabled.', 'NotAuthorizedException');
-      return issueTokens(user, found.familyId);
+      return { idToken: await signIdToken(user), refreshToken: successor, expiresIn: idTokens.ttlSeconds };
     },
 
     /** Ends the refresh-token family and, at once, the user's id tokens (tokensValidAfter). */
