@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import type { FastifyBaseLogger } from 'fastify';
 import { AbortedError } from '../../integrations/executor/local-executor.js';
 import { createDeploymentsRunner, INTERRUPTED } from './deployments.runner.js';
-import type { DeploymentEngine } from './engine.js';
+import type { DeploymentEngine, EngineRun } from './engine.js';
 
 /**
  * A server stop while a deployment runs (issue 15): the engine is told to stop, the runner waits for
@@ -18,7 +18,7 @@ function fixture() {
   let started!: () => void;
   const running = new Promise<void>((r) => { started = r; });
   const engine = {
-    async deploy(run) {
+    async deploy(run: EngineRun) {
       // prints until told to stop, as terraform does until its SIGINT
       for (; !run.signal.aborted; printed++) {
         run.log(`apply line ${printed + 1}`);
