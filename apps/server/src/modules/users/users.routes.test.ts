@@ -200,6 +200,11 @@ describe('per-account login limit', () => {
       retryAfterSeconds: 30,
     });
     expect(refused.headers['retry-after']).toBe('30');
+    // resetting the password (as the message offers) proves the mailbox and lifts the lock
+    await post('/auth/forgot-password', { username: 'locked@example.com' });
+    const code = codeFromMail((await t.lastMail('locked@example.com'))!.text, '/account/reset/');
+    expect((await post('/auth/confirm-forgot-password', { username: 'locked@example.com', code, password: 'NewSecret55' })).statusCode).toBe(200);
+    expect((await loginFrom('203.0.113.9', 'locked@example.com', 'NewSecret55')).statusCode).toBe(200);
   });
 
   it('answers an unknown e-mail the same way, so the limit does not tell who has an account', async () => {

@@ -173,6 +173,7 @@ export function createUsersService(deps: {
       }
       await store.update(user.id, await newPassword(body.password));
       await store.revokeAllForUser(user.id);
+      await loginThrottle.succeeded(user.email); // the mailbox is proven: a lock from someone's guesses ends
     },
 
     async setPassword(body: SetPasswordBody): Promise<LoginAnswer> {
