@@ -116,6 +116,9 @@ function connectFailure(err: PgError, where: ReturnType<typeof describeServer>, 
   if (/timeout/i.test(err.message) || code === 'ETIMEDOUT') {
     return `No answer from PostgreSQL at ${where.hostPort} within ${timeoutMs / 1000} s. Check DATABASE_URL, that the server is running and that no firewall is in the way.`;
   }
+  if (/terminated unexpectedly/i.test(err.message)) {
+    return `Something at ${where.hostPort} closed the connection before PostgreSQL answered. Check the host, port and sslmode in DATABASE_URL, and that a PostgreSQL server listens there.`;
+  }
   if (code.startsWith('E')) return `Cannot reach PostgreSQL at ${where.hostPort} (${code}). Check DATABASE_URL and that the server is running.`;
   return `Cannot connect to PostgreSQL at ${where.hostPort}: ${err.message}${code ? ` (${code})` : ''}. Check DATABASE_URL.`;
 }

@@ -37,6 +37,18 @@ describe('opening PostgreSQL', () => {
     }
   });
 
+  it('says when something other than PostgreSQL hangs up', async () => {
+    const rude = net.createServer((socket) => socket.destroy());
+    await new Promise<void>((r) => rude.listen(0, '127.0.0.1', () => r()));
+    const { port } = rude.address() as net.AddressInfo;
+    try {
+      await expect(openDatabase({ databaseUrl: `postgres://gantry@127.0.0.1:${port}/gantry` }))
+        .rejects.toThrow(`Something at 127.0.0.1:${port} closed the connection before PostgreSQL answered. Check the host, port and sslmode in DATABASE_URL, and that a PostgreSQL server listens there.`);
+    } finally {
+      rude.close();
+    }
+  });
+
   it.runIf(process.env.TEST_DATABASE_URL)('says when the server refuses the login', async () => {
     const url = new URL(process.env.TEST_DATABASE_URL!);
     url.username = 'gantry_no_such_user';
