@@ -27,6 +27,7 @@ import { createProjectsService, type ProjectsService } from './modules/projects/
 import { projectsRoutes, projectUsersLookupRoutes } from './modules/projects/projects.routes.js';
 import { createGithubIdentity } from './integrations/github/github-identity.js';
 import { createArtifactStore } from './platform/artifacts.js';
+import { createSandbox } from './integrations/executor/sandbox.js';
 import type { GitAccess } from './modules/pipelines/git-access.js';
 import { createPipelinesStore } from './modules/pipelines/pipelines.store.js';
 import { createPipelinesService, type PipelinesService } from './modules/pipelines/pipelines.service.js';
@@ -126,6 +127,9 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   const baseUrl = opts.baseUrl ?? (() => (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, ''));
 
   const runWorkers = config.GANTRY_ROLE !== 'api';
+  const sandbox = createSandbox({ mode: config.BUILD_SANDBOX, uid: config.GANTRY_SANDBOX_UID });
+  if (runWorkers && sandbox.unavailable) app.log.error(sandbox.unavailable);
+  if (runWorkers && sandbox.mode === 'none') app.log.warn('BUILD_SANDBOX=none: build steps and terraform runs execute unsandboxed, with the server\'s own rights and environment');
   const jobs = await startJobs({ executeSql: database.executeSql, runWorkers, concurrency: config.GANTRY_JOB_CONCURRENCY, log: app.log });
   const mailer = await createMailer({ db: database.db, jobs, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log });
 
@@ -203,7 +207,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   await components.service.seedVendor();
   componentCounts = components.service.countsFor;
   const runner = createBuildRunner({
-    store: buildsStore, builds, pipelines, git: gitAccess, realtime, artifacts, workspaceRoot: path.join(config.dataDir, 'workspaces'), log: app.log,
+    store: buildsStore, builds, pipelines, git: gitAccess, realtime, artifacts, workspaceRoot: path.join(config.dataDir, 'workspaces'), sandbox, log: app.log,
     onFinished: async (b) => {
       const pipeline = await pipelines.byIdAnyProject(b.pipelineId);
       if (pipeline) await notifications.buildFinished({ ...b, pipelineName: pipeline.name });
@@ -222,7 +226,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
 
   const deployments = await createDeploymentsModule({
     db: database.db, guards, jobs, realtime, membership, log: app.log, billing, stages, components: components.service,
-    dataDir: config.dataDir, terraformBin: config.TERRAFORM_BIN, databaseUrl: config.DATABASE_URL,
+    dataDir: config.dataDir, terraformBin: config.TERRAFORM_BIN, sandbox, secrets, databaseUrl: config.DATABASE_URL,
     concurrency: config.GANTRY_JOB_CONCURRENCY, runWorkers, cloudFormationClients: opts.cloudFormationClients,
     credentialsFor: opts.deploymentCredentials ?? (async (stage) => {
       if (stage.cloudProvider === 'azurerm') return cloudAccounts.service.credentialsFor(stage.projectId, 'azurerm', { tenantId: stage.tenantId!, subscriptionId: stage.subscriptionId! });

@@ -22,6 +22,10 @@ export const ConfigSchema = z.object({
   GANTRY_ID_TOKEN_TTL_SECONDS: z.coerce.number().int().min(1).default(900),
   GANTRY_JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   BUILD_EXECUTOR: z.enum(['local', 'kubernetes']).default('local'),
+  /** bwrap: user code (build steps, terraform) runs in bubblewrap; none: on the host, logged as a warning. */
+  BUILD_SANDBOX: z.enum(['bwrap', 'none']).default('bwrap'),
+  /** The unprivileged uid user code runs as in the sandbox (not root, not the server's uid). */
+  GANTRY_SANDBOX_UID: z.coerce.number().int().min(1).max(2 ** 31 - 2).default(64000),
   TERRAFORM_BIN: z.string().default('terraform'),
   ARTIFACT_STORE: z.string().optional(),
   GITHUB_CLIENT_ID: z.string().optional(),

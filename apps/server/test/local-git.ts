@@ -2,15 +2,26 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
+import http from 'node:http';
 import { execFileSync } from 'node:child_process';
+import { serveGit } from '@gantry/test-support/git-standin/git-repos';
 import type { GitAccess, GitClientForBuilds } from '../src/modules/pipelines/git-access.js';
 
 /**
  * Real git repositories on disk behind the narrow interface builds use — for tests of the build
  * runner that should not depend on any provider's HTTP API (those have their own stand-in).
+ * Builds clone them over smart HTTP (`git http-backend` on loopback), as from a real provider: the
+ * build sandbox sees nothing of this machine's disk.
  */
 export function createLocalGit() {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-git-'));
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://local');
+    serveGit(req, res, { root, pathInfo: decodeURIComponent(url.pathname), query: url.search.slice(1), user: 'dev' });
+  });
+  server.listen(0, '127.0.0.1');
+  server.unref();
+  const httpUrl = (bare: string) => `http://127.0.0.1:${(server.address() as { port: number }).port}/${path.basename(bare)}`;
   const repos = new Map<string, string>();
   const hooks: { id: string; repo: string; url: string; secret: string }[] = [];
   const git = (cwd: string, ...args: string[]) =>
@@ -38,7 +49,7 @@ export function createLocalGit() {
   }
 
   const client: GitClientForBuilds = {
-    cloneUrl: (repoUrl) => repoUrl,
+    cloneUrl: (repoUrl) => httpUrl(repoUrl),
     async getCommit(_token, repo, ref) {
       const [sha, author, message] = git(repos.get(repo)!, 'log', '-1', '--format=%H%n%an%n%s', ref).split('\n');
       return { sha: sha!, author: author!, message: message!, avatar: null };
@@ -88,6 +99,9 @@ export function createLocalGit() {
     },
     commit,
     sign: (secret: string, body: string) => crypto.createHmac('sha256', secret).update(body).digest('hex'),
-    close: () => fs.rmSync(root, { recursive: true, force: true }),
+    close: () => {
+      server.close();
+      fs.rmSync(root, { recursive: true, force: true });
+    },
   };
 }

@@ -1,6 +1,4 @@
-import { spawn } from 'node:child_process';
-import readline from 'node:readline';
-import { AbortedError } from '../executor/local-executor.js';
+import { AbortedError, spawnProcess, readLines, type Boxed } from '../executor/local-executor.js';
 
 export interface TerraformProcessOptions {
   cwd: string;
@@ -14,6 +12,8 @@ export interface TerraformProcessOptions {
   killGraceMs: number;
   /** The pid of terraform (also its process group id) once spawned, and null once it exited. */
   onProcess?: (pid: number | null) => void;
+  /** The sandbox and its mounts; terraform is the box's pid 1, so the SIGINT of a cancel reaches it. */
+  box?: Boxed;
 }
 
 export interface TerraformProcessResult {
@@ -33,18 +33,43 @@ export interface TerraformProcessResult {
 export function runTerraformProcess(bin: string, args: string[], o: TerraformProcessOptions): Promise<TerraformProcessResult> {
   return new Promise((resolve, reject) => {
     if (o.signal?.aborted) return reject(new AbortedError());
-    const child = spawn(bin, args, { cwd: o.cwd, env: o.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    if (child.pid) o.onProcess?.(child.pid);
+    // in the sandbox, terraform is the box's pid 1 with a host pid of its own (bwrap's info fd)
+    let terraformPid: number | undefined;
+    let child: ReturnType<typeof spawnProcess>;
+    try {
+      child = spawnProcess(bin, args, {
+        cwd: o.cwd, env: o.env,
+        ...(o.box ? { box: { ...o.box, run: { ...o.box.run, asPid1: true } } } : {}),
+        onBoxPid: (pid) => {
+          terraformPid = pid;
+          o.onProcess?.(pid);
+          if (o.signal?.aborted) interrupt();
+        },
+      });
+    } catch (err) {
+      return reject(err);
+    }
+    if (child.pid && !o.box) {
+      terraformPid = child.pid;
+      o.onProcess?.(child.pid);
+    }
     let killTimer: NodeJS.Timeout | undefined;
     const killGroup = () => {
       try {
         if (child.pid) process.kill(-child.pid, 'SIGKILL');
       } catch { /* already gone */ }
     };
-    const onAbort = () => {
+    // one SIGINT only: a second one makes terraform exit at once and lose its state
+    let interrupted = false;
+    const interrupt = () => {
+      if (interrupted || !terraformPid) return;
+      interrupted = true;
       try {
-        child.kill('SIGINT');
+        process.kill(terraformPid, 'SIGINT');
       } catch { /* already gone */ }
+    };
+    const onAbort = () => {
+      interrupt(); // before the box has told terraform's pid, the SIGINT follows as soon as it does
       killTimer = setTimeout(killGroup, o.killGraceMs);
     };
     o.signal?.addEventListener('abort', onAbort, { once: true });
@@ -54,12 +79,7 @@ export function runTerraformProcess(bin: string, args: string[], o: TerraformPro
       child.stdout!.on('data', (c: Buffer) => chunks.push(c));
       pending.push(new Promise((r) => child.stdout!.once('close', () => r())));
     }
-    const streams = o.captureStdout ? ([[child.stderr!, 'stderr']] as const) : ([[child.stdout!, 'stdout'], [child.stderr!, 'stderr']] as const);
-    for (const [stream, name] of streams) {
-      const rl = readline.createInterface({ input: stream, crlfDelay: Infinity });
-      rl.on('line', (line) => o.onLine(line, name));
-      pending.push(new Promise((r) => rl.once('close', () => r())));
-    }
+    pending.push(readLines(child, o.onLine, o.captureStdout ? ['stderr'] : ['stdout', 'stderr']));
     child.once('error', (err) => {
       o.signal?.removeEventListener('abort', onAbort);
       if (killTimer) clearTimeout(killTimer);

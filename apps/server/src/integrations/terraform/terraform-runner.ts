@@ -1,8 +1,9 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { AbortedError } from '../executor/local-executor.js';
+import { AbortedError, type Boxed } from '../executor/local-executor.js';
 import { runTerraformProcess } from './terraform-process.js';
+import { writeFileNoFollow, ensureRealDir } from '../executor/workspace-files.js';
 import type { RootModule } from './root-module.js';
 
 /** Where an environment's state lives. */
@@ -44,6 +45,11 @@ export interface TerraformRunnerOptions {
    * a deployment records it so a recovery sweep can end the process its dead worker left behind.
    */
   onProcess?: (pid: number | null) => void;
+  /**
+   * Runs terraform in the sandbox with these mounts (module code may run `local-exec` provisioners
+   * or `external` data sources: it is user code). Its HOME is then `<workDir>/.home` and its TMPDIR the box's /tmp.
+   */
+  box?: Boxed;
 }
 
 export type PlanAction = 'no-op' | 'create' | 'read' | 'update' | 'delete' | 'forget';
@@ -136,7 +142,7 @@ function backendSecrets(backend: TerraformBackend): string[] {
 /** Writes a generated root module into the environment's working directory. */
 export function writeRootModule(workDir: string, root: Pick<RootModule, 'files'>): void {
   fs.mkdirSync(workDir, { recursive: true });
-  for (const [name, content] of Object.entries(root.files)) fs.writeFileSync(path.join(workDir, name), content);
+  for (const [name, content] of Object.entries(root.files)) writeFileNoFollow(path.join(workDir, name), content);
 }
 
 export function createTerraformRunner(o: TerraformRunnerOptions): TerraformRunner {
@@ -147,6 +153,10 @@ export function createTerraformRunner(o: TerraformRunnerOptions): TerraformRunne
   for (const k of PASSED_THROUGH) if (process.env[k] !== undefined) baseEnv[k] = process.env[k]!;
   const cliConfig = process.env.TF_CLI_CONFIG_FILE;
   if (cliConfig && fs.existsSync(cliConfig)) baseEnv.TF_CLI_CONFIG_FILE = cliConfig;
+  if (o.box && o.box.sandbox.mode !== 'none') {
+    baseEnv.HOME = path.join(o.workDir, '.home');
+    baseEnv.TMPDIR = '/tmp';
+  }
   const env: Record<string, string> = {
     ...baseEnv,
     ...o.env,
@@ -171,6 +181,7 @@ export function createTerraformRunner(o: TerraformRunnerOptions): TerraformRunne
       killGraceMs: o.killGraceMs ?? 60_000,
       captureStdout: capture,
       onProcess: o.onProcess,
+      box: o.box,
       onLine: (line, stream) => {
         const masked = mask(line);
         if (stream === 'stderr') {
@@ -200,16 +211,19 @@ export function createTerraformRunner(o: TerraformRunnerOptions): TerraformRunne
           ? { local: { path: path.resolve(o.backend.path) } }
           : { pg: {} }; // conn_str and schema_name come from PG_CONN_STR / PG_SCHEMA_NAME
       if (o.backend.type === 'local') fs.mkdirSync(path.dirname(path.resolve(o.backend.path)), { recursive: true });
-      fs.writeFileSync(path.join(o.workDir, BACKEND_FILE), `${JSON.stringify({ terraform: { backend } }, null, 2)}\n`);
+      // a sandboxed run of this work dir may have left a link in the file's place: never write through it
+      writeFileNoFollow(path.join(o.workDir, BACKEND_FILE), `${JSON.stringify({ terraform: { backend } }, null, 2)}\n`);
       // -reconfigure: the backend of an environment is Gantry's choice, never a migration prompt
       await run('init', ['init', '-input=false', '-no-color', lockTimeout, '-reconfigure']);
     },
 
     async plan(opts = {}) {
       const planFile = path.resolve(o.workDir, opts.planFile ?? path.join('plans', `${Date.now()}-${crypto.randomBytes(4).toString('hex')}.tfplan`));
-      fs.mkdirSync(path.dirname(planFile), { recursive: true, mode: 0o700 });
+      ensureRealDir(path.dirname(planFile), 0o700);
+      o.box?.sandbox.handOver(path.dirname(planFile));
       await run('plan', ['plan', '-input=false', '-no-color', lockTimeout, `-out=${planFile}`, ...(opts.destroy ? ['-destroy'] : []), ...targetArgs(opts.targets)]);
-      fs.chmodSync(planFile, 0o600); // it holds the input values, sensitive ones included
+      // it holds the input values, sensitive ones included (in the box, its folder is the box's and 0700)
+      if (!o.box) fs.chmodSync(planFile, 0o600);
       const shown = JSON.parse(await run('show', ['show', '-json', '-no-color', planFile], true)) as {
         resource_changes?: { address: string; module_address?: string; change: { actions: PlanAction[] } }[];
       };

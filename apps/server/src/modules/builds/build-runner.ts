@@ -4,6 +4,8 @@ import os from 'node:os';
 import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { validatePipelineSpec, resolvePlaceholders, type ParsedSpec } from '@gantry/contracts';
+import type { Sandbox } from '../../integrations/executor/sandbox.js';
+import { removeTree } from '../../integrations/executor/workspace-files.js';
 import type { Realtime } from '../../platform/realtime.js';
 import type { ArtifactStore } from '../../platform/artifacts.js';
 import { AbortedError } from '../../integrations/executor/local-executor.js';
@@ -32,6 +34,8 @@ export function createBuildRunner(deps: {
   realtime: Realtime;
   artifacts: ArtifactStore;
   workspaceRoot: string;
+  /** Where every step's processes run (DESIGN §5): never on the host with the server's rights, unless the admin said BUILD_SANDBOX=none. */
+  sandbox: Sandbox;
   log: FastifyBaseLogger;
   /** Told of every build that ended (notifications). */
   onFinished?: (build: BuildRow) => Promise<void>;
@@ -69,6 +73,7 @@ export function createBuildRunner(deps: {
       }
     }, HEARTBEAT_MS);
     const workspace = path.join(deps.workspaceRoot, buildId);
+    const scriptsDir = `${workspace}.gantry`;
     let outcome: { status: BuildRow['status']; error: string | null } = { status: 'SUCCEEDED', error: null };
     try {
       const pipeline = await deps.pipelines.byIdAnyProject(build.pipelineId);
@@ -82,7 +87,9 @@ export function createBuildRunner(deps: {
         GANTRY_BRANCH: build.branch, GANTRY_COMMIT: build.commitSha ?? '',
       };
       const mask = createMasker([...masked, token]);
-      fs.mkdirSync(path.join(workspace, 'src'), { recursive: true });
+      if (deps.sandbox.unavailable) throw new Error(deps.sandbox.unavailable);
+      for (const dir of [path.join(workspace, 'src'), path.join(workspace, '.home'), scriptsDir]) fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
+      deps.sandbox.handOver(workspace);
       const steps = await store.steps(buildId);
       const specSteps = new Map(spec.steps.map((s) => [s.name, s]));
 
@@ -95,12 +102,14 @@ export function createBuildRunner(deps: {
           publish: (chunk) => deps.realtime.toRoom(logsRoom(buildId, step.name), 'logs', { buildId, step: step.name, ...chunk }),
           onWriteError: (err, chunk) => deps.log.error({ err, buildId, step: step.name, seq: chunk.seq }, 'could not store build log lines'),
         });
+        if (deps.sandbox.warning) sink.line(deps.sandbox.warning);
         await store.updateStep(buildId, step.name, { status: 'RUNNING', startDate: new Date() });
         builds.publishStatus({ ...build, status: 'RUNNING' });
         const ctx: StepContext = {
-          build, pipeline, step: specStep, workspace, signal: abort.signal, log: sink.line,
+          build, pipeline, step: specStep, workspace, scriptsDir, sandbox: deps.sandbox, signal: abort.signal, log: sink.line,
           env: { ...pipelineEnv, ...platformEnv },
           resolve: (text: string) => resolvePlaceholders(text, platformEnv),
+          resolveCommand: (text: string) => resolvePlaceholders(text, shellSafePlaceholders(platformEnv)),
           git: { client, token }, artifacts: deps.artifacts, store,
           triggerPipeline: async (name, branch) => {
             const target = await deps.pipelines.byName(build.projectId, name);
@@ -130,12 +139,18 @@ export function createBuildRunner(deps: {
     } finally {
       clearInterval(heartbeat);
       builds.localAborts.delete(buildId);
-      await fs.promises.rm(workspace, { recursive: true, force: true }).catch(() => undefined);
+      await removeWorkspace(buildId);
     }
     await finish(build, outcome.status, outcome.error);
   }
 
   /** Builds left RUNNING by a worker that died, or stuck before their job was queued, end as FAILED with the reason. */
+  /** The workspace and scripts of a build (what its steps wrote may be unwritable to itself: removed whole). */
+  async function removeWorkspace(buildId: string) {
+    const workspace = path.join(deps.workspaceRoot, buildId);
+    for (const dir of [workspace, `${workspace}.gantry`]) await removeTree(dir).catch((err) => deps.log.warn({ err, buildId }, 'could not remove a build workspace'));
+  }
+
   async function recover() {
     const stale = await store.stale(new Date(Date.now() - STALE_AFTER_MS));
     for (const b of stale) {
@@ -146,6 +161,7 @@ export function createBuildRunner(deps: {
           if (s.status === 'RUNNING') await store.updateStep(b.id, s.name, { status: 'FAILED', stopDate: new Date(), errorMessage: reason });
         }
         deps.log.warn({ buildId: b.id }, 'marked an interrupted build as failed');
+        await removeWorkspace(b.id); // on this host; another host's is swept by its own start
         await ended(b.id);
       }
     }
@@ -195,3 +211,12 @@ export function createBuildRunner(deps: {
   return { run: runCounted, runSoon, recover, stop, workerId };
 }
 export type BuildRunner = ReturnType<typeof createBuildRunner>;
+
+/**
+ * Placeholder values for shell commands: a value the shell would read as code (a branch named
+ * `feat$(touch${IFS}/tmp/x)`) is put in as a reference to its environment variable instead, which
+ * the shell expands as data; plain values (nearly every branch name and id) go in as they are.
+ */
+export function shellSafePlaceholders(vars: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(vars).map(([name, value]) => [name, /^[\w./@+,:=%-]*$/.test(value) ? value : `\${${name}}`]));
+}

@@ -7,6 +7,7 @@ import { COMPONENT_ARTIFACT, parseComponentSchemaText, type ParsedComponentSchem
 import type { Db } from '../../platform/db.js';
 import type { ArtifactStore } from '../../platform/artifacts.js';
 import { buildArtifacts, builds } from './builds.tables.js';
+import { resolveInside, readFileInside, listFilesInside } from '../../integrations/executor/workspace-files.js';
 import type { StepContext } from './step-handlers.js';
 
 /**
@@ -38,27 +39,39 @@ export class PackagingError extends Error {}
 const README_NAMES = ['README.md', 'readme.md', 'Readme.md', 'README.MD', 'README'];
 const EXCLUDED = ['.terraform/**', '**/.terraform/**', '*.tfstate', '*.tfstate.*', '**/*.tfstate', '**/*.tfstate.*', '.git/**', '.terraform.lock.hcl'];
 
-/** A path inside the checkout: relative to the pipeline's work dir, never outside the repository. */
+/**
+ * A path inside the checkout: relative to the pipeline's work dir, never outside the repository —
+ * by its text or by a link (the server reads it with more rights than the build had).
+ */
 function insideCheckout(ctx: Pick<StepContext, 'workspace' | 'pipeline'>, rel: string, what: string) {
   const src = path.join(ctx.workspace, 'src');
-  const base = path.resolve(src, ctx.pipeline.workDir.replace(/^\/+/, ''));
-  const full = path.resolve(base, rel.replace(/^\/+/, ''));
-  if (full !== src && !full.startsWith(src + path.sep)) throw new PackagingError(`The ${what} ${rel} points outside the repository`);
-  return { full, shown: path.relative(src, full) || '.' };
+  const base = resolveInside(src, src, ctx.pipeline.workDir);
+  const full = base && resolveInside(src, base, rel);
+  if (!full) throw new PackagingError(`The ${what} ${rel} points outside the repository`);
+  return { full, shown: path.relative(src, full) || '.', src };
 }
 
-function readSchema(dir: string, shownDir: string) {
+/** A file of the checkout, read only when its real path is inside the repository. */
+function readInCheckout(src: string, file: string, shown: string) {
+  try {
+    return readFileInside(src, file).toString('utf8');
+  } catch {
+    throw new PackagingError(`${shown} points outside the repository`);
+  }
+}
+
+function readSchema(src: string, dir: string, shownDir: string) {
   const file = path.join(dir, 'schema.json');
   if (!fs.existsSync(file)) throw new PackagingError(`schema.json was not found in ${shownDir}: a component needs the schema of its inputs and outputs`);
-  const text = fs.readFileSync(file, 'utf8');
+  const text = readInCheckout(src, file, path.join(shownDir, 'schema.json'));
   const { errors } = parseComponentSchemaText(text);
   if (errors.length) throw new PackagingError(errors[0]!.startsWith('schema.json') ? errors[0]! : `schema.json in ${shownDir} is invalid: ${errors.join('; ')}`);
-  return JSON.parse(text) as unknown;
+  return { schema: JSON.parse(text) as unknown, text };
 }
 
-function readReadme(dir: string) {
+function readReadme(src: string, dir: string) {
   const name = README_NAMES.find((n) => fs.existsSync(path.join(dir, n)));
-  return name ? { name, text: fs.readFileSync(path.join(dir, name), 'utf8') } : null;
+  return name ? { name, text: readInCheckout(src, path.join(dir, name), name) } : null;
 }
 
 /** Zips a folder (minus exclusions) or single files into one buffer; answers it and the entry names. */
@@ -90,34 +103,37 @@ async function store(ctx: StepContext, body: Buffer, manifest: ComponentManifest
 /** `terraform-build`: checks the module (*.tf files, a valid schema.json) and stores it as the build's component. */
 export async function terraformBuild(ctx: StepContext) {
   const rel = ctx.resolve(String((ctx.step.config as { terraform_dir?: string }).terraform_dir ?? '.'));
-  const { full: dir, shown } = insideCheckout(ctx, rel, 'terraform_dir');
+  const { full: dir, shown, src } = insideCheckout(ctx, rel, 'terraform_dir');
   if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new PackagingError(`The Terraform directory ${shown} does not exist in the repository`);
   const tf = fs.readdirSync(dir).filter((f) => f.endsWith('.tf') || f.endsWith('.tf.json'));
   if (!tf.length) throw new PackagingError(`No Terraform files (*.tf) were found in ${shown}`);
   ctx.log(`[gantry] Terraform module ${shown}: ${tf.sort().join(', ')}`);
-  const schema = readSchema(dir, shown);
-  const readme = readReadme(dir);
+  const { schema } = readSchema(src, dir, shown);
+  const readme = readReadme(src, dir);
   if (!readme) ctx.log(`[gantry] no README.md in ${shown}; the component will show no readme`);
-  const { body, files } = await zip((a) => a.glob('**/*', { cwd: dir, dot: true, ignore: EXCLUDED }));
+  const module = listFilesInside(src, dir, { ignore: EXCLUDED });
+  if (module.skipped.length) ctx.log(`[gantry] left out of the component (outside the repository): ${module.skipped.join(', ')}`);
+  const { body, files } = await zip((a) => { for (const f of module.files) a.file(f.abs, { name: f.rel }); });
   await store(ctx, body, { format: MANIFEST_FORMAT, tool: 'terraform', template: null, schema, readme: readme?.text ?? null, files });
 }
 
 /** `cfn-component`: checks the template (JSON or YAML with Resources) and its schema.json beside it, and stores them. */
 export async function cfnComponent(ctx: StepContext) {
   const rel = ctx.resolve(String((ctx.step.config as { template?: string }).template ?? ''));
-  const { full: file, shown } = insideCheckout(ctx, rel, 'template');
+  const { full: file, shown, src } = insideCheckout(ctx, rel, 'template');
   if (!fs.existsSync(file) || !fs.statSync(file).isFile()) throw new PackagingError(`The CloudFormation template ${shown} does not exist in the repository`);
-  const text = fs.readFileSync(file, 'utf8');
+  const text = readInCheckout(src, file, shown);
   checkTemplate(text, shown);
   const dir = path.dirname(file);
   const shownDir = path.dirname(shown);
-  const schema = readSchema(dir, shownDir);
-  const readme = readReadme(dir);
+  const { schema, text: schemaText } = readSchema(src, dir, shownDir);
+  const readme = readReadme(src, dir);
   const name = path.basename(file);
+  // the contents already read and checked, not the paths again: nothing can be swapped in between
   const { body, files } = await zip((a) => {
-    a.file(file, { name });
-    if (name !== 'schema.json') a.file(path.join(dir, 'schema.json'), { name: 'schema.json' });
-    if (readme) a.file(path.join(dir, readme.name), { name: readme.name });
+    a.append(text, { name });
+    if (name !== 'schema.json') a.append(schemaText, { name: 'schema.json' });
+    if (readme) a.append(readme.text, { name: readme.name });
   });
   ctx.log(`[gantry] CloudFormation template ${shown}`);
   await store(ctx, body, { format: MANIFEST_FORMAT, tool: 'cloudformation', template: name, schema, readme: readme?.text ?? null, files });

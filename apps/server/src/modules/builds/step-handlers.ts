@@ -4,6 +4,8 @@ import archiver from 'archiver';
 import type { ParsedSpec } from '@gantry/contracts';
 import type { ArtifactStore } from '../../platform/artifacts.js';
 import { runProcess } from '../../integrations/executor/local-executor.js';
+import type { Sandbox } from '../../integrations/executor/sandbox.js';
+import { resolveInside, listFilesInside, globInside, readFileInside, writeFileNoFollow } from '../../integrations/executor/workspace-files.js';
 import type { GitClientForBuilds } from '../pipelines/git-access.js';
 import type { PipelineRow } from '../pipelines/pipelines.store.js';
 import type { BuildsStore, BuildRow } from './builds.store.js';
@@ -14,55 +16,88 @@ export interface StepContext {
   pipeline: PipelineRow;
   step: ParsedSpec['steps'][number];
   workspace: string;
+  /** The server's own folder for this build (step scripts), outside the workspace: read-only in the box. */
+  scriptsDir: string;
+  sandbox: Sandbox;
   signal: AbortSignal;
   log: (line: string) => void;
   env: Record<string, string>;
   resolve: (text: string) => string;
+  /** Placeholders in a shell command: values the shell would read as code become `${NAME}` references. */
+  resolveCommand: (text: string) => string;
   git: { client: GitClientForBuilds; token: string };
   artifacts: ArtifactStore;
   store: BuildsStore;
   triggerPipeline: (name: string, branch: string) => Promise<BuildRow>;
 }
 
-/** The environment a step's processes see: a clean base plus the pipeline's and Gantry's variables — never Gantry's own secrets. */
-function processEnv(ctx: StepContext): Record<string, string> {
+const SANDBOX_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
+/** The environment a step's processes see: a clean base plus the pipeline's and Gantry's variables — never Gantry's own. */
+function processEnv(ctx: StepContext, extra: Record<string, string> = {}): Record<string, string> {
   const home = path.join(ctx.workspace, '.home');
-  fs.mkdirSync(home, { recursive: true });
   return {
-    PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+    PATH: ctx.sandbox.mode === 'none' ? (process.env.PATH ?? SANDBOX_PATH) : SANDBOX_PATH,
     HOME: home,
+    TMPDIR: '/tmp',
     LANG: process.env.LANG ?? 'C.UTF-8',
     TERM: 'dumb',
     CI: 'true',
     GIT_TERMINAL_PROMPT: '0',
     ...ctx.env,
+    ...extra,
   };
 }
 
+/** What a step's processes may touch: the build's workspace (read-write) and its scripts (read-only). */
+const box = (ctx: StepContext) => ({ sandbox: ctx.sandbox, run: { mounts: [{ path: ctx.workspace, writable: true }, { path: ctx.scriptsDir }] } });
+
 const sourceDir = (ctx: StepContext) => path.join(ctx.workspace, 'src');
-/** Commands run in the pipeline's work dir inside the checkout. */
+/**
+ * Commands run in the pipeline's work dir inside the checkout: `../src2` or a link in the
+ * repository must not lead out of it (compared by real paths).
+ */
 function workDir(ctx: StepContext) {
-  const dir = path.resolve(sourceDir(ctx), ctx.pipeline.workDir.replace(/^\/+/, ''));
-  if (!dir.startsWith(sourceDir(ctx))) throw new Error('The pipeline work dir points outside the repository');
+  const dir = resolveInside(sourceDir(ctx), sourceDir(ctx), ctx.pipeline.workDir);
+  if (!dir) throw new Error('The pipeline work dir points outside the repository');
   return dir;
 }
 
-async function exec(ctx: StepContext, cmd: string, args: string[], cwd: string) {
-  const code = await runProcess(cmd, args, { cwd, env: processEnv(ctx), signal: ctx.signal, onLine: ctx.log });
+async function exec(ctx: StepContext, cmd: string, args: string[], cwd: string, env: Record<string, string> = {}) {
+  const code = await runProcess(cmd, args, { cwd, env: processEnv(ctx, env), signal: ctx.signal, onLine: ctx.log, box: box(ctx) });
   if (code !== 0) throw new Error(`${cmd} ${args[0] ?? ''} exited with code ${code}`);
+}
+
+/**
+ * The account's token reaches git through a credential helper reading it from git's own
+ * environment: it is never in the remote URL, in `.git/config` or in any later step's environment.
+ */
+export function gitCredentials(cloneUrlWithToken: string) {
+  const u = URL.canParse(cloneUrlWithToken) ? new URL(cloneUrlWithToken) : null;
+  if (!u || (!u.username && !u.password)) return { url: cloneUrlWithToken, config: [] as string[], env: {} as Record<string, string> };
+  const username = decodeURIComponent(u.username);
+  const password = decodeURIComponent(u.password);
+  u.username = '';
+  u.password = '';
+  const helper = '!f() { test "$1" = get && printf \'username=%s\\npassword=%s\\n\' "$GANTRY_GIT_USERNAME" "$GANTRY_GIT_PASSWORD"; }; f';
+  return {
+    url: u.toString(),
+    config: ['-c', 'credential.helper=', '-c', `credential.helper=${helper}`],
+    env: { GANTRY_GIT_USERNAME: username, GANTRY_GIT_PASSWORD: password },
+  };
 }
 
 async function gitClone(ctx: StepContext) {
   const { build, pipeline, git } = ctx;
   const depth = Number((ctx.step.config as { depth?: number }).depth ?? 50);
-  const url = git.client.cloneUrl(pipeline.repositoryUrl, git.token);
+  const auth = gitCredentials(git.client.cloneUrl(pipeline.repositoryUrl, git.token));
   const dir = sourceDir(ctx);
   fs.rmSync(dir, { recursive: true, force: true });
   ctx.log(`Cloning ${pipeline.repositoryFullName} (${build.branch} @ ${(build.commitSha ?? '').slice(0, 7)})`);
-  await exec(ctx, 'git', ['clone', '--depth', String(depth), '--branch', build.branch, '--single-branch', url, dir], ctx.workspace);
+  await exec(ctx, 'git', [...auth.config, 'clone', '--depth', String(depth), '--branch', build.branch, '--single-branch', '--', auth.url, dir], ctx.workspace, auth.env);
   if (build.commitSha) {
-    const has = await runProcess('git', ['cat-file', '-e', `${build.commitSha}^{commit}`], { cwd: dir, env: processEnv(ctx), signal: ctx.signal, onLine: () => undefined });
-    if (has !== 0) await exec(ctx, 'git', ['fetch', '--depth', '1', 'origin', build.commitSha], dir);
+    const has = await runProcess('git', ['cat-file', '-e', `${build.commitSha}^{commit}`], { cwd: dir, env: processEnv(ctx), signal: ctx.signal, onLine: () => undefined, box: box(ctx) });
+    if (has !== 0) await exec(ctx, 'git', [...auth.config, 'fetch', '--depth', '1', 'origin', build.commitSha], dir, auth.env);
     await exec(ctx, 'git', ['-c', 'advice.detachedHead=false', 'checkout', '--detach', build.commitSha], dir);
   }
   ctx.log(`Checked out ${build.commitSha ?? build.branch}`);
@@ -71,30 +106,30 @@ async function gitClone(ctx: StepContext) {
 /** A plain build step: its commands in bash, stopping at the first failure, then its artifacts. */
 async function buildStep(ctx: StepContext) {
   const cwd = workDir(ctx);
-  fs.mkdirSync(cwd, { recursive: true });
-  const commands = ctx.step.commands.map(ctx.resolve);
-  if (ctx.step.image) ctx.log(`[gantry] image ${ctx.step.image} (the local executor runs commands on the Gantry host)`);
+  const commands = ctx.step.commands.map(ctx.resolveCommand);
+  if (ctx.step.image) ctx.log(`[gantry] image ${ctx.step.image} (the local executor runs commands in the Gantry sandbox)`);
   const script = [
     'set -eo pipefail',
+    `mkdir -p -- ${shellQuote(cwd)} && cd -- ${shellQuote(cwd)}`,
     `trap 'echo "[gantry] command failed: $BASH_COMMAND" >&2' ERR`,
     ...commands.flatMap((c) => [`printf '%s\\n' ${shellQuote(`$ ${c}`)}`, c]),
   ].join('\n');
-  const scriptFile = path.join(ctx.workspace, '.gantry', `${ctx.step.name.replace(/[^\w.-]/g, '_')}.sh`);
-  fs.mkdirSync(path.dirname(scriptFile), { recursive: true });
-  fs.writeFileSync(scriptFile, script);
-  const code = await runProcess('bash', [scriptFile], { cwd, env: processEnv(ctx), signal: ctx.signal, onLine: ctx.log });
+  // the script lives in the server's own folder: the workspace is the step's, and a link left there must not redirect this write
+  const scriptFile = path.join(ctx.scriptsDir, `${ctx.step.name.replace(/[^\w.-]/g, '_')}.sh`);
+  writeFileNoFollow(scriptFile, script);
+  const code = await runProcess('bash', [scriptFile], { cwd: ctx.workspace, env: processEnv(ctx), signal: ctx.signal, onLine: ctx.log, box: box(ctx) });
   if (code !== 0) throw new Error(`Command failed with exit code ${code}`);
   await collectArtifacts(ctx, cwd);
 }
 
-const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+export const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 async function collectArtifacts(ctx: StepContext, cwd: string) {
   const spec = ctx.step.artifacts;
   if (!spec) return;
   const prefix = `pipelines/${ctx.pipeline.id}/${ctx.build.id}/${ctx.step.name.replace(/[^\w.-]/g, '_')}`;
   for (const [name, paths] of Object.entries(spec.files ?? {})) {
-    const { stream, count } = zipPaths(cwd, paths.map(ctx.resolve));
+    const { stream, count } = zipPaths(ctx, cwd, paths.map(ctx.resolve));
     const location = `${prefix}/${name}.zip`;
     const { size } = await ctx.artifacts.put(location, stream);
     if (count() === 0) throw new Error(`Artifact ${name}: no files matched ${paths.join(', ')}`);
@@ -102,9 +137,9 @@ async function collectArtifacts(ctx: StepContext, cwd: string) {
     ctx.log(`[gantry] artifact ${name}.zip: ${count()} files, ${size} bytes`);
   }
   if (spec.json) {
-    const file = path.resolve(cwd, ctx.resolve(spec.json));
-    if (!file.startsWith(cwd) || !fs.existsSync(file)) throw new Error(`JSON artifact ${spec.json} was not found`);
-    const text = fs.readFileSync(file, 'utf8');
+    const file = resolveInside(ctx.workspace, cwd, ctx.resolve(spec.json));
+    if (!file || !fs.existsSync(file)) throw new Error(`JSON artifact ${spec.json} was not found`);
+    const text = readFileInside(ctx.workspace, file).toString('utf8');
     try { JSON.parse(text); } catch { throw new Error(`JSON artifact ${spec.json} is not valid JSON`); }
     const location = `${prefix}/${path.basename(file)}`;
     const { size } = await ctx.artifacts.put(location, text);
@@ -113,19 +148,33 @@ async function collectArtifacts(ctx: StepContext, cwd: string) {
   }
 }
 
-/** Zips paths relative to cwd: a folder whole, a file as is, anything else as a glob. */
-function zipPaths(cwd: string, paths: string[]) {
+/**
+ * Zips paths relative to cwd: a folder whole, a file as is, anything else as a glob. Only files
+ * whose real paths are inside the workspace: a link out of it is skipped and said in the log.
+ */
+function zipPaths(ctx: StepContext, cwd: string, paths: string[]) {
   const archive = archiver('zip', { zlib: { level: 6 } });
   let count = 0;
   archive.on('entry', (e) => { if (!e.name.endsWith('/')) count++; });
+  const skipped: string[] = [];
   for (const p of paths) {
-    const clean = p.replace(/^\.\//, '');
-    const full = path.resolve(cwd, clean);
-    if (!full.startsWith(cwd)) continue;
-    if (fs.existsSync(full) && fs.statSync(full).isDirectory()) archive.glob('**/*', { cwd: full, dot: true }, { prefix: clean === '' || clean === '.' || clean === './' ? '' : clean.replace(/\/$/, '') });
-    else if (fs.existsSync(full)) archive.file(full, { name: clean });
-    else archive.glob(clean, { cwd, dot: true });
+    const clean = p.replace(/^\.\//, '').replace(/\/$/, '');
+    const full = resolveInside(ctx.workspace, cwd, clean);
+    if (!full) {
+      skipped.push(p);
+      continue;
+    }
+    const st = fs.existsSync(full) ? fs.statSync(full) : null;
+    const found = st?.isDirectory()
+      ? listFilesInside(ctx.workspace, full)
+      : st?.isFile()
+        ? { files: [{ abs: fs.realpathSync(full), rel: '' }], skipped: [] }
+        : globInside(ctx.workspace, cwd, clean);
+    skipped.push(...found.skipped);
+    const prefix = st?.isDirectory() && clean !== '' && clean !== '.' ? `${clean}/` : '';
+    for (const f of found.files) archive.file(f.abs, { name: st?.isFile() ? clean : `${prefix}${f.rel}` });
   }
+  if (skipped.length) ctx.log(`[gantry] left out of the artifact (outside the workspace): ${skipped.join(', ')}`);
   void archive.finalize();
   return { stream: archive, count: () => count };
 }

@@ -19,6 +19,9 @@ import { registerDeploymentLogStreams } from './deployments.realtime.js';
 import { createTerraformEngine } from './terraform-engine.js';
 import { createCloudFormationEngine } from './cloudformation-engine.js';
 import type { DeploymentEngine } from './engine.js';
+import type { Sandbox } from '../../integrations/executor/sandbox.js';
+import { removeTree } from '../../integrations/executor/workspace-files.js';
+import type { SecretBox } from '../../platform/secrets.js';
 
 /** Cloud credentials of an environment's account, as environment variables for the engine. */
 export type StageCredentials = (stage: StageRow) => Promise<Record<string, string>>;
@@ -31,12 +34,23 @@ export async function createDeploymentsModule(deps: {
   db: Db; guards: Guards; jobs: Jobs; realtime: Realtime; membership: MembershipLookup; log: FastifyBaseLogger;
   billing: BillingService; stages: StagesService; components: ComponentsService; credentialsFor: StageCredentials;
   dataDir: string; terraformBin: string; databaseUrl?: string; concurrency: number; runWorkers: boolean;
+  sandbox: Sandbox; secrets: SecretBox;
   /** AWS clients for CloudFormation (tests hand in SDK stubs); default: the SDK's own chain. */
   cloudFormationClients?: Parameters<typeof createCloudFormationEngine>[0]['clients'];
 }) {
   const store = createDeploymentsStore(deps.db);
   const terraformRoot = path.join(deps.dataDir, 'terraform');
-  const terraform = createTerraformEngine({ bin: deps.terraformBin, root: terraformRoot, pgConnStr: deps.databaseUrl });
+  const legacySchema = (stageId: string) => `tfstate_${stageId.replace(/-/g, '')}`;
+  const terraform = createTerraformEngine({
+    bin: deps.terraformBin, root: terraformRoot, sandbox: deps.sandbox, secrets: deps.secrets,
+    states: { get: store.sealedState, put: store.putSealedState },
+    // an older Gantry kept the state in terraform's pg backend: taken over once, then its schema is dropped
+    legacyPgState: deps.databaseUrl ? async (stageId) => {
+      const state = await store.legacyPgState(legacySchema(stageId));
+      if (state !== undefined) await deps.db.execute(sql.raw(`drop schema if exists "${legacySchema(stageId)}" cascade`));
+      return state;
+    } : undefined,
+  });
   const cloudformation = createCloudFormationEngine({ credentialsFor: deps.credentialsFor, clients: deps.cloudFormationClients });
   const engineFor = (stage: StageRow): DeploymentEngine => {
     if (stage.iacTool === 'terraform') return terraform;
@@ -67,10 +81,10 @@ export async function createDeploymentsModule(deps: {
   service.setRecoverer(runner.recover);
   // a deleted environment leaves no terraform files, state or unpacked versions behind
   deps.stages.onRemoved(async (stageId) => {
-    for (const p of [terraform.workDir(stageId), path.join(terraformRoot, 'runs', stageId), path.join(terraformRoot, 'state', `${stageId}.tfstate`), path.join(terraformRoot, 'state', `${stageId}.tfstate.backup`)]) {
-      await fs.promises.rm(p, { recursive: true, force: true });
+    for (const p of [terraform.workDir(stageId), path.join(terraformRoot, 'runs', stageId), path.join(terraformRoot, 'plans', stageId), path.join(terraformRoot, 'state', `${stageId}.tfstate`), path.join(terraformRoot, 'state', `${stageId}.tfstate.backup`)]) {
+      await removeTree(p);
     }
-    if (deps.databaseUrl) await deps.db.execute(sql.raw(`drop schema if exists "tfstate_${stageId.replace(/-/g, '')}" cascade`));
+    if (deps.databaseUrl) await deps.db.execute(sql.raw(`drop schema if exists "${legacySchema(stageId)}" cascade`));
   });
   registerDeploymentLogStreams(deps.realtime, { membership: deps.membership, deployments: service, store });
   for (let i = 0; i < deps.concurrency; i++) {

@@ -14,6 +14,7 @@ const ACCOUNT = '123456789012';
 const CREDENTIALS = { AWS_ACCESS_KEY_ID: 'ASIAFAKEKEY000001', AWS_SECRET_ACCESS_KEY: 'fake-secret-access-key-value', AWS_SESSION_TOKEN: 'fake-session-token-value' };
 
 let t: TestApp;
+let runGate: Promise<void> = Promise.resolve();
 let owner: { idToken: string };
 let writer: { idToken: string };
 let reader: { idToken: string };
@@ -32,7 +33,8 @@ const settled = (id: string) => until(async () => (await call('GET', `/stages/${
 const logText = async (id: string) => (await call('GET', `/stages/${stageId}/deployments/${id}/logs`, reader.idToken)).json().chunks.map((c: { text: string }) => c.text).join('\n');
 
 beforeAll(async () => {
-  t = await createTestApp({}, { cloudVerifier: verifier, deploymentCredentials: async () => CREDENTIALS });
+  // a run waits here while a test holds the gate: a cancel then lands on a running deployment, whatever the machine's load
+  t = await createTestApp({}, { cloudVerifier: verifier, deploymentCredentials: async () => { await runGate; return CREDENTIALS; } });
   owner = await registerUser(t, 'dep-owner@example.com');
   outsider = await registerUser(t, 'dep-outsider@example.com');
   projectId = await createProject(t, owner.idToken, 'Deployments');
@@ -176,11 +178,15 @@ describe('deployments (real terraform)', () => {
   });
 
   it('cancels a running deployment: it ends failed with the reason and the state is not left locked', async () => {
-    // the cancel lands while the run is queued or in terraform init: it must stop there, cleanly
+    // the cancel lands while the run has started but not yet reached terraform: it must stop there, cleanly
     await call('PUT', `/stages/${stageId}/resources/app`, writer.idToken, { name: 'app', componentId: config, configurations: [{ key: 'service_name', value: 'slow' }] });
+    let release!: () => void;
+    runGate = new Promise((resolve) => { release = resolve; });
     const started = (await call('POST', `/stages/${stageId}/deploy`, writer.idToken)).json();
     expect((await call('POST', `/stages/${stageId}/cancel`, reader.idToken)).statusCode).toBe(403);
     const cancelled = await call('POST', `/stages/${stageId}/cancel`, writer.idToken);
+    release();
+    runGate = Promise.resolve();
     expect(cancelled.statusCode, cancelled.body).toBe(200);
     const done = await settled(started.deploymentId);
     expect(done.status).toBe('CREATE_FAILED');

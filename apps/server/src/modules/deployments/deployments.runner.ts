@@ -302,6 +302,7 @@ export function createDeploymentsRunner(deps: {
       if (!stage || !(await store.claimStale(d.id, before))) continue;
       deps.log.warn({ deploymentId: d.id }, 'marking an interrupted deployment as failed');
       await endLeftover(d.workerId, d.processId);
+      if (onThisHost(d.workerId)) await deps.engineFor(stage).recoverState?.(stage).catch((err) => deps.log.error({ err, stageId: stage.id }, 'could not seal the state a stopped worker left'));
       await appendLine(d.id, `[gantry] ${WORKER_STOPPED}`);
       await finish(stage, d, 'FAILED', WORKER_STOPPED);
     }

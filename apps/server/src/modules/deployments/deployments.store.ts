@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db.js';
-import { deployments, deploymentLogs, deploymentPlans } from './deployments.tables.js';
+import { deployments, deploymentLogs, deploymentPlans, terraformStates } from './deployments.tables.js';
 
 export type DeploymentRow = typeof deployments.$inferSelect;
 export type PlanRow = typeof deploymentPlans.$inferSelect;
@@ -12,6 +12,17 @@ const isUniqueViolation = (err: unknown) => {
 
 export function createDeploymentsStore(db: Db) {
   return {
+    sealedState: async (stageId: string) => (await db.select({ sealed: terraformStates.sealed }).from(terraformStates).where(eq(terraformStates.stageId, stageId)))[0]?.sealed,
+    putSealedState: async (stageId: string, sealed: string) => {
+      await db.insert(terraformStates).values({ stageId, sealed }).onConflictDoUpdate({ target: terraformStates.stageId, set: { sealed, updatedAt: new Date() } });
+    },
+    /** The state terraform's pg backend kept in `schema` (table `states`, workspace `default`), if that schema exists. */
+    async legacyPgState(schema: string): Promise<string | undefined> {
+      const exists = await db.execute(sql`select 1 from information_schema.tables where table_schema = ${schema} and table_name = 'states'`);
+      if (!exists.rows.length) return undefined;
+      const rows = await db.execute(sql.raw(`select data from "${schema.replace(/"/g, '')}".states where name = 'default'`));
+      return (rows.rows[0] as { data?: string } | undefined)?.data ?? undefined;
+    },
     /** Inserts a queued deployment; null when the environment already has one queued or running. */
     async insert(values: typeof deployments.$inferInsert): Promise<DeploymentRow | null> {
       try {

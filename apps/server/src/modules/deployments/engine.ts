@@ -65,6 +65,8 @@ export interface DeploymentEngine {
   /** CloudFormation: the stack's events, newest first. */
   events?(stage: StageRow): Promise<import('@gantry/contracts').StackEvent[]>;
   continueRollback?(stage: StageRow): Promise<void>;
+  /** After a worker of this host died mid-run: keep what its run left behind (Terraform: the unsealed state) before the run is failed. */
+  recoverState?(stage: StageRow): Promise<void>;
   /** Names of the resources that have cloud objects now. */
   deployedResources(stage: StageRow): Promise<string[]>;
   /** Outputs per resource name, from the engine's state. */

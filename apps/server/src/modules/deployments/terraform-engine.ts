@@ -3,18 +3,30 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import { SENSITIVE_PLACEHOLDER } from '@gantry/contracts';
 import {
-  createTerraformRunner, generateRootModule, writeRootModule, outputsByResource, moduleAddress, BACKEND_FILE,
-  type TerraformBackend, type RootModuleResource, type TerraformRunner,
+  createTerraformRunner, generateRootModule, outputsByResource, moduleAddress, BACKEND_FILE,
+  type RootModuleResource, type TerraformRunner,
 } from '../../integrations/terraform/index.js';
+import type { Sandbox } from '../../integrations/executor/sandbox.js';
+import { readFileInside, writeFileNoFollow, ensureRealDir } from '../../integrations/executor/workspace-files.js';
+import type { SecretBox } from '../../platform/secrets.js';
 import type { StageRow } from '../stages/stages.store.js';
 import type { DeploymentEngine, EngineRun, EnginePlan } from './engine.js';
 
 export interface TerraformEngineOptions {
   bin: string;
-  /** `<dataDir>/terraform`: one work dir per environment, the shared plugin cache, local state files. */
+  /** `<dataDir>/terraform`: one work dir per environment, the shared plugin cache, sealed plans. */
   root: string;
-  /** PostgreSQL connection string: state in terraform's `pg` backend; unset → local state files. */
-  pgConnStr?: string;
+  /** Where terraform and the module code it runs execute (DESIGN §5). */
+  sandbox: Sandbox;
+  /** Seals state and plan files at rest (they hold sensitive inputs and outputs in plain text). */
+  secrets: SecretBox;
+  /** Sealed state per environment (the database: every worker host sees the same state). */
+  states: {
+    get(stageId: string): Promise<string | undefined>;
+    put(stageId: string, sealed: string): Promise<void>;
+  };
+  /** State an older Gantry left in terraform's `pg` backend (schema `tfstate_<id>`), taken over once. */
+  legacyPgState?: (stageId: string) => Promise<string | undefined>;
 }
 
 /**
@@ -32,41 +44,78 @@ export function pgBackendConnStr(url: string): string {
 
 const resourceNames = (addresses: string[]) => [...new Set(addresses.map((a) => /^module\.([^.[]+)/.exec(a)?.[1]).filter((n): n is string => !!n))];
 
-/**
- * The resources in a local state file, read as JSON (state format 4) rather than through
- * `terraform state list`: one terraform process less after every run. Undefined when the file is
- * in a format this does not know, so the caller asks terraform.
- */
-async function readLocalState(file: string): Promise<string[] | undefined> {
-  let text: string;
-  try {
-    text = await fs.promises.readFile(file, 'utf8');
-  } catch {
-    return []; // never applied
-  }
-  const state = JSON.parse(text) as { version?: number; resources?: { module?: string; instances?: unknown[] }[] };
-  if (state.version !== 4) return undefined;
-  return resourceNames((state.resources ?? []).filter((r) => r.module && r.instances?.length).map((r) => r.module!));
+interface StateDocument {
+  version?: number;
+  outputs?: Record<string, { value: unknown; sensitive?: boolean }>;
+  resources?: { module?: string; instances?: unknown[] }[];
 }
+
+/** The module addresses that have instances in a state (format 4), e.g. `module.web`. */
+const deployedModules = (state: StateDocument) => (state.resources ?? []).filter((r) => r.module && r.instances?.length).map((r) => r.module!);
 
 /** Terraform's action list as one word (delete + create is a replacement). */
 const actionOf = (actions: string[]) => (actions.includes('delete') && actions.includes('create') ? 'replace' : actions.join('+'));
 
-/** The Terraform engine: a generated root module per environment, run with the real CLI. */
-export function createTerraformEngine(o: TerraformEngineOptions): DeploymentEngine & Required<Pick<DeploymentEngine, 'plan' | 'applyPlan'>> & { workDir(stageId: string): string } {
+/**
+ * The Terraform engine: a generated root module per environment, run with the real CLI in the
+ * sandbox. An environment's state is sealed in the database; for the length of a run it is
+ * unsealed into the run's work dir (the only place the box can write), and sealed back — with
+ * what the run changed, failed or not — when terraform has ended. Plan files are sealed the same way.
+ */
+export function createTerraformEngine(o: TerraformEngineOptions): DeploymentEngine & Required<Pick<DeploymentEngine, 'plan' | 'applyPlan' | 'recoverState'>> & { workDir(stageId: string): string } {
   const workDir = (stageId: string) => path.join(o.root, 'stages', stageId);
-  const backend = (stageId: string): TerraformBackend =>
-    o.pgConnStr ? { type: 'pg', connStr: pgBackendConnStr(o.pgConnStr), schemaName: `tfstate_${stageId.replace(/-/g, '')}` } : { type: 'local', path: path.join(o.root, 'state', `${stageId}.tfstate`) };
+  const stateFile = (stageId: string) => path.join(workDir(stageId), 'terraform.tfstate');
+  const modulesDir = (stageId: string) => path.join(o.root, 'runs', stageId);
+  const pluginCacheDir = path.join(o.root, 'plugin-cache');
+  const sealedPlansDir = (stageId: string) => path.join(o.root, 'plans', stageId);
+  const legacyStateFile = (stageId: string) => path.join(o.root, 'state', `${stageId}.tfstate`);
+
+  /** The environment's state as JSON text, taking over a state file or `pg` schema an older Gantry left. */
+  async function loadState(stageId: string): Promise<string | undefined> {
+    const sealed = await o.states.get(stageId);
+    if (sealed) return o.secrets.open(sealed);
+    const legacyFile = legacyStateFile(stageId);
+    const legacy = fs.existsSync(legacyFile) ? fs.readFileSync(legacyFile, 'utf8') : await o.legacyPgState?.(stageId);
+    if (!legacy) return undefined;
+    await o.states.put(stageId, o.secrets.seal(legacy));
+    for (const f of [legacyFile, `${legacyFile}.backup`]) await fs.promises.rm(f, { force: true });
+    return legacy;
+  }
+
+  /** Seals what the last run left in the work dir into the database, and removes every plain copy. */
+  async function sealState(stageId: string) {
+    const file = stateFile(stageId);
+    const st = fs.lstatSync(file, { throwIfNoEntry: false });
+    if (st?.isFile()) await o.states.put(stageId, o.secrets.seal(readFileInside(workDir(stageId), file).toString('utf8')));
+    for (const f of [file, `${file}.backup`]) await fs.promises.rm(f, { force: true });
+  }
 
   function runner(stage: StageRow, extra: { env?: Record<string, string>; secrets?: string[]; log?: (l: string) => void; signal?: AbortSignal; onProcess?: (pid: number | null) => void } = {}): TerraformRunner {
+    const cliConfig = process.env.TF_CLI_CONFIG_FILE;
     return createTerraformRunner({
-      bin: o.bin, workDir: workDir(stage.id), pluginCacheDir: path.join(o.root, 'plugin-cache'), backend: backend(stage.id),
+      bin: o.bin, workDir: workDir(stage.id), pluginCacheDir, backend: { type: 'local', path: stateFile(stage.id) },
       env: extra.env, secrets: extra.secrets, onLine: extra.log ? (line) => extra.log!(line) : undefined, signal: extra.signal, onProcess: extra.onProcess,
+      box: {
+        sandbox: o.sandbox,
+        run: {
+          mounts: [
+            { path: workDir(stage.id), writable: true },
+            { path: pluginCacheDir, writable: true },
+            ...(fs.existsSync(modulesDir(stage.id)) ? [{ path: modulesDir(stage.id) }] : []),
+            ...(cliConfig && fs.existsSync(cliConfig) ? [{ path: cliConfig }] : []),
+          ],
+        },
+      },
     });
   }
 
-  /** Writes the root module of the run's resources and initialises the work dir. */
-  async function prepare(run: EngineRun) {
+  /**
+   * Writes the root module of the run's resources, unseals the state into the work dir and
+   * initialises it; `fn` runs terraform, and the state is sealed back whatever happens.
+   */
+  async function withRun<T>(run: EngineRun, fn: (r: TerraformRunner) => Promise<T>): Promise<T> {
+    if (o.sandbox.unavailable) throw new Error(o.sandbox.unavailable);
+    if (o.sandbox.warning) run.log(o.sandbox.warning);
     const resources: RootModuleResource[] = run.resources.map((r) => ({
       name: r.name,
       source: r.dir,
@@ -75,69 +124,105 @@ export function createTerraformEngine(o: TerraformEngineOptions): DeploymentEngi
     }));
     const root = generateRootModule({ resources, outputs: Object.fromEntries(run.resources.map((r) => [r.name, r.outputs])) });
     const dir = workDir(run.stage.id);
-    fs.mkdirSync(dir, { recursive: true });
-    for (const f of fs.readdirSync(dir)) if (f.endsWith('.tf.json') && f !== BACKEND_FILE) fs.rmSync(path.join(dir, f));
-    writeRootModule(dir, root);
-    const r = runner(run.stage, { env: { ...run.credentials, ...root.env }, secrets: [...Object.values(run.credentials), ...root.secrets], log: run.log, signal: run.signal, onProcess: run.onProcess });
-    // init only when the module sources or the backend changed since the last run (versions are immutable)
-    const initKey = crypto.createHash('sha256').update(JSON.stringify([resources.map((x) => [x.name, x.source]), backend(run.stage.id)])).digest('hex');
-    const marker = path.join(dir, '.gantry-init');
-    if (fs.existsSync(path.join(dir, '.terraform')) && fs.existsSync(marker) && fs.readFileSync(marker, 'utf8') === initKey) return r;
-    run.log('$ terraform init');
-    await r.init();
-    fs.writeFileSync(marker, initKey);
-    return r;
+    ensureRealDir(dir, 0o755);
+    // the last run's box could write here: never write through what it left (links), replace it
+    for (const f of fs.readdirSync(dir)) if (f.endsWith('.tf.json') && f !== BACKEND_FILE) fs.rmSync(path.join(dir, f), { recursive: true, force: true });
+    for (const [name, content] of Object.entries(root.files)) writeFileNoFollow(path.join(dir, name), content);
+    for (const d of [path.join(dir, '.home'), pluginCacheDir]) ensureRealDir(d);
+    const state = await loadState(run.stage.id);
+    if (state !== undefined) writeFileNoFollow(stateFile(run.stage.id), state, 0o600);
+    o.sandbox.handOver(dir, pluginCacheDir, modulesDir(run.stage.id));
+    try {
+      const r = runner(run.stage, { env: { ...run.credentials, ...root.env }, secrets: [...Object.values(run.credentials), ...root.secrets], log: run.log, signal: run.signal, onProcess: run.onProcess });
+      // init only when the module sources changed since the last run (versions are immutable)
+      const initKey = crypto.createHash('sha256').update(JSON.stringify([resources.map((x) => [x.name, x.source]), 'sealed-state'])).digest('hex');
+      const marker = path.join(dir, '.gantry-init');
+      const initialised = fs.existsSync(path.join(dir, '.terraform')) && fs.lstatSync(marker, { throwIfNoEntry: false })?.isFile() && fs.readFileSync(marker, 'utf8') === initKey;
+      if (!initialised) {
+        run.log('$ terraform init');
+        await r.init();
+        writeFileNoFollow(marker, initKey);
+      }
+      return await fn(r);
+    } finally {
+      await sealState(run.stage.id);
+    }
+  }
+
+  /** The environment's state, parsed (never applied: an empty one). */
+  async function stateOf(stageId: string): Promise<StateDocument> {
+    const text = await loadState(stageId);
+    return text ? (JSON.parse(text) as StateDocument) : {};
   }
 
   return {
     workDir,
 
     async plan(run): Promise<EnginePlan> {
-      const r = await prepare(run);
-      run.log('$ terraform plan');
-      const p = await r.plan();
-      return {
-        planFile: p.planFile,
-        summary: { add: p.summary.add, change: p.summary.change, destroy: p.summary.destroy },
-        changes: p.changes.map((c) => ({ action: actionOf(c.actions), resourceName: c.resource ?? '', address: c.address })),
-      };
+      return withRun(run, async (r) => {
+        run.log('$ terraform plan');
+        const p = await r.plan();
+        // the plan holds every input value: sealed at rest, the plain file removed
+        const dest = path.join(sealedPlansDir(run.stage.id), `${path.basename(p.planFile)}.sealed`);
+        fs.mkdirSync(path.dirname(dest), { recursive: true, mode: 0o700 });
+        fs.writeFileSync(dest, o.secrets.seal(readFileInside(workDir(run.stage.id), p.planFile).toString('base64')), { mode: 0o600 });
+        await fs.promises.rm(p.planFile, { force: true });
+        return {
+          planFile: dest,
+          summary: { add: p.summary.add, change: p.summary.change, destroy: p.summary.destroy },
+          changes: p.changes.map((c) => ({ action: actionOf(c.actions), resourceName: c.resource ?? '', address: c.address })),
+        };
+      });
     },
 
-    async applyPlan(run, planFile) {
-      const r = await prepare(run);
-      run.log('$ terraform apply');
-      await r.apply(planFile);
+    async applyPlan(run, sealedPlan) {
+      const plans = path.join(workDir(run.stage.id), 'plans');
+      const planFile = path.join(plans, path.basename(sealedPlan).replace(/\.sealed$/, ''));
+      await withRun(run, async (r) => {
+        ensureRealDir(plans, 0o700);
+        writeFileNoFollow(planFile, Buffer.from(o.secrets.open(fs.readFileSync(sealedPlan, 'utf8')), 'base64'), 0o600);
+        o.sandbox.handOver(plans);
+        try {
+          run.log('$ terraform apply');
+          await r.apply(planFile);
+        } finally {
+          await fs.promises.rm(planFile, { force: true });
+        }
+      });
     },
 
     async deploy(run) {
-      const r = await prepare(run);
-      run.log('$ terraform apply');
-      await r.applyNow();
+      await withRun(run, async (r) => {
+        run.log('$ terraform apply');
+        await r.applyNow();
+      });
     },
 
     async undeploy(run, resourceName) {
-      const r = await prepare(run);
-      run.log(resourceName ? `$ terraform destroy -target=${moduleAddress(resourceName)}` : '$ terraform destroy');
-      await r.destroy(resourceName ? { targets: [moduleAddress(resourceName)] } : {});
+      await withRun(run, async (r) => {
+        run.log(resourceName ? `$ terraform destroy -target=${moduleAddress(resourceName)}` : '$ terraform destroy');
+        await r.destroy(resourceName ? { targets: [moduleAddress(resourceName)] } : {});
+      });
+    },
+
+    /** A run whose worker died on this host left its state unsealed in the work dir: it is the newest, keep it. */
+    async recoverState(stage) {
+      await sealState(stage.id);
     },
 
     async deployedResources(stage) {
-      const b = backend(stage.id);
-      const local = b.type === 'local' ? await readLocalState(b.path) : undefined;
-      if (local) return local;
-      if (!fs.existsSync(path.join(workDir(stage.id), '.terraform'))) return [];
-      return resourceNames(await runner(stage).stateList());
+      return resourceNames(deployedModules(await stateOf(stage.id)));
     },
 
     async outputs(stage) {
-      if (!fs.existsSync(path.join(workDir(stage.id), '.terraform'))) return {};
-      const r = runner(stage);
-      const grouped = outputsByResource(await r.outputs(), { state: await r.stateList() });
+      const state = await stateOf(stage.id);
+      const outputs = Object.fromEntries(Object.entries(state.outputs ?? {}).map(([k, v]) => [k, { value: v.value, sensitive: v.sensitive === true }]));
+      const grouped = outputsByResource(outputs, { state: deployedModules(state) });
       return Object.fromEntries(Object.entries(grouped).map(([name, outs]) => [
         name,
-        Object.entries(outs).map(([key, o]) => ({
-          key, sensitive: o.sensitive,
-          value: o.sensitive ? SENSITIVE_PLACEHOLDER : typeof o.value === 'string' ? o.value : JSON.stringify(o.value),
+        Object.entries(outs).map(([key, out]) => ({
+          key, sensitive: out.sensitive,
+          value: out.sensitive ? SENSITIVE_PLACEHOLDER : typeof out.value === 'string' ? out.value : JSON.stringify(out.value),
         })),
       ]));
     },

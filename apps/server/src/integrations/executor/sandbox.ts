@@ -1,0 +1,149 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+
+/**
+ * The box every piece of user code runs in (build steps, git, terraform and what its modules
+ * run): Debian's bubblewrap. Inside, the process
+ *  - is an unprivileged uid (`uid`, 64000 by default) with no capabilities and no_new_privs: when
+ *    Gantry runs as root that uid is real on the host (bwrap sets up the mounts as root, then
+ *    `setpriv` drops to the uid); otherwise it is the uid of a new user namespace, mapped to the
+ *    server's own user outside;
+ *  - sees a read-only root made of the host's system folders (/usr, /etc, /opt and the merged-/usr
+ *    links) plus only the folders the run names — everything else (the data dir, the secret key,
+ *    other runs, the server's files and home) does not exist there;
+ *  - has a private /tmp, /dev and /proc in its own pid, ipc and uts namespaces: no other process
+ *    of the host is visible (no /proc/<pid>/environ), and when the run's first process ends, or
+ *    the server dies (die-with-parent), the kernel ends every process left in the box;
+ *  - gets only the environment the caller builds (never the server's own variables).
+ * The network stays shared: builds fetch dependencies.
+ */
+export type SandboxMode = 'bwrap' | 'none';
+
+export interface SandboxMount {
+  /** Host path, bound at the same path inside (so paths in logs and generated files stay valid). */
+  path: string;
+  writable?: boolean;
+}
+
+export interface SandboxRun {
+  mounts: SandboxMount[];
+  cwd: string;
+  /**
+   * The command is the box's pid 1 (terraform: it gets the SIGINT of a cancel itself; its host pid
+   * comes from bwrap's info fd). Otherwise bwrap's own init reaps and the command is its child.
+   */
+  asPid1?: boolean;
+}
+
+export interface WrappedCommand {
+  command: string;
+  args: string[];
+  /** The child must get a pipe at fd 3: bwrap writes `{"child-pid": N}` (the box's pid 1 on the host) there. */
+  infoFd: boolean;
+}
+
+export interface Sandbox {
+  readonly mode: SandboxMode;
+  /** Why user code cannot run now (bwrap missing or not working), or null. */
+  readonly unavailable: string | null;
+  /** A line for the top of every log when user code runs unsandboxed. */
+  readonly warning: string | null;
+  wrap(command: string, args: string[], run: SandboxRun): WrappedCommand;
+  /** Lets the sandbox uid write to folders the server created for a run (root only; a no-op otherwise). */
+  handOver(...dirs: string[]): void;
+}
+
+export const DEFAULT_SANDBOX_UID = 64000;
+const SYSTEM_DIRS = ['/usr', '/etc', '/opt'];
+const MERGED_USR_LINKS = ['/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
+/** Where /etc/resolv.conf points on systemd hosts. */
+const RESOLVER_DIRS = ['/run/systemd/resolve'];
+
+export const SANDBOX_MISSING_HELP =
+  'Build steps and terraform runs need the sandbox (Debian package "bubblewrap": apt-get install bubblewrap). ' +
+  'Install it, or set BUILD_SANDBOX=none to run them unsandboxed with the server\'s own rights (only for a single-user instance you trust).';
+export const UNSANDBOXED_WARNING = '[gantry] WARNING: BUILD_SANDBOX=none — this runs unsandboxed with the Gantry server\'s own rights';
+
+export function createSandbox(o: { mode: SandboxMode; uid?: number; bwrapBin?: string; isRoot?: boolean }): Sandbox {
+  const uid = o.uid ?? DEFAULT_SANDBOX_UID;
+  const bwrap = o.bwrapBin ?? 'bwrap';
+  const isRoot = o.isRoot ?? process.getuid?.() === 0;
+
+  function bwrapArgs(run: SandboxRun): string[] {
+    const args = ['--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--hostname', 'gantry-sandbox', '--die-with-parent', '--new-session'];
+    if (isRoot) args.push('--cap-add', 'CAP_SETUID', '--cap-add', 'CAP_SETGID');
+    else args.push('--unshare-user', '--uid', String(uid), '--gid', String(uid));
+    for (const dir of SYSTEM_DIRS) if (fs.existsSync(dir)) args.push('--ro-bind', dir, dir);
+    for (const link of MERGED_USR_LINKS) {
+      const st = fs.lstatSync(link, { throwIfNoEntry: false });
+      if (st?.isSymbolicLink()) args.push('--symlink', fs.readlinkSync(link), link);
+      else if (st?.isDirectory()) args.push('--ro-bind', link, link);
+    }
+    for (const dir of RESOLVER_DIRS) args.push('--ro-bind-try', dir, dir);
+    args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
+    // the folders above a mount are made in the box's root, traversable: a 0700 data dir on the host must not lock the box out of its own workspace
+    const parents = new Set<string>();
+    for (const m of run.mounts) for (let d = path.dirname(m.path); d !== path.dirname(d); d = path.dirname(d)) parents.add(d);
+    for (const dir of [...parents].sort((a, b) => a.length - b.length)) {
+      if (!SYSTEM_DIRS.some((s) => dir === s || dir.startsWith(`${s}/`)) && dir !== '/tmp') args.push('--perms', '0755', '--dir', dir);
+    }
+    for (const m of run.mounts) args.push(m.writable ? '--bind' : '--ro-bind', m.path, m.path);
+    args.push('--remount-ro', '/', '--chdir', run.cwd, '--info-fd', '3');
+    if (run.asPid1) args.push('--as-pid-1');
+    return args;
+  }
+
+  const dropToUid = (command: string, args: string[]) =>
+    isRoot ? ['setpriv', `--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs', '--', command, ...args] : [command, ...args];
+
+  let unavailable: string | null = null;
+  if (o.mode === 'bwrap') unavailable = probe(bwrap, bwrapArgs({ mounts: [], cwd: '/' }), dropToUid('true', []));
+
+  return {
+    mode: o.mode,
+    unavailable,
+    warning: o.mode === 'none' ? UNSANDBOXED_WARNING : null,
+    wrap(command, args, run) {
+      if (o.mode === 'none') return { command, args, infoFd: false };
+      if (unavailable) throw new Error(unavailable);
+      return { command: bwrap, args: [...bwrapArgs(run), '--', ...dropToUid(command, args)], infoFd: true };
+    },
+    handOver(...dirs) {
+      if (o.mode === 'none' || !isRoot) return;
+      for (const dir of dirs) chownTree(dir, uid);
+    },
+  };
+}
+
+/** Runs `true` in an empty box once at start: a missing bwrap or a kernel without the namespaces shows here, not in a user's build. */
+function probe(bwrap: string, args: string[], command: string[]): string | null {
+  const r = spawnSync(bwrap, [...args, '--', ...command], { stdio: ['ignore', 'ignore', 'pipe', 'pipe'], timeout: 10_000, env: { PATH: '/usr/bin:/bin' } });
+  if (r.error) return `${SANDBOX_MISSING_HELP} (${(r.error as NodeJS.ErrnoException).code === 'ENOENT' ? `${bwrap} was not found` : r.error.message})`;
+  if (r.status !== 0) return `${SANDBOX_MISSING_HELP} (bubblewrap failed: ${String(r.stderr).trim() || `exit ${r.status}`})`;
+  return null;
+}
+
+/** chown -R without following links (a link the box made must not hand over what it points at). */
+function chownTree(dir: string, uid: number) {
+  const st = fs.lstatSync(dir, { throwIfNoEntry: false });
+  if (!st || st.isSymbolicLink()) return;
+  fs.lchownSync(dir, uid, uid);
+  if (!st.isDirectory()) return;
+  for (const entry of fs.readdirSync(dir)) chownTree(path.join(dir, entry), uid);
+}
+
+/** Reads bwrap's `{"child-pid": N}` from the info pipe: the host pid of the box's pid 1. */
+export function readChildPid(stream: NodeJS.ReadableStream | null | undefined, onPid: (pid: number) => void) {
+  if (!stream) return;
+  let text = '';
+  stream.on('data', (c: Buffer) => {
+    text += c.toString('utf8');
+    const m = /"child-pid"\s*:\s*(\d+)/.exec(text);
+    if (m) {
+      onPid(Number(m[1]));
+      text = '';
+    }
+  });
+  stream.on('error', () => undefined);
+}
