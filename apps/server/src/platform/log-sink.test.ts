@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { createLogSink, createMasker } from './log-sink.js';
+import { createLogSink } from './log-sink.js';
+import { createMasker } from './masking.js';
 
 describe('masking', () => {
   it('hides every occurrence of each secret, longest first', () => {

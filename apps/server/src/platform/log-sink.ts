@@ -1,12 +1,6 @@
 /** One flushed piece of a log: lines joined by newlines, numbered from 0. */
 export interface LogChunk { seq: number; text: string }
 
-/** Hides secrets in a line: every occurrence of each value becomes ****. */
-export function createMasker(secrets: string[]) {
-  const values = [...new Set(secrets.filter((s) => s && s.length >= 3))].sort((a, b) => b.length - a.length);
-  return (line: string) => values.reduce((acc, v) => acc.split(v).join('****'), line);
-}
-
 /**
  * Collects a job's log lines (a build step's, a deployment's) and writes them in chunks: one row and
  * one socket event per flush, so a step printing 100,000 lines costs a few hundred inserts, not 100,000.

@@ -43,7 +43,6 @@ export {
   createTerraformRunner,
   writeRootModule,
   summarizePlan,
-  createMasker,
   TerraformError,
   AbortedError,
   BACKEND_FILE,

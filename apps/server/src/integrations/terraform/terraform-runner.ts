@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AbortedError, type Boxed } from '../executor/local-executor.js';
 import { runTerraformProcess } from './terraform-process.js';
+import { createMasker } from '../../platform/masking.js';
 import { writeFileNoFollow, ensureRealDir } from '../executor/workspace-files.js';
 import type { RootModule } from './root-module.js';
 
@@ -117,14 +118,6 @@ export { AbortedError };
 export const BACKEND_FILE = 'gantry_backend_override.tf.json';
 
 const PASSED_THROUGH = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'LC_ALL', 'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy', 'SSL_CERT_FILE', 'SSL_CERT_DIR'];
-
-/** Replaces every given secret (4+ characters; shorter ones cannot be told from ordinary text) with `***`. */
-export function createMasker(secrets: string[]): (line: string) => string {
-  const values = [...new Set(secrets.filter((s) => typeof s === 'string' && s.length >= 4))].sort((a, b) => b.length - a.length);
-  if (!values.length) return (line) => line;
-  const re = new RegExp(values.map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
-  return (line) => line.replace(re, '***');
-}
 
 function backendSecrets(backend: TerraformBackend): string[] {
   if (backend.type !== 'pg') return [];

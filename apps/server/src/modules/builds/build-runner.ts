@@ -13,7 +13,8 @@ import type { PipelinesService } from '../pipelines/pipelines.service.js';
 import type { GitAccess } from '../pipelines/git-access.js';
 import type { BuildsStore, BuildRow } from './builds.store.js';
 import type { BuildsService } from './builds.service.js';
-import { createLogSink, createMasker } from '../../platform/log-sink.js';
+import { createLogSink } from '../../platform/log-sink.js';
+import { createMasker } from '../../platform/masking.js';
 import { runStep, type StepContext } from './step-handlers.js';
 import { settledWithin } from '../../platform/shutdown.js';
 
