@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The one test command (`npm test`, called by .ci/run). On a fresh Debian machine it:
-//   1. makes sure Debian's chromium, postgresql and git are there (root: apt-get installs them;
+//   1. makes sure Debian's chromium, postgresql, git and bubblewrap are there (root: apt-get installs them;
 //      otherwise it stops and names them);
 //   2. typechecks every workspace; 3. builds the web app;
 //   4. runs Vitest over unit, API and integration tests on PGlite;
@@ -59,6 +59,8 @@ function ensureSystemPackages() {
   if (!fs.existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium')) needed.push('chromium');
   if (!findPostgresBin()) needed.push('postgresql');
   if (!onPath('git')) needed.push('git');
+  // builds and terraform runs execute in bubblewrap's sandbox (README "Security")
+  if (!onPath('bwrap')) needed.push('bubblewrap');
   if (!needed.length) return true;
   const isRoot = process.getuid?.() === 0;
   if (!isRoot) {
