@@ -1,0 +1,195 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { createTestApp, registerUser, createProject, bearer, until, acceptingCloudVerifier, type TestApp } from '../helpers.js';
+import { createLocalGit } from '../local-git.js';
+import { gitAccounts } from '../../src/modules/git-accounts/git-accounts.tables.js';
+import { filesBelow } from './security-helpers.js';
+
+/**
+ * A Terraform module is user code too: its `local-exec` provisioners run with terraform in the
+ * sandbox. A component built by a real pipeline from a real repository attacks the server from its
+ * provisioner during a real deploy through the API; and a sensitive input must never be plain text
+ * at rest afterwards (database or data dir), while the deploy and its outputs still work.
+ */
+const rand = () => crypto.randomBytes(6).toString('hex');
+const CANARY = `canary-${rand()}`;
+process.env.GANTRY_TEST_CANARY = CANARY;
+process.env.GANTRY_SECRET_KEY = `canary-secret-key-${rand()}-0123456789abcdef`;
+const HOST_SECRETS = [CANARY, process.env.GANTRY_SECRET_KEY];
+const SECRET_INPUT = `tf-input-${rand()}-S3cret`;
+const CREDENTIALS = { AWS_ACCESS_KEY_ID: 'ASIASECURITYKEY00001', AWS_SECRET_ACCESS_KEY: `aws-secret-${rand()}`, AWS_SESSION_TOKEN: `aws-session-${rand()}` };
+const MARK = rand();
+
+const SPEC = `steps:
+  Clone:
+    type: git-clone
+  Module:
+    type: terraform-build
+    terraform_dir: infra
+`;
+const MAIN_TF = `variable "name" { type = string }
+variable "secret" {
+  type      = string
+  sensitive = true
+}
+resource "terraform_data" "probe" {
+  input = { name = var.name, secret = var.secret }
+  provisioner "local-exec" {
+    interpreter = ["/bin/bash", "-c"]
+    command     = "bash \${path.module}/probe.sh"
+  }
+}
+output "greeting" { value = "hello \${var.name}" }
+output "token" {
+  value     = var.secret
+  sensitive = true
+}
+`;
+const SCHEMA = JSON.stringify({
+  properties: {
+    inputs: { properties: { name: { type: 'string' }, secret: { type: 'string', sensitive: true } }, required: ['name', 'secret'] },
+    outputs: { properties: { greeting: { type: 'string' }, token: { type: 'string', sensitive: true } } },
+  },
+});
+/** What the provisioner tries; `ATTACK-OK <name>` when it worked. */
+const probe = (dataDir: string, serverPid: number) => `DATA='${dataDir}'
+attempt() { local name="$1"; shift; if out=$("$@" 2>&1); then echo "ATTACK-OK $name"; else echo "ATTACK-FAILED $name"; fi; printf '%s\\n' "$out"; }
+echo "UID=$(id -u)"
+attempt read-key cat "$DATA/secret.key"
+attempt read-artifacts ls "$DATA/artifacts"
+attempt read-plans ls "$DATA/terraform/plans"
+attempt host-environ cat /proc/${serverPid}/environ
+attempt touch-data touch "$DATA/pwned-${MARK}"
+attempt touch-usr touch /usr/pwned-${MARK}
+echo "DATA-LS=$(ls -A "$DATA" | tr '\\n' ' ')"
+echo "STAGES-LS=$(ls -A "$DATA/terraform/stages" | tr '\\n' ' ')"
+echo "PIDS=$(ls /proc | grep -E '^[0-9]+$' | tr '\\n' ' ')"
+echo "ENV-BEGIN"; env; echo "ENV-END"
+echo "probe-done"
+`;
+
+let t: TestApp;
+let git: ReturnType<typeof createLocalGit>;
+let dataDir: string;
+let secretKey: string;
+let idToken: string;
+let projectId: string;
+let stageId: string;
+let componentId: string;
+
+const engine = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
+  t.app.inject({ method, url: `/ms-engine/projects/${projectId}${url}`, headers: bearer(idToken), ...(payload ? { payload } : method === 'POST' ? { payload: {} } : {}) });
+const settled = (id: string) => until(async () => (await engine('GET', `/stages/${stageId}/deployments/${id}`)).json(), (d) => !d.status.endsWith('IN_PROGRESS') && d.status !== 'DEPLOY_QUEUED', `deployment ${id}`);
+const logText = async (id: string) => (await engine('GET', `/stages/${stageId}/deployments/${id}/logs`)).json().chunks.map((c: { text: string }) => c.text).join('\n');
+
+beforeAll(async () => {
+  git = createLocalGit();
+  // no GANTRY_SECRET_KEY: generated into the data dir, which (with the key) is opened to every uid — only the sandbox keeps it away
+  t = await createTestApp({ GANTRY_SECRET_KEY: '' }, {
+    gitAccess: git.access, cloudVerifier: acceptingCloudVerifier, deploymentCredentials: async () => CREDENTIALS,
+    beforeReady: async (_app, config) => { dataDir = config.dataDir; },
+  });
+  fs.chmodSync(dataDir, 0o755);
+  fs.chmodSync(path.join(dataDir, 'secret.key'), 0o644);
+  secretKey = fs.readFileSync(path.join(dataDir, 'secret.key'), 'utf8').trim();
+  const repoUrl = git.createRepo('acme/infra', { 'gantry.yaml': SPEC, 'infra/main.tf': MAIN_TF, 'infra/schema.json': SCHEMA, 'infra/probe.sh': probe(dataDir, process.pid) }).url;
+
+  ({ idToken } = await registerUser(t, 'tf-sec@example.com'));
+  projectId = await createProject(t, idToken, 'Infra');
+  const [code] = await t.app.services.billing.createPromoCodes({ kind: 'PROMO', planId: 'PRO', count: 1 });
+  await t.app.inject({ method: 'POST', url: `/ms-project/projects/${projectId}/promo-code`, headers: bearer(idToken), payload: { redeemCode: code } });
+  expect((await t.app.inject({ method: 'POST', url: `/ms-aws/projects/${projectId}/aws-accounts`, headers: bearer(idToken), payload: { accountName: 'prod', iamRole: 'arn:aws:iam::210987654321:role/gantry', externalId: 'ext-1' } })).statusCode).toBeLessThan(300);
+
+  const [acc] = await t.app.services.database.db.insert(gitAccounts).values({ projectId, type: 'github', accountName: 'acme', externalId: '1', accessTokenSealed: t.app.services.secrets.seal('local-token') }).returning();
+  const pipeline = await t.app.inject({ method: 'POST', url: `/ms-ap/projects/${projectId}/pipelines`, headers: bearer(idToken), payload: { name: 'infra-module', gitAccountId: acc!.id, repositoryUrl: repoUrl, branchFilter: 'main', automatedTrigger: false } });
+  expect(pipeline.statusCode, pipeline.body).toBe(201);
+  const pipelineId = pipeline.json().pipelineId as string;
+  const comp = await engine('POST', '/components', { name: 'Probe', type: 'Other', description: 'A probe', cloudProvider: 'aws', infrastructureAsCodeTool: 'terraform', pipelineId, artifactStep: 'Module' });
+  expect(comp.statusCode, comp.body).toBe(201);
+  componentId = comp.json().componentId;
+  const builds = `/ms-ap/projects/${projectId}/pipelines/${pipelineId}/builds`;
+  const buildId = (await t.app.inject({ method: 'POST', url: builds, headers: bearer(idToken), payload: { ref: 'refs/heads/main' } })).json().buildId;
+  const build = await until(async () => (await t.app.inject({ method: 'GET', url: `${builds}/${buildId}`, headers: bearer(idToken) })).json(), (b) => ['SUCCEEDED', 'FAILED', 'ABORTED'].includes(b.status), 'the build');
+  expect(build.status, build.errorMessage).toBe('SUCCEEDED');
+
+  const created = await engine('POST', '/stages', { name: 'sec', description: 'Security', cloudProvider: 'aws', infrastructureAsCodeTool: 'terraform', awsAccountId: '210987654321', awsRegion: 'eu-west-1' });
+  expect(created.statusCode, created.body).toBe(201);
+  stageId = created.json().stageId;
+}, 120_000);
+
+afterAll(async () => {
+  await t?.close();
+  git?.close();
+});
+
+describe('a terraform module cannot reach the server', () => {
+  let deploymentId: string;
+
+  it('its local-exec provisioner reads nothing of the data dir, the key, host processes or the host environment, and writes nothing outside', async () => {
+    expect((await engine('POST', `/stages/${stageId}/resources`, { name: 'probe', componentId, configurations: [{ key: 'name', value: 'alpha' }, { key: 'secret', value: SECRET_INPUT }] })).statusCode).toBe(201);
+    const plan = await engine('POST', `/stages/${stageId}/plans`);
+    expect(plan.statusCode, plan.body).toBe(202);
+    const planId = plan.json().planId as string;
+    const made = await until(async () => (await engine('GET', `/stages/${stageId}/plans/${planId}`)).json(), (p) => p.status !== 'CREATING', 'the plan');
+    expect(made.error).toBeNull();
+    const applied = await engine('POST', `/stages/${stageId}/plans/${planId}/deploy`);
+    expect(applied.statusCode, applied.body).toBe(202);
+    deploymentId = applied.json().deploymentId;
+    const done = await settled(deploymentId);
+    expect(done.error).toBeNull();
+    expect(done.status).toBe('CREATE_COMPLETE');
+
+    const log = await logText(deploymentId);
+    expect(log).toContain('probe-done'); // the provisioner ran, and its output is in the log
+    const results = Object.fromEntries([...log.matchAll(/ATTACK-(OK|FAILED) (\S+)/g)].map((m) => [m[2], m[1]]));
+    expect(results).toEqual({ 'read-key': 'FAILED', 'read-artifacts': 'FAILED', 'read-plans': 'FAILED', 'host-environ': 'FAILED', 'touch-data': 'FAILED', 'touch-usr': 'FAILED' });
+    expect(log).not.toContain(secretKey);
+    for (const s of [...HOST_SECRETS, SECRET_INPUT, ...Object.values(CREDENTIALS)]) expect(log).not.toContain(s);
+    expect(fs.existsSync(path.join(dataDir, `pwned-${MARK}`))).toBe(false);
+    expect(fs.existsSync(`/usr/pwned-${MARK}`)).toBe(false);
+
+    const uid = Number(/UID=(\d+)/.exec(log)?.[1]);
+    expect(uid).toBeGreaterThan(0);
+    expect(uid).not.toBe(process.getuid!());
+    // of the data dir, only the path down to this environment's own folders
+    expect(/DATA-LS=(.*)/.exec(log)?.[1]?.trim()).toBe('terraform');
+    expect(/STAGES-LS=(.*)/.exec(log)?.[1]?.trim()).toBe(stageId);
+    const pids = (/PIDS=(.*)/.exec(log)?.[1] ?? '').trim().split(/\s+/).map(Number);
+    expect(pids.length).toBeGreaterThan(0);
+    expect(pids.length).toBeLessThan(20);
+    expect(pids).not.toContain(process.pid);
+    const env = /ENV-BEGIN\n([\s\S]*?)\n[^\n]*ENV-END/.exec(log)?.[1] ?? '';
+    expect(env).toContain('TF_IN_AUTOMATION=1'); // the dump is real
+    for (const name of ['GANTRY_TEST_CANARY', 'GANTRY_SECRET_KEY', 'DATABASE_URL', 'GANTRY_DATA_DIR']) expect(env).not.toContain(`${name}=`);
+  });
+
+  it('keeps the sensitive input and output sealed at rest (database and data dir) while the outputs still work', async () => {
+    const outputs = (await engine('GET', `/stages/${stageId}/resources/probe/outputs`)).json().outputs;
+    expect(outputs).toEqual(expect.arrayContaining([{ key: 'greeting', value: 'hello alpha', sensitive: false }, { key: 'token', value: '(sensitive)', sensitive: true }]));
+
+    const states = await t.app.services.database.executeSql(`select sealed from terraform_states where stage_id = '${stageId}'`);
+    expect(states.rows).toHaveLength(1);
+    const sealed = String(states.rows[0]!.sealed);
+    expect(sealed).not.toContain(SECRET_INPUT);
+    expect(sealed).not.toContain(Buffer.from(SECRET_INPUT).toString('base64').slice(0, 12));
+    // the state does hold the value (sealed): the check above looks at the right thing
+    expect(t.app.services.secrets.open(sealed)).toContain(SECRET_INPUT);
+
+    // nowhere under the data dir in plain text: no state file, plan, backup, log or module copy
+    const forms = [SECRET_INPUT, Buffer.from(SECRET_INPUT).toString('base64').slice(0, 16), Buffer.from(SECRET_INPUT).toString('hex')];
+    const holding: string[] = [];
+    let files = 0;
+    for (const { file, content } of filesBelow(dataDir)) {
+      files++;
+      const text = content.toString('latin1');
+      if (forms.some((f) => text.includes(f))) holding.push(file);
+    }
+    expect(files).toBeGreaterThan(3);
+    expect(holding).toEqual([]);
+    // nor in the logs or the deployment rows
+    const rows = await t.app.services.database.executeSql(`select string_agg(text, '') as t from deployment_logs`);
+    expect(String(rows.rows[0]?.t ?? '')).not.toContain(SECRET_INPUT);
+  });
+});
