@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createTestApp, registerUser, createProject, addMember, bearer, type TestApp } from '../../../test/helpers.js';
 import { createLocalGit } from '../../../test/local-git.js';
+import { createGate } from '../../../test/gate.js';
 import { gitAccounts } from '../git-accounts/git-accounts.tables.js';
 import type { ComponentsService } from './components.service.js';
 
@@ -18,7 +19,7 @@ const SPEC = `steps:
     type: git-clone
   Gate:
     commands:
-      - while [ ! -f "$GATE_FILE" ]; do sleep 0.05; done
+      - until (exec 3<>/dev/tcp/127.0.0.1/$GATE_PORT) 2>/dev/null; do sleep 0.05; done
   Module:
     type: terraform-build
     terraform_dir: infra
@@ -39,7 +40,7 @@ let t: TestApp;
 let git: ReturnType<typeof createLocalGit>;
 let components: ComponentsService;
 const used = new Map<string, string[]>();
-let gateFile: string;
+let gate: Awaited<ReturnType<typeof createGate>>;
 let owner: { idToken: string };
 let writer: { idToken: string };
 let reader: { idToken: string };
@@ -59,7 +60,7 @@ async function createPipeline(projectId: string, name: string, repositoryUrl: st
   const [acc] = await t.app.services.database.db.insert(gitAccounts).values({ projectId, type: 'github', accountName: `acme-${name}`, externalId: name, accessTokenSealed: t.app.services.secrets.seal('local-token') }).returning();
   const res = await t.app.inject({
     method: 'POST', url: `/ms-ap/projects/${projectId}/pipelines`, headers: bearer(owner.idToken),
-    payload: { name, gitAccountId: acc!.id, repositoryUrl, branchFilter: 'main', automatedTrigger: false, environmentVariables: [{ key: 'GATE_FILE', value: gateFile, sensitive: false }] },
+    payload: { name, gitAccountId: acc!.id, repositoryUrl, branchFilter: 'main', automatedTrigger: false, environmentVariables: [{ key: 'GATE_PORT', value: String(gate.port), sensitive: false }] },
   });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().pipelineId as string;
@@ -71,7 +72,7 @@ const body = (patch: object = {}) => ({
 
 beforeAll(async () => {
   git = createLocalGit();
-  gateFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-gate-')), 'open');
+  gate = await createGate(); // the build waits at it: a sandboxed step sees none of the test's files, but the network
   const repoA = git.createRepo('acme/hello', MODULE).url;
   t = await createTestApp({}, { gitAccess: git.access, componentsUsedByEnvironments: async (id) => used.get(id) ?? [] });
   components = t.app.services.components;
@@ -90,7 +91,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
   git?.close();
-  fs.rmSync(path.dirname(gateFile ?? '/nonexistent/x'), { recursive: true, force: true });
+  await gate?.close();
 });
 
 describe('vendor components', () => {
@@ -261,11 +262,11 @@ describe('component versions from real builds (terraform-build step)', () => {
   });
 
   it('shows the running build, then a version with the schema, README and commit', async () => {
-    fs.rmSync(gateFile, { force: true });
+    await gate.close();
     const buildId = await build();
     const building = (await api('GET', projectA, `/${componentId}/building`, reader.idToken)).json();
     expect(building.build).toMatchObject({ id: buildId, pipelineId: pipelineA });
-    fs.writeFileSync(gateFile, '');
+    await gate.open();
     const done = await waitForBuild(buildId);
     expect(done.status, done.errorMessage).toBe('SUCCEEDED');
     expect(done.steps.find((s: any) => s.name === 'Module').artifacts.map((a: any) => [a.kind, a.name])).toEqual([['files', 'component'], ['json', 'component.json']]);
