@@ -127,7 +127,9 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   const baseUrl = opts.baseUrl ?? (() => (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, ''));
 
   const runWorkers = config.GANTRY_ROLE !== 'api';
-  const sandbox = createSandbox({ mode: config.BUILD_SANDBOX, uid: config.GANTRY_SANDBOX_UID });
+  // the data dir (and an artifact folder of its own) never appear in a run's box, even under /opt (DESIGN §5)
+  const hiddenFromRuns = [config.dataDir, ...(config.ARTIFACT_STORE && !config.ARTIFACT_STORE.includes('://') ? [path.resolve(config.ARTIFACT_STORE)] : [])];
+  const sandbox = createSandbox({ mode: config.BUILD_SANDBOX, uid: config.GANTRY_SANDBOX_UID, hidden: hiddenFromRuns });
   if (runWorkers && sandbox.unavailable) app.log.error(sandbox.unavailable);
   if (runWorkers && sandbox.mode === 'none') app.log.warn('BUILD_SANDBOX=none: build steps and terraform runs execute unsandboxed, with the server\'s own rights and environment');
   const jobs = await startJobs({ executeSql: database.executeSql, runWorkers, concurrency: config.GANTRY_JOB_CONCURRENCY, log: app.log });

@@ -65,8 +65,22 @@ export const SANDBOX_MISSING_HELP =
   'Install it, or set BUILD_SANDBOX=none to run them unsandboxed with the server\'s own rights (only for a single-user instance you trust).';
 export const UNSANDBOXED_WARNING = '[gantry] WARNING: BUILD_SANDBOX=none — this runs unsandboxed with the Gantry server\'s own rights';
 
-export function createSandbox(o: { mode: SandboxMode; uid?: number; bwrapBin?: string; isRoot?: boolean }): Sandbox {
+export function createSandbox(o: {
+  mode: SandboxMode; uid?: number; bwrapBin?: string; isRoot?: boolean;
+  /**
+   * Host folders no run may see (the data dir): one inside a system folder the box shows read-only
+   * (`/opt/gantry/data`) is covered by an empty tmpfs, under which only the run's own mounts appear.
+   */
+  hidden?: string[];
+}): Sandbox {
   const uid = o.uid ?? DEFAULT_SANDBOX_UID;
+  const inSystemDir = (dir: string) => SYSTEM_DIRS.some((s) => dir === s || dir.startsWith(`${s}/`));
+  const below = (dir: string, top: string) => dir.startsWith(`${top}/`);
+  // Security fix: a data dir under /opt (or /etc, /usr) used to be visible through the read-only
+  // system binds — every run could list it, read other builds' workspaces (all owned by the one
+  // sandbox uid) and other environments' unsealed state, and, when the box runs as the server's own
+  // user, the secret key. Hidden dirs outside the system folders are not in the box at all.
+  const hidden = (o.hidden ?? []).map((d) => path.resolve(d)).filter((d) => inSystemDir(d) && !SYSTEM_DIRS.includes(d));
   const bwrap = o.bwrapBin ?? 'bwrap';
   const isRoot = o.isRoot ?? process.getuid?.() === 0;
 
@@ -81,12 +95,14 @@ export function createSandbox(o: { mode: SandboxMode; uid?: number; bwrapBin?: s
       else if (st?.isDirectory()) args.push('--ro-bind', link, link);
     }
     for (const dir of RESOLVER_DIRS) args.push('--ro-bind-try', dir, dir);
+    for (const dir of hidden) if (fs.existsSync(dir)) args.push('--tmpfs', dir);
     args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
     // the folders above a mount are made in the box's root, traversable: a 0700 data dir on the host must not lock the box out of its own workspace
     const parents = new Set<string>();
     for (const m of run.mounts) for (let d = path.dirname(m.path); d !== path.dirname(d); d = path.dirname(d)) parents.add(d);
     for (const dir of [...parents].sort((a, b) => a.length - b.length)) {
-      if (!SYSTEM_DIRS.some((s) => dir === s || dir.startsWith(`${s}/`)) && dir !== '/tmp') args.push('--perms', '0755', '--dir', dir);
+      // (below a hidden dir is the box's own tmpfs: writable until the root is remounted read-only)
+      if ((!inSystemDir(dir) || hidden.some((h) => below(dir, h))) && dir !== '/tmp') args.push('--perms', '0755', '--dir', dir);
     }
     for (const m of run.mounts) args.push(m.writable ? '--bind' : '--ro-bind', m.path, m.path);
     args.push('--remount-ro', '/', '--chdir', run.cwd, '--info-fd', '3');
