@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
-import pg from 'pg';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { CloudVerifier } from '../../integrations/cloud-verify/index.js';
 import { createTerraformRunner, type TerraformBackend } from '../../integrations/terraform/index.js';
@@ -10,15 +9,14 @@ import { createTestApp, registerUser, createProject, addMember, bearer, type Tes
 import { createLocalGit } from '../../../test/local-git.js';
 import { gitAccounts } from '../git-accounts/git-accounts.tables.js';
 import { WORKER_STOPPED } from './deployments.runner.js';
-import { pgBackendConnStr } from './terraform-engine.js';
 
 /**
  * The whole path on real systems: a git repository with a Terraform module (`terraform_data` and a
  * local-exec provisioner only), a real pipeline build packaging it as a component version, an
  * environment of two resources where one takes the other's output, then plan → deploy that plan →
  * outputs → cancel mid-apply → a dead worker's terraform ended by recovery → undeploy, on the real
- * terraform CLI. On the PostgreSQL pass (TEST_DATABASE_URL) the state lives in terraform's `pg`
- * backend, as it does in production with DATABASE_URL.
+ * terraform CLI. The state is sealed in the database between runs and unsealed into the work dir
+ * only while terraform runs (on PGlite and, on the PostgreSQL pass, on PostgreSQL).
  */
 const SPEC = `steps:
   Clone:
@@ -111,11 +109,10 @@ async function plan() {
   return until(async () => (await engine('GET', `/stages/${stageId}/plans/${id}`, reader.idToken)).json(), (p) => p.status !== 'CREATING', 'the plan');
 }
 
-/** What the engine uses for this environment, with `-lock-timeout=0s`: it fails at once while anyone holds the state lock. */
+const workDir = () => path.join(dataDir, 'terraform', 'stages', stageId);
+/** What the engine uses for this environment (its state file in the work dir while a run holds it), with `-lock-timeout=0s`: it fails at once while anyone holds the state lock. */
 function lockProbe() {
-  const backend: TerraformBackend = pgServer
-    ? { type: 'pg', connStr: pgBackendConnStr(pgServer), schemaName: `tfstate_${stageId.replace(/-/g, '')}` }
-    : { type: 'local', path: path.join(dataDir, 'terraform', 'state', `${stageId}.tfstate`) };
+  const backend: TerraformBackend = { type: 'local', path: path.join(workDir(), 'terraform.tfstate') };
   return createTerraformRunner({
     workDir: path.join(dataDir, 'terraform', 'stages', stageId), pluginCacheDir: path.join(dataDir, 'terraform', 'plugin-cache'),
     backend, lockTimeout: '0s', env: { ...CREDENTIALS, ...rootVariables() },
@@ -172,12 +169,6 @@ afterAll(async () => {
   await t?.close();
   git?.close();
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-  if (pgServer && stageId) {
-    const c = new pg.Client({ connectionString: pgServer });
-    await c.connect();
-    await c.query(`drop schema if exists "tfstate_${stageId.replace(/-/g, '')}" cascade`);
-    await c.end();
-  }
 });
 
 describe('deployments of a pipeline-built component on the real terraform CLI', () => {
@@ -245,11 +236,14 @@ describe('deployments of a pipeline-built component on the real terraform CLI', 
   it('ends the terraform a dead worker left running, fails its deployment with the reason and frees the lock', async () => {
     expect((await setSecond({ revision: '3', delay: '120' })).statusCode).toBe(200);
     expect((await plan()).status).toBe('READY'); // writes this root module into the work dir
-    // what a worker killed mid-apply leaves: a detached terraform apply holding the state lock
+    // what a worker killed mid-apply leaves: the state it unsealed into the work dir, and a detached terraform apply holding its lock
+    const sealed = (await t.app.services.database.executeSql(`select sealed from terraform_states where stage_id = '${stageId}'`)).rows[0].sealed as string;
+    expect(sealed).not.toContain(SECRET);
+    fs.writeFileSync(path.join(workDir(), 'terraform.tfstate'), t.app.services.secrets.open(sealed));
     const probe = lockProbe();
     const orphan = spawn('terraform', ['apply', '-auto-approve', '-input=false', '-no-color'], {
       cwd: probe.workDir, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, ...CREDENTIALS, ...rootVariables(), TF_IN_AUTOMATION: '1', ...(pgServer ? { PG_CONN_STR: pgBackendConnStr(pgServer), PG_SCHEMA_NAME: `tfstate_${stageId.replace(/-/g, '')}` } : {}) },
+      env: { ...process.env, ...CREDENTIALS, ...rootVariables(), TF_IN_AUTOMATION: '1' },
     });
     orphanPid = orphan.pid;
     const exited = new Promise<number | null>((r) => orphan.once('exit', (code) => r(code)));
@@ -271,6 +265,8 @@ describe('deployments of a pipeline-built component on the real terraform CLI', 
     expect(out).toContain('Interrupt received');
     expect((await stage()).status).toBe('UPDATE_FAILED');
     expect(await logText(id)).toContain(WORKER_STOPPED);
+    // the state the orphan wrote is the newest: sealed into the database, no plain copy left behind
+    expect(fs.existsSync(path.join(workDir(), 'terraform.tfstate'))).toBe(false);
     await expect(lockProbe().plan()).resolves.toMatchObject({ planFile: expect.any(String) });
 
     expect((await setSecond({ revision: '4' })).statusCode).toBe(200);

@@ -29,19 +29,6 @@ export interface TerraformEngineOptions {
   legacyPgState?: (stageId: string) => Promise<string | undefined>;
 }
 
-/**
- * The database URL as terraform's `pg` backend (Go's lib/pq) should read it: lib/pq requires SSL
- * unless told otherwise, node-postgres uses it only when asked, so a URL without `sslmode` means
- * no SSL for both; node-postgres' `no-verify` is lib/pq's `require` (encrypted, unverified).
- */
-export function pgBackendConnStr(url: string): string {
-  const u = new URL(url);
-  const mode = u.searchParams.get('sslmode');
-  if (!mode) u.searchParams.set('sslmode', 'disable');
-  else if (mode === 'no-verify') u.searchParams.set('sslmode', 'require');
-  return u.toString();
-}
-
 const resourceNames = (addresses: string[]) => [...new Set(addresses.map((a) => /^module\.([^.[]+)/.exec(a)?.[1]).filter((n): n is string => !!n))];
 
 interface StateDocument {
