@@ -138,6 +138,7 @@ echo "PID1=$(tr '\\0' ' ' < /proc/1/cmdline)"
 echo "ENVIRONS-BEGIN"; for f in /proc/[0-9]*/environ; do tr '\\0' '\\n' < "$f"; done; echo "ENVIRONS-END"
 echo "ENV-BEGIN"; env; echo "ENV-END"
 echo "REMOTE=$(git remote -v | head -1)"
+echo "GIT-CREDS=$(grep -rIl -e x-access-token -e '@127.0.0.1' .git ../.home 2>/dev/null | tr '\\n' ' ')"
 # the same, unmasked, for the test to search for the token (the log masks it)
 printf '{"env":"%s","environs":"%s","gitconfig":"%s","remote":"%s","home":"%s"}' \\
   "$(env | base64 -w0)" "$(cat /proc/[0-9]*/environ | base64 -w0)" "$(base64 -w0 .git/config)" "$(git remote -v | base64 -w0)" \\
@@ -188,6 +189,7 @@ printf '{"env":"%s","environs":"%s","gitconfig":"%s","remote":"%s","home":"%s"}'
 
     // the git token: the remote is the clean URL; the token is in no file, variable or process of the box (read unmasked from the artifact)
     expect(log).toMatch(/^REMOTE=origin\thttp:\/\/127\.0\.0\.1:\d+\/alice__probe\.git \(fetch\)$/m);
+    expect(/^GIT-CREDS=(.*)$/m.exec(log)?.[1]?.trim()).toBe(''); // no file of the checkout or home holds a URL with credentials
     const artifact = build.steps.find((s: { name: string }) => s.name === 'Attack').artifacts[0];
     const dump = (await api('alice', 'GET', `/pipelines/${pipelineId}/builds/${build.id}/artifacts/${artifact.id}`)).json();
     const decoded = Object.fromEntries(Object.entries(dump as Record<string, string>).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]));

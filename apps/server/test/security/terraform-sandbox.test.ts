@@ -5,7 +5,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createTestApp, registerUser, createProject, bearer, until, acceptingCloudVerifier, type TestApp } from '../helpers.js';
 import { createLocalGit } from '../local-git.js';
 import { gitAccounts } from '../../src/modules/git-accounts/git-accounts.tables.js';
-import { filesBelow } from './security-helpers.js';
+import { filesBelow, hostProcesses } from './security-helpers.js';
 
 /**
  * A Terraform module is user code too: its `local-exec` provisioners run with terraform in the
@@ -21,6 +21,7 @@ const HOST_SECRETS = [CANARY, process.env.GANTRY_SECRET_KEY];
 const SECRET_INPUT = `tf-input-${rand()}-S3cret`;
 const CREDENTIALS = { AWS_ACCESS_KEY_ID: 'ASIASECURITYKEY00001', AWS_SECRET_ACCESS_KEY: `aws-secret-${rand()}`, AWS_SESSION_TOKEN: `aws-session-${rand()}` };
 const MARK = rand();
+const LEFTOVER = `gantry-tf-leftover-${rand()}`;
 
 const SPEC = `steps:
   Clone:
@@ -67,6 +68,10 @@ echo "DATA-LS=$(ls -A "$DATA" | tr '\\n' ' ')"
 echo "STAGES-LS=$(ls -A "$DATA/terraform/stages" | tr '\\n' ' ')"
 echo "PIDS=$(ls /proc | grep -E '^[0-9]+$' | tr '\\n' ' ')"
 echo "ENV-BEGIN"; env; echo "ENV-END"
+# a process meant to outlive terraform: out of the process group and reparented
+( setsid bash -c 'exec -a ${LEFTOVER} sleep 600' >/dev/null 2>&1 </dev/null & )
+seen() { for f in /proc/[0-9]*/cmdline; do [ "$(tr '\\0' '\\n' < "$f" 2>/dev/null | head -1)" = ${LEFTOVER} ] && return 0; done; return 1; }
+for i in $(seq 1 50); do seen && echo "SLEEPER-SEEN" && break; sleep 0.1; done
 echo "probe-done"
 `;
 
@@ -161,6 +166,11 @@ describe('a terraform module cannot reach the server', () => {
     expect(pids.length).toBeLessThan(20);
     expect(pids).not.toContain(process.pid);
     const env = /ENV-BEGIN\n([\s\S]*?)\n[^\n]*ENV-END/.exec(log)?.[1] ?? '';
+    // nothing the provisioner started outlives the run
+    expect(log).toContain('SLEEPER-SEEN');
+    const left = await until(async () => hostProcesses(LEFTOVER), (p) => p.length === 0, 'the sleeper to be gone', 10_000).catch(() => hostProcesses(LEFTOVER));
+    for (const p of left) process.kill(p.pid, 'SIGKILL'); // (only on failure) not left running after the test
+    expect(left).toEqual([]);
     expect(env).toContain('TF_IN_AUTOMATION=1'); // the dump is real
     for (const name of ['GANTRY_TEST_CANARY', 'GANTRY_SECRET_KEY', 'DATABASE_URL', 'GANTRY_DATA_DIR']) expect(env).not.toContain(`${name}=`);
   });
