@@ -69,6 +69,11 @@ export function createRealtime(deps: { idTokens: IdTokens; membership: Membershi
         }
       });
     },
-    close: () => new Promise((resolve) => (io ? io.close(() => resolve()) : resolve())),
+    close: () => new Promise((resolve) => {
+      const closing = io;
+      io = null; // a run's late log line after the stop is dropped, not sent through a closed adapter
+      if (closing) closing.close(() => resolve());
+      else resolve();
+    }),
   };
 }
