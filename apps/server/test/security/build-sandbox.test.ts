@@ -116,7 +116,8 @@ afterAll(async () => {
   git?.close();
 });
 
-describe('a build step cannot reach the server', () => {
+// a build waits for its state, not a timer (until() gives up after 90 s): a loaded machine is only slower
+describe('a build step cannot reach the server', { timeout: 180_000 }, () => {
   it('reads nothing of the data dir, the key, host processes, the host environment or the git token, writes nothing outside its workspace, and is not root', async () => {
     const mark = rand();
     const probe = `${prelude()}
@@ -259,7 +260,8 @@ echo leaving
     });
     const buildId = await trigger('alice', pipelineId);
     // while the step runs, the host sees the four sleepers: the check below can see them
-    const running = await until(async () => hostProcesses(tag), (p) => p.length === 4, 'the sleepers to start', 60_000);
+    const kinds = ['bg', 'setsid', 'nohup', 'daemon'].map((k) => `${tag}-${k}`);
+    const running = await until(async () => hostProcesses(tag), (p) => kinds.every((k) => p.some((x) => x.argv.startsWith(`${k} `))), 'the sleepers to start', 60_000);
     leftoverPids.push(...running.map((p) => p.pid));
     fs.writeFileSync(path.join(dataDir, 'workspaces', buildId, 'go'), '');
     const build = await waitForBuild('alice', pipelineId, buildId);

@@ -43,7 +43,7 @@ afterAll(async () => {
   if (top) fs.rmSync(top, { recursive: true, force: true });
 });
 
-describe.skipIf(!optWritable)('a data dir under /opt', () => {
+describe.skipIf(!optWritable)('a data dir under /opt', { timeout: 180_000 }, () => {
   it('is hidden from a build step: no key, no other build\'s workspace, no other environment\'s state', async () => {
     // what another project's running build and terraform run leave there, owned by the sandbox uid as the server hands them over
     const otherBuild = crypto.randomUUID();

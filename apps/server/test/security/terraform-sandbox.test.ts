@@ -129,7 +129,7 @@ afterAll(async () => {
   git?.close();
 });
 
-describe('a terraform module cannot reach the server', () => {
+describe('a terraform module cannot reach the server', { timeout: 180_000 }, () => {
   let deploymentId: string;
 
   it('its local-exec provisioner reads nothing of the data dir, the key, host processes or the host environment, and writes nothing outside', async () => {

@@ -80,7 +80,9 @@ export function createSandbox(o: {
   // system binds — every run could list it, read other builds' workspaces (all owned by the one
   // sandbox uid) and other environments' unsealed state, and, when the box runs as the server's own
   // user, the secret key. Hidden dirs outside the system folders are not in the box at all.
-  const hidden = (o.hidden ?? []).map((d) => path.resolve(d)).filter((d) => inSystemDir(d) && !SYSTEM_DIRS.includes(d));
+  const realOrResolved = (d: string) => { try { return fs.realpathSync(d); } catch { return path.resolve(d); } };
+  // by real path: a data dir reached through a link into /opt is visible there too (and one that only looks to be there is not)
+  const hidden = (o.hidden ?? []).map(realOrResolved).filter((d) => inSystemDir(d) && !SYSTEM_DIRS.includes(d));
   const bwrap = o.bwrapBin ?? 'bwrap';
   const isRoot = o.isRoot ?? process.getuid?.() === 0;
 
