@@ -1,12 +1,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import crypto from 'node:crypto';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { freePort } from './ports.js';
 
-/** A throwaway PostgreSQL server: trust auth, loopback only, data in a temp folder. */
+/**
+ * A throwaway PostgreSQL server: loopback only, data in a temp folder, a random password over TCP
+ * (build steps under test share the machine's loopback: a trusting server would let them in).
+ */
 export interface ThrowawayPostgres {
-  /** postgres://postgres@127.0.0.1:PORT/postgres */
+  /** postgres://postgres:PASSWORD@127.0.0.1:PORT/postgres */
   url: string;
   port: number;
   dataDir: string;
@@ -57,7 +61,7 @@ const running = new Set<ThrowawayPostgres>();
 let exitHookInstalled = false;
 
 /**
- * Starts a PostgreSQL server from Debian's binaries on a free loopback port (trust auth, socket
+ * Starts a PostgreSQL server from Debian's binaries on a free loopback port (a password over TCP, socket
  * directory in /tmp, durability off for speed) and waits until it accepts connections.
  * Call stop() when done; servers still running when the process exits are stopped then.
  */
@@ -69,7 +73,12 @@ export async function startPostgres(options: { port?: number; bin?: string; maxC
   const socketDir = makeDir('gantry-pg-sock-', '/tmp');
   const logFile = path.join(dataDir, 'server.log');
 
-  run(path.join(bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync'], 'initdb');
+  const password = crypto.randomBytes(12).toString('hex');
+  const pwFile = path.join(socketDir, '.pw'); // outside the data dir: initdb wants it empty
+  fs.writeFileSync(pwFile, password, { mode: 0o600 });
+  if (isRoot()) fs.chownSync(pwFile, fs.statSync(socketDir).uid, fs.statSync(socketDir).gid);
+  run(path.join(bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '--auth-local=trust', '--auth-host=scram-sha-256', `--pwfile=${pwFile}`, '-E', 'UTF8', '--locale=C', '--no-sync'], 'initdb');
+  fs.rmSync(pwFile, { force: true });
 
   let lastError: unknown;
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -92,7 +101,7 @@ export async function startPostgres(options: { port?: number; bin?: string; maxC
     }
     let stopped = false;
     const pg: ThrowawayPostgres = {
-      url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+      url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
       port,
       dataDir,
       socketDir,
