@@ -2,8 +2,9 @@ import { Center, Loader } from '@mantine/core';
 import { lazy, Suspense } from 'react';
 import { Navigate, Outlet } from 'react-router';
 import { useIsLoggedIn } from '../api/session';
+import { loadLoginPage } from '../features/auth';
 
-const LoginPage = lazy(() => import('../features/auth/pages/LoginPage'));
+const LoginPage = lazy(loadLoginPage);
 
 export function PageLoader() {
   return (

@@ -1,16 +1,14 @@
 import type { RouteObject } from 'react-router';
 import { lazyPage } from '../../ui/lazy-page';
 
-const page = lazyPage;
-
 /**
  * The components routes (spec infrastructure-builder §2), lazy pages; mount them inside the
  * signed-in shell in place of the placeholders:
  * /components (?tab=public), /components/create, /components/:componentId (?buildId=), /components/:componentId/edit.
  */
 export const componentRoutes: RouteObject[] = [
-  { path: '/components', ...page(() => import('./pages/ComponentsPage')) },
-  { path: '/components/create', ...page(() => import('./pages/ComponentFormPage')) },
-  { path: '/components/:componentId', ...page(() => import('./pages/ComponentDetailsPage')) },
-  { path: '/components/:componentId/edit', ...page(() => import('./pages/ComponentFormPage')) },
+  { path: '/components', ...lazyPage(() => import('./pages/ComponentsPage')) },
+  { path: '/components/create', ...lazyPage(() => import('./pages/ComponentFormPage')) },
+  { path: '/components/:componentId', ...lazyPage(() => import('./pages/ComponentDetailsPage')) },
+  { path: '/components/:componentId/edit', ...lazyPage(() => import('./pages/ComponentFormPage')) },
 ];

@@ -1,8 +1,6 @@
 import type { RouteObject } from 'react-router';
 import { lazyPage } from '../../ui/lazy-page';
 
-const page = lazyPage;
-
 /**
  * The Pipeline Manager routes (spec delivery §2), lazy pages; mount them inside the signed-in shell
  * in place of the placeholders:
@@ -10,10 +8,10 @@ const page = lazyPage;
  * /pipelines/:pipelineId/builds (→ latest build, else the builds tab), /pipelines/:pipelineId/builds/:buildId (?step=).
  */
 export const pipelineRoutes: RouteObject[] = [
-  { path: '/pipelines', ...page(() => import('./pages/PipelinesPage')) },
-  { path: '/pipelines/create', ...page(() => import('./pages/PipelineFormPage')) },
-  { path: '/pipelines/:pipelineId/edit', ...page(() => import('./pages/PipelineFormPage')) },
-  { path: '/pipelines/:pipelineId/details', ...page(() => import('./pages/PipelineDetailsPage')) },
-  { path: '/pipelines/:pipelineId/builds', ...page(() => import('./pages/BuildRedirectPage')) },
-  { path: '/pipelines/:pipelineId/builds/:buildId', ...page(() => import('./pages/BuildPage')) },
+  { path: '/pipelines', ...lazyPage(() => import('./pages/PipelinesPage')) },
+  { path: '/pipelines/create', ...lazyPage(() => import('./pages/PipelineFormPage')) },
+  { path: '/pipelines/:pipelineId/edit', ...lazyPage(() => import('./pages/PipelineFormPage')) },
+  { path: '/pipelines/:pipelineId/details', ...lazyPage(() => import('./pages/PipelineDetailsPage')) },
+  { path: '/pipelines/:pipelineId/builds', ...lazyPage(() => import('./pages/BuildRedirectPage')) },
+  { path: '/pipelines/:pipelineId/builds/:buildId', ...lazyPage(() => import('./pages/BuildPage')) },
 ];

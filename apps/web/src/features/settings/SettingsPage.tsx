@@ -7,8 +7,8 @@ import { PageHeader } from '../../ui/PageHeader';
 import { DEFAULT_SETTINGS_TAB, SETTINGS_TABS, settingsScreen } from './settings-tabs';
 import { AccessManagementTab } from './components/AccessManagementTab';
 import { BillingTab } from './components/BillingTab';
-import GitAccountsTab from '../git-accounts/GitAccountsTab';
-import CloudAccountsTab from '../cloud-accounts/CloudAccountsTab';
+import { GitAccountsTab } from '../git-accounts';
+import { CloudAccountsTab } from '../cloud-accounts';
 import classes from './SettingsPage.module.css';
 
 /** /settings?tab=… (spec §2.9). */

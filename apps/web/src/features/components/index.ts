@@ -1,0 +1,1 @@
+export { componentRoutes } from './routes';

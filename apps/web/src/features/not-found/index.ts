@@ -1,0 +1,1 @@
+export { notFoundRoutes } from './routes';

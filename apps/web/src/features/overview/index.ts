@@ -1,0 +1,1 @@
+export { overviewRoutes } from './routes';

@@ -1,0 +1,1 @@
+export { pipelineRoutes } from './routes';
