@@ -16,6 +16,7 @@ import { createGuards, type Guards } from './platform/auth.js';
 import { startJobs, type Jobs } from './platform/jobs.js';
 import { createMailer, type Mailer } from './platform/mail.js';
 import { createRealtime, type Realtime } from './platform/realtime.js';
+import { createHooks } from './platform/hooks.js';
 import { createUsersStore } from './modules/users/users.store.js';
 import { createUsersService, type UsersService } from './modules/users/users.service.js';
 import { usersRoutes } from './modules/users/users.routes.js';
@@ -158,7 +159,8 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   const membership = (projectId: string, userId: string) => projects.permission(projectId, userId);
   const guards = createGuards(idTokens, membership);
 
-  const cloudAccounts = createCloudAccountsModule({ db: database.db, secrets, guards, verifier: opts.cloudVerifier, log: app.log });
+  const hooks = createHooks();
+  const cloudAccounts = createCloudAccountsModule({ db: database.db, secrets, guards, verifier: opts.cloudVerifier, hooks, log: app.log });
   const stages = createStagesService({
     store: createStagesStore(database.db),
     billing,
@@ -183,6 +185,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
     },
   });
   stageCounts = stages.countsFor;
+  hooks.cloudAccountUsers.provide((projectId, account) => stages.namesUsingCloudAccount(projectId, account));
   deployedStages = stages.deployedNames;
   const realtime = createRealtime({ idTokens, membership, pool: database.pool });
   const artifacts = createArtifactStore(config.ARTIFACT_STORE, config.dataDir);

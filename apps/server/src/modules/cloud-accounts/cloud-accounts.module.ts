@@ -1,9 +1,10 @@
 import type { Db } from '../../platform/db.js';
 import type { Guards } from '../../platform/auth.js';
 import type { SecretBox } from '../../platform/secrets.js';
+import type { Hooks } from '../../platform/hooks.js';
 import { createCloudVerifier, type CloudVerifier } from '../../integrations/cloud-verify/index.js';
 import { createCloudAccountsStore } from './cloud-accounts.store.js';
-import { createCloudAccountsService, type CloudAccountUsedBy } from './cloud-accounts.service.js';
+import { createCloudAccountsService } from './cloud-accounts.service.js';
 import { cloudAccountsRoutes } from './cloud-accounts.routes.js';
 
 /**
@@ -16,10 +17,11 @@ export function createCloudAccountsModule(deps: {
   guards: Guards;
   /** Hand in a verifier (tests); by default the real SDK adapters with Gantry's own identities. */
   verifier?: CloudVerifier;
-  usedBy?: CloudAccountUsedBy;
+  /** Environments answer `cloudAccountUsers`; an account in use is not removed. */
+  hooks: Pick<Hooks, 'cloudAccountUsers'>;
   log?: { warn(obj: object, msg?: string): void };
 }) {
   const verifier = deps.verifier ?? createCloudVerifier();
-  const service = createCloudAccountsService({ store: createCloudAccountsStore(deps.db), secrets: deps.secrets, verifier, usedBy: deps.usedBy, log: deps.log });
+  const service = createCloudAccountsService({ store: createCloudAccountsStore(deps.db), secrets: deps.secrets, verifier, usedBy: async (projectId, ref) => (await deps.hooks.cloudAccountUsers.collect(projectId, ref)).flat(), log: deps.log });
   return { service, verifier, routes: cloudAccountsRoutes({ cloudAccounts: service, guards: deps.guards }) };
 }

@@ -8,13 +8,11 @@ import { AppError, Conflict, NotFound, Validation } from '../../platform/errors.
 import { failureReason, type CloudVerifier } from '../../integrations/cloud-verify/index.js';
 import type { AwsAccountRow, AzureAccountRow, CloudAccountsStore, GcpAccountRow } from './cloud-accounts.store.js';
 
-/** One connected account, as environments name it. */
-export type CloudAccountRef =
-  | { provider: 'aws'; awsAccountId: string }
-  | { provider: 'gcp'; gcpProjectId: string }
-  | { provider: 'azure'; tenantId: string; subscriptionId: string };
+import type { CloudAccountRef } from '../../platform/hooks.js';
 
-/** Names of what uses an account (the environments module answers it later); removal is refused while any do. */
+export type { CloudAccountRef };
+
+/** Names of what uses an account (environments answer through the cloudAccountUsers hook); removal is refused while any do. */
 export type CloudAccountUsedBy = (projectId: string, account: CloudAccountRef) => Promise<string[]>;
 
 /** The environment variables Terraform (and the AWS/Azure/Google CLIs) need to act in an account. */
@@ -44,11 +42,10 @@ export function createCloudAccountsService(deps: {
   store: CloudAccountsStore;
   secrets: SecretBox;
   verifier: CloudVerifier;
-  usedBy?: CloudAccountUsedBy;
+  usedBy: CloudAccountUsedBy;
   log?: Log;
 }) {
-  const { store, secrets, verifier } = deps;
-  const usedBy = deps.usedBy ?? (async () => []);
+  const { store, secrets, verifier, usedBy } = deps;
 
   /**
    * Any refusal or failure of the provider is the spec's 400 message (§8). `reason` carries the provider's own

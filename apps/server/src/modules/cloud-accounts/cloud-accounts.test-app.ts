@@ -2,6 +2,7 @@ import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { createTestApp } from '../../../test/helpers.js';
 import { registerErrorHandler } from '../../platform/errors.js';
+import { createHooks } from '../../platform/hooks.js';
 import type { CloudVerifier } from '../../integrations/cloud-verify/index.js';
 import { createCloudAccountsModule } from './cloud-accounts.module.js';
 import type { CloudAccountUsedBy } from './cloud-accounts.service.js';
@@ -50,7 +51,9 @@ export function fakeVerifier() {
 export async function createCloudAccountsTestApp(o: { usedBy?: CloudAccountUsedBy } = {}) {
   const fake = fakeVerifier();
   const t = await createTestApp();
-  const module = createCloudAccountsModule({ db: t.app.services.database.db, secrets: t.app.services.secrets, guards: t.app.services.guards, verifier: fake.verifier, usedBy: o.usedBy });
+  const hooks = createHooks();
+  if (o.usedBy) hooks.cloudAccountUsers.provide(o.usedBy);
+  const module = createCloudAccountsModule({ db: t.app.services.database.db, secrets: t.app.services.secrets, guards: t.app.services.guards, verifier: fake.verifier, hooks });
   const api = Fastify({ logger: false }).withTypeProvider<ZodTypeProvider>();
   api.setValidatorCompiler(validatorCompiler);
   api.setSerializerCompiler(serializerCompiler);

@@ -4,6 +4,7 @@ import {
   type Stage, type Resource, type ComponentVersionSchema,
 } from '@gantry/contracts';
 import type { SecretBox } from '../../platform/secrets.js';
+import type { CloudAccountRef } from '../../platform/hooks.js';
 import type { StoredConfiguration } from './stages.tables.js';
 import { Conflict, NotFound, Validation } from '../../platform/errors.js';
 import type { BillingService } from '../billing/billing.service.js';
@@ -191,6 +192,7 @@ export function createStagesService(deps: { store: StagesStore; billing: Billing
     },
     /** Opens a sealed sensitive input value for a deployment run. */
     openSecret: (sealed: string) => secrets.open(sealed),
+    namesUsingCloudAccount: (projectId: string, account: CloudAccountRef) => store.namesUsingCloudAccount(projectId, account),
     stagesUsingComponent: (componentId: string) => store.stagesUsingComponent(componentId),
     deployedNames: (projectId: string) => store.deployedNames(projectId),
     countsFor: (projectIds: string[]) => store.countsFor(projectIds),

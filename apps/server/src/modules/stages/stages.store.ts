@@ -1,10 +1,17 @@
 import { and, count, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db.js';
+import type { CloudAccountRef } from '../../platform/hooks.js';
 import { stages, stageResources } from './stages.tables.js';
 
 export type StageRow = typeof stages.$inferSelect;
 export type ResourceRow = typeof stageResources.$inferSelect;
 const NOT_DEPLOYED = ['NOT_DEPLOYED', 'DELETE_COMPLETE'];
+
+function accountMatches(account: CloudAccountRef) {
+  if (account.provider === 'aws') return and(eq(stages.cloudProvider, 'aws'), eq(stages.awsAccountId, account.awsAccountId));
+  if (account.provider === 'gcp') return and(eq(stages.cloudProvider, 'google'), eq(stages.gcpProjectId, account.gcpProjectId));
+  return and(eq(stages.cloudProvider, 'azurerm'), eq(stages.tenantId, account.tenantId), eq(stages.subscriptionId, account.subscriptionId));
+}
 
 export function createStagesStore(db: Db) {
   return {
@@ -28,6 +35,9 @@ export function createStagesStore(db: Db) {
     /** Names of the environments that use a component. */
     stagesUsingComponent: async (componentId: string) =>
       [...new Set((await db.select({ name: stages.name }).from(stageResources).innerJoin(stages, eq(stages.id, stageResources.stageId)).where(eq(stageResources.componentId, componentId))).map((r) => r.name))],
+    /** Names of the project's environments that deploy into a cloud account. */
+    namesUsingCloudAccount: async (projectId: string, account: CloudAccountRef) =>
+      (await db.select({ name: stages.name }).from(stages).where(and(eq(stages.projectId, projectId), accountMatches(account))).orderBy(sql`lower(${stages.name})`)).map((r) => r.name),
     countsFor: async (projectIds: string[]) =>
       new Map(projectIds.length
         ? (await db.select({ projectId: stages.projectId, n: count() }).from(stages).where(inArray(stages.projectId, projectIds)).groupBy(stages.projectId)).map((r) => [r.projectId, Number(r.n)])
