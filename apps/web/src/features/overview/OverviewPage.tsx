@@ -3,7 +3,7 @@ import { buildStatusClass, type TimelineEvent } from '@gantry/contracts';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { RelativeTime } from '../../ui/RelativeTime';
 import { useTimeline } from './api/get-timeline';
-import { useOverviewPipelines } from './api/list-pipelines';
+import { usePipelineList } from '../pipelines';
 import { IconActivity, IconGitMerge, IconServer2, IconStack2, IconTimeline } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -63,7 +63,7 @@ export default function OverviewPage() {
   const project = useCurrentProject();
   const navigate = useNavigate();
   const [timelineTab, setTimelineTab] = useState('all');
-  const pipelines = useOverviewPipelines(project?.id);
+  const pipelines = usePipelineList(project?.id, 'latest-build');
   const timeline = useTimeline(project?.id, timelineTab);
   const openEvent = (e: TimelineEvent) => {
     if (e.type === 'build' && e.pipelineId) navigate(`/pipelines/${e.pipelineId}/builds/${e.buildId}`);

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { http } from '../../../api/http';
-import { authKeys } from '../../../api/query-keys';
+import { authKeys } from './keys';
 
 export interface AuthProviders {
   github: { authorizeUrl: string } | null;

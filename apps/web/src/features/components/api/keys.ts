@@ -8,14 +8,5 @@ export const componentKeys = {
   building: (projectId: string, componentId: string) => [...componentKeys.all(projectId), 'building', componentId] as const,
 };
 
-/**
- * Pipeline keys: the same shape as features/pipelines/api/keys.ts, so the form's pipeline list
- * and specs share the cache with the Pipeline Manager (the raw answers are the same).
- */
-export const pipelineKeys = {
-  list: (projectId: string) => ['pipelines', projectId, 'list'] as const,
-  spec: (projectId: string, pipelineId: string) => ['pipelines', projectId, 'spec', pipelineId] as const,
-};
-
 export const componentsPath = (projectId: string) => `/ms-engine/projects/${projectId}/components`;
 export const componentPath = (projectId: string, componentId: string) => `${componentsPath(projectId)}/${componentId}`;

@@ -2,8 +2,7 @@ import { Anchor, Button, Group, Loader, Modal, Select, Stack, Text } from '@mant
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { toast } from '../../../api/toast';
-import { useStages } from '../api/list-stages';
-import { useAddComponentToStage } from '../api/add-component-to-stage';
+import { useAddComponentToStage, useStageList } from '../../environments';
 
 /**
  * Add to Environment (spec §2): lists the project's environments; Add is disabled until one is
@@ -13,7 +12,7 @@ import { useAddComponentToStage } from '../api/add-component-to-stage';
  */
 export function AddToEnvironmentModal({ opened, onClose, projectId, component }: { opened: boolean; onClose: () => void; projectId: string; component: { id: string; name: string } }) {
   const navigate = useNavigate();
-  const stages = useStages(projectId, opened);
+  const stages = useStageList(projectId, opened);
   const add = useAddComponentToStage(projectId, component);
   const [stageId, setStageId] = useState<string | null>(null);
   const close = () => {

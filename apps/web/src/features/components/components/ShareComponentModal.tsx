@@ -3,7 +3,7 @@ import { IconShare } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import type { Component } from '@gantry/contracts';
 import { toast } from '../../../api/toast';
-import { useProjects } from '../api/list-projects';
+import { useProjects } from '../../projects';
 import { useShareComponent } from '../api/share-component';
 import { useUnshareComponent } from '../api/unshare-component';
 import { useErrorToast } from '../../../ui/use-error-toast';

@@ -4,7 +4,7 @@ import {
   type Deployment, type DeploymentHistory, type DeploymentStarted, type DeploymentTime, type Plan, type StackEvent, type DeploymentLogChunk,
 } from '@gantry/contracts';
 import { http } from '../../../api/http';
-import { deploymentTimeKeys, stageKeys } from '../../../api/query-keys';
+import { deploymentTimeKeys, stageKeys } from './keys';
 import { stagePath } from './paths';
 
 /** deployStage, undeployStage, cancelDeploy, create/get/deploy plan, history, details, events, continue rollback, getDeploymentTime (spec §7). */

@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import type { AwsAccountList, AzureAccountList, GcpAccountList, Component, ComponentVersion, ComponentVersionSchema, Schedule, ScheduleBody, ScheduleActionResult } from '@gantry/contracts';
+import type { AwsAccountList, AzureAccountList, GcpAccountList, ComponentVersion, ComponentVersionSchema, Schedule, ScheduleBody, ScheduleActionResult } from '@gantry/contracts';
 import { http } from '../../../api/http';
-import { scheduleKeys } from '../../../api/query-keys';
+import { scheduleKeys } from './keys';
 import { componentPath } from './paths';
 
-/** What the environment screens read from other areas: cloud accounts, components, schedules, build minutes. */
+/** What the environment screens read from other areas that have no hook of their own for it: cloud accounts, component versions and schemas, schedules. */
 export const useCloudAccounts = (projectId: string) =>
   useQuery({
     queryKey: ['cloud-accounts', projectId, 'all-for-environments'],
@@ -18,10 +18,6 @@ export const useCloudAccounts = (projectId: string) =>
       return { aws: aws.awsAccounts, azure: azure.azureAccounts, gcp: gcp.gcpAccounts };
     },
   });
-
-export const listComponents = (projectId: string) => http.get<{ components: Component[] }>(`/ms-engine/projects/${projectId}/components`);
-export const useComponents = (projectId: string) =>
-  useQuery({ queryKey: ['components', projectId, 'list'], queryFn: () => listComponents(projectId), enabled: Boolean(projectId), select: (d) => d.components });
 
 export const useComponentVersions = (projectId: string, componentId: string | null) =>
   useQuery({
@@ -48,7 +44,3 @@ export const changeScheduleState = (projectId: string, id: string, action: 'star
 /** listSchedules: a 402 means the plan has no Cloud Waste Manager (the cost parts show a teaser). */
 export const useSchedules = (projectId: string) =>
   useQuery({ queryKey: scheduleKeys.list(projectId), queryFn: () => listSchedules(projectId), enabled: Boolean(projectId), select: (d) => d.schedules, retry: false });
-
-export type BuildLimitations = { buildMinutes: number; usedBuildMinutes: number };
-export const useBuildLimitations = (projectId: string) =>
-  useQuery({ queryKey: ['pipelines', projectId, 'limitations'], queryFn: () => http.get<BuildLimitations>(`/ms-ap/projects/${projectId}/build-limitations`), enabled: Boolean(projectId) });

@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Resource, ResourceBody, ResourceOutputs } from '@gantry/contracts';
 import { http } from '../../../api/http';
-import { stageKeys } from '../../../api/query-keys';
+import { stageKeys } from './keys';
 import { resourcePath, stagePath } from './paths';
 
 /** getStageResources, createResource, updateResource, deleteResource, undeployResource, getOutputsForResource (spec §7). */

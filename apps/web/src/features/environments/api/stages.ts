@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { stageInProgress, type Stage, type StageBody } from '@gantry/contracts';
 import { http } from '../../../api/http';
-import { stageKeys } from '../../../api/query-keys';
+import { stageKeys } from './keys';
 import { stagePath, stagesPath } from './paths';
 
 /** getStages, getStage, createStage (also the probe), updateStage, deleteStage (spec §7). */
@@ -18,6 +18,10 @@ export const stagesQuery = (projectId: string) =>
     refetchInterval: (q) => (q.state.data?.stages.some((s) => stageInProgress(s.status)) ? 5000 : false),
   });
 export const useStages = (projectId: string) => useQuery({ ...stagesQuery(projectId), enabled: Boolean(projectId) });
+
+/** The list as another area reads it (the Add to Environment dialog): the same cache entry, without following deployments. */
+export const useStageList = (projectId: string, enabled = true) =>
+  useQuery({ queryKey: stageKeys.list(projectId), queryFn: () => listStages(projectId), select: (d) => d.stages, enabled: Boolean(projectId) && enabled });
 
 export const stageQuery = (projectId: string, stageId: string) =>
   queryOptions({

@@ -2,7 +2,7 @@ import { Card, ScrollArea, Stack, Tabs, Text, UnstyledButton, Group, Badge } fro
 import { useMemo, useState } from 'react';
 import { componentMatches, type Component, type Stage } from '@gantry/contracts';
 import { SearchInput } from '../../../ui/SearchInput';
-import { useComponents } from '../api/lookups';
+import { useComponents } from '../../components';
 import { toolLabel } from '../lib/labels';
 
 /**

@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Stage } from '@gantry/contracts';
 import { toast } from '../../../api/toast';
-import { stageKeys } from '../../../api/query-keys';
+import { stageKeys } from '../api/keys';
 import { ConfirmModal } from '../../../ui/ConfirmModal';
 import { deleteStage } from '../api/stages';
 import { undeployStage } from '../api/deployments';

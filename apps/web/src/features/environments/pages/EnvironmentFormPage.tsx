@@ -9,14 +9,15 @@ import {
 } from '@gantry/contracts';
 import { errorMessage, isApiError, isPlanLimit } from '../../../api/errors';
 import { useCurrentProject } from '../../../api/session';
-import { stageKeys, scheduleKeys } from '../../../api/query-keys';
+import { stageKeys, scheduleKeys } from '../api/keys';
 import { toast, UPGRADE_PATH } from '../../../api/toast';
 import { FormSection } from '../../../ui/FormSection';
 import { PageHeader } from '../../../ui/PageHeader';
 import { useZodForm } from '../../../ui/use-zod-form';
 import { createStage, deleteStage, updateStage, useStage } from '../api/stages';
 import { createResource } from '../api/resources';
-import { createSchedule, deleteSchedule, listComponents, updateSchedule, useCloudAccounts, useSchedules } from '../api/lookups';
+import { createSchedule, deleteSchedule, updateSchedule, useCloudAccounts, useSchedules } from '../api/lookups';
+import { listComponents } from '../../components';
 import { providerLabel } from '../lib/labels';
 
 type Mode = 'create' | 'edit' | 'replicate';

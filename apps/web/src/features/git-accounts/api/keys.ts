@@ -1,8 +1,4 @@
-/**
- * Query keys of Git accounts. The pipelines feature keeps its own copy of the account,
- * repository and branch fetchers with the same keys (features never import each other),
- * so both share one cache entry.
- */
+/** Query keys of Git accounts, their repositories and branches (the pipelines feature reads them through this feature's index). */
 export const gitAccountKeys = {
   providers: () => ['git-providers'] as const,
   all: (projectId: string) => ['git-accounts', projectId] as const,

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { OutboxMail } from '@gantry/contracts';
 import { http } from '../../../api/http';
-import { outboxKeys } from '../../../api/query-keys';
+import { outboxKeys } from './keys';
 import { session } from '../../../api/session';
 
 /** The instance outbox: an instance admin, or anyone holding the key printed in the server log. */

@@ -9,6 +9,12 @@ export type BuildLimitations = { buildMinutes: number; usedBuildMinutes: number 
 export const getBuildLimitations = (projectId: string) => http.get<BuildLimitations>(`${base(projectId)}/build-limitations`);
 
 export const buildLimitationsQuery = (projectId: string) =>
-  queryOptions({ queryKey: pipelineKeys.limitations(projectId), queryFn: () => getBuildLimitations(projectId), refetchInterval: PIPELINE_LIST_POLL_MS });
+  queryOptions({ queryKey: pipelineKeys.limitations(projectId), queryFn: () => getBuildLimitations(projectId) });
 
-export const useBuildLimitations = (projectId: string, enabled = true) => useQuery({ ...buildLimitationsQuery(projectId), enabled: Boolean(projectId) && enabled });
+/** The Pipeline Manager follows the minutes with its list (every 10 s); other areas read them once. */
+export const useBuildLimitations = (projectId: string, options: { enabled?: boolean; poll?: boolean } = {}) =>
+  useQuery({
+    ...buildLimitationsQuery(projectId),
+    enabled: Boolean(projectId) && (options.enabled ?? true),
+    ...(options.poll ? { refetchInterval: PIPELINE_LIST_POLL_MS } : {}),
+  });

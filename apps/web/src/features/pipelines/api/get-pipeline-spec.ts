@@ -11,3 +11,14 @@ export const pipelineSpecQuery = (projectId: string, pipelineId: string) =>
 
 export const usePipelineSpec = (projectId: string, pipelineId: string) =>
   useQuery({ ...pipelineSpecQuery(projectId, pipelineId), enabled: Boolean(projectId && pipelineId), refetchOnMount: 'always' });
+
+/** Another area's read of a spec (the component form: its artifact steps): the same cache entry, fresh for 30 s. */
+export function usePipelineSpecAs<T>(projectId: string, pipelineId: string | null | undefined, select: (spec: PipelineSpec) => T) {
+  return useQuery({
+    queryKey: pipelineKeys.spec(projectId, pipelineId ?? ''),
+    queryFn: () => getPipelineSpec(projectId, pipelineId ?? ''),
+    staleTime: 30_000,
+    enabled: Boolean(projectId && pipelineId),
+    select,
+  });
+}

@@ -13,16 +13,6 @@ export const pipelineKeys = {
   limitations: (projectId: string) => [...pipelineKeys.all(projectId), 'limitations'] as const,
 };
 
-/**
- * Git account keys: the same shape as features/git-accounts/api/keys.ts, so the form's
- * account, repository and branch lists share the cache with the Settings Git tab.
- */
-export const gitKeys = {
-  all: (projectId: string) => ['git-accounts', projectId] as const,
-  list: (projectId: string) => [...gitKeys.all(projectId), 'list'] as const,
-  repositories: (projectId: string, gitAccountId: string) => [...gitKeys.all(projectId), gitAccountId, 'repositories'] as const,
-  branches: (projectId: string, gitAccountId: string, repositoryUrl: string) => [...gitKeys.all(projectId), gitAccountId, 'branches', repositoryUrl] as const,
-};
 
 export const base = (projectId: string) => `/ms-ap/projects/${projectId}`;
 export const pipelinePath = (projectId: string, pipelineId: string) => `${base(projectId)}/pipelines/${pipelineId}`;

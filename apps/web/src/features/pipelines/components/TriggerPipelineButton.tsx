@@ -5,7 +5,7 @@ import { useNavigate } from 'react-router';
 import { branchMatches, type Pipeline } from '@gantry/contracts';
 import { errorMessage } from '../../../api/errors';
 import { toast } from '../../../api/toast';
-import { useGitBranches } from '../api/list-git-branches';
+import { useGitBranches } from '../../git-accounts';
 import { useTriggerPipeline } from '../api/trigger-pipeline';
 
 /** Trigger pipeline with a branch picker (spec §2): the repository's branches; sends ref refs/heads/{branch}, then opens the build. */

@@ -10,7 +10,7 @@ import { toast } from '../../../api/toast';
 import { RelativeTime } from '../../../ui/RelativeTime';
 import { usePipeline } from '../api/get-pipeline';
 import { usePipelineBuild } from '../api/get-pipeline-build';
-import { useGitAccounts } from '../api/list-git-accounts';
+import { useGitAccounts } from '../../git-accounts';
 import { useStopPipelineBuild } from '../api/stop-pipeline-build';
 import { BuildStatusBadge } from '../components/BuildStatusBadge';
 import { CommitCell } from '../components/CommitCell';

@@ -6,7 +6,7 @@ import { useDocumentTitle } from '@mantine/hooks';
 import { useCurrentProject } from '../../../api/session';
 import { toast } from '../../../api/toast';
 import { usePipeline } from '../api/get-pipeline';
-import { useGitAccounts } from '../api/list-git-accounts';
+import { useGitAccounts } from '../../git-accounts';
 import { BuildStatusBadge } from '../components/BuildStatusBadge';
 import { BuildsTab } from '../components/BuildsTab';
 import { DeletePipelineModal } from '../components/DeletePipelineModal';

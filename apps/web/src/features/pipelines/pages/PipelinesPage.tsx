@@ -13,7 +13,7 @@ import { RelativeTime } from '../../../ui/RelativeTime';
 import { SearchInput } from '../../../ui/SearchInput';
 import { useBuildLimitations } from '../api/get-build-limitations';
 import { usePipelineMetrics } from '../api/get-pipeline-metrics';
-import { useGitAccounts } from '../api/list-git-accounts';
+import { useGitAccounts } from '../../git-accounts';
 import { usePipelines } from '../api/list-pipelines';
 import { BuildStatusBadge } from '../components/BuildStatusBadge';
 import { CommitCell } from '../components/CommitCell';
@@ -33,7 +33,7 @@ export default function PipelinesPage() {
   const pipelines = usePipelines(projectId);
   const blocked = isPlanLimit(pipelines.error);
   const metrics = usePipelineMetrics(projectId, undefined, !blocked);
-  const limits = useBuildLimitations(projectId, !blocked);
+  const limits = useBuildLimitations(projectId, { enabled: !blocked, poll: true });
   const accounts = useGitAccounts(projectId);
   const [search, setSearch] = useState('');
   const [deleting, setDeleting] = useState<Pipeline | null>(null);

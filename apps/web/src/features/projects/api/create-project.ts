@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { STARTER_PLAN_ID } from '@gantry/contracts';
 import { http } from '../../../api/http';
-import { projectKeys } from '../../../api/query-keys';
+import { projectKeys } from './keys';
 
 /** New projects start on the STARTER plan (spec §9: 14-day trial). */
 export const createProject = (body: { name: string; description: string }) =>

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { OkBody } from '@gantry/contracts';
 import { http } from '../../../api/http';
-import { projectKeys } from '../../../api/query-keys';
+import { projectKeys } from './keys';
 import { isApiError } from '../../../api/errors';
 
 export const deleteProject = (id: string) => http.delete<OkBody>(`/ms-project/projects/${id}`);

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { sortProjects, type Project } from '@gantry/contracts';
 import { http } from '../../../api/http';
-import { projectKeys } from '../../../api/query-keys';
+import { projectKeys } from './keys';
 
 export const listProjects = () => http.get<{ projects: Project[] }>('/ms-project/projects');
 
@@ -9,4 +9,4 @@ export const listProjects = () => http.get<{ projects: Project[] }>('/ms-project
 export const projectsQuery = () =>
   queryOptions({ queryKey: projectKeys.list(), queryFn: listProjects, select: (d) => sortProjects(d.projects) });
 
-export const useProjects = () => useQuery(projectsQuery());
+export const useProjects = (enabled = true) => useQuery({ ...projectsQuery(), enabled });

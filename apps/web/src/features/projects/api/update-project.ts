@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Project } from '@gantry/contracts';
 import { http } from '../../../api/http';
-import { projectKeys } from '../../../api/query-keys';
+import { projectKeys } from './keys';
 
 export const updateProject = ({ id, ...body }: { id: string; name: string; description: string; paymentPlanId: string }) =>
   http.put<Project>(`/ms-project/projects/${id}`, body);

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { PaymentPlan } from '@gantry/contracts';
 import { http } from '../../../api/http';
-import { billingKeys } from '../../../api/query-keys';
+import { billingKeys } from './keys';
 
 export const getPaymentPlans = () => http.get<{ paymentPlans: PaymentPlan[] }>('/ms-project/payment-plans');
 

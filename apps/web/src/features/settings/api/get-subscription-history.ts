@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { SubscriptionHistoryEntry } from '@gantry/contracts';
 import { http } from '../../../api/http';
-import { billingKeys } from '../../../api/query-keys';
+import { billingKeys } from './keys';
 
 export const getSubscriptionHistory = (projectId: string) =>
   http.get<{ history: SubscriptionHistoryEntry[] }>(`/ms-project/projects/${projectId}/subscription/history`);

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Subscription } from '@gantry/contracts';
 import { http } from '../../../api/http';
-import { billingKeys } from '../../../api/query-keys';
+import { billingKeys } from './keys';
 
 export const getSubscription = (projectId: string) => http.get<Subscription>(`/ms-project/projects/${projectId}/subscription`);
 

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { OkBody, Permission } from '@gantry/contracts';
 import { http } from '../../../api/http';
-import { projectKeys } from '../../../api/query-keys';
+import { projectUserKeys } from './keys';
 
 export const inviteUser = ({ projectId, ...body }: { projectId: string; email: string; permission: Permission }) =>
   http.post<OkBody>(`/ms-project/projects/${projectId}/users`, body);
@@ -10,6 +10,6 @@ export function useInviteUser(projectId: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (body: { email: string; permission: Permission }) => inviteUser({ projectId, ...body }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: projectKeys.users(projectId) }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: projectUserKeys.list(projectId) }),
   });
 }

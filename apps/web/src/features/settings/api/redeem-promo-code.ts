@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Subscription } from '@gantry/contracts';
 import { http } from '../../../api/http';
-import { billingKeys } from '../../../api/query-keys';
+import { billingKeys } from './keys';
 
 export const redeemPromoCode = ({ projectId, redeemCode }: { projectId: string; redeemCode: string }) =>
   http.post<Subscription>(`/ms-project/projects/${projectId}/promo-code`, { redeemCode });

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Subscription } from '@gantry/contracts';
 import { http } from '../../../api/http';
-import { billingKeys } from '../../../api/query-keys';
+import { billingKeys } from './keys';
 
 export const setRecurrency = ({ projectId, enabled }: { projectId: string; enabled: boolean }) =>
   http.put<Subscription>(`/ms-project/projects/${projectId}/subscription/recurrency`, { enabled });

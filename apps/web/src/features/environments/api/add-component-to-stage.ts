@@ -1,18 +1,18 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { defaultConfigurations, defaultResourceName, RESOURCE_LATEST, type ComponentVersionSchema, type Resource } from '@gantry/contracts';
 import { http } from '../../../api/http';
-import { stageKeys } from '../../../api/query-keys';
-import { componentPath } from './keys';
+import { componentPath, stagePath } from './paths';
+import { stageKeys } from './keys';
 
 export type AddOutcome = { added: Resource } | { needsInputs: true };
 
 /**
- * Add to Environment: a resource of the component at LATEST with its inputs' defaults, named after
+ * Add to Environment (from a component's page): a resource of the component at LATEST with its inputs' defaults, named after
  * the component. When a required input has no default nothing is created: the environment page's
  * resource modal asks for the values instead.
  */
 export async function addComponentToStage(projectId: string, stageId: string, component: { id: string; name: string }): Promise<AddOutcome> {
-  const base = `/ms-engine/projects/${projectId}/stages/${stageId}`;
+  const base = stagePath(projectId, stageId);
   const [schema, { resources }] = await Promise.all([
     http.get<ComponentVersionSchema>(`${componentPath(projectId, component.id)}/versions/latest/schema`),
     http.get<{ resources: Resource[] }>(`${base}/resources`),

@@ -1,0 +1,11 @@
+/** A project's users: under the projects prefix, so creating, renaming or deleting a project refreshes them too. */
+export const projectUserKeys = {
+  list: (projectId: string) => ['projects', projectId, 'users'] as const,
+};
+
+export const billingKeys = {
+  all: ['billing'] as const,
+  plans: () => [...billingKeys.all, 'plans'] as const,
+  subscription: (projectId: string) => [...billingKeys.all, projectId, 'subscription'] as const,
+  history: (projectId: string) => [...billingKeys.all, projectId, 'history'] as const,
+};
