@@ -44,7 +44,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
       await migratePg(db, { migrationsFolder });
     } catch (err) {
       await pool.end().catch(() => undefined);
-      throw new Error(`Could not apply the database migrations on PostgreSQL at ${where.hostPort} (database ${where.database}, user ${where.user}): ${(err as Error).message}. Check that this user may create schemas and tables there.`);
+      throw new Error(`Could not apply the database migrations on PostgreSQL at ${where.hostPort} (database ${where.database}, user ${where.user}): ${(err as Error).message}. Check that this user may create schemas and tables there.`, { cause: err });
     }
     return {
       db,
@@ -60,7 +60,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
     assertWritableDir(opts.dataDir, dir);
   }
   const client = await PGlite.create(dir ? { dataDir: dir } : {}).catch((err: Error) => {
-    throw new Error(`The embedded database in ${dir ?? 'memory'} could not be opened: ${err.message}.${dir ? ' Another Gantry may be using this data dir, or its files are damaged; set GANTRY_DATA_DIR to another directory to start afresh.' : ''}`);
+    throw new Error(`The embedded database in ${dir ?? 'memory'} could not be opened: ${err.message}.${dir ? ' Another Gantry may be using this data dir, or its files are damaged; set GANTRY_DATA_DIR to another directory to start afresh.' : ''}`, { cause: err });
   });
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder });
@@ -99,7 +99,7 @@ async function probeConnection(url: string, where: ReturnType<typeof describeSer
   try {
     await client.connect();
   } catch (err) {
-    throw new Error(connectFailure(err as PgError, where, timeoutMs));
+    throw new Error(connectFailure(err as PgError, where, timeoutMs), { cause: err });
   } finally {
     await client.end().catch(() => undefined);
   }
@@ -137,6 +137,6 @@ export function assertWritableDir(dataDir: string, dir: string) {
     fs.rmSync(probe);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-    throw new Error(`The data dir ${path.resolve(dataDir)} is not writable by this user (uid ${uid}; ${code} at ${dir}). Fix its permissions or set GANTRY_DATA_DIR.`);
+    throw new Error(`The data dir ${path.resolve(dataDir)} is not writable by this user (uid ${uid}; ${code} at ${dir}). Fix its permissions or set GANTRY_DATA_DIR.`, { cause: err });
   }
 }

@@ -1,9 +1,8 @@
 import nodemailer from 'nodemailer';
-import { desc, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from './db.js';
 import type { Jobs } from './jobs.js';
-import { outboxMails } from './mail.tables.js';
+import { createMailStore } from './mail.store.js';
 
 export interface MailMessage {
   to: string;
@@ -23,20 +22,21 @@ const QUEUE = 'mail.deliver';
 /** Mail over SMTP_URL through a durable job; without SMTP the outbox table plus a log line is the delivery. */
 export async function createMailer(opts: { db: Db; jobs: Jobs; smtpUrl?: string; from: string; log: FastifyBaseLogger }): Promise<Mailer> {
   const transport = opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : null;
+  const store = createMailStore(opts.db);
   await opts.jobs.work<{ id: string }>(QUEUE, async ({ id }) => {
-    const [mail] = await opts.db.select().from(outboxMails).where(eq(outboxMails.id, id));
+    const mail = await store.get(id);
     if (!mail || mail.sentAt || !transport) return;
     try {
       await transport.sendMail({ from: opts.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? undefined });
-      await opts.db.update(outboxMails).set({ sentAt: new Date(), error: null }).where(eq(outboxMails.id, id));
+      await store.update(id, { sentAt: new Date(), error: null });
     } catch (err) {
-      await opts.db.update(outboxMails).set({ error: String(err) }).where(eq(outboxMails.id, id));
+      await store.update(id, { error: String(err) });
       throw err; // pg-boss retries with backoff
     }
   });
   return {
     async send(message) {
-      const [row] = await opts.db.insert(outboxMails).values(message).returning({ id: outboxMails.id });
+      const row = await store.insert(message);
       if (transport) {
         await opts.jobs.send(QUEUE, { id: row!.id });
       } else {
@@ -45,7 +45,7 @@ export async function createMailer(opts: { db: Db; jobs: Jobs; smtpUrl?: string;
       }
     },
     async outbox(limit = 100) {
-      const rows = await opts.db.select().from(outboxMails).orderBy(desc(outboxMails.createdAt)).limit(limit);
+      const rows = await store.newest(limit);
       return rows.map((r) => ({ id: r.id, to: r.to, subject: r.subject, text: r.text, createdAt: r.createdAt.toISOString() }));
     },
   };

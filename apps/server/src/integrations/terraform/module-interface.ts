@@ -35,7 +35,7 @@ function scanJson(text: string, file: string): ModuleInterface {
   try {
     doc = JSON.parse(text);
   } catch (err) {
-    throw new Error(`${file}: not valid JSON (${(err as Error).message})`);
+    throw new Error(`${file}: not valid JSON (${(err as Error).message})`, { cause: err });
   }
   const blocks = (kind: string): ModuleOutputDecl[] => {
     const section = doc[kind];

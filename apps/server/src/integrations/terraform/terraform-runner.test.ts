@@ -149,7 +149,7 @@ async function cancelSlowApplyThenReplan(env: Env, checkAfterCancel: () => unkno
 }
 
 describe('terraform runner (real CLI, local backend)', () => {
-  const env = environment('stage1', environmentSpec(), (dir) => ({ type: 'local', path: path.join(tmp, 'state', 'stage1.tfstate') }));
+  const env = environment('stage1', environmentSpec(), () => ({ type: 'local', path: path.join(tmp, 'state', 'stage1.tfstate') }));
   let runner: TerraformRunner;
 
   beforeAll(async () => {
