@@ -6,6 +6,7 @@ import os from 'node:os';
 import { benchColdStart, printColdStart } from './cold-start.js';
 import { benchProjectList, printProjectList } from './project-list.js';
 import { benchDeployOverhead, printDeployOverhead } from './deploy-overhead.js';
+import { benchSandbox, printSandbox } from './sandbox.js';
 import { fmt, table } from './src/load.js';
 
 console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${fmt(os.totalmem() / 2 ** 30, 0)} GiB, node ${process.version}\n`);
@@ -22,6 +23,10 @@ console.log('\n== deploy overhead ==');
 const deploy = await benchDeployOverhead();
 printDeployOverhead(deploy);
 
+console.log('\n== build sandbox ==');
+const sandbox = await benchSandbox();
+printSandbox(sandbox);
+
 const serverMedian = cold.serverOnly.map((x) => x.ms).sort((a, b) => a - b)[Math.floor(cold.serverOnly.length / 2)]!;
 console.log('\n== summary ==');
 table([
@@ -31,4 +36,5 @@ table([
   { benchmark: 'cold start: npm start → first 200 on /', value: `${fmt(cold.npmStart.ms / 1000, 2)} s` },
   { benchmark: 'cold start: server only → first 200 on / (median)', value: `${fmt(serverMedian / 1000, 2)} s` },
   { benchmark: 'Quick Deploy / terraform apply by hand (5 resources)', value: fmt(deploy.ratio, 2) },
+  { benchmark: 'sandbox: added per step process (median)', value: `${fmt(sandbox.box.median - sandbox.host.median, 1)} ms` },
 ]);
