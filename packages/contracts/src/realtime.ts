@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { BuildStatus, type LogChunk } from './pipelines.js';
+import { DeploymentLogSubscribe, type DeploymentLogChunk } from './deployments.js';
+
+/**
+ * The socket.io contract at /ms-realtime/websockets/ (server: platform/realtime.ts and the modules'
+ * *.realtime.ts). The socket authenticates with the id token in the `Authorization` query value.
+ */
+export const REALTIME_PATH = '/ms-realtime/websockets/';
+
+/** Every client event is answered by this ack. */
+export type RealtimeAck = { ok: boolean; message?: string };
+
+/** `build:update`, to the project room whenever a build's status changes (builds.service publishStatus). */
+export const BuildUpdateEvent = z.object({ pipelineId: z.string(), buildId: z.string(), status: BuildStatus });
+export type BuildUpdateEvent = z.infer<typeof BuildUpdateEvent>;
+
+/** `notification`, to the project room when a finished build notified its members (notifications.service). */
+export const NotificationEvent = z.object({ message: z.string() });
+export type NotificationEvent = z.infer<typeof NotificationEvent>;
+
+/** `logs:subscribe`: a build step's stored log, then its live chunks, as `logs` events of LogChunk. */
+export const BuildLogSubscribe = z.object({
+  projectId: z.string().uuid(), pipelineId: z.string().uuid(), buildId: z.string(), step: z.string().min(1), type: z.literal('pipeline').default('pipeline'),
+});
+export type BuildLogSubscribe = z.input<typeof BuildLogSubscribe>;
+
+export interface ServerToClientEvents {
+  'build:update': (event: BuildUpdateEvent) => void;
+  notification: (event: NotificationEvent) => void;
+  /** To a build step's log room (LogChunk) or a deployment's log room (DeploymentLogChunk): the backlog on subscribe, then live chunks. */
+  logs: (chunk: LogChunk | DeploymentLogChunk) => void;
+}
+
+export interface ClientToServerEvents {
+  /** Joins the project's room (leaving any other project's): `build:update` and `notification` follow. */
+  'project:join': (projectId: string, ack: (answer: RealtimeAck) => void) => void;
+  'logs:subscribe': (subscription: BuildLogSubscribe, ack: (answer: RealtimeAck) => void) => void;
+  'logs:unsubscribe': (subscription: { buildId: string; step: string }, ack: (answer: RealtimeAck) => void) => void;
+  'deployment-logs:subscribe': (subscription: z.infer<typeof DeploymentLogSubscribe>, ack: (answer: RealtimeAck) => void) => void;
+  'deployment-logs:unsubscribe': (subscription: { deploymentId: string }, ack: (answer: RealtimeAck) => void) => void;
+}
