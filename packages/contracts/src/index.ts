@@ -16,3 +16,4 @@ export * from './deployments.js';
 export * from './schedules.js';
 export * from './environment-templates.js';
 export * from './branch-name.js';
+export * from './realtime.js';
