@@ -1,3 +1,6 @@
+import type { Permission, TimelineEvent } from '@gantry/contracts';
+import type { TokensValidAfterLookup } from './tokens.js';
+
 /**
  * Typed extension points. A module that must ask or tell modules built after it does so through a hook:
  * the platform creates the hooks, later modules register handlers in their `create`, the owner invokes them.
@@ -14,6 +17,26 @@ export interface Collector<Args extends unknown[], Answer> {
 export interface Signal<Event> {
   on(handler: (event: Event) => Promise<void>): void;
   emit(event: Event): Promise<void>;
+}
+
+/** A question exactly one module answers (the platform asks it before that module exists). */
+export interface Question<Args extends unknown[], Answer> {
+  answer(handler: (...args: Args) => Promise<Answer>): void;
+  ask(...args: Args): Promise<Answer>;
+}
+
+export function createQuestion<Args extends unknown[], Answer>(what: string): Question<Args, Answer> {
+  let handler: ((...args: Args) => Promise<Answer>) | undefined;
+  return {
+    answer(h) {
+      if (handler) throw new Error(`${what} is answered twice`);
+      handler = h;
+    },
+    ask(...args) {
+      if (!handler) throw new Error(`no module answers ${what}`);
+      return handler(...args);
+    },
+  };
 }
 
 export function createCollector<Args extends unknown[], Answer>(): Collector<Args, Answer> {
@@ -40,10 +63,40 @@ export type CloudAccountRef =
   | { provider: 'gcp'; gcpProjectId: string }
   | { provider: 'azure'; tenantId: string; subscriptionId: string };
 
+/** Per-project counts shown on the projects list. */
+export type ProjectCounts = Map<string, Partial<{ stagesCount: number; componentsCount: number }>>;
+
+/** A build, deployment or other run that ended. */
+export type RunFinished = {
+  kind: 'build';
+  projectId: string; pipelineId: string; pipelineName: string; number: number; status: string; branch: string; triggeredBy: string | null;
+};
+
+/** One entry of the project timeline (/ms-elasticsearch). */
+export type TimelineSource = (projectId: string, type?: string) => Promise<TimelineEvent[]>;
+
 export function createHooks() {
   return {
+    /** The platform's auth asks: which permission a user has in a project (projects answer). */
+    membership: createQuestion<[projectId: string, userId: string], Permission | undefined>('membership'),
+    /** The platform's id tokens ask: since when a user's tokens count (users answer). */
+    tokensValidAfter: createQuestion<Parameters<TokensValidAfterLookup>, Awaited<ReturnType<TokensValidAfterLookup>>>('tokensValidAfter'),
+    /** Counts per project (components, environments), merged by the projects module. */
+    projectCounts: createCollector<[projectIds: string[]], ProjectCounts>(),
+    /** Names of what keeps a project from deletion (deployed environments). */
+    projectDeleteBlockers: createCollector<[projectId: string], string[]>(),
+    /** Names of what uses a git account (pipelines); its removal is refused while any do. */
+    gitAccountUsers: createCollector<[gitAccountId: string], string[]>(),
+    /** Names of what uses a component (environments); its removal is refused while any do. */
+    componentUsers: createCollector<[componentId: string], string[]>(),
     /** Names of what uses a cloud account (environments); its removal is refused while any do. */
     cloudAccountUsers: createCollector<[projectId: string, account: CloudAccountRef], string[]>(),
+    /** An environment was deleted (deployments remove its terraform files and state). */
+    stageRemoved: createSignal<{ stageId: string }>(),
+    /** A run ended (notifications tell the project's members). */
+    runFinished: createSignal<RunFinished>(),
+    /** Where the project timeline's events come from (builds; deployments later). */
+    timelineSources: createCollector<Parameters<TimelineSource>, TimelineEvent[]>(),
   };
 }
 export type Hooks = ReturnType<typeof createHooks>;

@@ -94,7 +94,7 @@ beforeAll(async () => {
     },
   };
   // no GANTRY_SECRET_KEY: the key is generated into the data dir, as on a default install
-  t = await createTestApp({ GANTRY_SECRET_KEY: '' }, { gitAccess: access, beforeReady: async (_app, config) => { dataDir = config.dataDir; } });
+  t = await createTestApp({ GANTRY_SECRET_KEY: '' }, { overrides: { pipelines: { gitAccess: access } }, beforeReady: async (_app, config) => { dataDir = config.dataDir; } });
   // open the data dir and the key to every uid: only the sandbox's mounts keep them away (as when the box runs as the server's own user)
   fs.chmodSync(dataDir, 0o755);
   fs.chmodSync(path.join(dataDir, 'secret.key'), 0o644);

@@ -33,7 +33,7 @@ beforeAll(async () => {
   top = fs.mkdtempSync('/opt/gantry-sectest-');
   fs.chmodSync(top, 0o755);
   dataDir = path.join(top, 'data');
-  t = await createTestApp({ GANTRY_SECRET_KEY: '', GANTRY_DATA_DIR: dataDir }, { gitAccess: git.access });
+  t = await createTestApp({ GANTRY_SECRET_KEY: '', GANTRY_DATA_DIR: dataDir }, { overrides: { pipelines: { gitAccess: git.access } } });
   fs.chmodSync(dataDir, 0o755);
   fs.chmodSync(path.join(dataDir, 'secret.key'), 0o644); // as readable as when the box runs as the server's own user
 });

@@ -93,7 +93,7 @@ beforeAll(async () => {
   git = createLocalGit();
   // no GANTRY_SECRET_KEY: generated into the data dir, which (with the key) is opened to every uid — only the sandbox keeps it away
   t = await createTestApp({ GANTRY_SECRET_KEY: '' }, {
-    gitAccess: git.access, cloudVerifier: acceptingCloudVerifier, deploymentCredentials: async () => CREDENTIALS,
+    overrides: { pipelines: { gitAccess: git.access }, cloudAccounts: { verifier: acceptingCloudVerifier }, deployments: { credentialsFor: async () => CREDENTIALS } },
     beforeReady: async (_app, config) => { dataDir = config.dataDir; },
   });
   fs.chmodSync(dataDir, 0o755);

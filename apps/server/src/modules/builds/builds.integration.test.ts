@@ -56,7 +56,7 @@ beforeAll(async () => {
   git = createLocalGit();
   repoUrl = git.createRepo('acme/app', { 'gantry.yaml': SPEC, 'app.txt': 'hello' }).url;
   git.createRepo('acme/bare', { 'README.md': 'no spec here' });
-  t = await createTestApp({}, { gitAccess: git.access });
+  t = await createTestApp({}, { overrides: { pipelines: { gitAccess: git.access } } });
   owner = await registerUser(t, 'pipe-owner@example.com');
   outsider = await registerUser(t, 'pipe-outsider@example.com');
   projectId = await createProject(t, owner.idToken, 'Pipes');

@@ -56,12 +56,12 @@ export function buildsRoutes(deps: { builds: BuildsService; pipelines: Pipelines
 }
 
 /** The project timeline, in the spec's /ms-elasticsearch service. */
-export function timelineRoutes(deps: { builds: BuildsService; guards: Guards }): FastifyPluginAsyncZod {
+export function timelineRoutes(deps: { events: (projectId: string, type?: string) => Promise<TimelineEvent[]>; guards: Guards }): FastifyPluginAsyncZod {
   return async (app) => {
     app.get('/projects/:projectId/timeline', {
       preHandler: deps.guards.project('view'),
       schema: { tags: ['timeline'], params: ProjectIdParams, querystring: TimelineQuery, response: { 200: z.object({ events: z.array(TimelineEvent) }) } },
-    }, async (req) => ({ events: await deps.builds.timeline(req.params.projectId, req.query.type) }));
+    }, async (req) => ({ events: await deps.events(req.params.projectId, req.query.type) }));
   };
 }
 

@@ -79,11 +79,13 @@ export function createBuildsService(deps: {
   billing: BillingService;
   pipelines: () => PipelinesService;
   git: GitAccess;
+  /** The interrupted-build recovery (the runner's). */
+  recover: () => Promise<void>;
+  /** A local worker with a free slot may start a queued build at once instead of at its next poll. */
+  onQueued?: (buildId: string) => void;
 }) {
   const { store, jobs, billing } = deps;
   const localAborts = new Map<string, AbortController>();
-  let recoverer: () => Promise<void> = async () => undefined;
-  let onQueued: (buildId: string) => void = () => undefined;
 
   async function pipelineOf(projectId: string, pipelineId: string) {
     return deps.pipelines().get(projectId, pipelineId);
@@ -164,7 +166,7 @@ export function createBuildsService(deps: {
       await store.transition(build.id, ['SCHEDULING'], { status: 'QUEUED' });
       const queued = (await store.get(build.id))!;
       publishStatus(queued);
-      onQueued(queued.id);
+      deps.onQueued?.(queued.id);
       return queued;
     },
 
@@ -258,10 +260,7 @@ export function createBuildsService(deps: {
     },
 
     /** Runs the interrupted-build recovery now (the runner also runs it on a timer). */
-    recoverNow: () => recoverer(),
-    setRecoverer: (fn: () => Promise<void>) => { recoverer = fn; },
-    /** A local worker with a free slot may start a queued build at once instead of at its next poll. */
-    setOnQueued: (fn: (buildId: string) => void) => { onQueued = fn; },
+    recoverNow: () => deps.recover(),
     async timeline(projectId: string, type?: string): Promise<TimelineEvent[]> {
       if (type && type.toLowerCase() !== 'build') return []; // deployments arrive with environments
       return (await store.recent(projectId, 50)).map(({ b, pipelineName }) => ({

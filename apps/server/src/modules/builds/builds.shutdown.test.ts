@@ -31,7 +31,7 @@ describe('a server stopped while a build prints', () => {
   it('stores every printed line, ends the build as interrupted and only then closes', async () => {
     const spec = `steps:\n  Print:\n    commands:\n      - 'i=0; while true; do i=$((i+1)); echo "line $i"; echo "line $i" >> ${printed}; done'\n`;
     const repoUrl = git.createRepo('acme/loud', { 'gantry.yaml': spec }).url;
-    t = await createTestApp({ BUILD_SANDBOX: 'none' }, { gitAccess: git.access });
+    t = await createTestApp({ BUILD_SANDBOX: 'none' }, { overrides: { pipelines: { gitAccess: git.access } } });
     const owner = await registerUser(t, 'shutdown@example.com');
     const projectId = await createProject(t, owner.idToken, 'Loud');
     const [account] = await t.app.services.database.db.insert(gitAccounts).values({ projectId, type: 'github', accountName: 'acme', externalId: '1', accessTokenSealed: t.app.services.secrets.seal('local-token') }).returning();

@@ -6,10 +6,11 @@ import { createCloudVerifier, type CloudVerifier } from '../../integrations/clou
 import { createCloudAccountsStore } from './cloud-accounts.store.js';
 import { createCloudAccountsService } from './cloud-accounts.service.js';
 import { cloudAccountsRoutes } from './cloud-accounts.routes.js';
+import { defineModule } from '../../platform/module.js';
 
 /**
- * The cloud-accounts module, wired once in app.ts: `service` (also `service.credentialsFor` for deployments)
- * and `routes` to register under /ms-aws.
+ * The cloud-accounts service with its verifier and routes (the module below; a test builds a second one):
+ * `service` (also `service.credentialsFor` for deployments) and `routes` for /ms-aws.
  */
 export function createCloudAccountsModule(deps: {
   db: Db;
@@ -25,3 +26,14 @@ export function createCloudAccountsModule(deps: {
   const service = createCloudAccountsService({ store: createCloudAccountsStore(deps.db), secrets: deps.secrets, verifier, usedBy: async (projectId, ref) => (await deps.hooks.cloudAccountUsers.collect(projectId, ref)).flat(), log: deps.log });
   return { service, verifier, routes: cloudAccountsRoutes({ cloudAccounts: service, guards: deps.guards }) };
 }
+
+/** AWS, GCP and Azure accounts of a project; environments answer cloudAccountUsers. */
+export const cloudAccountsModule = defineModule({
+  name: 'cloudAccounts',
+  create(platform, _needs: object, overrides: { verifier?: CloudVerifier }) {
+    const { service, routes } = createCloudAccountsModule({
+      db: platform.db, secrets: platform.secrets, guards: platform.guards, verifier: overrides.verifier, hooks: platform.hooks, log: platform.log,
+    });
+    return { api: service, routes: [{ prefix: '/ms-aws', plugin: routes }] };
+  },
+});

@@ -1,11 +1,8 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Db } from '../../platform/db.js';
-import type { Guards } from '../../platform/auth.js';
-import type { ArtifactStore } from '../../platform/artifacts.js';
-import type { Permission } from '@gantry/contracts';
-import type { PipelinesService } from '../pipelines/pipelines.service.js';
-import { createComponentBuilds } from '../builds/component-packaging.js';
+import { defineModule } from '../../platform/module.js';
+import type { ProjectsService } from '../projects/projects.service.js';
+import type { PipelinesApi } from '../pipelines/pipelines.module.js';
 import { createComponentsStore } from './components.store.js';
 import { createComponentsService, type UsedByEnvironments } from './components.service.js';
 import { componentsRoutes } from './components.routes.js';
@@ -14,26 +11,26 @@ import { componentsRoutes } from './components.routes.js';
 export const DEFAULT_VENDOR_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../vendor-components');
 
 /**
- * The components module, wired once in app.ts: `service` (components for environments and
- * deployments: `visibleRow`, `versions`, `versionSchema`, `extract`; `seedVendor()` once at start;
- * `countsFor` for the projects list) and `routes` to register under /ms-engine.
+ * Components for environments and deployments (`visibleRow`, `versions`, `versionSchema`, `extract`);
+ * counts them per project, and asks componentUsers before a component goes.
  */
-export function createComponentsModule(deps: {
-  db: Db;
-  guards: Guards;
-  artifacts: ArtifactStore;
-  pipelines: Pick<PipelinesService, 'get' | 'spec' | 'byIdAnyProject'>;
-  permission: (projectId: string, userId: string) => Promise<Permission | undefined>;
-  usedByEnvironments?: UsedByEnvironments;
-  vendorRoot?: string;
-}) {
-  const service = createComponentsService({
-    store: createComponentsStore(deps.db),
-    builds: createComponentBuilds({ db: deps.db, artifacts: deps.artifacts }),
-    pipelines: deps.pipelines,
-    permission: deps.permission,
-    usedByEnvironments: deps.usedByEnvironments,
-    vendorRoot: deps.vendorRoot ?? DEFAULT_VENDOR_ROOT,
-  });
-  return { service, routes: componentsRoutes({ components: service, guards: deps.guards }) };
-}
+export const componentsModule = defineModule({
+  name: 'components',
+  create(platform, needs: { projects: ProjectsService; pipelines: PipelinesApi }, overrides: { usedByEnvironments?: UsedByEnvironments; vendorRoot?: string }) {
+    const { hooks } = platform;
+    const components = createComponentsService({
+      store: createComponentsStore(platform.db),
+      builds: needs.pipelines.componentBuilds,
+      pipelines: needs.pipelines.pipelines,
+      permission: (projectId, userId) => needs.projects.permission(projectId, userId),
+      usedByEnvironments: overrides.usedByEnvironments ?? (async (componentId) => (await hooks.componentUsers.collect(componentId)).flat()),
+      vendorRoot: overrides.vendorRoot ?? DEFAULT_VENDOR_ROOT,
+    });
+    hooks.projectCounts.provide(async (projectIds) => new Map([...(await components.countsFor(projectIds))].map(([id, n]) => [id, { componentsCount: n }])));
+    return {
+      api: components,
+      routes: [{ prefix: '/ms-engine', plugin: componentsRoutes({ components, guards: platform.guards }) }],
+      async start() { await components.seedVendor(); },
+    };
+  },
+});

@@ -74,7 +74,7 @@ beforeAll(async () => {
   git = createLocalGit();
   gate = await createGate(); // the build waits at it: a sandboxed step sees none of the test's files, but the network
   const repoA = git.createRepo('acme/hello', MODULE).url;
-  t = await createTestApp({}, { gitAccess: git.access, componentsUsedByEnvironments: async (id) => used.get(id) ?? [] });
+  t = await createTestApp({}, { overrides: { pipelines: { gitAccess: git.access }, components: { usedByEnvironments: async (id) => used.get(id) ?? [] } } });
   components = t.app.services.components;
   owner = await registerUser(t, 'comp-owner@example.com');
   outsider = await registerUser(t, 'comp-outsider@example.com');

@@ -133,7 +133,7 @@ beforeAll(async () => {
   const repoUrl = git.createRepo('acme/infra', { 'gantry.yaml': SPEC, 'infra/main.tf': MAIN_TF, 'infra/variables.tf': VARIABLES_TF, 'infra/outputs.tf': OUTPUTS_TF, 'infra/schema.json': SCHEMA, 'infra/README.md': '# Item' }).url;
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-deploy-it-'));
   t = await createTestApp({ GANTRY_DATA_DIR: dataDir, ...(pgServer ? { DATABASE_URL: pgServer } : {}) }, {
-    gitAccess: git.access, cloudVerifier: verifier, deploymentCredentials: async () => CREDENTIALS,
+    overrides: { pipelines: { gitAccess: git.access }, cloudAccounts: { verifier }, deployments: { credentialsFor: async () => CREDENTIALS } },
   });
   owner = await registerUser(t, 'it-owner@example.com');
   projectId = await createProject(t, owner.idToken, 'Infra');

@@ -34,7 +34,7 @@ const logText = async (id: string) => (await call('GET', `/stages/${stageId}/dep
 
 beforeAll(async () => {
   // a run waits here while a test holds the gate: a cancel then lands on a running deployment, whatever the machine's load
-  t = await createTestApp({}, { cloudVerifier: verifier, deploymentCredentials: async () => { await runGate; return CREDENTIALS; } });
+  t = await createTestApp({}, { overrides: { cloudAccounts: { verifier }, deployments: { credentialsFor: async () => { await runGate; return CREDENTIALS; } } } });
   owner = await registerUser(t, 'dep-owner@example.com');
   outsider = await registerUser(t, 'dep-outsider@example.com');
   projectId = await createProject(t, owner.idToken, 'Deployments');

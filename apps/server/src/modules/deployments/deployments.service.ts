@@ -53,11 +53,12 @@ export function createDeploymentsService(deps: {
   engineFor: (stage: StageRow) => DeploymentEngine;
   /** Starts a queued job in this process when a slot is free (the durable job stays the source of truth). */
   onQueued?: (kind: 'deployment' | 'plan', id: string) => void;
+  /** The interrupted-deployment recovery (the runner's). */
+  recover: () => Promise<void>;
   /** Aborts of the runs in this process, by deployment or plan id. */
   localAborts: Map<string, AbortController>;
 }) {
   const { store, stages, billing, jobs } = deps;
-  let recoverer: () => Promise<void> = async () => undefined;
 
   async function snapshot(projectId: string, stageId: string): Promise<DeployedResource[]> {
     const rows = await stages.resourceRows(stageId);
@@ -203,8 +204,7 @@ export function createDeploymentsService(deps: {
 
     deploymentOf,
     /** Runs the interrupted-deployment recovery now (the runner also runs it on a timer). */
-    recoverNow: () => recoverer(),
-    setRecoverer: (fn: () => Promise<void>) => { recoverer = fn; },
+    recoverNow: () => deps.recover(),
 
     async events(projectId: string, stageId: string): Promise<StackEvent[]> {
       const stage = await stages.get(projectId, stageId);

@@ -7,13 +7,14 @@ import { createGitProviderClients, type GitProviderClients } from '../../integra
 import { createGitAccountsStore } from './git-accounts.store.js';
 import { createGitAccountsService, type UsedByPipelines } from './git-accounts.service.js';
 import { gitAccountsRoutes } from './git-accounts.routes.js';
+import { defineModule } from '../../platform/module.js';
 
 /** Where a provider sends the browser back: the Git tab finishes the connection from `code` and `type` (spec §2.9). */
 export const gitConnectRedirectUri = (baseUrl: string, type: GitProvider) => `${baseUrl.replace(/\/$/, '')}/settings?tab=git&type=${type}`;
 
 /**
- * The git-accounts module, wired once in app.ts: `service` (also the GitAccess of pipelines and builds:
- * `service.clientFor`) and `routes` to register under /ms-ap.
+ * The git-accounts service with its provider clients and routes (the module below; tests build a second one
+ * on the app's database): `service` is also the GitAccess of pipelines and builds (`service.clientFor`).
  */
 export function createGitAccountsModule(deps: {
   db: Db;
@@ -32,3 +33,15 @@ export function createGitAccountsModule(deps: {
   const service = createGitAccountsService({ store: createGitAccountsStore(deps.db), secrets: deps.secrets, clients, usedByPipelines: deps.usedByPipelines, now: deps.now });
   return { service, clients, routes: gitAccountsRoutes({ gitAccounts: service, guards: deps.guards }) };
 }
+
+/** Git accounts of a project (OAuth connections, tokens); pipelines answer gitAccountUsers. */
+export const gitAccountsModule = defineModule({
+  name: 'gitAccounts',
+  create(platform) {
+    const { service, routes } = createGitAccountsModule({
+      db: platform.db, secrets: platform.secrets, guards: platform.guards, config: platform.config, baseUrl: platform.baseUrl,
+      usedByPipelines: async (gitAccountId) => (await platform.hooks.gitAccountUsers.collect(gitAccountId)).flat(),
+    });
+    return { api: service, routes: [{ prefix: '/ms-ap', plugin: routes }] };
+  },
+});

@@ -22,10 +22,10 @@ const body = (patch: object = {}) => ({
 });
 
 beforeAll(async () => {
-  t = await createTestApp({}, { cloudVerifier: verifier, scheduleStateChange: async (_projectId, schedule, action) => {
+  t = await createTestApp({}, { overrides: { cloudAccounts: { verifier }, schedules: { changeState: async (_projectId, schedule, action) => {
     stateCalls.push({ schedule: schedule.name, tag: `${schedule.resourcesTagKey}=${schedule.resourcesTagValue}`, region: schedule.awsRegion, action });
     return { ec2: ['i-0aaa'], rds: [] };
-  } });
+  } } } });
   owner = await registerUser(t, 'sched-owner@example.com');
   outsider = await registerUser(t, 'sched-outsider@example.com');
   projectId = await createProject(t, owner.idToken, 'Schedules');

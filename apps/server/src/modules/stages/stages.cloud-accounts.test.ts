@@ -15,7 +15,7 @@ const connectAws = (pid: string, awsAccountId: string) =>
 const stagePayload = (name: string, patch: object) => ({ name, description: name, infrastructureAsCodeTool: 'terraform', ...patch });
 
 beforeAll(async () => {
-  t = await createTestApp({}, { cloudVerifier: acceptingCloudVerifier });
+  t = await createTestApp({}, { overrides: { cloudAccounts: { verifier: acceptingCloudVerifier } } });
   owner = await registerUser(t, 'account-users@example.com');
   projectId = await createProject(t, owner.idToken, 'Accounts');
   otherProjectId = await createProject(t, owner.idToken, 'Elsewhere');

@@ -18,7 +18,7 @@ const api = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, token: stri
 const aws = (patch: object = {}) => ({ name: 'staging', description: 'Staging', cloudProvider: 'aws', infrastructureAsCodeTool: 'terraform', awsAccountId: ACCOUNT, awsRegion: 'eu-central-1', ...patch });
 
 beforeAll(async () => {
-  t = await createTestApp({}, { cloudVerifier: verifier });
+  t = await createTestApp({}, { overrides: { cloudAccounts: { verifier } } });
   owner = await registerUser(t, 'stage-owner@example.com');
   outsider = await registerUser(t, 'stage-outsider@example.com');
   projectId = await createProject(t, owner.idToken, 'Stages');

@@ -45,9 +45,12 @@ function columns(b: Body) {
   };
 }
 
-export function createStagesService(deps: { store: StagesStore; billing: BillingService; cloudAccount: CloudAccountCheck; components: ComponentLookup; secrets: SecretBox }) {
+export function createStagesService(deps: {
+  store: StagesStore; billing: BillingService; cloudAccount: CloudAccountCheck; components: ComponentLookup; secrets: SecretBox;
+  /** Told of every deleted environment (deployments remove its terraform files and state). */
+  removed?: (stageId: string) => Promise<void>;
+}) {
   const { store, billing, secrets } = deps;
-  const removedHooks: ((stageId: string) => Promise<void>) [] = [];
 
   const versionArg = (v: string) => (v === RESOURCE_LATEST ? 'latest' : v);
 
@@ -140,7 +143,7 @@ export function createStagesService(deps: { store: StagesStore; billing: Billing
       const row = await get(projectId, id);
       if (stageLocked(row.status)) throw new Conflict('Undeploy the environment before deleting it');
       await store.delete(projectId, id);
-      for (const hook of removedHooks) await hook(id);
+      await deps.removed?.(id);
     },
 
     async resources(projectId: string, stageId: string): Promise<Resource[]> {
@@ -174,8 +177,6 @@ export function createStagesService(deps: { store: StagesStore; billing: Billing
       await store.deleteResource(row.id);
     },
 
-    /** Told of every deleted environment (deployments remove its terraform files and state). */
-    onRemoved: (hook: (stageId: string) => Promise<void>) => void removedHooks.push(hook),
     /** An environment by id whatever its project (jobs carry only ids). */
     rowById: (id: string) => store.byIdAnyProject(id),
     /** The environment's resources as stored (deployments resolve and deploy them). */

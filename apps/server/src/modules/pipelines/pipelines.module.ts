@@ -1,0 +1,73 @@
+import path from 'node:path';
+import { defineModule, job, type ApiOf } from '../../platform/module.js';
+import type { BillingService } from '../billing/billing.service.js';
+import type { GitAccountsService } from '../git-accounts/git-accounts.service.js';
+import type { GitAccess } from './git-access.js';
+import { createPipelinesStore } from './pipelines.store.js';
+import { createPipelinesService } from './pipelines.service.js';
+import { pipelinesRoutes } from './pipelines.routes.js';
+import { createBuildsStore } from '../builds/builds.store.js';
+import { createBuildsService, BUILD_QUEUE } from '../builds/builds.service.js';
+import { createBuildRunner } from '../builds/build-runner.js';
+import { buildsRoutes, timelineRoutes, webhookRoutes } from '../builds/builds.routes.js';
+import { registerLogStreams } from '../builds/builds.realtime.js';
+import { createComponentBuilds } from '../builds/component-packaging.js';
+
+const RECOVER_EVERY_MS = 10_000;
+
+/**
+ * Pipelines and their builds, one module: a pipeline lists its latest builds and a build reads its
+ * pipeline. Builds tell `runFinished`, answer the timeline and gitAccountUsers; `componentBuilds` is the
+ * read side components need of component builds.
+ */
+export const pipelinesModule = defineModule({
+  name: 'pipelines',
+  create(platform, needs: { billing: BillingService; gitAccounts: GitAccountsService }, overrides: { gitAccess?: GitAccess }) {
+    const { config, hooks, realtime, artifacts, runWorkers, log } = platform;
+    const git: GitAccess = overrides.gitAccess ?? needs.gitAccounts;
+    const concurrency = config.GANTRY_JOB_CONCURRENCY;
+    const buildsStore = createBuildsStore(platform.db);
+    // builds and pipelines, and builds and their runner, call each other only once requests and jobs arrive
+    const builds = createBuildsService({
+      store: buildsStore, jobs: platform.jobs, realtime, artifacts, billing: needs.billing, pipelines: () => pipelines, git,
+      recover: () => runner.recover(),
+      onQueued: runWorkers ? (buildId) => runner.runSoon(buildId, concurrency) : undefined,
+    });
+    const pipelines = createPipelinesService({
+      db: platform.db, store: createPipelinesStore(platform.db), secrets: platform.secrets, billing: needs.billing, git, baseUrl: platform.baseUrl, builds,
+    });
+    const runner = createBuildRunner({
+      store: buildsStore, builds, pipelines, git, realtime, artifacts, workspaceRoot: path.join(config.dataDir, 'workspaces'), sandbox: platform.sandbox, log,
+      onFinished: async (b) => {
+        const pipeline = await pipelines.byIdAnyProject(b.pipelineId);
+        if (pipeline) await hooks.runFinished.emit({ kind: 'build', ...b, pipelineName: pipeline.name });
+      },
+    });
+    hooks.gitAccountUsers.provide((gitAccountId) => pipelines.namesUsingGitAccount(gitAccountId));
+    hooks.timelineSources.provide((projectId, type) => builds.timeline(projectId, type));
+
+    let recovery: NodeJS.Timeout | undefined;
+    return {
+      api: { pipelines, builds, componentBuilds: createComponentBuilds({ db: platform.db, artifacts }) },
+      routes: [
+        { prefix: '/ms-ap', plugin: pipelinesRoutes({ pipelines, guards: platform.guards }) },
+        { prefix: '/ms-ap', plugin: buildsRoutes({ builds, pipelines, guards: platform.guards }) },
+        { prefix: '/ms-ap', plugin: webhookRoutes({ builds }) },
+        { prefix: '/ms-elasticsearch', plugin: timelineRoutes({ events: async (projectId, type) => (await hooks.timelineSources.collect(projectId, type)).flat(), guards: platform.guards }) },
+      ],
+      jobs: [job<{ buildId: string }>(BUILD_QUEUE, ({ buildId }) => runner.run(buildId))],
+      socket: (rt) => registerLogStreams(rt, { membership: platform.membership, builds, store: buildsStore }),
+      async start() {
+        if (!runWorkers) return;
+        await runner.recover();
+        recovery = setInterval(() => runner.recover().catch((err) => log.error({ err }, 'build recovery failed')), RECOVER_EVERY_MS);
+        recovery.unref();
+      },
+      async stop(withinMs) {
+        if (recovery) clearInterval(recovery);
+        await runner.stop(withinMs);
+      },
+    };
+  },
+});
+export type PipelinesApi = ApiOf<typeof pipelinesModule>;
