@@ -7,9 +7,9 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import * as schema from './schema.js';
 
-export type Db = NodePgDatabase<typeof schema>;
+// Without a schema: queries go through each module's own tables (the whole list is src/schema.ts, for migrations).
+export type Db = NodePgDatabase;
 /** A transaction or the database itself: stores accept either so services can group writes. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0] | Db;
 
@@ -39,7 +39,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
     // An idle connection the server ended (restart, failover, admin) is dropped and replaced on next use;
     // without a listener pg re-throws it as an uncaught error and the whole process goes down.
     pool.on('error', (err) => console.warn(`[gantry] an idle PostgreSQL connection closed: ${err.message}`));
-    const db = drizzlePg({ client: pool, schema });
+    const db = drizzlePg({ client: pool });
     try {
       await migratePg(db, { migrationsFolder });
     } catch (err) {
@@ -62,8 +62,8 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
   const client = await PGlite.create(dir ? { dataDir: dir } : {}).catch((err: Error) => {
     throw new Error(`The embedded database in ${dir ?? 'memory'} could not be opened: ${err.message}.${dir ? ' Another Gantry may be using this data dir, or its files are damaged; set GANTRY_DATA_DIR to another directory to start afresh.' : ''}`, { cause: err });
   });
-  const db = drizzlePglite({ client, schema }) as unknown as Db;
-  await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder });
+  const db = drizzlePglite({ client }) as unknown as Db;
+  await migratePglite(drizzlePglite({ client }), { migrationsFolder });
   return {
     db,
     kind: 'pglite',
