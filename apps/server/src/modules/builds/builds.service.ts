@@ -6,7 +6,7 @@ import type { Jobs } from '../../platform/jobs.js';
 import type { Realtime } from '../../platform/realtime.js';
 import type { ArtifactStore } from '../../platform/artifacts.js';
 import { Conflict, NotFound, Validation, Upstream, Unauthorized } from '../../platform/errors.js';
-import type { BillingService } from '../billing/billing.service.js';
+import type { BillingService } from '../billing/billing.port.js';
 import type { PipelinesService } from '../pipelines/pipelines.service.js';
 import type { PipelineRow } from '../pipelines/pipelines.store.js';
 import type { GitAccess, GitClientForBuilds } from '../pipelines/git-access.js';

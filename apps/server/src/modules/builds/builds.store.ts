@@ -85,6 +85,25 @@ export function createBuildsStore(db: Db) {
     releaseDelivery: (provider: string, deliveryId: string) =>
       db.delete(webhookDeliveries).where(and(eq(webhookDeliveries.provider, provider), eq(webhookDeliveries.deliveryId, deliveryId))),
     pruneDeliveries: (before: Date) => db.delete(webhookDeliveries).where(lt(webhookDeliveries.receivedAt, before)),
+
+    // read side of component builds (the components module reaches it through the pipelines api)
+    /** SUCCEEDED builds of a pipeline that left component files at a step, newest first. */
+    componentVersions: (pipelineId: string, step: string, filesName: string) =>
+      db.select({
+        buildId: builds.id, number: builds.number, stopDate: builds.stopDate, commitSha: builds.commitSha,
+        commitMessage: builds.commitMessage, commitAuthor: builds.commitAuthor, commitAvatar: builds.commitAvatar,
+      }).from(builds)
+        .innerJoin(buildArtifacts, and(eq(buildArtifacts.buildId, builds.id), eq(buildArtifacts.step, step), eq(buildArtifacts.name, filesName), eq(buildArtifacts.kind, 'files')))
+        .where(and(eq(builds.pipelineId, pipelineId), eq(builds.status, 'SUCCEEDED')))
+        .orderBy(desc(builds.stopDate), desc(builds.number)),
+    /** The newest build of the pipeline that has not ended yet. */
+    newestActive: async (pipelineId: string) =>
+      (await db.select().from(builds)
+        .where(and(eq(builds.pipelineId, pipelineId), inArray(builds.status, ['SCHEDULING', 'QUEUED', 'RUNNING'])))
+        .orderBy(desc(builds.createdAt)).limit(1))[0],
+    /** One artifact a build's step left, by name and kind. */
+    stepArtifact: async (buildId: string, step: string, name: string, kind: ArtifactRow['kind']) =>
+      (await db.select().from(buildArtifacts).where(and(eq(buildArtifacts.buildId, buildId), eq(buildArtifacts.step, step), eq(buildArtifacts.name, name), eq(buildArtifacts.kind, kind))))[0],
   };
 }
 export type BuildsStore = ReturnType<typeof createBuildsStore>;

@@ -2,11 +2,9 @@ import fs from 'node:fs';
 import extractZip from 'extract-zip';
 import path from 'node:path';
 import archiver from 'archiver';
-import { and, desc, eq, inArray } from 'drizzle-orm';
 import { COMPONENT_ARTIFACT, parseComponentSchemaText, type ParsedComponentSchema } from '@gantry/contracts';
-import type { Db } from '../../platform/db.js';
 import type { ArtifactStore } from '../../platform/artifacts.js';
-import { buildArtifacts, builds } from './builds.tables.js';
+import type { BuildsStore } from './builds.store.js';
 import { resolveInside, readFileInside, listFilesInside } from '../../integrations/executor/workspace-files.js';
 import type { StepContext } from './step-handlers.js';
 
@@ -169,37 +167,21 @@ export interface ComponentContent { schema: ParsedComponentSchema; readme: strin
  * Component versions as builds know them, for the components module (it never reads the build
  * tables itself): SUCCEEDED builds of a pipeline that left a component at a step, newest first.
  */
-export function createComponentBuilds(deps: { db: Db; artifacts: ArtifactStore }) {
-  const { db } = deps;
-
-  async function manifestRow(buildId: string, step: string) {
-    const [row] = await db.select().from(buildArtifacts).where(and(eq(buildArtifacts.buildId, buildId), eq(buildArtifacts.step, step), eq(buildArtifacts.name, COMPONENT_ARTIFACT.manifest), eq(buildArtifacts.kind, 'json')));
-    return row;
-  }
+export function createComponentBuilds(deps: { store: BuildsStore; artifacts: ArtifactStore }) {
+  const { store } = deps;
 
   return {
-    async versions(pipelineId: string, step: string): Promise<ComponentBuildVersion[]> {
-      const rows = await db.select({
-        buildId: builds.id, number: builds.number, stopDate: builds.stopDate, commitSha: builds.commitSha,
-        commitMessage: builds.commitMessage, commitAuthor: builds.commitAuthor, commitAvatar: builds.commitAvatar,
-      }).from(builds)
-        .innerJoin(buildArtifacts, and(eq(buildArtifacts.buildId, builds.id), eq(buildArtifacts.step, step), eq(buildArtifacts.name, COMPONENT_ARTIFACT.files), eq(buildArtifacts.kind, 'files')))
-        .where(and(eq(builds.pipelineId, pipelineId), eq(builds.status, 'SUCCEEDED')))
-        .orderBy(desc(builds.stopDate), desc(builds.number));
-      return rows;
-    },
+    versions: (pipelineId: string, step: string): Promise<ComponentBuildVersion[]> => store.componentVersions(pipelineId, step, COMPONENT_ARTIFACT.files),
 
     /** The newest active build of the pipeline ("Component is being built..."). */
     async running(pipelineId: string) {
-      const [row] = await db.select().from(builds)
-        .where(and(eq(builds.pipelineId, pipelineId), inArray(builds.status, ['SCHEDULING', 'QUEUED', 'RUNNING'])))
-        .orderBy(desc(builds.createdAt)).limit(1);
+      const row = await store.newestActive(pipelineId);
       return row ? { id: row.id, number: row.number, status: row.status, pipelineId: row.pipelineId, startDate: row.startDate?.toISOString() ?? null } : null;
     },
 
     /** The schema and README a build's component step packaged; undefined when it left none. */
     async content(buildId: string, step: string): Promise<ComponentContent | undefined> {
-      const row = await manifestRow(buildId, step);
+      const row = await store.stepArtifact(buildId, step, COMPONENT_ARTIFACT.manifest, 'json');
       const stream = row && (await deps.artifacts.get(row.location));
       if (!stream) return undefined;
       const chunks: Buffer[] = [];
@@ -212,7 +194,7 @@ export function createComponentBuilds(deps: { db: Db; artifacts: ArtifactStore }
 
     /** Unpacks a build's component into `dest` (created); answers false when the build has none. */
     async extract(buildId: string, step: string, dest: string): Promise<boolean> {
-      const [row] = await db.select().from(buildArtifacts).where(and(eq(buildArtifacts.buildId, buildId), eq(buildArtifacts.step, step), eq(buildArtifacts.name, COMPONENT_ARTIFACT.files), eq(buildArtifacts.kind, 'files')));
+      const row = await store.stepArtifact(buildId, step, COMPONENT_ARTIFACT.files, 'files');
       const stream = row && (await deps.artifacts.get(row.location));
       if (!stream) return false;
       await fs.promises.mkdir(dest, { recursive: true });

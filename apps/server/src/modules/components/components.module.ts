@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineModule } from '../../platform/module.js';
-import type { ProjectsService } from '../projects/projects.service.js';
-import type { PipelinesApi } from '../pipelines/pipelines.module.js';
+import type { ProjectsService } from '../projects/projects.port.js';
+import type { PipelinesApi } from '../pipelines/pipelines.port.js';
 import { createComponentsStore } from './components.store.js';
 import { createComponentsService, type UsedByEnvironments } from './components.service.js';
 import { componentsRoutes } from './components.routes.js';

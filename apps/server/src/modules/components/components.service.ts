@@ -8,8 +8,8 @@ import {
   type ComponentVersion, type ComponentVersionSchema, type ComponentBuilding, type Permission, type ParsedComponentSchema,
 } from '@gantry/contracts';
 import { Conflict, Forbidden, NotFound, Validation } from '../../platform/errors.js';
-import type { ComponentBuilds } from '../builds/component-packaging.js';
-import type { PipelinesService } from '../pipelines/pipelines.service.js';
+import type { ComponentBuilds } from '../pipelines/pipelines.port.js';
+import type { PipelinesService } from '../pipelines/pipelines.port.js';
 import type { ComponentsStore, ComponentRow } from './components.store.js';
 
 /** Names of the environments that use a component; the environments module plugs in here. */

@@ -5,7 +5,7 @@ import {
   clientsFor, sessionFromEnv, parentTemplate, uploadTemplates, createOrUpdate, waitForStack, describeStack, stackEvents, deleteStack,
   cancelUpdate, continueRollback, nestedStacks, errorLogs, type CfnClients, type NestedResource, type StackEventView,
 } from '../../integrations/cloudformation/index.js';
-import type { StageRow } from '../stages/stages.store.js';
+import type { StageRow } from '../stages/stages.port.js';
 import { EngineFailure, type DeploymentEngine, type EngineRun, type ResourceOutput } from './engine.js';
 
 /** The environment's stack name: readable and unique. */

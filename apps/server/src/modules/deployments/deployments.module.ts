@@ -1,11 +1,9 @@
 import path from 'node:path';
-import { sql } from 'drizzle-orm';
 import { Validation } from '../../platform/errors.js';
 import { defineModule, job } from '../../platform/module.js';
-import type { BillingService } from '../billing/billing.service.js';
-import type { ComponentsService } from '../components/components.service.js';
-import type { StagesService } from '../stages/stages.service.js';
-import type { StageRow } from '../stages/stages.store.js';
+import type { BillingService } from '../billing/billing.port.js';
+import type { ComponentsService } from '../components/components.port.js';
+import type { StagesApi, StageRow } from '../stages/stages.port.js';
 import { createDeploymentsStore } from './deployments.store.js';
 import { createDeploymentsService, DEPLOYMENT_QUEUE, PLAN_QUEUE } from './deployments.service.js';
 import { createDeploymentsRunner } from './deployments.runner.js';
@@ -15,7 +13,7 @@ import { createTerraformEngine } from './terraform-engine.js';
 import { createCloudFormationEngine } from './cloudformation-engine.js';
 import type { DeploymentEngine } from './engine.js';
 import { removeTree } from '../../integrations/executor/workspace-files.js';
-import type { CloudAccountsService } from '../cloud-accounts/cloud-accounts.service.js';
+import type { CloudAccountsService } from '../cloud-accounts/cloud-accounts.port.js';
 
 /** Cloud credentials of an environment's account, as environment variables for the engine. */
 export type StageCredentials = (stage: StageRow) => Promise<Record<string, string>>;
@@ -30,7 +28,7 @@ export const deploymentsModule = defineModule({
   name: 'deployments',
   create(
     platform,
-    needs: { billing: BillingService; stages: StagesService; components: ComponentsService; cloudAccounts: CloudAccountsService },
+    needs: { billing: BillingService; stages: StagesApi; components: ComponentsService; cloudAccounts: CloudAccountsService },
     overrides: {
       /** Cloud credentials for runs (tests hand in fixed ones instead of assuming roles). */
       credentialsFor?: StageCredentials;
@@ -56,7 +54,7 @@ export const deploymentsModule = defineModule({
       // an older Gantry kept the state in terraform's pg backend: taken over once, then its schema is dropped
       legacyPgState: databaseUrl ? async (stageId) => {
         const state = await store.legacyPgState(legacySchema(stageId));
-        if (state !== undefined) await db.execute(sql.raw(`drop schema if exists "${legacySchema(stageId)}" cascade`));
+        if (state !== undefined) await store.dropLegacyPgState(legacySchema(stageId));
         return state;
       } : undefined,
     });
@@ -93,7 +91,7 @@ export const deploymentsModule = defineModule({
       for (const p of [terraform.workDir(stageId), path.join(terraformRoot, 'runs', stageId), path.join(terraformRoot, 'plans', stageId), path.join(terraformRoot, 'state', `${stageId}.tfstate`), path.join(terraformRoot, 'state', `${stageId}.tfstate.backup`)]) {
         await removeTree(p);
       }
-      if (databaseUrl) await db.execute(sql.raw(`drop schema if exists "${legacySchema(stageId)}" cascade`));
+      if (databaseUrl) await store.dropLegacyPgState(legacySchema(stageId));
     });
 
     let recovery: NodeJS.Timeout | undefined;

@@ -6,8 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { createLogSink } from '../../platform/log-sink.js';
 import { createMasker } from '../../platform/masking.js';
 import type { Realtime } from '../../platform/realtime.js';
-import type { StagesService } from '../stages/stages.service.js';
-import type { StageRow } from '../stages/stages.store.js';
+import type { StagesApi, StageRow } from '../stages/stages.port.js';
 import type { DeploymentsStore, DeploymentRow } from './deployments.store.js';
 import type { DeployedResource } from './deployments.tables.js';
 import { endLeftoverProcess } from './leftover-process.js';
@@ -66,7 +65,7 @@ const endsOf = (running: string) => {
  */
 export function createDeploymentsRunner(deps: {
   store: DeploymentsStore;
-  stages: StagesService;
+  stages: StagesApi;
   components: ComponentFiles;
   engineFor: (stage: StageRow) => DeploymentEngine;
   credentialsFor: (stage: StageRow) => Promise<Record<string, string>>;

@@ -4,9 +4,8 @@ import {
 } from '@gantry/contracts';
 import { Conflict, NotFound, Validation } from '../../platform/errors.js';
 import type { Jobs } from '../../platform/jobs.js';
-import type { BillingService } from '../billing/billing.service.js';
-import type { StagesService } from '../stages/stages.service.js';
-import type { StageRow } from '../stages/stages.store.js';
+import type { BillingService } from '../billing/billing.port.js';
+import type { StagesApi, StageRow } from '../stages/stages.port.js';
 import type { DeploymentsStore, DeploymentRow, PlanRow } from './deployments.store.js';
 import type { DeployedResource } from './deployments.tables.js';
 import type { DeploymentEngine } from './engine.js';
@@ -46,7 +45,7 @@ export function toPlan(p: PlanRow): Plan {
  */
 export function createDeploymentsService(deps: {
   store: DeploymentsStore;
-  stages: StagesService;
+  stages: StagesApi;
   billing: BillingService;
   jobs: Jobs;
   components: ComponentVersions;

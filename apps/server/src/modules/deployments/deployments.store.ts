@@ -23,6 +23,8 @@ export function createDeploymentsStore(db: Db) {
       const rows = await db.execute(sql.raw(`select data from "${schema.replace(/"/g, '')}".states where name = 'default'`));
       return (rows.rows[0] as { data?: string } | undefined)?.data ?? undefined;
     },
+    /** Drops the schema an older Gantry's terraform pg backend kept a state in. */
+    dropLegacyPgState: (schema: string) => db.execute(sql.raw(`drop schema if exists "${schema.replace(/"/g, '')}" cascade`)),
     /** Inserts a queued deployment; null when the environment already has one queued or running. */
     async insert(values: typeof deployments.$inferInsert): Promise<DeploymentRow | null> {
       try {

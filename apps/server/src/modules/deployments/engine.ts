@@ -1,4 +1,4 @@
-import type { StageRow } from '../stages/stages.store.js';
+import type { StageRow } from '../stages/stages.port.js';
 
 /** A resource ready for an engine: its component version unpacked in `dir`, its inputs resolved (secrets opened). */
 export interface PreparedResource {

@@ -9,7 +9,7 @@ import {
 import type { Sandbox } from '../../integrations/executor/sandbox.js';
 import { readFileInside, writeFileNoFollow, ensureRealDir } from '../../integrations/executor/workspace-files.js';
 import type { SecretBox } from '../../platform/secrets.js';
-import type { StageRow } from '../stages/stages.store.js';
+import type { StageRow } from '../stages/stages.port.js';
 import type { DeploymentEngine, EngineRun, EnginePlan } from './engine.js';
 
 export interface TerraformEngineOptions {

@@ -1,6 +1,6 @@
 import { defineModule } from '../../platform/module.js';
-import type { UsersService } from '../users/users.service.js';
-import type { ProjectsService } from '../projects/projects.service.js';
+import type { UsersService } from '../users/users.port.js';
+import type { ProjectsService } from '../projects/projects.port.js';
 import { createNotificationsStore } from './notifications.store.js';
 import { createNotificationsService } from './notifications.service.js';
 import { notificationsRoutes } from './notifications.routes.js';

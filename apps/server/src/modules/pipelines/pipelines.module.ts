@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { defineModule, job, type ApiOf } from '../../platform/module.js';
-import type { BillingService } from '../billing/billing.service.js';
-import type { GitAccountsService } from '../git-accounts/git-accounts.service.js';
+import type { BillingService } from '../billing/billing.port.js';
+import type { GitAccountsService } from '../git-accounts/git-accounts.port.js';
 import type { GitAccess } from './git-access.js';
 import { createPipelinesStore } from './pipelines.store.js';
 import { createPipelinesService } from './pipelines.service.js';
@@ -48,7 +48,7 @@ export const pipelinesModule = defineModule({
 
     let recovery: NodeJS.Timeout | undefined;
     return {
-      api: { pipelines, builds, componentBuilds: createComponentBuilds({ db: platform.db, artifacts }) },
+      api: { pipelines, builds, componentBuilds: createComponentBuilds({ store: buildsStore, artifacts }) },
       routes: [
         { prefix: '/ms-ap', plugin: pipelinesRoutes({ pipelines, guards: platform.guards }) },
         { prefix: '/ms-ap', plugin: buildsRoutes({ builds, pipelines, guards: platform.guards }) },

@@ -6,7 +6,7 @@ import {
 import type { Db } from '../../platform/db.js';
 import type { SecretBox } from '../../platform/secrets.js';
 import { Conflict, NotFound, Upstream, Validation } from '../../platform/errors.js';
-import type { BillingService } from '../billing/billing.service.js';
+import type { BillingService } from '../billing/billing.port.js';
 import type { PipelinesStore, PipelineRow } from './pipelines.store.js';
 import type { StoredVariable } from './pipelines.tables.js';
 import { type GitAccess, specPath, defaultBranchOf } from './git-access.js';

@@ -1,6 +1,6 @@
 import { defineModule } from '../../platform/module.js';
-import type { UsersService } from '../users/users.service.js';
-import type { BillingService } from '../billing/billing.service.js';
+import type { UsersService } from '../users/users.port.js';
+import type { BillingService } from '../billing/billing.port.js';
 import { createProjectsStore } from './projects.store.js';
 import { createProjectsService } from './projects.service.js';
 import { projectsRoutes, projectUsersLookupRoutes } from './projects.routes.js';

@@ -3,9 +3,9 @@ import type { Db } from '../../platform/db.js';
 import type { Mailer } from '../../platform/mail.js';
 import { Conflict, Forbidden, NotFound, Validation } from '../../platform/errors.js';
 import type { ProjectsStore } from './projects.store.js';
-import type { UsersService } from '../users/users.service.js';
-import type { BillingService } from '../billing/billing.service.js';
-import { addedToProjectMail, invitationMail } from '../users/users.mails.js';
+import type { UsersService } from '../users/users.port.js';
+import type { BillingService } from '../billing/billing.port.js';
+import { addedToProjectMail, invitationMail } from '../users/users.port.js';
 
 /** Answers the names of a project's deployed environments; the infrastructure module plugs in here. */
 export type DeployedStagesLookup = (projectId: string) => Promise<string[]>;

@@ -1,7 +1,7 @@
 import { defineModule } from '../../platform/module.js';
 import { changeTaggedState } from '../../integrations/aws-resources/index.js';
-import type { BillingService } from '../billing/billing.service.js';
-import type { CloudAccountsService } from '../cloud-accounts/cloud-accounts.service.js';
+import type { BillingService } from '../billing/billing.port.js';
+import type { CloudAccountsService } from '../cloud-accounts/cloud-accounts.port.js';
 import { createSchedulesStore } from './schedules.store.js';
 import { createSchedulesService } from './schedules.service.js';
 import { schedulesRoutes } from './schedules.routes.js';

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { ScheduleBody, Schedule, ScheduleActionResult } from '@gantry/contracts';
 import type { StateAction } from '../../integrations/aws-resources/index.js';
 import { NotFound, Validation } from '../../platform/errors.js';
-import type { BillingService } from '../billing/billing.service.js';
+import type { BillingService } from '../billing/billing.port.js';
 import type { SchedulesStore, ScheduleRow } from './schedules.store.js';
 
 type Body = z.output<typeof ScheduleBody>;

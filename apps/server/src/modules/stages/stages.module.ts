@@ -1,7 +1,7 @@
 import { defineModule } from '../../platform/module.js';
-import type { BillingService } from '../billing/billing.service.js';
-import type { ComponentsService } from '../components/components.service.js';
-import type { CloudAccountsService } from '../cloud-accounts/cloud-accounts.service.js';
+import type { BillingService } from '../billing/billing.port.js';
+import type { ComponentsService } from '../components/components.port.js';
+import type { CloudAccountsService } from '../cloud-accounts/cloud-accounts.port.js';
 import { createStagesStore } from './stages.store.js';
 import { createStagesService, type CloudAccountCheck } from './stages.service.js';
 import { stagesRoutes } from './stages.routes.js';

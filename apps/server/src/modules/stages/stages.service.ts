@@ -7,7 +7,7 @@ import type { SecretBox } from '../../platform/secrets.js';
 import type { CloudAccountRef } from '../../platform/hooks.js';
 import type { StoredConfiguration } from './stages.tables.js';
 import { Conflict, NotFound, Validation } from '../../platform/errors.js';
-import type { BillingService } from '../billing/billing.service.js';
+import type { BillingService } from '../billing/billing.port.js';
 import type { StagesStore, StageRow, ResourceRow } from './stages.store.js';
 
 type Body = z.output<typeof StageBody>;

@@ -1,0 +1,2 @@
+/** What other modules see of components: its api (`needs.components`). */
+export type { ComponentsService } from './components.service.js';
