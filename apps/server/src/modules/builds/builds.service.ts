@@ -1,6 +1,6 @@
 import {
   executionPlan, isBuildActive, isSpecWithinSize, branchNameProblem, branchMatches, filesMatch, BRANCH_NAME_MESSAGE,
-  type Build, type GitProvider, type BuildStep, type Artifact, type Pipeline, type TimelineEvent,
+  type Build, type GitProvider, type BuildStep, type Artifact, type TimelineEvent,
 } from '@gantry/contracts';
 import type { Jobs } from '../../platform/jobs.js';
 import type { Realtime } from '../../platform/realtime.js';
@@ -77,7 +77,7 @@ export function createBuildsService(deps: {
   realtime: Realtime;
   artifacts: ArtifactStore;
   billing: BillingService;
-  pipelines: () => PipelinesService;
+  pipelines: PipelinesService;
   git: GitAccess;
   /** The interrupted-build recovery (the runner's). */
   recover: () => Promise<void>;
@@ -88,7 +88,7 @@ export function createBuildsService(deps: {
   const localAborts = new Map<string, AbortController>();
 
   async function pipelineOf(projectId: string, pipelineId: string) {
-    return deps.pipelines().get(projectId, pipelineId);
+    return deps.pipelines.get(projectId, pipelineId);
   }
 
   async function buildOf(projectId: string, pipelineId: string, buildId: string) {
@@ -145,7 +145,7 @@ export function createBuildsService(deps: {
         throw new Upstream(`Could not read branch ${o.branch} of ${pipeline.repositoryFullName}: ${err.message}`);
       }));
       const fromRepo = await client.getFile(token, pipeline.repositoryFullName, commit.sha, specPath(pipeline.workDir)).catch(() => null);
-      const specYaml = fromRepo ?? pipeline.specYaml ?? (await deps.pipelines().spec(projectId, pipeline.id)).gantryYaml;
+      const specYaml = fromRepo ?? pipeline.specYaml ?? (await deps.pipelines.spec(projectId, pipeline.id)).gantryYaml;
       const { errors, spec } = await validateSpecOffThread(specYaml);
       const base = {
         projectId, pipelineId: pipeline.id, branch: o.branch, commitSha: commit.sha, commitMessage: commit.message,
@@ -175,8 +175,8 @@ export function createBuildsService(deps: {
      * (a replayed delivery starts nothing), then filtered by branch name, branch filter and files.
      */
     async receivePush(pipelineId: string, headers: Headers, rawBody: string): Promise<PushOutcome> {
-      const pipeline = await deps.pipelines().byIdAnyProject(pipelineId);
-      const secret = pipeline && deps.pipelines().webhookSecret(pipeline);
+      const pipeline = await deps.pipelines.byIdAnyProject(pipelineId);
+      const secret = pipeline && deps.pipelines.webhookSecret(pipeline);
       if (!pipeline || !secret) throw new NotFound('Pipeline not found');
       const { client, token, account } = await deps.git.clientFor(pipeline.projectId, pipeline.gitAccountId);
       let push;
@@ -251,14 +251,6 @@ export function createBuildsService(deps: {
       return { artifact: a, stream };
     },
 
-    async latestFor(pipelineIds: string[]): Promise<Map<string, Pipeline['latestBuild']>> {
-      const rows = await store.latestFor(pipelineIds);
-      return new Map(rows.map((r) => {
-        const { steps: _s, stages: _st, ...rest } = toBuild(r, '');
-        return [r.pipelineId, rest];
-      }));
-    },
-
     /** Runs the interrupted-build recovery now (the runner also runs it on a timer). */
     recoverNow: () => deps.recover(),
     async timeline(projectId: string, type?: string): Promise<TimelineEvent[]> {
@@ -269,7 +261,6 @@ export function createBuildsService(deps: {
       }));
     },
 
-    removeArtifactsOf: async (pipelineId: string) => deps.artifacts.removePrefix(`pipelines/${pipelineId}`),
     buildOf,
   };
   return api;

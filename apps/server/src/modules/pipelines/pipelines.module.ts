@@ -12,6 +12,7 @@ import { createBuildRunner } from '../builds/build-runner.js';
 import { buildsRoutes, timelineRoutes, webhookRoutes } from '../builds/builds.routes.js';
 import { registerLogStreams } from '../builds/builds.realtime.js';
 import { createComponentBuilds } from '../builds/component-packaging.js';
+import { createLatestBuilds } from '../builds/latest-builds.js';
 
 const RECOVER_EVERY_MS = 10_000;
 
@@ -27,14 +28,15 @@ export const pipelinesModule = defineModule({
     const git: GitAccess = overrides.gitAccess ?? needs.gitAccounts;
     const concurrency = config.GANTRY_JOB_CONCURRENCY;
     const buildsStore = createBuildsStore(platform.db);
-    // builds and pipelines, and builds and their runner, call each other only once requests and jobs arrive
+    const pipelines = createPipelinesService({
+      db: platform.db, store: createPipelinesStore(platform.db), secrets: platform.secrets, billing: needs.billing, git, baseUrl: platform.baseUrl,
+      builds: createLatestBuilds({ store: buildsStore, artifacts }),
+    });
+    // the service and its runner call each other only once requests and jobs arrive
     const builds = createBuildsService({
-      store: buildsStore, jobs: platform.jobs, realtime, artifacts, billing: needs.billing, pipelines: () => pipelines, git,
+      store: buildsStore, jobs: platform.jobs, realtime, artifacts, billing: needs.billing, pipelines, git,
       recover: () => runner.recover(),
       onQueued: runWorkers ? (buildId) => runner.runSoon(buildId, concurrency) : undefined,
-    });
-    const pipelines = createPipelinesService({
-      db: platform.db, store: createPipelinesStore(platform.db), secrets: platform.secrets, billing: needs.billing, git, baseUrl: platform.baseUrl, builds,
     });
     const runner = createBuildRunner({
       store: buildsStore, builds, pipelines, git, realtime, artifacts, workspaceRoot: path.join(config.dataDir, 'workspaces'), sandbox: platform.sandbox, log,
