@@ -3,7 +3,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { useEffect } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { session, useCurrentProject } from '../../api/session';
-import { useProjectSocket } from '../../api/socket';
+import { useRealtimeProject } from '../../api/realtime';
 import { ProjectFormModal, useProjects } from '../../features/projects';
 import { PageLoader } from '../guards';
 import { NotificationsDrawer } from './NotificationsDrawer';
@@ -26,7 +26,7 @@ export default function AppLayout() {
   const current = useCurrentProject();
   const [createOpen, createModal] = useDisclosure(false);
   const [notificationsOpen, notificationsDrawer] = useDisclosure(false);
-  useProjectSocket(current?.id);
+  useRealtimeProject(current?.id);
 
   // Keep the stored current project in step with the list: renamed, permission changed, gone, or none chosen yet.
   useEffect(() => {
