@@ -2,12 +2,12 @@
 // The one test command (`npm test`, called by .ci/run). On a fresh Debian machine it:
 //   1. makes sure Debian's chromium, postgresql, git and bubblewrap are there (root: apt-get installs them;
 //      otherwise it stops and names them);
-//   2. typechecks every workspace; 3. builds the web app;
+//   2. typechecks every workspace, then lints it (eslint.config.js: boundaries of DESIGN §3); 3. builds the web app;
 //   4. runs Vitest over unit, API and integration tests on PGlite;
 //   5. runs the database-touching test files again on a throwaway PostgreSQL server;
 //   6. runs the end-to-end specs (real server + SMTP stand-in + headless Chromium);
 //   7. prints a table per pass and, last, the line `N passed, N failed[, N skipped]`.
-// Passes can be picked: `npm test -- unit e2e` (typecheck, build, unit, postgres, e2e).
+// Passes can be picked: `npm test -- unit e2e` (typecheck, lint, build, unit, postgres, e2e).
 // A failed typecheck or build counts as one failed check in the closing line.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -17,7 +17,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
 
-const ALL_PASSES = ['typecheck', 'build', 'unit', 'postgres', 'e2e'];
+const ALL_PASSES = ['typecheck', 'lint', 'build', 'unit', 'postgres', 'e2e'];
 const picked = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 for (const p of picked) {
   if (!ALL_PASSES.includes(p)) {
@@ -176,6 +176,13 @@ if (passes.has('typecheck')) {
   const t0 = Date.now();
   const code = await run('npm', ['run', 'typecheck']);
   rows.push({ pass: 'typecheck', passed: 0, failed: code === 0 ? 0 : 1, skipped: 0, seconds: seconds(t0), note: code === 0 ? 'ok' : 'tsc reported errors (counted as 1 failed)' });
+}
+
+if (passes.has('lint')) {
+  banner('lint (eslint: types, hooks, boundaries)');
+  const t0 = Date.now();
+  const code = await run('npm', ['run', 'lint']);
+  rows.push({ pass: 'lint', passed: 0, failed: code === 0 ? 0 : 1, skipped: 0, seconds: seconds(t0), note: code === 0 ? 'ok' : 'eslint reported problems (counted as 1 failed)' });
 }
 
 let webBuilt = fs.existsSync('apps/web/dist/index.html') && !passes.has('build');

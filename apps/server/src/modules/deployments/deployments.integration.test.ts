@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import type { CloudVerifier } from '../../integrations/cloud-verify/index.js';
 import { createTerraformRunner, type TerraformBackend } from '../../integrations/terraform/index.js';
 import { createTestApp, registerUser, createProject, addMember, bearer, type TestApp, until, acceptingCloudVerifier } from '../../../test/helpers.js';
 import { createLocalGit } from '../../../test/local-git.js';

@@ -1,5 +1,5 @@
 import {
-  deployBlockedReason, missingTargetAccount, versionLabel, deploymentMinutes, RESOURCE_LATEST,
+  deployBlockedReason, missingTargetAccount, deploymentMinutes, RESOURCE_LATEST,
   type Deployment, type Plan, type DeploymentTime, type ResourceOutputs, type StackEvent,
 } from '@gantry/contracts';
 import { Conflict, NotFound, Validation } from '../../platform/errors.js';

@@ -1,6 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { scheduleToCron, COST_TAG_KEY } from '@gantry/contracts';
-import type { CloudVerifier } from '../../integrations/cloud-verify/index.js';
 import { createTestApp, registerUser, createProject, addMember, bearer, type TestApp, acceptingCloudVerifier } from '../../../test/helpers.js';
 
 const verifier = acceptingCloudVerifier;

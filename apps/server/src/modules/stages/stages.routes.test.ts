@@ -1,5 +1,4 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import type { CloudVerifier } from '../../integrations/cloud-verify/index.js';
 import { createTestApp, registerUser, createProject, addMember, bearer, type TestApp, acceptingCloudVerifier } from '../../../test/helpers.js';
 
 const verifier = acceptingCloudVerifier;

@@ -91,7 +91,7 @@ export default function ComponentFormPage() {
     return list;
   }, [pipelines.data, component.data, editing]);
 
-  const artifactSteps = steps.data?.artifactSteps ?? [];
+  const artifactSteps = useMemo(() => steps.data?.artifactSteps ?? [], [steps.data]);
   const stepOptions = useMemo(() => {
     const list = artifactSteps.map((s) => ({ value: s.name, label: s.name }));
     if (form.artifactStep && list.length && !list.some((s) => s.value === form.artifactStep)) list.unshift({ value: form.artifactStep, label: form.artifactStep });

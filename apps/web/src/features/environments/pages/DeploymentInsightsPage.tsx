@@ -1,6 +1,6 @@
 import { Anchor, Button, Card, Grid, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconRocket } from '@tabler/icons-react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
 import { lastGoodVersions } from '@gantry/contracts';
 import { isPlanLimit } from '../../../api/errors';
@@ -33,7 +33,7 @@ function Insights({ projectId, stageId }: { projectId: string; stageId: string }
   const [openIds, setOpenIds] = useState<Set<string>>(new Set());
   const told = useRef(false);
   useErrorToast(history.error);
-  const list = history.data?.deployments ?? [];
+  const list = useMemo(() => history.data?.deployments ?? [], [history.data]);
   const limited = history.data?.limitedByPlan || isPlanLimit(history.error);
 
   useEffect(() => {
