@@ -8,8 +8,7 @@ import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
-import { importX } from 'eslint-plugin-import-x';
-import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const dirsIn = (rel) => (fs.existsSync(path.join(root, rel)) ? fs.readdirSync(path.join(root, rel), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name) : []);
@@ -56,7 +55,8 @@ export default tseslint.config(
     plugins: { 'import-x': importX },
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', setImmediate: 'readonly', fetch: 'readonly', window: 'readonly', document: 'readonly', localStorage: 'readonly', navigator: 'readonly' } },
     // TypeScript's ESM imports name `.js` files that are `.ts` on disk: resolved as tsc does, or the boundaries would see nothing
-    settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ noWarnOnMultipleProjects: true, project: ['packages/*/tsconfig.json', 'apps/*/tsconfig.json', 'e2e/tsconfig.json', 'test-support/tsconfig.json', 'bench/tsconfig.json'] })] },
+    // (import-x 4.6 and resolver-typescript 3.8: the later ones need a native resolver with no build for every platform in the registry)
+    settings: { 'import-x/resolver': { typescript: { project: ['packages/*/tsconfig.json', 'apps/*/tsconfig.json', 'e2e/tsconfig.json', 'test-support/tsconfig.json', 'bench/tsconfig.json'] } } },
     rules: {
       // the codebase's own choices: `any` at untyped edges (pg-boss, JSON bodies), unused args named `_x`
       '@typescript-eslint/no-explicit-any': 'off',
