@@ -25,8 +25,44 @@ export interface Realtime {
  * socket.io at /ms-realtime/websockets/, authenticated by the Authorization query value.
  * Built before the HTTP server listens so modules can register handlers and emit at any time.
  */
+/**
+ * The pool as the PostgreSQL adapter sees it. The adapter takes its LISTEN connection in the
+ * background after it is created; closed before that finishes, it keeps the connection for good and
+ * the pool never ends (a server stopped right after its start hung). Connections it holds are
+ * released at close, and once closed it gets none.
+ */
+function adapterPool(pool: pg.Pool) {
+  const held = new Set<pg.PoolClient>();
+  let closed = false;
+  return {
+    facade: {
+      query: pool.query.bind(pool),
+      async connect() {
+        if (closed) return new Promise<never>(() => undefined); // the closed adapter waits forever, holding nothing
+        const client = await pool.connect();
+        if (closed) {
+          client.release();
+          return new Promise<never>(() => undefined);
+        }
+        held.add(client);
+        const release = client.release.bind(client);
+        client.release = (err?: Error | boolean) => {
+          held.delete(client);
+          return release(err);
+        };
+        return client;
+      },
+    } as unknown as pg.Pool,
+    close() {
+      closed = true;
+      for (const client of [...held]) client.release();
+    },
+  };
+}
+
 export function createRealtime(deps: { idTokens: IdTokens; membership: MembershipLookup; pool?: pg.Pool }): Realtime {
   let io: Server | null = null;
+  const adapter = deps.pool ? adapterPool(deps.pool) : null;
   const handlers = new Map<string, RealtimeHandler>();
 
   handlers.set('project:join', async ({ userId, socket }, projectId) => {
@@ -45,7 +81,7 @@ export function createRealtime(deps: { idTokens: IdTokens; membership: Membershi
     attach(server) {
       io = new Server(server, { path: REALTIME_PATH, serveClient: false, cors: { origin: false } });
       // On PostgreSQL, events cross processes (a worker's build logs reach the API node holding the socket).
-      if (deps.pool) io.adapter(createAdapter(deps.pool, { tableName: 'socket_io_attachments' }));
+      if (adapter) io.adapter(createAdapter(adapter.facade, { tableName: 'socket_io_attachments' }));
       io.use(async (socket, next) => {
         try {
           const raw = socket.handshake.query.Authorization ?? socket.handshake.query.authorization ?? socket.handshake.auth?.Authorization;
@@ -72,8 +108,12 @@ export function createRealtime(deps: { idTokens: IdTokens; membership: Membershi
     close: () => new Promise((resolve) => {
       const closing = io;
       io = null; // a run's late log line after the stop is dropped, not sent through a closed adapter
-      if (closing) closing.close(() => resolve());
-      else resolve();
+      const done = () => {
+        adapter?.close();
+        resolve();
+      };
+      if (closing) closing.close(() => done());
+      else done();
     }),
   };
 }
