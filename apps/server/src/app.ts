@@ -43,9 +43,9 @@ const modules = moduleList()
   .add(notificationsModule)
   .add(componentsModule)
   .add(cloudAccountsModule)
+  .add(schedulesModule)
   .add(stagesModule)
-  .add(deploymentsModule)
-  .add(schedulesModule);
+  .add(deploymentsModule);
 
 type Apis = Awaited<ReturnType<typeof modules.create>>['apis'];
 /** Stand-ins per module (tests): e.g. `{ deployments: { credentialsFor }, pipelines: { gitAccess } }`. */

@@ -1,3 +1,8 @@
+import { z } from 'zod';
+import { StageFields, checkStageFields } from './stages.js';
+import { ScheduleBody } from './schedules.js';
+import { InputText } from './common.js';
+
 /**
  * Environment templates (spec §2 "Templates"): CloudFormation environments on aws assembled from
  * vendor components, created in order after the stage. The vendor components named here ship in
@@ -91,3 +96,27 @@ export const ENVIRONMENT_TEMPLATES: Record<TemplateName, EnvironmentTemplate> = 
 };
 
 export const isTemplateName = (v: string | null | undefined): v is TemplateName => !!v && (TEMPLATE_NAMES as readonly string[]).includes(v);
+
+/** The toast that opens a template creation failure (spec §2); the server message follows it. */
+export const TEMPLATE_FAILED_MESSAGE = 'Creating environment from template failed.';
+
+/** The required inputs the values leave empty, as one message (null when none). */
+export function missingTemplateInputs(template: TemplateName, values: Record<string, string | number>): string | null {
+  const missing = ENVIRONMENT_TEMPLATES[template].inputs.filter((i) => i.required && (values[i.key] === undefined || values[i.key] === ''));
+  if (!missing.length) return null;
+  return `${missing.map((m) => m.label).join(', ')} ${missing.length > 1 ? 'are' : 'is'} required`;
+}
+
+/** The saving schedule of a new environment: its account, region and tag come from the environment. */
+export const NewStageSavingSchedule = ScheduleBody.pick({ name: true, startExpression: true, stopExpression: true, timezone: true });
+
+/** One call creates the environment, the template's resources in order and the saving schedule, or nothing. */
+export const StageFromTemplateBody = StageFields.extend({
+  template: z.enum(TEMPLATE_NAMES, { error: 'Please choose a template' }),
+  templateValues: z.record(InputText(), z.union([InputText(), z.number()])).default({}),
+  savingSchedule: NewStageSavingSchedule.optional(),
+}).superRefine((v, ctx) => {
+  checkStageFields(v, ctx);
+  if (v.savingSchedule && v.cloudProvider !== 'aws') ctx.addIssue({ code: 'custom', path: ['savingSchedule'], message: 'Saving schedules need the aws provider' });
+});
+export type StageFromTemplateBody = z.input<typeof StageFromTemplateBody>;

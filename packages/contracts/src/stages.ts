@@ -39,7 +39,8 @@ export const stageMessages = {
 const optional = InputText().trim().optional().transform((v) => v || undefined);
 
 /** Create, edit and replicate (copyFrom) of an environment (spec §2 "Environment create, edit and replicate"). */
-export const StageBody = z.object({
+/** The environment's own fields; StageBody and StageFromTemplateBody add the per-provider rules. */
+export const StageFields = z.object({
   name: InputText({ error: stageMessages.nameLength }).trim().min(3, stageMessages.nameLength).max(20, stageMessages.nameLength).regex(/^[A-Za-z0-9]+$/, stageMessages.nameChars),
   description: InputText({ error: stageMessages.description }).trim().min(1, stageMessages.description).max(255, stageMessages.description),
   cloudProvider: InfraCloudProvider,
@@ -48,7 +49,10 @@ export const StageBody = z.object({
   tenantId: optional, subscriptionId: optional,
   gcpProjectId: optional, gcpRegion: optional, gcpZone: optional,
   copyFrom: InputUuid().optional(),
-}).superRefine((v, ctx) => {
+});
+
+/** Each provider needs its own account fields; CloudFormation is aws only. */
+export function checkStageFields(v: z.output<typeof StageFields>, ctx: z.RefinementCtx<z.output<typeof StageFields>>) {
   const need = (ok: unknown, path: string, message: string) => { if (!ok) ctx.addIssue({ code: 'custom', path: [path], message }); };
   if (v.cloudProvider !== 'aws') need(v.infrastructureAsCodeTool === 'terraform', 'infrastructureAsCodeTool', stageMessages.cfnAwsOnly);
   if (v.cloudProvider === 'aws') {
@@ -64,7 +68,9 @@ export const StageBody = z.object({
     need(v.gcpRegion && GCP_REGIONS[v.gcpRegion], 'gcpRegion', stageMessages.gcpRegion);
     need(v.gcpZone && v.gcpRegion && gcpZones(v.gcpRegion).includes(v.gcpZone), 'gcpZone', stageMessages.gcpZone);
   }
-});
+}
+
+export const StageBody = StageFields.superRefine(checkStageFields);
 export type StageBody = z.input<typeof StageBody>;
 
 export const Stage = z.object({

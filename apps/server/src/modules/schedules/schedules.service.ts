@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ScheduleBody, Schedule, ScheduleActionResult } from '@gantry/contracts';
 import type { StateAction } from '../../integrations/aws-resources/index.js';
+import type { Tx } from '../../platform/db.js';
 import { NotFound, Validation } from '../../platform/errors.js';
 import type { BillingService } from '../billing/billing.port.js';
 import type { SchedulesStore, ScheduleRow } from './schedules.store.js';
@@ -45,6 +46,11 @@ export function createSchedulesService(deps: {
     async create(projectId: string, body: Body) {
       await check(projectId, body);
       return toSchedule(await store.insert(projectId, body));
+    },
+    /** Checks a new schedule now and answers its write, for a caller's transaction (which reads nothing else meanwhile). */
+    async prepareCreate(projectId: string, body: Body): Promise<(tx: Tx) => Promise<Schedule>> {
+      await check(projectId, body);
+      return async (tx) => toSchedule(await store.insert(projectId, body, tx));
     },
     async update(projectId: string, id: string, body: Body) {
       if (!(await store.byId(projectId, id))) throw new NotFound('Schedule not found');

@@ -2,17 +2,18 @@ import { defineModule } from '../../platform/module.js';
 import type { BillingService } from '../billing/billing.port.js';
 import type { ComponentsService } from '../components/components.port.js';
 import type { CloudAccountsService } from '../cloud-accounts/cloud-accounts.port.js';
+import type { SchedulesService } from '../schedules/schedules.port.js';
 import { createStagesStore } from './stages.store.js';
 import { createStagesService, type CloudAccountCheck } from './stages.service.js';
 import { stagesRoutes } from './stages.routes.js';
 
 /**
- * Environments (stages) and their resources. Answers project counts and delete blockers (deployed
+ * Environments (stages) and their resources, also created from a template with their saving schedule in one go. Answers project counts and delete blockers (deployed
  * environments), componentUsers and cloudAccountUsers; tells stageRemoved.
  */
 export const stagesModule = defineModule({
   name: 'stages',
-  create(platform, needs: { billing: BillingService; components: ComponentsService; cloudAccounts: CloudAccountsService }) {
+  create(platform, needs: { billing: BillingService; components: ComponentsService; cloudAccounts: CloudAccountsService; schedules: SchedulesService }) {
     const { hooks } = platform;
     const { components, cloudAccounts } = needs;
     // The environment's cloud account must be one of the project's.
@@ -26,8 +27,10 @@ export const stagesModule = defineModule({
       return (await cloudAccounts.listGcp(projectId)).some((a) => a.gcpProjectId === body.gcpProjectId) ? null : 'Please select a Google Cloud project of this project';
     };
     const stages = createStagesService({
+      db: platform.db,
       store: createStagesStore(platform.db),
       billing: needs.billing,
+      schedules: needs.schedules,
       secrets: platform.secrets,
       components: {
         schema: (projectId, componentId, version) => components.versionSchema(projectId, componentId, version),
@@ -35,6 +38,7 @@ export const stagesModule = defineModule({
           const row = await components.visibleRow(projectId, componentId);
           return { id: row.id, name: row.name, type: row.type };
         },
+        idByName: async (projectId, name) => (await components.list(projectId)).find((c) => c.name === name)?.id,
       },
       cloudAccount,
       removed: (stageId) => hooks.stageRemoved.emit({ stageId }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { StageBody, Stage, StageParams, ProjectIdParams, OkBody, ResourceBody, Resource, ResourceParams } from '@gantry/contracts';
+import { StageBody, StageFromTemplateBody, Stage, StageParams, ProjectIdParams, OkBody, ResourceBody, Resource, ResourceParams } from '@gantry/contracts';
 import type { Guards } from '../../platform/auth.js';
 import type { StagesService } from './stages.service.js';
 
@@ -16,6 +16,9 @@ export function stagesRoutes(deps: { stages: StagesService; guards: Guards }): F
     }));
     app.post('/projects/:projectId/stages', { preHandler: guards.project('change'), schema: { tags, params: ProjectIdParams, body: StageBody, response: { 201: z.object({ stageId: z.string() }) } } }, async (req, reply) =>
       reply.status(201).send(await stages.create(req.params.projectId, req.body)),
+    );
+    app.post('/projects/:projectId/stages/from-template', { preHandler: guards.project('change'), schema: { tags, params: ProjectIdParams, body: StageFromTemplateBody, response: { 201: z.object({ stageId: z.string() }) } } }, async (req, reply) =>
+      reply.status(201).send(await stages.createFromTemplate(req.params.projectId, req.body)),
     );
     app.get('/projects/:projectId/stages/:stageId', { preHandler: guards.project('view'), schema: { tags, params: StageParams, response: { 200: Stage } } }, (req) =>
       stages.one(req.params.projectId, req.params.stageId),

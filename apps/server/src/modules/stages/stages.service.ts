@@ -1,22 +1,30 @@
+import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import {
-  StageBody, ResourceBody, stageLocked, LOCKED_STAGE_FIELDS, checkInputValues, REFERENCE_PATTERN, RESOURCE_LATEST, SENSITIVE_PLACEHOLDER,
-  type Stage, type Resource, type ComponentVersionSchema,
+  StageBody, ResourceBody, StageFromTemplateBody, ENVIRONMENT_TEMPLATES, TEMPLATE_FAILED_MESSAGE, missingTemplateInputs, COST_TAG_KEY, stageLocked, LOCKED_STAGE_FIELDS, checkInputValues, REFERENCE_PATTERN, RESOURCE_LATEST, SENSITIVE_PLACEHOLDER,
+  type Stage, type Resource, type ComponentVersionSchema, type TemplateName,
 } from '@gantry/contracts';
+import type { Db } from '../../platform/db.js';
 import type { SecretBox } from '../../platform/secrets.js';
 import type { CloudAccountRef } from '../../platform/hooks.js';
 import type { StoredConfiguration } from './stages.tables.js';
-import { Conflict, NotFound, Validation } from '../../platform/errors.js';
+import { AppError, Conflict, NotFound, Validation } from '../../platform/errors.js';
 import type { BillingService } from '../billing/billing.port.js';
+import type { SchedulesService } from '../schedules/schedules.port.js';
 import type { StagesStore, StageRow, ResourceRow } from './stages.store.js';
 
 type Body = z.output<typeof StageBody>;
 type ResourceInput = z.output<typeof ResourceBody>;
+type FromTemplateBody = z.output<typeof StageFromTemplateBody>;
+/** What a resource's references are checked against: the environment's other resources. */
+type SiblingResource = Pick<ResourceRow, 'name' | 'componentId' | 'componentVersion'>;
 
 /** What resources need of components (the components service answers). */
 export interface ComponentLookup {
   schema(projectId: string, componentId: string, version: string): Promise<ComponentVersionSchema>;
   summary(projectId: string, componentId: string): Promise<{ id: string; name: string; type: string }>;
+  /** The id of the component of that name visible to the project (templates name vendor components). */
+  idByName(projectId: string, name: string): Promise<string | undefined>;
 }
 
 /** Does the project have this cloud account? (The cloud-accounts service answers.) */
@@ -46,7 +54,7 @@ function columns(b: Body) {
 }
 
 export function createStagesService(deps: {
-  store: StagesStore; billing: BillingService; cloudAccount: CloudAccountCheck; components: ComponentLookup; secrets: SecretBox;
+  db: Db; store: StagesStore; billing: BillingService; schedules: Pick<SchedulesService, 'prepareCreate'>; cloudAccount: CloudAccountCheck; components: ComponentLookup; secrets: SecretBox;
   /** Told of every deleted environment (deployments remove its terraform files and state). */
   removed?: (stageId: string) => Promise<void>;
 }) {
@@ -66,13 +74,12 @@ export function createStagesService(deps: {
    * Checks a resource against its component version's schema and the environment's other resources, and
    * seals sensitive values (a placeholder sent back keeps the stored one).
    */
-  async function prepareResource(projectId: string, stage: StageRow, body: ResourceInput, previous?: ResourceRow): Promise<StoredConfiguration[]> {
+  async function prepareResource(projectId: string, others: SiblingResource[], body: ResourceInput, previous?: ResourceRow): Promise<StoredConfiguration[]> {
     const schema = await deps.components.schema(projectId, body.componentId, versionArg(body.componentVersion));
     const fields: Record<string, string[]> = {};
     const kept = (key: string) => previous?.configurations.find((c) => c.key === key && c.sensitive);
     const values = body.configurations.map((c) => (c.value === SENSITIVE_PLACEHOLDER && kept(c.key) ? { ...c, value: 'kept' } : c));
     for (const [key, message] of Object.entries(checkInputValues(schema.inputs, values))) fields[`configurations.${key}`] = [message];
-    const others = (await store.resources(stage.id)).filter((r) => r.id !== previous?.id);
     for (const c of body.configurations.filter((x) => x.reference)) {
       const [, resource, output] = REFERENCE_PATTERN.exec(String(c.value))!;
       const target = others.find((r) => r.name === resource);
@@ -101,6 +108,34 @@ export function createStagesService(deps: {
     if (problem) throw new Validation(problem, { [body.cloudProvider === 'aws' ? 'awsAccountId' : body.cloudProvider === 'azurerm' ? 'subscriptionId' : 'gcpProjectId']: [problem] });
   }
 
+  /** What a new environment must pass: the plan's limit, a replica's source, a free name, the project's account. */
+  async function checkNew(projectId: string, body: Body) {
+    await billing.assertWithinLimit(projectId, 'environmentsAllowed', await store.count(projectId));
+    if (body.copyFrom) {
+      await billing.assertFeature(projectId, 'environmentReplication');
+      const source = await get(projectId, body.copyFrom);
+      if (source.cloudProvider !== body.cloudProvider || source.iacTool !== body.infrastructureAsCodeTool) {
+        throw new Validation('A replica keeps the provider and tool of its environment');
+      }
+    }
+    if (await store.byName(projectId, body.name)) throw new Conflict(`An environment named ${body.name} already exists`);
+    await checkAccount(projectId, body);
+  }
+
+  /** The template's resources in order, each checked as the single-resource route checks it (against those before it). */
+  async function templateResources(projectId: string, template: TemplateName, values: Record<string, string | number>) {
+    const missing = missingTemplateInputs(template, values);
+    if (missing) throw new Validation(missing);
+    const planned: (SiblingResource & { configurations: StoredConfiguration[] })[] = [];
+    for (const r of ENVIRONMENT_TEMPLATES[template].resources(values)) {
+      const componentId = await deps.components.idByName(projectId, r.componentName);
+      if (!componentId) throw new NotFound(`The component ${r.componentName} is not available`);
+      const body: ResourceInput = { name: r.name, componentId, componentVersion: RESOURCE_LATEST, configurations: r.configurations.map((c) => ({ ...c, sensitive: false })) };
+      planned.push({ name: r.name, componentId, componentVersion: RESOURCE_LATEST, configurations: await prepareResource(projectId, planned, body) });
+    }
+    return planned;
+  }
+
   return {
     get,
     list: async (projectId: string) => (await store.list(projectId)).map(toStage),
@@ -108,18 +143,33 @@ export function createStagesService(deps: {
 
     /** Create, or replicate when copyFrom names another environment of the project. */
     async create(projectId: string, body: Body): Promise<{ stageId: string }> {
-      await billing.assertWithinLimit(projectId, 'environmentsAllowed', await store.count(projectId));
-      if (body.copyFrom) {
-        await billing.assertFeature(projectId, 'environmentReplication');
-        const source = await get(projectId, body.copyFrom);
-        if (source.cloudProvider !== body.cloudProvider || source.iacTool !== body.infrastructureAsCodeTool) {
-          throw new Validation('A replica keeps the provider and tool of its environment');
-        }
-      }
-      if (await store.byName(projectId, body.name)) throw new Conflict(`An environment named ${body.name} already exists`);
-      await checkAccount(projectId, body);
+      await checkNew(projectId, body);
       const row = await store.insert({ projectId, ...columns(body), copyFrom: body.copyFrom ?? null });
       return { stageId: row.id };
+    },
+
+    /**
+     * An environment from a template (spec §2): the environment, the template's resources in order and the saving
+     * schedule, all or nothing. Everything is checked first, then written in one transaction: on PGlite a read
+     * outside the transaction would wait for it to end.
+     */
+    async createFromTemplate(projectId: string, body: FromTemplateBody): Promise<{ stageId: string }> {
+      const { template, templateValues, savingSchedule, ...stage } = body;
+      await checkNew(projectId, stage);
+      const resources = await templateResources(projectId, template, templateValues).catch((e: unknown) => {
+        if (e instanceof AppError) throw new AppError(e.status, `${TEMPLATE_FAILED_MESSAGE} ${e.message}`, e.code, e.extra);
+        throw e;
+      });
+      const stageId = randomUUID();
+      const writeSchedule = savingSchedule && await deps.schedules.prepareCreate(projectId, {
+        ...savingSchedule, awsAccountId: stage.awsAccountId!, awsRegion: stage.awsRegion!, resourcesTagKey: COST_TAG_KEY, resourcesTagValue: stageId, state: 'ENABLED',
+      });
+      await deps.db.transaction(async (tx) => {
+        await store.insert({ id: stageId, projectId, ...columns(stage), copyFrom: stage.copyFrom ?? null }, tx);
+        for (const r of resources) await store.insertResource({ stageId, ...r }, tx);
+        await writeSchedule?.(tx);
+      });
+      return { stageId };
     },
 
     async update(projectId: string, id: string, body: Body): Promise<Stage> {
@@ -154,7 +204,7 @@ export function createStagesService(deps: {
     async addResource(projectId: string, stageId: string, body: ResourceInput): Promise<Resource> {
       const stage = await get(projectId, stageId);
       if (await store.resource(stageId, body.name)) throw new Conflict(`This environment already has a resource named ${body.name}`);
-      const configurations = await prepareResource(projectId, stage, body);
+      const configurations = await prepareResource(projectId, await store.resources(stage.id), body);
       return toResource(projectId, await store.insertResource({ stageId, name: body.name, componentId: body.componentId, componentVersion: body.componentVersion, configurations }));
     },
 
@@ -163,7 +213,7 @@ export function createStagesService(deps: {
       const row = await store.resource(stageId, name);
       if (!row) throw new NotFound('Resource not found');
       if (body.name !== name || body.componentId !== row.componentId) throw new Validation('A resource keeps its name and component; add a new resource instead');
-      const configurations = await prepareResource(projectId, stage, body, row);
+      const configurations = await prepareResource(projectId, (await store.resources(stage.id)).filter((r) => r.id !== row.id), body, row);
       return toResource(projectId, await store.updateResource(row.id, { componentVersion: body.componentVersion, configurations }));
     },
 

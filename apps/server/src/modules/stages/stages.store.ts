@@ -1,5 +1,5 @@
 import { and, count, eq, inArray, notInArray, sql } from 'drizzle-orm';
-import type { Db } from '../../platform/db.js';
+import type { Db, Tx } from '../../platform/db.js';
 import type { CloudAccountRef } from '../../platform/hooks.js';
 import { stages, stageResources } from './stages.tables.js';
 
@@ -19,7 +19,7 @@ export function createStagesStore(db: Db) {
     byId: async (projectId: string, id: string) => (await db.select().from(stages).where(and(eq(stages.projectId, projectId), eq(stages.id, id))))[0],
     byName: async (projectId: string, name: string) => (await db.select().from(stages).where(and(eq(stages.projectId, projectId), sql`lower(${stages.name}) = lower(${name})`)))[0],
     count: async (projectId: string) => Number((await db.select({ n: count() }).from(stages).where(eq(stages.projectId, projectId)))[0]!.n),
-    insert: async (values: typeof stages.$inferInsert) => (await db.insert(stages).values(values).returning())[0]!,
+    insert: async (values: typeof stages.$inferInsert, tx: Tx = db) => (await tx.insert(stages).values(values).returning())[0]!,
     update: async (projectId: string, id: string, values: Partial<typeof stages.$inferInsert>) =>
       (await db.update(stages).set({ ...values, updatedAt: new Date() }).where(and(eq(stages.projectId, projectId), eq(stages.id, id))).returning())[0],
     updateById: (id: string, values: Partial<typeof stages.$inferInsert>) => db.update(stages).set({ ...values, updatedAt: new Date() }).where(eq(stages.id, id)),
@@ -29,7 +29,7 @@ export function createStagesStore(db: Db) {
       (await db.select({ name: stages.name }).from(stages).where(and(eq(stages.projectId, projectId), notInArray(stages.status, NOT_DEPLOYED)))).map((r) => r.name),
     resources: (stageId: string) => db.select().from(stageResources).where(eq(stageResources.stageId, stageId)).orderBy(stageResources.createdAt),
     resource: async (stageId: string, name: string) => (await db.select().from(stageResources).where(and(eq(stageResources.stageId, stageId), eq(stageResources.name, name))))[0],
-    insertResource: async (values: typeof stageResources.$inferInsert) => (await db.insert(stageResources).values(values).returning())[0]!,
+    insertResource: async (values: typeof stageResources.$inferInsert, tx: Tx = db) => (await tx.insert(stageResources).values(values).returning())[0]!,
     updateResource: async (id: string, values: Partial<typeof stageResources.$inferInsert>) => (await db.update(stageResources).set(values).where(eq(stageResources.id, id)).returning())[0]!,
     deleteResource: (id: string) => db.delete(stageResources).where(eq(stageResources.id, id)),
     /** Names of the environments that use a component. */

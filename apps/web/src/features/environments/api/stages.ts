@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { stageInProgress, type Stage, type StageBody } from '@gantry/contracts';
+import { stageInProgress, type Stage, type StageBody, type StageFromTemplateBody } from '@gantry/contracts';
 import { http } from '../../../api/http';
 import { stageKeys } from './keys';
 import { stagePath, stagesPath } from './paths';
@@ -8,6 +8,8 @@ import { stagePath, stagesPath } from './paths';
 export const listStages = (projectId: string) => http.get<{ stages: Stage[] }>(stagesPath(projectId));
 export const getStage = (projectId: string, stageId: string) => http.get<Stage>(stagePath(projectId, stageId));
 export const createStage = (projectId: string, body: StageBody) => http.post<{ stageId: string }>(stagesPath(projectId), body);
+/** The environment, its template's resources and its saving schedule in one call: all or nothing (spec §2). */
+export const createStageFromTemplate = (projectId: string, body: StageFromTemplateBody) => http.post<{ stageId: string }>(`${stagesPath(projectId)}/from-template`, body);
 export const updateStage = (projectId: string, stageId: string, body: StageBody) => http.put<Stage>(stagePath(projectId, stageId), body);
 export const deleteStage = (projectId: string, stageId: string) => http.delete(stagePath(projectId, stageId));
 

@@ -14,10 +14,8 @@ import { toast, UPGRADE_PATH } from '../../../api/toast';
 import { FormSection } from '../../../ui/FormSection';
 import { PageHeader } from '../../../ui/PageHeader';
 import { useZodForm } from '../../../ui/use-zod-form';
-import { createStage, deleteStage, updateStage, useStage } from '../api/stages';
-import { createResource } from '../api/resources';
+import { createStage, createStageFromTemplate, updateStage, useStage } from '../api/stages';
 import { createSchedule, deleteSchedule, updateSchedule, useCloudAccounts, useSchedules } from '../api/lookups';
-import { listComponents } from '../../components';
 import { providerLabel } from '../lib/labels';
 
 type Mode = 'create' | 'edit' | 'replicate';
@@ -109,25 +107,10 @@ function EnvironmentForm({ mode, projectId, stage }: { mode: Mode; projectId: st
   const azureOptions = (accounts.data?.azure ?? []).map((a) => ({ value: `${a.tenantId}|${a.subscriptionId}`, label: `${a.subscriptionName} (${a.subscriptionId})` }));
   const gcpOptions = (accounts.data?.gcp ?? []).map((a) => ({ value: a.gcpProjectId, label: `${a.projectName} (${a.gcpProjectId})` }));
 
-  /** Creates the template's resources in order; on failure the new stage is deleted (spec §2). */
-  async function applyTemplate(newStageId: string) {
-    if (!template) return;
-    const t = ENVIRONMENT_TEMPLATES[template];
-    const missing = t.inputs.filter((i) => i.required && (templateValues[i.key] === undefined || templateValues[i.key] === ''));
-    if (missing.length) throw new Error(`${missing.map((m) => m.label).join(', ')} ${missing.length > 1 ? 'are' : 'is'} required`);
-    const components = (await listComponents(projectId)).components;
-    for (const r of t.resources(templateValues)) {
-      const component = components.find((c) => c.name === r.componentName);
-      if (!component) throw new Error(`The component ${r.componentName} is not available`);
-      await createResource(projectId, newStageId, { name: r.name, componentId: component.id, componentVersion: 'LATEST', configurations: r.configurations.map((c) => ({ ...c, sensitive: false })) });
-    }
-  }
+  const scheduleFields = () => ({ name: schedule.name, ...scheduleToCron(schedule, new Date().getTimezoneOffset()), timezone: schedule.timezone });
 
   async function saveSchedule(id: string, awsAccountId: string, awsRegion: string) {
-    const body = {
-      name: schedule.name, ...scheduleToCron(schedule, new Date().getTimezoneOffset()), timezone: schedule.timezone,
-      awsAccountId, awsRegion, resourcesTagKey: COST_TAG_KEY, resourcesTagValue: id, state: 'ENABLED' as const,
-    };
+    const body = { ...scheduleFields(), awsAccountId, awsRegion, resourcesTagKey: COST_TAG_KEY, resourcesTagValue: id, state: 'ENABLED' as const };
     if (saving) {
       if (existingSchedule) await updateSchedule(projectId, existingSchedule.id, body);
       else await createSchedule(projectId, body);
@@ -149,24 +132,22 @@ function EnvironmentForm({ mode, projectId, stage }: { mode: Mode; projectId: st
     let createdId: string | null = null;
     try {
       const body = { ...data, ...(mode === 'replicate' && stage ? { copyFrom: stage.id } : {}) };
+      const withSchedule = data.cloudProvider === 'aws' && !costBlocked;
       let id: string;
-      if (mode === 'edit' && stage) {
-        await updateStage(projectId, stage.id, body);
-        id = stage.id;
-      } else {
-        id = (await createStage(projectId, body)).stageId;
-        createdId = id;
-      }
       if (template) {
-        try {
-          await applyTemplate(id);
-        } catch (e) {
-          await deleteStage(projectId, id).catch(() => undefined);
-          toast.error(`Creating environment from template failed. ${errorMessage(e)}`);
-          return;
+        // one call: the server answers "Creating environment from template failed. …" and keeps nothing when a resource fails
+        id = (await createStageFromTemplate(projectId, { ...body, template, templateValues, ...(withSchedule && saving ? { savingSchedule: scheduleFields() } : {}) })).stageId;
+        if (withSchedule && saving) void qc.invalidateQueries({ queryKey: scheduleKeys.list(projectId) });
+      } else {
+        if (mode === 'edit' && stage) {
+          await updateStage(projectId, stage.id, body);
+          id = stage.id;
+        } else {
+          id = (await createStage(projectId, body)).stageId;
+          createdId = id;
         }
+        if (withSchedule && (saving || existingSchedule)) await saveSchedule(id, data.awsAccountId!, data.awsRegion!);
       }
-      if (data.cloudProvider === 'aws' && !costBlocked && (saving || existingSchedule)) await saveSchedule(id, data.awsAccountId!, data.awsRegion!);
       void qc.invalidateQueries({ queryKey: stageKeys.all });
       toast.success(mode === 'edit' ? 'Environment updated.' : 'Environment created.');
       navigate(`/environments/${id}`);

@@ -1,0 +1,2 @@
+/** What other modules see of saving schedules: its api (`needs.schedules`). */
+export type { SchedulesService } from './schedules.service.js';
