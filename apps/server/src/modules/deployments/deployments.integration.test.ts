@@ -4,7 +4,7 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createTerraformRunner, type TerraformBackend } from '../../integrations/terraform/index.js';
-import { createTestApp, registerUser, createProject, addMember, bearer, type TestApp, until, acceptingCloudVerifier } from '../../../test/helpers.js';
+import { createTestApp, grantPlan, connectAwsAccount, registerUser, createProject, addMember, bearer, type TestApp, until, acceptingCloudVerifier } from '../../../test/helpers.js';
 import { createLocalGit } from '../../../test/local-git.js';
 import { gitAccounts } from '../git-accounts/git-accounts.tables.js';
 import { WORKER_STOPPED } from './deployments.runner.js';
@@ -137,9 +137,8 @@ beforeAll(async () => {
   owner = await registerUser(t, 'it-owner@example.com');
   projectId = await createProject(t, owner.idToken, 'Infra');
   reader = await addMember(t, owner.idToken, projectId, 'it-reader@example.com', 'read');
-  const [code] = await t.app.services.billing.createPromoCodes({ kind: 'PROMO', planId: 'PRO', count: 1 });
-  await t.app.inject({ method: 'POST', url: `/ms-project/projects/${projectId}/promo-code`, headers: bearer(owner.idToken), payload: { redeemCode: code } });
-  expect((await t.app.inject({ method: 'POST', url: `/ms-aws/projects/${projectId}/aws-accounts`, headers: bearer(owner.idToken), payload: { accountName: 'prod', iamRole: `arn:aws:iam::${ACCOUNT}:role/gantry`, externalId: 'ext-1' } })).statusCode).toBeLessThan(300);
+  await grantPlan(t, owner.idToken, projectId);
+  await connectAwsAccount(t, owner.idToken, projectId, ACCOUNT);
 
   // the component: a real pipeline builds and packages the module
   const [acc] = await t.app.services.database.db.insert(gitAccounts).values({ projectId, type: 'github', accountName: 'acme', externalId: '1', accessTokenSealed: t.app.services.secrets.seal('local-token') }).returning();

@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { io as connect, type Socket } from 'socket.io-client';
 import type { AddressInfo } from 'node:net';
-import { createTestApp, registerUser, createProject, addMember, bearer, type TestApp, until, acceptingCloudVerifier } from '../../../test/helpers.js';
+import { createTestApp, grantPlan, connectAwsAccount, registerUser, createProject, addMember, bearer, type TestApp, until, acceptingCloudVerifier } from '../../../test/helpers.js';
 
 /**
  * Deployments on the real terraform CLI (vendor components of `terraform_data` only: nothing is
@@ -40,10 +40,8 @@ beforeAll(async () => {
   otherProjectId = await createProject(t, outsider.idToken, 'Other');
   writer = await addMember(t, owner.idToken, projectId, 'dep-writer@example.com', 'write');
   reader = await addMember(t, owner.idToken, projectId, 'dep-reader@example.com', 'read');
-  const [code] = await t.app.services.billing.createPromoCodes({ kind: 'PROMO', planId: 'PRO', count: 1 });
-  await t.app.inject({ method: 'POST', url: `/ms-project/projects/${projectId}/promo-code`, headers: bearer(owner.idToken), payload: { redeemCode: code } });
-  const added = await t.app.inject({ method: 'POST', url: `/ms-aws/projects/${projectId}/aws-accounts`, headers: bearer(owner.idToken), payload: { accountName: 'prod', iamRole: `arn:aws:iam::${ACCOUNT}:role/gantry`, externalId: 'ext-1' } });
-  expect(added.statusCode, added.body).toBeLessThan(300);
+  await grantPlan(t, owner.idToken, projectId);
+  await connectAwsAccount(t, owner.idToken, projectId, ACCOUNT);
   const created = await call('POST', '/stages', writer.idToken, { name: 'staging', description: 'Staging', cloudProvider: 'aws', infrastructureAsCodeTool: 'terraform', awsAccountId: ACCOUNT, awsRegion: 'eu-central-1' });
   expect(created.statusCode, created.body).toBe(201);
   stageId = created.json().stageId;
@@ -221,7 +219,7 @@ describe('deployment rules checked before anything runs (a Starter project: no d
 
   beforeAll(async () => {
     starter = await createProject(t, owner.idToken, 'Starter');
-    expect((await t.app.inject({ method: 'POST', url: `/ms-aws/projects/${starter}/aws-accounts`, headers: bearer(owner.idToken), payload: { accountName: 'dev', iamRole: `arn:aws:iam::${ACCOUNT}:role/gantry`, externalId: 'ext-2' } })).statusCode).toBeLessThan(300);
+    await connectAwsAccount(t, owner.idToken, starter, ACCOUNT, { name: 'dev', externalId: 'ext-2' });
     const created = await call('POST', '/stages', owner.idToken, { name: 'sandbox', description: 'Sandbox', cloudProvider: 'aws', infrastructureAsCodeTool: 'terraform', awsAccountId: ACCOUNT, awsRegion: 'eu-central-1' }, starter);
     expect(created.statusCode, created.body).toBe(201);
     starterStage = created.json().stageId;

@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { scheduleToCron, COST_TAG_KEY } from '@gantry/contracts';
-import { createTestApp, registerUser, createProject, addMember, bearer, type TestApp, acceptingCloudVerifier } from '../../../test/helpers.js';
+import { createTestApp, grantPlan, connectAwsAccount, registerUser, createProject, addMember, bearer, type TestApp, acceptingCloudVerifier } from '../../../test/helpers.js';
 
 const verifier = acceptingCloudVerifier;
 const ACCOUNT = '123456789012';
@@ -30,11 +30,8 @@ beforeAll(async () => {
   projectId = await createProject(t, owner.idToken, 'Schedules');
   starterProjectId = await createProject(t, owner.idToken, 'Starter');
   reader = await addMember(t, owner.idToken, projectId, 'sched-reader@example.com', 'read');
-  const [code] = await t.app.services.billing.createPromoCodes({ kind: 'PROMO', planId: 'PRO', count: 1 });
-  const redeemed = await t.app.inject({ method: 'POST', url: `/ms-project/projects/${projectId}/promo-code`, headers: bearer(owner.idToken), payload: { redeemCode: code } });
-  expect(redeemed.statusCode, redeemed.body).toBe(200);
-  const added = await t.app.inject({ method: 'POST', url: `/ms-aws/projects/${projectId}/aws-accounts`, headers: bearer(owner.idToken), payload: { accountName: 'prod', iamRole: `arn:aws:iam::${ACCOUNT}:role/gantry`, externalId: 'ext-1' } });
-  expect(added.statusCode, added.body).toBeLessThan(300);
+  await grantPlan(t, owner.idToken, projectId);
+  await connectAwsAccount(t, owner.idToken, projectId, ACCOUNT);
 });
 afterAll(async () => { await t?.close(); });
 
