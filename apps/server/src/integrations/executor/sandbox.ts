@@ -86,7 +86,10 @@ export function createSandbox(o: {
   const bwrap = o.bwrapBin ?? 'bwrap';
   const isRoot = o.isRoot ?? process.getuid?.() === 0;
 
-  function bwrapArgs(run: SandboxRun): string[] {
+  /** The part of every box that does not depend on the run: namespaces, who, the system folders. Read from the host once. */
+  let systemArgs: string[] | undefined;
+  function systemPart(): string[] {
+    if (systemArgs) return systemArgs;
     const args = ['--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--hostname', 'gantry-sandbox', '--die-with-parent', '--new-session'];
     if (isRoot) args.push('--cap-add', 'CAP_SETUID', '--cap-add', 'CAP_SETGID');
     else args.push('--unshare-user', '--uid', String(uid), '--gid', String(uid));
@@ -97,6 +100,12 @@ export function createSandbox(o: {
       else if (st?.isDirectory()) args.push('--ro-bind', link, link);
     }
     for (const dir of RESOLVER_DIRS) args.push('--ro-bind-try', dir, dir);
+    return (systemArgs = args);
+  }
+
+  function bwrapArgs(run: SandboxRun): string[] {
+    const args = [...systemPart()];
+    // hidden dirs are checked per run: the data dir's folders are made by the server as it goes
     for (const dir of hidden) if (fs.existsSync(dir)) args.push('--tmpfs', dir);
     args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
     // the folders above a mount are made in the box's root, traversable: a 0700 data dir on the host must not lock the box out of its own workspace
@@ -115,16 +124,20 @@ export function createSandbox(o: {
   const dropToUid = (command: string, args: string[]) =>
     isRoot ? ['setpriv', `--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs', '--', command, ...args] : [command, ...args];
 
-  let unavailable: string | null = null;
-  if (o.mode === 'bwrap') unavailable = probe(bwrap, bwrapArgs({ mounts: [], cwd: '/' }), dropToUid('true', []));
+  // probed on first use (a worker asks at start; an API-only process, which runs no user code, never does)
+  let probed: { reason: string | null } | undefined;
+  const unavailable = () => (probed ??= { reason: o.mode === 'bwrap' ? probe(bwrap, bwrapArgs({ mounts: [], cwd: '/' }), dropToUid('true', [])) : null }).reason;
 
   return {
     mode: o.mode,
-    unavailable,
+    get unavailable() {
+      return unavailable();
+    },
     warning: o.mode === 'none' ? UNSANDBOXED_WARNING : null,
     wrap(command, args, run) {
       if (o.mode === 'none') return { command, args, infoFd: false };
-      if (unavailable) throw new Error(unavailable);
+      const reason = unavailable();
+      if (reason) throw new Error(reason);
       return { command: bwrap, args: [...bwrapArgs(run), '--', ...dropToUid(command, args)], infoFd: true };
     },
     handOver(...dirs) {
@@ -134,7 +147,7 @@ export function createSandbox(o: {
   };
 }
 
-/** Runs `true` in an empty box once at start: a missing bwrap or a kernel without the namespaces shows here, not in a user's build. */
+/** Runs `true` in an empty box once: a missing bwrap or a kernel without the namespaces shows here, not in a user's build. */
 function probe(bwrap: string, args: string[], command: string[]): string | null {
   const r = spawnSync(bwrap, [...args, '--', ...command], { stdio: ['ignore', 'ignore', 'pipe', 'pipe'], timeout: 10_000, env: { PATH: '/usr/bin:/bin' } });
   if (r.error) return `${SANDBOX_MISSING_HELP} (${(r.error as NodeJS.ErrnoException).code === 'ENOENT' ? `${bwrap} was not found` : r.error.message})`;

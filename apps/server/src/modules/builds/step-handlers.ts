@@ -122,7 +122,7 @@ async function buildStep(ctx: StepContext) {
   await collectArtifacts(ctx, cwd);
 }
 
-export const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 async function collectArtifacts(ctx: StepContext, cwd: string) {
   const spec = ctx.step.artifacts;
