@@ -3,7 +3,7 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import { SENSITIVE_PLACEHOLDER } from '@gantry/contracts';
 import {
-  createTerraformRunner, generateRootModule, outputsByResource, moduleAddress, BACKEND_FILE,
+  createTerraformRunner, generateRootModule, writeRootModule, outputsByResource, moduleAddress, BACKEND_FILE,
   type RootModuleResource, type TerraformRunner,
 } from '../../integrations/terraform/index.js';
 import type { Sandbox } from '../../integrations/executor/sandbox.js';
@@ -114,7 +114,7 @@ export function createTerraformEngine(o: TerraformEngineOptions): DeploymentEngi
     ensureRealDir(dir, 0o755);
     // the last run's box could write here: never write through what it left (links), replace it
     for (const f of fs.readdirSync(dir)) if (f.endsWith('.tf.json') && f !== BACKEND_FILE) fs.rmSync(path.join(dir, f), { recursive: true, force: true });
-    for (const [name, content] of Object.entries(root.files)) writeFileNoFollow(path.join(dir, name), content);
+    writeRootModule(dir, root); // O_NOFOLLOW: never through a link the last run left
     for (const d of [path.join(dir, '.home'), pluginCacheDir]) ensureRealDir(d);
     const state = await loadState(run.stage.id);
     if (state !== undefined) writeFileNoFollow(stateFile(run.stage.id), state, 0o600);
