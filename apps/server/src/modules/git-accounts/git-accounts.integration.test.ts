@@ -17,7 +17,6 @@ let standin: GitStandin;
 let t: Awaited<ReturnType<typeof createGitAccountsTestApp>>;
 let owner: { idToken: string };
 let projectId: string;
-let clock = new Date();
 const accounts: Partial<Record<'github' | 'gitlab', string>> = {};
 
 // A webhook receiver on loopback; each delivery is verified with the account's provider client.
@@ -44,7 +43,7 @@ beforeAll(async () => {
   await standin.createRepo('acme/api', { 'README.md': '# api\n' });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-  t = await createGitAccountsTestApp(standin.env, { now: () => clock, usedByPipelines: async (id) => (id === accounts.gitlab ? ['nightly'] : []) });
+  t = await createGitAccountsTestApp(standin.env, { usedByPipelines: async (id) => (id === accounts.gitlab ? ['nightly'] : []) });
   owner = await registerUser(t, 'owner@example.com');
   projectId = await createProject(t, owner.idToken, 'Delivery');
 }, 120_000);
@@ -110,7 +109,9 @@ describe('token refresh', () => {
     const id = accounts.gitlab!;
     const [before] = await t.database.db.select().from(gitAccountsTable).where(eq(gitAccountsTable.id, id));
     const oldToken = t.app.services.secrets.open(before!.accessTokenSealed);
-    clock = new Date(before!.tokenExpiresAt!.getTime() + 1000);
+    // The stored token is expired now (not by moving the clock: the refreshed token's expiry is
+    // real time + its TTL, and a caller reading the row after the refresh must see it as fresh).
+    await t.database.db.update(gitAccountsTable).set({ tokenExpiresAt: new Date(Date.now() - 1000) }).where(eq(gitAccountsTable.id, id));
     standin.expireAccessTokens('gitlab');
     // Concurrent callers share one refresh (GitLab refresh tokens are single-use).
     const [a, b] = await Promise.all([t.gitAccounts.clientFor(projectId, id), t.gitAccounts.clientFor(projectId, id)]);
@@ -120,8 +121,7 @@ describe('token refresh', () => {
     const [after] = await t.database.db.select().from(gitAccountsTable).where(eq(gitAccountsTable.id, id));
     expect(t.app.services.secrets.open(after!.accessTokenSealed)).toBe(a.token);
     expect(after!.refreshTokenSealed).not.toBe(before!.refreshTokenSealed);
-    expect(after!.tokenExpiresAt!.getTime()).toBeGreaterThan(before!.tokenExpiresAt!.getTime());
-    clock = new Date();
+    expect(after!.tokenExpiresAt!.getTime()).toBeGreaterThan(Date.now());
     expect((await t.gitAccounts.clientFor(projectId, id)).token).toBe(a.token);
   });
 });
