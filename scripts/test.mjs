@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The one test command (`npm test`, called by .ci/run). On a fresh Debian machine it:
-//   1. makes sure Debian's chromium, postgresql, git and bubblewrap are there (root: apt-get installs them;
+//   1. makes sure Debian's chromium, postgresql, git, bubblewrap, buildah, skopeo, docker-registry and busybox are there (root: apt-get installs them;
 //      otherwise it stops and names them);
 //   2. typechecks every workspace, then lints it (eslint.config.js: boundaries of DESIGN §3); 3. builds the web app;
 //   4. runs Vitest over unit, API and integration tests on PGlite;
@@ -61,6 +61,11 @@ function ensureSystemPackages() {
   if (!onPath('git')) needed.push('git');
   // builds and terraform runs execute in bubblewrap's sandbox (README "Security")
   if (!onPath('bwrap')) needed.push('bubblewrap');
+  // docker-push builds with buildah; the registry tests run Distribution and check pushes with skopeo
+  if (!onPath('buildah')) needed.push('buildah');
+  if (!onPath('skopeo')) needed.push('skopeo');
+  if (!onPath('docker-registry')) needed.push('docker-registry');
+  if (!fs.existsSync('/bin/busybox') && !fs.existsSync('/usr/bin/busybox')) needed.push('busybox-static');
   if (!needed.length) return true;
   const isRoot = process.getuid?.() === 0;
   if (!isRoot) {

@@ -17,3 +17,4 @@ export * from './schedules.js';
 export * from './environment-templates.js';
 export * from './branch-name.js';
 export * from './realtime.js';
+export * from './registries.js';
