@@ -13,3 +13,4 @@ export * from './modules/components/components.tables.js';
 export * from './modules/stages/stages.tables.js';
 export * from './modules/schedules/schedules.tables.js';
 export * from './modules/deployments/deployments.tables.js';
+export * from './modules/registries/registries.tables.js';

@@ -196,3 +196,34 @@ export type ContainerScan = z.infer<typeof ContainerScan>;
 /** The credentials a registry answers on read: sensitive values replaced by the placeholder. */
 export const maskedCredentials = (provider: RegistryProvider, values: Record<string, string>) =>
   REGISTRY_CREDENTIAL_KEYS[provider].filter((k) => values[k.key] !== undefined).map((k) => ({ key: k.key, value: k.sensitive ? SENSITIVE_PLACEHOLDER : values[k.key]!, sensitive: k.sensitive }));
+
+/** A registry_url split into what a client needs: `tls` false for http://, host[:port], and the path (no slashes around). */
+export function parseRegistryUrl(url: string): { tls: boolean; host: string; path: string } {
+  const m = /^(?:(https?):\/\/)?([^/]+)(?:\/(.*))?$/i.exec(url.trim());
+  return { tls: m?.[1]?.toLowerCase() !== 'http', host: (m?.[2] ?? '').toLowerCase(), path: (m?.[3] ?? '').replace(/^\/+|\/+$/g, '') };
+}
+
+/**
+ * The field errors of a provider's credentials (spec §5; keyed by credential key, empty when valid): every key of
+ * the provider is required, registry_url is a host with an optional port (GitLab: no path), the AWS account id
+ * 12 digits, the region one of ECR_REGIONS, the GitLab hierarchy type groups or projects. Keys the provider does
+ * not know are ignored. The server and the form use the same rules.
+ */
+export function registryCredentialErrors(provider: RegistryProvider, values: Record<string, string | undefined>): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  const add = (key: string, message: string) => (errors[key] ??= []).push(message);
+  for (const { key, label } of REGISTRY_CREDENTIAL_KEYS[provider]) {
+    const value = values[key]?.trim() ?? '';
+    if (!value) {
+      add(key, registryMessages.required(label));
+      continue;
+    }
+    if (key === 'registry_url' && (!REGISTRY_URL.test(value) || (provider === 'GitlabContainerRegistry' && parseRegistryUrl(value).path))) add(key, registryMessages.registryUrl);
+    if (key === 'aws_account_id' && !/^\d{12}$/.test(value)) add(key, registryMessages.awsAccountId);
+    if (key === 'aws_region' && !ECR_REGIONS.some((r) => r.id === value)) add(key, registryMessages.awsRegion);
+    if (key === 'gitlab_hierarchy_type' && !(GITLAB_HIERARCHY_TYPES as readonly string[]).includes(value)) add(key, registryMessages.hierarchyType);
+  }
+  return errors;
+}
+
+export const isRegistryProvider = (p: string): p is RegistryProvider => (REGISTRY_PROVIDERS as readonly string[]).includes(p);
