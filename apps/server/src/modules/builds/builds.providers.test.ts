@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { startGitStandin, type GitStandin } from '@gantry/test-support/git-standin/index';
-import { createTestApp, registerUser, createProject, bearer, type TestApp } from '../../../test/helpers.js';
+import { createTestApp, registerUser, createProject, bearer, until, type TestApp } from '../../../test/helpers.js';
 
 /**
  * Pipelines over real provider wire formats: an account connected by OAuth against the stand-in, a
@@ -52,14 +52,8 @@ afterAll(async () => {
 const api = (method: 'GET' | 'POST', url: string, payload?: object) =>
   t.app.inject({ method, url: `/ms-ap/projects/${projectId}${url}`, headers: bearer(owner.idToken), payload });
 
-async function finished(pipelineId: string, buildId: string) {
-  for (const end = Date.now() + 25_000; Date.now() < end;) {
-    const b = (await api('GET', `/pipelines/${pipelineId}/builds/${buildId}`)).json();
-    if (['SUCCEEDED', 'FAILED', 'ABORTED'].includes(b.status)) return b;
-    await new Promise((r) => setTimeout(r, 150));
-  }
-  throw new Error('build did not finish');
-}
+const finished = (pipelineId: string, buildId: string) =>
+  until(async () => (await api('GET', `/pipelines/${pipelineId}/builds/${buildId}`)).json(), (b) => ['SUCCEEDED', 'FAILED', 'ABORTED'].includes(b.status), 'the build to finish');
 
 describe.each(['github', 'gitlab', 'bitbucket'] as const)('a %s pipeline', (type) => {
   let pipelineId: string;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { createTestApp, registerUser, createProject, addMember, bearer, type TestApp } from '../../../test/helpers.js';
+import { createTestApp, registerUser, createProject, addMember, bearer, until, type TestApp } from '../../../test/helpers.js';
 import { createLocalGit } from '../../../test/local-git.js';
 import { createGate } from '../../../test/gate.js';
 import { gitAccounts } from '../git-accounts/git-accounts.tables.js';
@@ -237,14 +237,8 @@ describe('component versions from real builds (terraform-build step)', () => {
   let componentId: string;
   const buildsUrl = () => `/ms-ap/projects/${projectA}/pipelines/${pipelineA}/builds`;
 
-  async function waitForBuild(buildId: string) {
-    for (const end = Date.now() + 25_000; Date.now() < end;) {
-      const b = (await t.app.inject({ method: 'GET', url: `${buildsUrl()}/${buildId}`, headers: bearer(owner.idToken) })).json();
-      if (['SUCCEEDED', 'FAILED', 'ABORTED'].includes(b.status)) return b;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error('build did not finish');
-  }
+  const waitForBuild = (buildId: string) =>
+    until(async () => (await t.app.inject({ method: 'GET', url: `${buildsUrl()}/${buildId}`, headers: bearer(owner.idToken) })).json(), (b) => ['SUCCEEDED', 'FAILED', 'ABORTED'].includes(b.status), 'the build to finish');
   async function build() {
     const res = await t.app.inject({ method: 'POST', url: buildsUrl(), headers: bearer(owner.idToken), payload: { ref: 'refs/heads/main' } });
     expect(res.statusCode, res.body).toBe(201);
