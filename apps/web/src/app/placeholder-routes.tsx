@@ -15,9 +15,6 @@ const placeholders: [path: string, title: string][] = [
   ['/kubernetes/services/create', 'Create Service'],
   ['/kubernetes/services/:microserviceName', 'Service'],
   ['/kubernetes/services/:microserviceName/edit', 'Edit Service'],
-  ['/kubernetes/docker-registries', 'Docker Registries'],
-  ['/kubernetes/docker-registries/add', 'Add Docker Registry'],
-  ['/kubernetes/docker-registries/:registryName/edit', 'Edit Docker Registry'],
 
   ['/tools/cost-explorer', 'Cost Explorer'],
   ['/tools/cost-explorer/reports/create', 'Create Report'],

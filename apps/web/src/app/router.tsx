@@ -10,6 +10,7 @@ import { outboxRoutes } from '../features/outbox';
 import { overviewRoutes } from '../features/overview';
 import { pipelineRoutes } from '../features/pipelines';
 import { projectRoutes } from '../features/projects';
+import { registryRoutes } from '../features/registries';
 import { settingsRoutes } from '../features/settings';
 import { lazyPage } from '../ui/lazy-page';
 
@@ -43,6 +44,7 @@ export const routes: RouteObject[] = [
               ...pipelineRoutes,
               ...componentRoutes,
               ...environmentRoutes,
+              ...registryRoutes,
               ...placeholderRoutes,
             ],
           },
