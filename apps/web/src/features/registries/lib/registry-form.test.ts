@@ -50,10 +50,13 @@ describe('registry form: per-provider validation', () => {
     });
   });
 
-  it('a Registry v2 needs only its URL (anonymous), but a username needs its password', () => {
-    const ok = validateRegistryForm(form({ name: 'local', provider: 'DockerRegistryV2', credentials: { registry_url: 'http://127.0.0.1:5000' } }), false);
-    expect(ok).toEqual({ ok: true, mode: 'create', body: { name: 'local', isDefault: false, provider: 'DockerRegistryV2', credentials: [{ key: 'registry_url', value: 'http://127.0.0.1:5000', sensitive: false }] } });
-    expect(errorsOf(form({ name: 'local', provider: 'DockerRegistryV2', credentials: { registry_url: 'r.example.com', docker_username: 'me' } })).docker_password).toBe('Password or token is required');
+  it('a Registry v2 needs its URL, a username and a password', () => {
+    expect(errorsOf(form({ name: 'local', provider: 'DockerRegistryV2', credentials: { registry_url: 'http://127.0.0.1:5000' } }))).toEqual({
+      docker_username: 'Username is required',
+      docker_password: 'Password or token is required',
+    });
+    const ok = validateRegistryForm(form({ name: 'local', provider: 'DockerRegistryV2', credentials: { registry_url: 'http://127.0.0.1:5000', docker_username: 'me', docker_password: 'pw' } }), false);
+    expect(ok).toMatchObject({ ok: true, mode: 'create', body: { provider: 'DockerRegistryV2', credentials: [{ key: 'registry_url', value: 'http://127.0.0.1:5000', sensitive: false }, { key: 'docker_username' }, { key: 'docker_password', sensitive: true }] } });
   });
 });
 

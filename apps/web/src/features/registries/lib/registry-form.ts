@@ -4,9 +4,9 @@ import {
   GITLAB_HIERARCHY_TYPES,
   REGISTRY_CREDENTIAL_KEYS,
   REGISTRY_PROVIDERS,
-  REGISTRY_URL,
   SENSITIVE_PLACEHOLDER,
   UpdateRegistryBody,
+  registryCredentialErrors,
   registryMessages,
   type DockerRegistry,
   type RegistryCredential,
@@ -56,33 +56,14 @@ export function switchProvider(form: RegistryFormState, provider: string | null)
 /** A sensitive value the user did not change on edit: empty, or the placeholder itself. */
 export const keepsStoredValue = (value: string) => value.trim() === '' || value.trim() === SENSITIVE_PLACEHOLDER;
 
-/** Keys a provider can go without (a Registry v2 may be anonymous). */
-const OPTIONAL: Partial<Record<RegistryProvider, readonly string[]>> = { DockerRegistryV2: ['docker_username', 'docker_password'] };
-
-/** The per-provider rules of spec §5, on trimmed values; `editing` lets an untouched sensitive value stand. */
+/**
+ * The per-provider rules of spec §5 — the contracts' `registryCredentialErrors`, the same the server
+ * applies — on trimmed values; on edit an untouched sensitive value stands for the stored one.
+ */
 export function credentialErrors(provider: RegistryProvider, values: Record<string, string>, editing: boolean): RegistryFormErrors {
-  const errors: RegistryFormErrors = {};
-  for (const { key, label, sensitive } of REGISTRY_CREDENTIAL_KEYS[provider]) {
-    const v = (values[key] ?? '').trim();
-    if (!v) {
-      if (OPTIONAL[provider]?.includes(key) || (editing && sensitive)) continue;
-      errors[key] = registryMessages.required(label);
-      continue;
-    }
-    if (key === 'registry_url' && !REGISTRY_URL.test(v)) errors[key] = registryMessages.registryUrl;
-    if (key === 'aws_account_id' && !/^\d{12}$/.test(v)) errors[key] = registryMessages.awsAccountId;
-    if (key === 'aws_region' && !ECR_REGIONS.some((r) => r.id === v)) errors[key] = registryMessages.awsRegion;
-    if (key === 'gitlab_hierarchy_type' && !(GITLAB_HIERARCHY_TYPES as readonly string[]).includes(v)) errors[key] = registryMessages.hierarchyType;
-  }
-  // A Registry v2 login needs both halves.
-  if (provider === 'DockerRegistryV2') {
-    const user = (values.docker_username ?? '').trim();
-    const pass = (values.docker_password ?? '').trim();
-    const passKnown = pass !== '' || (editing && user !== '');
-    if (user && !passKnown) errors.docker_password = registryMessages.required('Password or token');
-    if (!user && pass && !keepsStoredValue(pass)) errors.docker_username = registryMessages.required('Username');
-  }
-  return errors;
+  const checked: Record<string, string> = { ...values };
+  if (editing) for (const { key, sensitive } of REGISTRY_CREDENTIAL_KEYS[provider]) if (sensitive && keepsStoredValue(values[key] ?? '')) checked[key] = SENSITIVE_PLACEHOLDER;
+  return Object.fromEntries(Object.entries(registryCredentialErrors(provider, checked)).map(([k, v]) => [k, v[0]]));
 }
 
 /**

@@ -198,7 +198,7 @@ export default function RegistryFormPage() {
               />
 
               {keys.map(({ key, label, sensitive }) => {
-                const common = { label, error: errors[key], withAsterisk: !(provider === 'DockerRegistryV2' && key !== 'registry_url') && !(editing && sensitive) };
+                const common = { label, error: errors[key], withAsterisk: !(editing && sensitive) };
                 const value = form.credentials[key] ?? '';
                 if (key === 'aws_region') {
                   return (
