@@ -2,3 +2,4 @@ export * from './ports.js';
 export * from './smtp.js';
 export * from './postgres.js';
 export * from './aws-sts.js';
+export * from './registry/index.js';
