@@ -1,3 +1,4 @@
+import { createSecretKey } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors, decodeJwt, type JWTPayload } from 'jose';
 import { AUTH_ERROR } from '@gantry/contracts';
 import { Unauthorized } from './errors.js';
@@ -21,7 +22,9 @@ export type TokensValidAfterLookup = (userId: string) => Promise<{ tokensValidAf
  * same millisecond or on a node whose clock runs a little behind. Tokens without `iat_ms` (signed
  * before it existed) count from the start of their `iat` second, i.e. the strict side.
  */
-export function createIdTokens(key: Uint8Array, ttlSeconds: number, validAfter?: TokensValidAfterLookup) {
+export function createIdTokens(secret: Uint8Array, ttlSeconds: number, validAfter?: TokensValidAfterLookup) {
+  // one key object for the process: given raw bytes, jose imports the key again on every sign and verify
+  const key = createSecretKey(secret);
   const invalid = () => new Unauthorized('invalid token', 401, AUTH_ERROR.invalid);
   return {
     ttlSeconds,
