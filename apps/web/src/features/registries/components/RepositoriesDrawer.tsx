@@ -17,7 +17,7 @@ export function RepositoriesDrawer({ projectId, registry, onClose }: { projectId
       opened={Boolean(registry)}
       onClose={onClose}
       position="right"
-      size={960}
+      size={1000}
       padding="lg"
       title={
         registry && (
@@ -66,7 +66,7 @@ function RegistryBrowser({ projectId, registry }: { projectId: string; registry:
 
   return (
     <Group align="flex-start" gap="lg" wrap="nowrap" data-testid="registry-browser">
-      <Stack gap="xs" w={260} style={{ flexShrink: 0 }}>
+      <Stack gap="xs" w={230} style={{ flexShrink: 0 }}>
         <Group justify="space-between">
           <Text size="xs" fw={600} tt="uppercase" c="dimmed">
             Repositories

@@ -1,4 +1,4 @@
-import { Avatar, Badge, Button, Group, Loader, Stack, Text, Tooltip } from '@mantine/core';
+import { Avatar, Button, Group, Loader, Stack, Text, Tooltip } from '@mantine/core';
 import { IconGitCommit, IconTag } from '@tabler/icons-react';
 import type { ImageTag } from '@gantry/contracts';
 import { errorMessage } from '../../../api/errors';
@@ -15,24 +15,19 @@ const columns: Column<ImageTag>[] = [
     render: (t) => (
       <Group gap={6} wrap="nowrap">
         <IconTag size={14} color="var(--mantine-color-dimmed)" />
-        <Text ff="monospace" size="sm" fw={600} data-testid="version-tag">
+        <Text ff="monospace" size="sm" fw={600} c={t.name === 'latest' ? 'indigo' : undefined} data-testid="version-tag">
           {t.name}
         </Text>
-        {t.name === 'latest' && (
-          <Badge size="xs" variant="light" color="indigo" radius="sm">
-            latest
-          </Badge>
-        )}
       </Group>
     ),
   },
   {
     key: 'date',
     header: 'Pushed',
-    width: 140,
+    width: 150,
     render: (t) =>
       t.date ? (
-        <RelativeTime date={t.date} size="sm" />
+        <RelativeTime date={t.date} size="sm" style={{ whiteSpace: 'nowrap' }} />
       ) : (
         <Text size="sm" c="dimmed">
           —

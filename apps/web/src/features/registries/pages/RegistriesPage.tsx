@@ -69,8 +69,9 @@ export default function RegistriesPage() {
     {
       key: 'provider',
       header: 'Provider',
+      width: 210,
       render: (r) => (
-        <Badge variant="light" color={PROVIDER_LOOK[r.provider]?.color ?? 'gray'} radius="sm">
+        <Badge variant="light" color={PROVIDER_LOOK[r.provider]?.color ?? 'gray'} radius="sm" styles={{ root: { maxWidth: 'none' }, label: { overflow: 'visible' } }}>
           {REGISTRY_PROVIDER_NAMES[r.provider] ?? r.provider}
         </Badge>
       ),
