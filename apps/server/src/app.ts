@@ -25,6 +25,7 @@ import { billingModule } from './modules/billing/billing.module.js';
 import { usersModule } from './modules/users/users.module.js';
 import { projectsModule } from './modules/projects/projects.module.js';
 import { gitAccountsModule } from './modules/git-accounts/git-accounts.module.js';
+import { registriesModule } from './modules/registries/registries.module.js';
 import { pipelinesModule } from './modules/pipelines/pipelines.module.js';
 import { notificationsModule } from './modules/notifications/notifications.module.js';
 import { componentsModule } from './modules/components/components.module.js';
@@ -39,6 +40,7 @@ const modules = moduleList()
   .add(usersModule)
   .add(projectsModule)
   .add(gitAccountsModule)
+  .add(registriesModule)
   .add(pipelinesModule)
   .add(notificationsModule)
   .add(componentsModule)
@@ -56,6 +58,7 @@ export interface Services extends Pick<Platform, 'database' | 'jobs' | 'mailer' 
   projects: Apis['projects'];
   billing: Apis['billing'];
   gitAccounts: Apis['gitAccounts'];
+  registries: Apis['registries'];
   pipelines: Apis['pipelines']['pipelines'];
   builds: Apis['pipelines']['builds'];
   notifications: Apis['notifications'];
@@ -133,7 +136,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
 
   const services: Services = {
     database, jobs, mailer: platform.mailer, secrets: platform.secrets, guards: platform.guards, realtime, outboxKey: platform.outboxKey,
-    users: apis.users, projects: apis.projects, billing: apis.billing, gitAccounts: apis.gitAccounts,
+    users: apis.users, projects: apis.projects, billing: apis.billing, gitAccounts: apis.gitAccounts, registries: apis.registries,
     pipelines: apis.pipelines.pipelines, builds: apis.pipelines.builds, notifications: apis.notifications,
     components: apis.components, cloudAccounts: apis.cloudAccounts, stages: apis.stages, deployments: apis.deployments,
   };

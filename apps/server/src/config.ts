@@ -39,6 +39,9 @@ export const ConfigSchema = z.object({
   BITBUCKET_CLIENT_SECRET: z.string().optional(),
   BITBUCKET_OAUTH_URL: z.string().url().default('https://bitbucket.org'),
   BITBUCKET_API_URL: z.string().url().default('https://api.bitbucket.org/2.0'),
+  /** Docker Hub's API (login, repositories, tags) and its registry (image labels); a stand-in in tests. */
+  DOCKERHUB_API_URL: z.string().url().default('https://hub.docker.com'),
+  DOCKERHUB_REGISTRY_URL: z.string().url().default('https://registry-1.docker.io'),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & { dataDir: string };

@@ -1,0 +1,41 @@
+import type { RegistryProvider } from '@gantry/contracts';
+import { dockerRegistryV2Adapter } from './docker-registry-v2.js';
+import { dockerhubAdapter } from './dockerhub.js';
+import { ecrAdapter } from './ecr.js';
+import { gitlabAdapter } from './gitlab.js';
+import type { RegistryAdapter } from './types.js';
+
+export * from './types.js';
+export { createV2Client, parseChallenge, nextLink } from './v2-client.js';
+
+export interface RegistryEndpoints {
+  /** Docker Hub's API (DOCKERHUB_API_URL). */
+  dockerhubApiUrl: string;
+  /** Docker Hub's registry (DOCKERHUB_REGISTRY_URL), for image labels. */
+  dockerhubRegistryUrl: string;
+  /** GitLab (GITLAB_URL; the API under /api/v4). */
+  gitlabUrl: string;
+  fetch?: typeof fetch;
+  /** ECR scan polling (tests shorten it). */
+  ecrScanPollMs?: number;
+}
+
+/** Opens one registry account by provider with its (already validated) credentials. */
+export type RegistryAdapters = (provider: RegistryProvider, credentials: Record<string, string>) => RegistryAdapter;
+
+export function createRegistryAdapters(e: RegistryEndpoints): RegistryAdapters {
+  return (provider, v) => {
+    const username = v.docker_username ?? '';
+    const password = v.docker_password ?? '';
+    switch (provider) {
+      case 'Dockerhub':
+        return dockerhubAdapter({ apiUrl: e.dockerhubApiUrl, registryUrl: e.dockerhubRegistryUrl, username, password, fetch: e.fetch });
+      case 'Ecr':
+        return ecrAdapter({ accountId: v.aws_account_id!, region: v.aws_region!, accessKeyId: v.aws_access_key_id!, secretAccessKey: v.aws_secret_access_key!, scanPollMs: e.ecrScanPollMs, fetch: e.fetch });
+      case 'GitlabContainerRegistry':
+        return gitlabAdapter({ gitlabUrl: e.gitlabUrl, registryUrl: v.registry_url!, hierarchy: v.gitlab_hierarchy_type === 'groups' ? 'groups' : 'projects', id: v.gitlab_id!, username, password, fetch: e.fetch });
+      case 'DockerRegistryV2':
+        return dockerRegistryV2Adapter({ registryUrl: v.registry_url!, username, password, fetch: e.fetch });
+    }
+  };
+}
