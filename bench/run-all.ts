@@ -7,6 +7,7 @@ import { benchColdStart, printColdStart } from './cold-start.js';
 import { benchProjectList, printProjectList } from './project-list.js';
 import { benchDeployOverhead, printDeployOverhead } from './deploy-overhead.js';
 import { benchSandbox, printSandbox } from './sandbox.js';
+import { benchWebBundle, printWebBundle } from './web-bundle.js';
 import { fmt, table } from './src/load.js';
 
 console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${fmt(os.totalmem() / 2 ** 30, 0)} GiB, node ${process.version}\n`);
@@ -27,6 +28,10 @@ console.log('\n== build sandbox ==');
 const sandbox = await benchSandbox();
 printSandbox(sandbox);
 
+console.log('\n== web app: initial JavaScript ==');
+const web = await benchWebBundle();
+printWebBundle(web);
+
 const serverMedian = cold.serverOnly.map((x) => x.ms).sort((a, b) => a - b)[Math.floor(cold.serverOnly.length / 2)]!;
 console.log('\n== summary ==');
 table([
@@ -36,5 +41,6 @@ table([
   { benchmark: 'cold start: npm start → first 200 on /', value: `${fmt(cold.npmStart.ms / 1000, 2)} s` },
   { benchmark: 'cold start: server only → first 200 on / (median)', value: `${fmt(serverMedian / 1000, 2)} s` },
   { benchmark: 'Quick Deploy / terraform apply by hand (5 resources)', value: fmt(deploy.ratio, 2) },
+  ...web.map((w) => ({ benchmark: `initial JS of ${w.page}, gzip`, value: `${fmt(w.gzipBytes / 1024, 1)} KB` })),
   { benchmark: 'sandbox: added per step process (median)', value: `${fmt(sandbox.box.median - sandbox.host.median, 1)} ms` },
 ]);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { InputText, InputUuid, RequiredText } from './common.js';
-import { isSpecWithinSize, SPEC_TOO_LARGE_MESSAGE } from './pipeline-spec.js';
+import { isSpecWithinSize, SPEC_TOO_LARGE_MESSAGE } from './pipeline-spec-limits.js';
 import { BRANCH_NAME_MESSAGE, isValidBranchName } from './branch-name.js';
 
 export const GIT_PROVIDERS = ['github', 'gitlab', 'bitbucket'] as const;
