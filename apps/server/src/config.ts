@@ -27,6 +27,12 @@ export const ConfigSchema = z.object({
   /** The unprivileged uid user code runs as in the sandbox (not root, not the server's uid). */
   GANTRY_SANDBOX_UID: z.coerce.number().int().min(1).max(2 ** 31 - 2).default(64000),
   TERRAFORM_BIN: z.string().default('terraform'),
+  /**
+   * A container scanner a docker-push step runs (in the sandbox) on the image it built, `{archive}`
+   * being an OCI archive of it: `trivy image --format json --input {archive}` or
+   * `grype oci-archive:{archive} -o json`. Unset: no scan, no containerScan report.
+   */
+  CONTAINER_SCANNER: z.string().trim().min(1).optional(),
   ARTIFACT_STORE: z.string().optional(),
   GITHUB_CLIENT_ID: z.string().optional(),
   GITHUB_CLIENT_SECRET: z.string().optional(),

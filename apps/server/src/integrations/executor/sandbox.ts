@@ -34,6 +34,11 @@ export interface SandboxRun {
    * comes from bwrap's info fd). Otherwise bwrap's own init reaps and the command is its child.
    */
   asPid1?: boolean;
+  /**
+   * Files the server wrote, shown read-only at another path of the box's read-only root (an
+   * /etc/passwd naming the sandbox uid, which buildah looks itself up in). Only over paths that exist there.
+   */
+  files?: { source: string; target: string }[];
 }
 
 export interface WrappedCommand {
@@ -49,6 +54,8 @@ export interface Sandbox {
   readonly unavailable: string | null;
   /** A line for the top of every log when user code runs unsandboxed. */
   readonly warning: string | null;
+  /** The uid user code runs as in the box. */
+  readonly uid: number;
   wrap(command: string, args: string[], run: SandboxRun): WrappedCommand;
   /** Lets the sandbox uid write to folders the server created for a run (root only; a no-op otherwise). */
   handOver(...dirs: string[]): void;
@@ -116,6 +123,7 @@ export function createSandbox(o: {
       if ((!inSystemDir(dir) || hidden.some((h) => below(dir, h))) && dir !== '/tmp') args.push('--perms', '0755', '--dir', dir);
     }
     for (const m of run.mounts) args.push(m.writable ? '--bind' : '--ro-bind', m.path, m.path);
+    for (const f of run.files ?? []) args.push('--ro-bind', f.source, f.target);
     args.push('--remount-ro', '/', '--chdir', run.cwd, '--info-fd', '3');
     if (run.asPid1) args.push('--as-pid-1');
     return args;
@@ -134,6 +142,7 @@ export function createSandbox(o: {
       return unavailable();
     },
     warning: o.mode === 'none' ? UNSANDBOXED_WARNING : null,
+    uid,
     wrap(command, args, run) {
       if (o.mode === 'none') return { command, args, infoFd: false };
       const reason = unavailable();

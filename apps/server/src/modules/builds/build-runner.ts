@@ -17,6 +17,7 @@ import { createLogSink } from '../../platform/log-sink.js';
 import { createMasker } from '../../platform/masking.js';
 import { runStep, type StepContext } from './step-handlers.js';
 import { settledWithin } from '../../platform/shutdown.js';
+import type { RegistriesPort } from '../registries/registries.port.js';
 
 export const logsRoom = (buildId: string, step: string) => `logs:${buildId}:${step}`;
 const HEARTBEAT_MS = 2000;
@@ -38,6 +39,10 @@ export function createBuildRunner(deps: {
   /** Where every step's processes run (DESIGN §5): never on the host with the server's rights, unless the admin said BUILD_SANDBOX=none. */
   sandbox: Sandbox;
   log: FastifyBaseLogger;
+  /** The project's registries docker-push steps push to (optional: the step says so when absent). */
+  registries?: RegistriesPort;
+  /** CONTAINER_SCANNER (docker-push scans the image it built with it). */
+  containerScanner?: string;
   /** Told of every build that ended (notifications). */
   onFinished?: (build: BuildRow) => Promise<void>;
 }) {
@@ -87,7 +92,15 @@ export function createBuildRunner(deps: {
         GANTRY_PIPELINE_ID: pipeline.id, GANTRY_PIPELINE_NAME: pipeline.name, GANTRY_PIPELINE_EXECUTION_ID: build.id,
         GANTRY_BRANCH: build.branch, GANTRY_COMMIT: build.commitSha ?? '',
       };
-      const mask = createMasker([...masked, token]);
+      // a step may learn a secret on its way (a registry password): masked from then on, in every later line
+      const secrets: string[] = [...masked, token];
+      let maskNow = createMasker(secrets);
+      const mask = (line: string) => maskNow(line);
+      const addSecret = (secret: string) => {
+        if (!secret || secrets.includes(secret)) return;
+        secrets.push(secret);
+        maskNow = createMasker(secrets);
+      };
       if (deps.sandbox.unavailable) throw new Error(deps.sandbox.unavailable);
       for (const dir of [path.join(workspace, 'src'), path.join(workspace, '.home'), scriptsDir]) fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
       deps.sandbox.handOver(workspace);
@@ -112,6 +125,8 @@ export function createBuildRunner(deps: {
           resolve: (text: string) => resolvePlaceholders(text, platformEnv),
           resolveCommand: (text: string) => resolvePlaceholders(text, shellSafePlaceholders(platformEnv)),
           git: { client, token }, artifacts: deps.artifacts, store,
+          registries: deps.registries, containerScanner: deps.containerScanner, addSecret,
+          warnServer: (message) => deps.log.error({ buildId }, message),
           triggerPipeline: async (name, branch) => {
             const target = await deps.pipelines.byName(build.projectId, name);
             if (!target) throw new Error(`There is no pipeline named ${name} in this project`);

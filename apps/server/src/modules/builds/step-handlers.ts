@@ -10,6 +10,8 @@ import type { GitClientForBuilds } from '../pipelines/git-access.js';
 import type { PipelineRow } from '../pipelines/pipelines.store.js';
 import type { BuildsStore, BuildRow } from './builds.store.js';
 import { terraformBuild, cfnComponent } from './component-packaging.js';
+import { dockerPush } from './docker-push.js';
+import type { RegistriesPort } from '../registries/registries.port.js';
 
 export interface StepContext {
   build: BuildRow;
@@ -29,9 +31,17 @@ export interface StepContext {
   artifacts: ArtifactStore;
   store: BuildsStore;
   triggerPipeline: (name: string, branch: string) => Promise<BuildRow>;
+  /** The project's registries (docker-push); absent when the server has no registries module. */
+  registries?: RegistriesPort;
+  /** CONTAINER_SCANNER: the command docker-push scans a built image with, or none. */
+  containerScanner?: string;
+  /** Masks a secret the step learns on its way (a registry password) in its log from now on. */
+  addSecret: (secret: string) => void;
+  /** Tells the server's own log (an admin's problem, like a missing Debian package). */
+  warnServer: (message: string) => void;
 }
 
-const SANDBOX_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+export const SANDBOX_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
 /** The environment a step's processes see: a clean base plus the pipeline's and Gantry's variables — never Gantry's own. */
 function processEnv(ctx: StepContext, extra: Record<string, string> = {}): Record<string, string> {
@@ -52,12 +62,12 @@ function processEnv(ctx: StepContext, extra: Record<string, string> = {}): Recor
 /** What a step's processes may touch: the build's workspace (read-write) and its scripts (read-only). */
 const box = (ctx: StepContext) => ({ sandbox: ctx.sandbox, run: { mounts: [{ path: ctx.workspace, writable: true }, { path: ctx.scriptsDir }] } });
 
-const sourceDir = (ctx: StepContext) => path.join(ctx.workspace, 'src');
+export const sourceDir = (ctx: StepContext) => path.join(ctx.workspace, 'src');
 /**
  * Commands run in the pipeline's work dir inside the checkout: `../src2` or a link in the
  * repository must not lead out of it (compared by real paths).
  */
-function workDir(ctx: StepContext) {
+export function workDir(ctx: StepContext) {
   const dir = resolveInside(sourceDir(ctx), sourceDir(ctx), ctx.pipeline.workDir);
   if (!dir) throw new Error('The pipeline work dir points outside the repository');
   return dir;
@@ -192,6 +202,7 @@ export async function runStep(ctx: StepContext) {
     case 'trigger-pipeline': return triggerPipeline(ctx);
     case 'terraform-build': return terraformBuild(ctx);
     case 'cfn-component': return cfnComponent(ctx);
+    case 'docker-push': return dockerPush(ctx);
     default:
       throw new Error(`The ${ctx.step.type} step is not available in this version of Gantry yet`);
   }

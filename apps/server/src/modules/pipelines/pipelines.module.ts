@@ -3,6 +3,7 @@ import { defineModule, job, type ApiOf } from '../../platform/module.js';
 import type { BillingService } from '../billing/billing.port.js';
 import type { GitAccountsService } from '../git-accounts/git-accounts.port.js';
 import type { GitAccess } from './git-access.js';
+import type { RegistriesPort } from '../registries/registries.port.js';
 import { createPipelinesStore } from './pipelines.store.js';
 import { createPipelinesService } from './pipelines.service.js';
 import { pipelinesRoutes } from './pipelines.routes.js';
@@ -23,7 +24,8 @@ const RECOVER_EVERY_MS = 10_000;
  */
 export const pipelinesModule = defineModule({
   name: 'pipelines',
-  create(platform, needs: { billing: BillingService; gitAccounts: GitAccountsService }, overrides: { gitAccess?: GitAccess }) {
+  // registries is optional: docker-push steps need it, and say so when the app has no registries module before this one
+  create(platform, needs: { billing: BillingService; gitAccounts: GitAccountsService; registries?: RegistriesPort }, overrides: { gitAccess?: GitAccess; registries?: RegistriesPort }) {
     const { config, hooks, realtime, artifacts, runWorkers, log } = platform;
     const git: GitAccess = overrides.gitAccess ?? needs.gitAccounts;
     const concurrency = config.GANTRY_JOB_CONCURRENCY;
@@ -40,6 +42,7 @@ export const pipelinesModule = defineModule({
     });
     const runner = createBuildRunner({
       store: buildsStore, builds, pipelines, git, realtime, artifacts, workspaceRoot: path.join(config.dataDir, 'workspaces'), sandbox: platform.sandbox, log,
+      registries: overrides.registries ?? needs.registries, containerScanner: config.CONTAINER_SCANNER,
       onFinished: async (b) => {
         const pipeline = await pipelines.byIdAnyProject(b.pipelineId);
         if (pipeline) await hooks.runFinished.emit({ kind: 'build', ...b, pipelineName: pipeline.name });

@@ -1,0 +1,186 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { GANTRY_IMAGE_LABELS } from '@gantry/contracts';
+import { startRegistry, type LocalRegistry } from '@gantry/test-support';
+import { createTestApp, registerUser, createProject, bearer, until, type TestApp } from '../../../test/helpers.js';
+import { createLocalGit } from '../../../test/local-git.js';
+import { commitSymlink } from '../../../test/security/security-helpers.js';
+import { gitAccounts } from '../git-accounts/git-accounts.tables.js';
+import type { RegistriesPort, RegistryPushTarget } from '../registries/registries.port.js';
+
+/**
+ * docker-push through the real app: a real git repository, buildah in the real build sandbox, and
+ * Debian's Distribution registry with htpasswd auth; the pushed image is checked with skopeo.
+ */
+const CANARY = `canary-${crypto.randomBytes(6).toString('hex')}`;
+const SPEC = (extra = '') => `steps:
+  Clone:
+    type: git-clone
+  Push:
+    type: docker-push
+    image_name: web
+    tag: "b-{{GANTRY_PIPELINE_EXECUTION_ID}}"
+${extra}  After:
+    commands:
+      - 'ls -la "$(dirname "$HOME").gantry"'
+      - 'test ! -e "$(dirname "$HOME").gantry/image-Push" && echo NO-PRIVATE-DIR'
+      - 'if grep -rqs -- "$REG_PW" "$(dirname "$HOME")" "$(dirname "$HOME").gantry"; then echo PASSWORD-FOUND; else echo PASSWORD-NOT-FOUND; fi'
+`;
+const DOCKERFILE = 'FROM scratch\n# a comment\nCOPY app.txt /app/app.txt\nLABEL org.example.team=web\n';
+
+let t: TestApp;
+let git: ReturnType<typeof createLocalGit>;
+let registry: LocalRegistry;
+let dataDir: string;
+let owner: { idToken: string };
+let projectId: string;
+let gitAccountId: string;
+let password: string;
+const asked: { projectId: string; registryName: string | null | undefined }[] = [];
+
+const fakeRegistries: RegistriesPort = {
+  async pushTarget(project, registryName) {
+    asked.push({ projectId: project, registryName });
+    return { registryName: registryName || 'local', provider: 'DockerRegistryV2', host: registry.host, repositoryPrefix: 'acme', username: registry.username, password, tls: false } satisfies RegistryPushTarget;
+  },
+  registryScan: async () => null,
+};
+
+const api = (method: 'GET' | 'POST', url: string, payload?: object) =>
+  t.app.inject({ method, url: `/ms-ap/projects/${projectId}${url}`, headers: bearer(owner.idToken), payload });
+const waitForBuild = (pipelineId: string, buildId: string) =>
+  until(async () => (await api('GET', `/pipelines/${pipelineId}/builds/${buildId}`)).json(), (b) => ['SUCCEEDED', 'FAILED', 'ABORTED'].includes(b.status), `build ${buildId} to finish`);
+const logsOf = async (pipelineId: string, buildId: string, step: string) =>
+  ((await api('GET', `/pipelines/${pipelineId}/builds/${buildId}/steps/${step}/logs`)).json().chunks as { text: string }[]).map((c) => c.text).join('\n');
+
+async function pipelineWith(name: string, files: Record<string, string>) {
+  const repo = git.createRepo(`acme/${name}`, files);
+  const res = await api('POST', '/pipelines', {
+    name, gitAccountId, repositoryUrl: repo.url, branchFilter: 'main', automatedTrigger: false,
+    environmentVariables: [{ key: 'REG_PW', value: password, sensitive: false }],
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return { pipelineId: res.json().pipelineId as string, bare: repo.url, sha: repo.sha };
+}
+async function build(pipelineId: string) {
+  const res = await api('POST', `/pipelines/${pipelineId}/builds`, { ref: 'refs/heads/main' });
+  expect(res.statusCode, res.body).toBe(201);
+  return waitForBuild(pipelineId, res.json().buildId);
+}
+const skopeo = (...args: string[]) => execFileSync('skopeo', args, { encoding: 'utf8' });
+const inspect = (ref: string) => JSON.parse(skopeo('inspect', '--tls-verify=false', '--creds', `${registry.username}:${registry.password}`, `docker://${ref}`));
+
+beforeAll(async () => {
+  registry = await startRegistry({ auth: 'htpasswd' });
+  password = registry.password;
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-push-data-'));
+  fs.writeFileSync(path.join(dataDir, 'canary.txt'), CANARY);
+  git = createLocalGit();
+  t = await createTestApp({ GANTRY_DATA_DIR: dataDir }, { overrides: { pipelines: { gitAccess: git.access, registries: fakeRegistries } } });
+  owner = await registerUser(t, 'push-owner@example.com');
+  projectId = await createProject(t, owner.idToken, 'Push');
+  const [row] = await t.app.services.database.db.insert(gitAccounts).values({ projectId, type: 'github', accountName: 'acme', externalId: '1', accessTokenSealed: t.app.services.secrets.seal('local-token') }).returning();
+  gitAccountId = row!.id;
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+  git?.close();
+  await registry?.stop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('docker-push step', () => {
+  it('builds the image in the sandbox, pushes it with the Gantry labels and records reference and digest', async () => {
+    const { pipelineId, sha } = await pipelineWith('web', { 'gantry.yaml': SPEC(), Dockerfile: DOCKERFILE, 'app.txt': 'hello image' });
+    const done = await build(pipelineId);
+    const pushLog = await logsOf(pipelineId, done.id, 'Push');
+    expect(done.status, `${done.errorMessage}\n${pushLog}`).toBe('SUCCEEDED');
+    const step = done.steps.find((s: { name: string }) => s.name === 'Push');
+    const tag = `b-${done.id}`;
+    const reference = `${registry.host}/acme/web:${tag}`;
+    expect(step.reports.image).toEqual({ reference, digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/), registry: 'local', repository: 'acme/web', tag });
+    expect(step.reports.containerScan).toBeUndefined(); // no CONTAINER_SCANNER: no scan
+    expect(asked.at(-1)).toEqual({ projectId, registryName: null });
+
+    // independently: skopeo sees the image, its labels and the recorded digest
+    const seen = inspect(reference);
+    expect(seen.Digest).toBe(step.reports.image.digest);
+    expect(seen.Labels).toMatchObject({
+      [GANTRY_IMAGE_LABELS.revision]: sha,
+      [GANTRY_IMAGE_LABELS.pipeline]: 'web',
+      [GANTRY_IMAGE_LABELS.build]: done.id,
+      [GANTRY_IMAGE_LABELS.message]: 'initial',
+      'org.example.team': 'web',
+    });
+    expect(seen.Labels[GANTRY_IMAGE_LABELS.source]).toMatch(/acme__web\.git$/);
+    expect(Date.parse(seen.Labels[GANTRY_IMAGE_LABELS.created])).not.toBeNaN();
+    for (const key of Object.values(GANTRY_IMAGE_LABELS)) expect(seen.Labels, key).toHaveProperty([key]);
+
+    // the credentials never reached the workspace, the log, or a later step; the private folder is gone
+    const afterLog = await logsOf(pipelineId, done.id, 'After');
+    expect(afterLog).toContain('NO-PRIVATE-DIR');
+    expect(afterLog).toContain('PASSWORD-NOT-FOUND');
+    expect(pushLog).toContain(`pushed ${reference}@${step.reports.image.digest}`);
+    expect(pushLog).not.toContain(password);
+    expect(fs.readdirSync(path.join(dataDir, 'workspaces'))).toEqual([]);
+  });
+
+  it('refuses a Dockerfile with RUN with a clear message, before building', async () => {
+    const { pipelineId } = await pipelineWith('runner', { 'gantry.yaml': SPEC(), Dockerfile: 'FROM scratch\nCOPY app.txt /app.txt\nRUN ["/busybox", "true"]\n', 'app.txt': 'x' });
+    const done = await build(pipelineId);
+    expect(done.status).toBe('FAILED');
+    expect(done.errorMessage).toMatch(/^Step Push failed: RUN instructions are not supported/);
+  });
+
+  it('a wrong password fails the step with the registry\'s reason, and the password is in no stored log', async () => {
+    const { pipelineId } = await pipelineWith('wrongpw', { 'gantry.yaml': SPEC('    registry: other\n'), Dockerfile: DOCKERFILE, 'app.txt': 'x' });
+    password = `wrong-${crypto.randomBytes(8).toString('hex')}`;
+    try {
+      const done = await build(pipelineId);
+      expect(done.status).toBe('FAILED');
+      expect(asked.at(-1)).toEqual({ projectId, registryName: 'other' });
+      expect(done.errorMessage).toMatch(/^Step Push failed: buildah push failed: .*(unauthorized|authentication required)/i);
+      const raw = await t.app.services.database.executeSql(`select string_agg(text, E'\\n') as t from build_logs where build_id = '${done.id}'`);
+      expect(String(raw.rows[0].t)).toContain('buildah push');
+      expect(String(raw.rows[0].t)).not.toContain(password);
+      expect(JSON.stringify(done)).not.toContain(password);
+    } finally {
+      password = registry.password;
+    }
+  });
+
+  it('cannot take files of the data dir into the image: not through a linked Dockerfile, not through a link in the context', async () => {
+    const linked = await pipelineWith('linked', { 'gantry.yaml': SPEC().replace('    image_name: web\n', '    image_name: web\n    dockerfile: Dockerfile.link\n'), 'app.txt': 'x' });
+    commitSymlink(linked.bare, 'Dockerfile.link', path.join(dataDir, 'canary.txt'));
+    const refused = await build(linked.pipelineId);
+    expect(refused.status).toBe('FAILED');
+    expect(refused.errorMessage).toBe('Step Push failed: The Dockerfile Dockerfile.link was not found in the repository');
+
+    const stealing = await pipelineWith('stealing', { 'gantry.yaml': SPEC(), Dockerfile: 'FROM scratch\nCOPY stolen/ /stolen/\nCOPY canary.link /canary.txt\n', 'app.txt': 'x' });
+    commitSymlink(stealing.bare, 'stolen', dataDir);
+    commitSymlink(stealing.bare, 'canary.link', path.join(dataDir, 'canary.txt'));
+    const done = await build(stealing.pipelineId);
+    const log = await logsOf(stealing.pipelineId, done.id, 'Push');
+    expect(log).not.toContain(CANARY);
+    if (done.status === 'SUCCEEDED') {
+      // whatever went into the image: not the canary
+      const out = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-pulled-'));
+      try {
+        skopeo('copy', '--src-tls-verify=false', '--src-creds', `${registry.username}:${registry.password}`, `docker://${done.steps[1].reports.image.reference}`, `dir:${out}`);
+        for (const f of fs.readdirSync(out)) {
+          const bytes = fs.readFileSync(path.join(out, f));
+          const text = f === 'manifest.json' || f === 'version' ? bytes.toString() : (() => { try { return execFileSync('tar', ['-xzOf', path.join(out, f)], { encoding: 'latin1', stdio: ['ignore', 'pipe', 'ignore'] }); } catch { return bytes.toString('latin1'); } })();
+          expect(text).not.toContain(CANARY);
+        }
+      } finally {
+        fs.rmSync(out, { recursive: true, force: true });
+      }
+    } else {
+      expect(done.errorMessage).toMatch(/^Step Push failed: buildah bud failed/);
+    }
+  });
+});
