@@ -3,3 +3,4 @@ export * from './smtp.js';
 export * from './postgres.js';
 export * from './aws-sts.js';
 export * from './registry/index.js';
+export * from './registry/standins.js';

@@ -9,7 +9,9 @@ import { RegistryFailure, errorMessage, type PushCredentials, type RegistryAdapt
 /** An SDK error as a RegistryFailure with the service's own words (and its HTTP status for 503/429). */
 function failure(what: string, err: unknown): RegistryFailure {
   const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
-  const status = e.$metadata?.httpStatusCode ?? (e.name === 'ThrottlingException' ? 429 : undefined);
+  // AWS answers throttling with HTTP 400 and the error name; it is a "retry later" all the same
+  const throttled = ['ThrottlingException', 'TooManyRequestsException', 'RequestLimitExceeded', 'ServiceUnavailableException'].includes(e.name ?? '');
+  const status = throttled ? 429 : e.$metadata?.httpStatusCode;
   return new RegistryFailure(`${what}: ${e.name && e.name !== 'Error' ? `${e.name}: ` : ''}${errorMessage(err)}`, status);
 }
 

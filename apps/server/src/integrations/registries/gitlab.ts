@@ -47,7 +47,8 @@ export function gitlabAdapter(c: { gitlabUrl: string; registryUrl: string; hiera
     }
     return fullPath;
   }
-  const relative = (p: string, pre: string) => (p.toLowerCase() === pre ? '' : p.toLowerCase().startsWith(`${pre}/`) ? p.slice(pre.length + 1) : p);
+  /** A repository's name under the prefix; the image at the project's root keeps its full path (a name cannot be empty). */
+  const relative = (p: string, pre: string) => (p.toLowerCase() === pre ? p : p.toLowerCase().startsWith(`${pre}/`) ? p.slice(pre.length + 1) : p);
   async function repositories(): Promise<GitlabRepository[]> {
     return all<GitlabRepository>(`${owner}/registry/repositories`, 'Registry repositories');
   }
