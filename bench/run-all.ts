@@ -7,6 +7,7 @@ import { benchColdStart, printColdStart } from './cold-start.js';
 import { benchProjectList, printProjectList } from './project-list.js';
 import { benchDeployOverhead, printDeployOverhead } from './deploy-overhead.js';
 import { benchSandbox, printSandbox } from './sandbox.js';
+import { benchDockerPush, printDockerPush } from './docker-push.js';
 import { benchWebBundle, printWebBundle } from './web-bundle.js';
 import { fmt, table } from './src/load.js';
 
@@ -28,6 +29,10 @@ console.log('\n== build sandbox ==');
 const sandbox = await benchSandbox();
 printSandbox(sandbox);
 
+console.log('\n== docker-push step ==');
+const push = await benchDockerPush();
+printDockerPush(push);
+
 console.log('\n== web app: initial JavaScript ==');
 const web = await benchWebBundle();
 printWebBundle(web);
@@ -38,6 +43,7 @@ table([
   { benchmark: 'GET /ms-project/projects', value: `${fmt(list.gantry.requestsPerSecond)} req/s` },
   { benchmark: 'bare Fastify route, same body', value: `${fmt(list.bare.requestsPerSecond)} req/s` },
   { benchmark: 'ratio Gantry / bare', value: fmt(list.ratio, 3) },
+  { benchmark: 'docker-push step, small image (median)', value: `${fmt(push.step.median, 0)} ms (by hand ${fmt(push.byHand.median, 0)} ms)` },
   { benchmark: 'cold start: npm start → first 200 on /', value: `${fmt(cold.npmStart.ms / 1000, 2)} s` },
   { benchmark: 'cold start: server only → first 200 on / (median)', value: `${fmt(serverMedian / 1000, 2)} s` },
   { benchmark: 'Quick Deploy / terraform apply by hand (5 resources)', value: fmt(deploy.ratio, 2) },
