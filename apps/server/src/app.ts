@@ -1,12 +1,10 @@
 import path from 'node:path';
-import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import rateLimit from '@fastify/rate-limit';
-import fastifyStatic from '@fastify/static';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './platform/db.js';
 import { registerErrorHandler } from './platform/errors.js';
@@ -18,6 +16,7 @@ import { createMailer } from './platform/mail.js';
 import { createRealtime } from './platform/realtime.js';
 import { createArtifactStore } from './platform/artifacts.js';
 import { createHooks } from './platform/hooks.js';
+import { serveSpa } from './platform/spa.js';
 import { moduleList, type Platform } from './platform/module.js';
 import { createSandbox } from './integrations/executor/sandbox.js';
 import { runShutdownSteps, STOP_RUNS_WITHIN_MS } from './platform/shutdown.js';
@@ -159,17 +158,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true, database: database.kind }));
 
   const webDist = config.GANTRY_WEB_DIST ? path.resolve(config.GANTRY_WEB_DIST) : defaultWebDist;
-  if (fs.existsSync(path.join(webDist, 'index.html'))) {
-    await app.register(fastifyStatic, { root: webDist, prefix: '/', wildcard: false, index: false });
-    const indexHtml = fs.readFileSync(path.join(webDist, 'index.html'));
-    app.get('/*', { schema: { hide: true } }, (req, reply) => {
-      const p = req.url.split('?')[0]!;
-      if (p.startsWith('/ms-') || p.startsWith('/docs')) return reply.status(404).send({ message: `Route GET ${p} not found`, code: 'NotFound' });
-      const file = path.join(webDist, path.normalize(p));
-      if (file.startsWith(webDist) && p !== '/' && fs.existsSync(file) && fs.statSync(file).isFile()) return reply.sendFile(path.relative(webDist, file));
-      return reply.type('text/html').header('cache-control', 'no-cache').send(indexHtml);
-    });
-  } else {
+  if (!(await serveSpa(app, webDist))) {
     app.log.warn(`No built web app at ${webDist}; serving the API only (run "npm run build -w @gantry/web").`);
   }
 
