@@ -184,3 +184,61 @@ describe('docker-push step', () => {
     }
   });
 });
+
+describe('docker-push container scan', () => {
+  // a stand-in scanner on every Debian host: busybox echoes Trivy-shaped JSON (no spaces: the command is split on them)
+  const SCANNER = '/bin/busybox echo {"SchemaVersion":2,"ArtifactName":"{archive}","Results":[{"Target":"x","Vulnerabilities":[{"Severity":"HIGH"},{"Severity":"HIGH"},{"Severity":"LOW"}]}]}';
+  let scanApp: TestApp;
+  let provider: RegistryPushTarget['provider'] = 'DockerRegistryV2';
+  const ecrScans: string[][] = [];
+  const ports: RegistriesPort = {
+    pushTarget: async () => ({ registryName: 'local', provider, host: registry.host, repositoryPrefix: 'scan', username: registry.username, password: registry.password, tls: false }),
+    async registryScan(project, registryName, repository, digest) {
+      ecrScans.push([project, registryName, repository, digest]);
+      return { imageName: repository, imageTag: 'from-ecr', status: 'COMPLETE', statusDescription: 'ECR scan', severityCounts: { CRITICAL: 3 }, scanner: 'ecr' };
+    },
+  };
+  let scanOwner: { idToken: string };
+  let scanProject: string;
+  let scanGitAccount: string;
+  const scanApi = (method: 'GET' | 'POST', url: string, payload?: object) =>
+    scanApp.app.inject({ method, url: `/ms-ap/projects/${scanProject}${url}`, headers: bearer(scanOwner.idToken), payload });
+
+  beforeAll(async () => {
+    scanApp = await createTestApp({ CONTAINER_SCANNER: SCANNER }, { overrides: { pipelines: { gitAccess: git.access, registries: ports } } });
+    scanOwner = await registerUser(scanApp, 'scan-owner@example.com');
+    scanProject = await createProject(scanApp, scanOwner.idToken, 'Scan');
+    const [row] = await scanApp.app.services.database.db.insert(gitAccounts).values({ projectId: scanProject, type: 'github', accountName: 'acme', externalId: '1', accessTokenSealed: scanApp.app.services.secrets.seal('local-token') }).returning();
+    scanGitAccount = row!.id;
+  }, 60_000);
+  afterAll(async () => {
+    await scanApp?.close();
+  });
+
+  async function pushOnce(name: string) {
+    const repo = git.createRepo(`scan/${name}`, { 'gantry.yaml': 'steps:\n  Clone:\n    type: git-clone\n  Push:\n    type: docker-push\n    image_name: scanned\n', Dockerfile: DOCKERFILE, 'app.txt': 'x' });
+    const created = await scanApi('POST', '/pipelines', { name, gitAccountId: scanGitAccount, repositoryUrl: repo.url, branchFilter: 'main', automatedTrigger: false });
+    const pipelineId = created.json().pipelineId as string;
+    const res = await scanApi('POST', `/pipelines/${pipelineId}/builds`, { ref: 'refs/heads/main' });
+    const done = await until(async () => (await scanApi('GET', `/pipelines/${pipelineId}/builds/${res.json().buildId}`)).json(), (b) => ['SUCCEEDED', 'FAILED'].includes(b.status), 'the build to finish');
+    expect(done.status, done.errorMessage).toBe('SUCCEEDED');
+    return { done, sha: repo.sha, step: done.steps.find((s: { name: string }) => s.name === 'Push') };
+  }
+
+  it('scans the built image with CONTAINER_SCANNER, in the sandbox, tagged with the short commit sha', async () => {
+    const { step, sha } = await pushOnce('scanned');
+    expect(step.reports.image.tag).toBe(sha.slice(0, 7));
+    expect(step.reports.containerScan).toEqual({ imageName: 'scanned', imageTag: sha.slice(0, 7), status: 'COMPLETE', statusDescription: 'Found 2 high, 1 low', severityCounts: { HIGH: 2, LOW: 1 }, scanner: 'trivy' });
+  });
+
+  it('takes ECR\'s own scan of the pushed digest when the registry has one', async () => {
+    provider = 'Ecr';
+    try {
+      const { step } = await pushOnce('ecr');
+      expect(ecrScans.at(-1)).toEqual([scanProject, 'local', 'scan/scanned', step.reports.image.digest]);
+      expect(step.reports.containerScan).toMatchObject({ scanner: 'ecr', severityCounts: { CRITICAL: 3 } });
+    } finally {
+      provider = 'DockerRegistryV2';
+    }
+  });
+});
