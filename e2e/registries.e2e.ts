@@ -52,17 +52,17 @@ describe('docker registries', () => {
     await page.getByText('Registry name is required').waitFor();
     await page.getByText('Docker provider is required').waitFor();
 
-    await page.getByRole('textbox', { name: 'Name' }).fill('Local_Registry');
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Local_Registry');
     await page.getByRole('textbox', { name: 'Docker provider' }).click();
     await page.getByRole('option', { name: /Docker Registry v2/ }).click();
     await page.getByRole('button', { name: 'Create Registry' }).click();
     await page.getByText('Registry name must be lowercase letters').waitFor();
     await page.getByText('Username is required').waitFor();
 
-    await page.getByRole('textbox', { name: 'Name' }).fill('local');
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('local');
     // Credentials are trimmed before submit.
     await page.getByRole('textbox', { name: 'Registry URL' }).fill(`  ${registry.url}  `);
-    await page.getByRole('textbox', { name: 'Username' }).fill(' pusher ');
+    await page.getByRole('textbox', { name: 'Username', exact: true }).fill(' pusher ');
     await page.getByLabel('Password or token').fill('Push-Secret-1');
     await page.getByRole('switch', { name: 'Default registry' }).check({ force: true });
     await page.getByRole('button', { name: 'Create Registry' }).click();
@@ -80,13 +80,13 @@ describe('docker registries', () => {
     await page.getByRole('link', { name: 'Edit registry local' }).click();
     await page.waitForURL(`**${LIST}/local/edit`);
     await page.getByRole('heading', { name: 'Edit Docker Registry' }).waitFor();
-    await expect.poll(() => page.getByRole('textbox', { name: 'Name' }).inputValue()).toBe('local');
-    expect(await page.getByRole('textbox', { name: 'Name' }).isDisabled()).toBe(true);
+    await expect.poll(() => page.getByRole('textbox', { name: 'Name', exact: true }).inputValue()).toBe('local');
+    expect(await page.getByRole('textbox', { name: 'Name', exact: true }).isDisabled()).toBe(true);
     expect(await page.getByRole('textbox', { name: 'Docker provider' }).isDisabled()).toBe(true);
     const secret = page.getByLabel('Password or token');
     expect(await secret.getAttribute('placeholder')).toBe('(sensitive)');
     expect(await secret.inputValue()).toBe('');
-    expect(await page.getByRole('textbox', { name: 'Username' }).inputValue()).toBe('pusher');
+    expect(await page.getByRole('textbox', { name: 'Username', exact: true }).inputValue()).toBe('pusher');
 
     await page.getByRole('button', { name: 'Update Registry' }).click();
     await toast(page, 'You have successfully edited registry local').waitFor();
