@@ -51,6 +51,8 @@ describe.each(['htpasswd', 'token'] as const)('Docker Registry v2 adapter agains
   it('lists the catalog, and only what is under the registry_url path', async () => {
     expect(await adapter().listRepositories()).toEqual(['other', 'team/alpha', 'team/api', 'team/zeta']);
     expect(await adapter({ url: `${reg.url}/team` }).listRepositories()).toEqual(['alpha', 'api', 'zeta']);
+    // one repository a page: every Link followed
+    expect(await dockerRegistryV2Adapter({ registryUrl: reg.url, username: reg.username, password: reg.password, pageSize: 1 }).listRepositories()).toEqual(['other', 'team/alpha', 'team/api', 'team/zeta']);
     if (auth === 'token') expect(reg.tokenRequests.some((r) => r.scopes.includes('registry:catalog:*') && r.status === 200)).toBe(true);
   });
 

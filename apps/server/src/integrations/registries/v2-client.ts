@@ -15,6 +15,8 @@ export interface V2ClientOptions {
   username?: string;
   password?: string;
   fetch?: typeof fetch;
+  /** Catalog page size asked for (default 100; the registry may answer fewer and a `Link` to the next page). */
+  pageSize?: number;
 }
 
 /** The parameters of a WWW-Authenticate challenge: scheme plus key="value" pairs. */
@@ -124,7 +126,7 @@ export function createV2Client(o: V2ClientOptions) {
     /** Every repository of /v2/_catalog, following `Link` pages. */
     async catalog(): Promise<string[]> {
       const names: string[] = [];
-      for (let next: string | null = '/v2/_catalog?n=100'; next;) {
+      for (let next: string | null = `/v2/_catalog?n=${o.pageSize ?? 100}`; next;) {
         const res = await ok(await request(next, { scope: 'registry:catalog:*' }), 'Repository catalog');
         names.push(...(((await res.json()) as { repositories?: string[] | null }).repositories ?? []));
         const link = nextLink(res.headers.get('link'));
