@@ -17,7 +17,7 @@ import { createRealtime } from './platform/realtime.js';
 import { createArtifactStore } from './platform/artifacts.js';
 import { createHooks } from './platform/hooks.js';
 import { serveSpa } from './platform/spa.js';
-import { moduleList, type Platform } from './platform/module.js';
+import { moduleList, type ModuleParts, type Platform } from './platform/module.js';
 import { createSandbox } from './integrations/executor/sandbox.js';
 import { runShutdownSteps, STOP_RUNS_WITHIN_MS } from './platform/shutdown.js';
 import { billingModule } from './modules/billing/billing.module.js';
@@ -125,8 +125,11 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   const { realtime } = platform;
 
   const { apis, parts } = await modules.create(platform, opts.overrides);
+  // by role: `serve` (api) mounts routes and sockets, `worker` mounts jobs and never listens, `all` both
+  const servesHttp = config.GANTRY_ROLE !== 'worker';
   for (const part of parts) {
-    part.socket?.(realtime);
+    if (servesHttp) part.socket?.(realtime);
+    if (!runWorkers) continue;
     for (let i = 0; i < config.GANTRY_JOB_CONCURRENCY; i++) {
       for (const job of part.jobs ?? []) await jobs.work<never>(job.queue, job.handler);
     }
@@ -141,6 +144,28 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   };
   app.decorate('services', services);
 
+  if (servesHttp) await mountHttp(app, config, database, parts, realtime);
+  // Stopping (SIGTERM in main, app.close() in tests) keeps one order. Fastify answers new requests
+  // with 503 before preClose; the runs, their logs and the sockets end here, before the HTTP server
+  // waits for its open connections (a connected socket.io client would otherwise hold it open).
+  app.addHook('preClose', async () => {
+    await runShutdownSteps(app.log, [
+      { name: 'stop taking jobs', run: () => jobs.stopWorking() },
+      { name: 'end the running builds and deployments', withinMs: STOP_RUNS_WITHIN_MS + 5_000, run: () => Promise.all(parts.map((part) => part.stop?.(STOP_RUNS_WITHIN_MS))) },
+      { name: 'close socket.io', withinMs: 5_000, run: () => realtime.close() },
+    ]);
+  });
+  app.addHook('onClose', async () => {
+    await runShutdownSteps(app.log, [
+      { name: 'stop the job queue', withinMs: 10_000, run: () => jobs.stop() },
+      ...(opts.database ? [] : [{ name: 'close the database', run: () => database.close() }]),
+    ]);
+  });
+  return app;
+}
+
+/** The HTTP side of an api or all-in-one process: rate limits, OpenAPI, every module's routes, the SPA and socket.io. */
+async function mountHttp(app: FastifyInstance, config: Config, database: Database, parts: ModuleParts[], realtime: Platform['realtime']) {
   if (config.GANTRY_RATE_LIMIT) await app.register(rateLimit, { global: false, enableDraftSpec: true });
   await app.register(swagger, {
     openapi: {
@@ -165,21 +190,4 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   app.addHook('onReady', async () => {
     realtime.attach(app.server);
   });
-  // Stopping (SIGTERM in main, app.close() in tests) keeps one order. Fastify answers new requests
-  // with 503 before preClose; the runs, their logs and the sockets end here, before the HTTP server
-  // waits for its open connections (a connected socket.io client would otherwise hold it open).
-  app.addHook('preClose', async () => {
-    await runShutdownSteps(app.log, [
-      { name: 'stop taking jobs', run: () => jobs.stopWorking() },
-      { name: 'end the running builds and deployments', withinMs: STOP_RUNS_WITHIN_MS + 5_000, run: () => Promise.all(parts.map((part) => part.stop?.(STOP_RUNS_WITHIN_MS))) },
-      { name: 'close socket.io', withinMs: 5_000, run: () => realtime.close() },
-    ]);
-  });
-  app.addHook('onClose', async () => {
-    await runShutdownSteps(app.log, [
-      { name: 'stop the job queue', withinMs: 10_000, run: () => jobs.stop() },
-      ...(opts.database ? [] : [{ name: 'close the database', run: () => database.close() }]),
-    ]);
-  });
-  return app;
 }

@@ -74,14 +74,14 @@ async function main(argv: string[]) {
   }
   const role = command === 'serve' ? 'api' : command === 'worker' ? 'worker' : 'all';
   const started = Date.now();
-  const gantry = await startGantry({ GANTRY_ROLE: role, ...(role === 'worker' && !process.env.PORT ? { PORT: '0', HOST: '127.0.0.1' } : {}) });
+  const gantry = await startGantry({ GANTRY_ROLE: role });
   const { url, app, config } = gantry;
   log = app.log;
   stopOnSignals(gantry.close);
   const shown = config.PUBLIC_URL ?? url;
   app.log.info(`Gantry (${role}) on ${config.DATABASE_URL ? 'PostgreSQL' : `PGlite in ${config.dataDir}`} ready in ${Date.now() - started} ms`);
   if (!config.SMTP_URL && role !== 'worker') app.log.info(`No SMTP_URL: mails go to the outbox at ${shown}/outbox?key=${app.services.outboxKey}`);
-  console.log(`\n  Gantry is running at ${shown}\n`);
+  console.log(role === 'worker' ? '\n  Gantry worker is taking jobs\n' : `\n  Gantry is running at ${shown}\n`);
 }
 
 main(process.argv.slice(2)).catch((err) => {
