@@ -216,11 +216,11 @@ function pushClient(base: string, creds: { username: string; password: string } 
       const start = await ensure(await call(repository, `/v2/${repository}/blobs/uploads/`, { method: 'POST' }), 'start upload');
       const location = new URL(start.headers.get('location')!, base);
       location.searchParams.set('digest', digest);
-      await ensure(await call(repository, location.toString(), { method: 'PUT', body: data, headers: { 'content-type': 'application/octet-stream' } }), 'upload blob');
+      await ensure(await call(repository, location.toString(), { method: 'PUT', body: new Uint8Array(data), headers: { 'content-type': 'application/octet-stream' } }), 'upload blob');
       return digest;
     },
     async manifest(repository: string, reference: string, body: Buffer, mediaType: string) {
-      const res = await ensure(await call(repository, `/v2/${repository}/manifests/${reference}`, { method: 'PUT', body, headers: { 'content-type': mediaType } }), 'put manifest');
+      const res = await ensure(await call(repository, `/v2/${repository}/manifests/${reference}`, { method: 'PUT', body: new Uint8Array(body), headers: { 'content-type': mediaType } }), 'put manifest');
       return res.headers.get('docker-content-digest') ?? sha256(body);
     },
   };
