@@ -1,6 +1,6 @@
 import { Anchor, Badge, Button, Card, Center, Group, Loader, Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconCircleCheck, IconCircleX, IconClockHour4, IconPercentage, IconReportAnalytics } from '@tabler/icons-react';
+import { IconBrandDocker, IconCircleCheck, IconCircleX, IconClockHour4, IconPercentage, IconReportAnalytics } from '@tabler/icons-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { msToMinutes, successRate, type Build } from '@gantry/contracts';
@@ -12,7 +12,7 @@ import { usePipelineMetrics } from '../api/get-pipeline-metrics';
 import { usePipelineBuilds } from '../api/list-pipeline-builds';
 import { useListErrorToast } from '../hooks/use-list-error-toast';
 import { buildNumberText, elapsedMs, formatHms } from '../lib/format';
-import { containerScanOf, containerScanSummary } from '../lib/scan';
+import { containerScanOf, containerScanSummary, pushedImageOf } from '../lib/scan';
 import { BuildStatusBadge } from './BuildStatusBadge';
 import { CommitCell } from './CommitCell';
 import { MetricTiles } from './MetricTiles';
@@ -23,7 +23,8 @@ function ReportsCell({ build, to }: { build: Build; to: string }) {
   const failedScan = scans.find((s) => s.status === 'FAILED');
   const total = scans.reduce((n, s) => n + Object.values(s.severityCounts ?? {}).reduce((a, c) => a + (Number(c) || 0), 0), 0);
   const issues = scans.length ? containerScanSummary(failedScan ?? { severityCounts: { all: total } }) : null;
-  if (!artifacts && !issues) {
+  const images = build.steps.filter((s) => pushedImageOf(s) !== null).length;
+  if (!artifacts && !issues && !images) {
     return (
       <Text size="sm" c="dimmed">
         —
@@ -38,6 +39,11 @@ function ReportsCell({ build, to }: { build: Build; to: string }) {
       {artifacts > 0 && (
         <Badge variant="outline" color="gray" radius="sm" size="sm">
           {artifacts === 1 ? '1 artifact' : `${artifacts} artifacts`}
+        </Badge>
+      )}
+      {images > 0 && (
+        <Badge variant="outline" color="indigo" radius="sm" size="sm" leftSection={<IconBrandDocker size={12} />}>
+          {images === 1 ? '1 image' : `${images} images`}
         </Badge>
       )}
       {issues && (

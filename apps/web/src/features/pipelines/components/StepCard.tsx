@@ -1,8 +1,9 @@
-import { Group, Loader, Text, ThemeIcon, UnstyledButton } from '@mantine/core';
-import { IconBan, IconCircleCheckFilled, IconCircleDashed, IconCircleXFilled, IconClock, IconShieldCheck, IconShieldExclamation, IconShieldX } from '@tabler/icons-react';
+import { Group, Loader, Stack, Text, ThemeIcon, UnstyledButton } from '@mantine/core';
+import { IconBan, IconBrandDocker, IconCircleCheckFilled, IconCircleDashed, IconCircleXFilled, IconClock, IconShieldCheck, IconShieldExclamation, IconShieldX } from '@tabler/icons-react';
 import type { BuildStep } from '@gantry/contracts';
 import { elapsedMs, formatMinSec } from '../lib/format';
-import { containerScanOf, containerScanSummary } from '../lib/scan';
+import { CopyToClipboard } from '../../../ui/CopyToClipboard';
+import { pushedImageOf, shortDigest, shortReference, stepScanBadge, type PushedImage } from '../lib/scan';
 import { buildStatusDisplay } from '../lib/status';
 
 export function StepStatusIcon({ status, size = 18 }: { status: string | null; size?: number }) {
@@ -23,23 +24,44 @@ export function StepStatusIcon({ status, size = 18 }: { status: string | null; s
   }
 }
 
-/** A step card (spec §2): name, duration, container-scan summary (§4); opens the step panel. */
+/** The image a docker-push step pushed (`reports.image`): registry/repository:tag and digest, 7 characters (spec delivery §9). */
+function PushedImageLine({ image }: { image: PushedImage }) {
+  return (
+    <Group gap={6} wrap="nowrap" mt={6} pt={6} style={{ borderTop: '1px dashed var(--mantine-color-gray-3)' }} data-testid="step-image">
+      <ThemeIcon size={16} variant="transparent" color="indigo">
+        <IconBrandDocker size={14} />
+      </ThemeIcon>
+      <Stack gap={0} style={{ minWidth: 0, flex: 1 }}>
+        <Text size="xs" ff="monospace" truncate="end" title={image.reference} data-testid="step-image-reference">
+          {shortReference(image)}
+        </Text>
+        {image.digest && (
+          <Text size="xs" c="dimmed" ff="monospace" truncate="end" title={image.digest} data-testid="step-image-digest">
+            {shortDigest(image.digest)}
+            {image.registry ? ` · ${image.registry}` : ''}
+          </Text>
+        )}
+      </Stack>
+      <CopyToClipboard value={image.reference} label="Copy image reference" />
+    </Group>
+  );
+}
+
+/**
+ * A step card (spec §2): name, duration, the container-scan summary only when a scan ran (§4), and the
+ * image a docker-push step pushed with a copy button; the card opens the step panel.
+ */
 export function StepCard({ step, selected, now, onOpen }: { step: BuildStep; selected: boolean; now: number; onOpen: () => void }) {
-  const scan = containerScanOf(step);
-  const summary = containerScanSummary(scan);
+  const summary = stepScanBadge(step);
+  const image = pushedImageOf(step);
   const color = buildStatusDisplay(step.status).color;
   const ms = elapsedMs(step.startDate, step.stopDate, now);
-  const ShieldIcon = summary.tone === 'ok' ? IconShieldCheck : summary.tone === 'failed' ? IconShieldX : IconShieldExclamation;
+  const ShieldIcon = summary?.tone === 'ok' ? IconShieldCheck : summary?.tone === 'failed' ? IconShieldX : IconShieldExclamation;
   return (
-    <UnstyledButton
-      onClick={onOpen}
+    <div
       data-testid="step-card"
       data-step={step.name}
-      aria-label={`Step ${step.name}`}
-      aria-pressed={selected}
       style={{
-        display: 'block',
-        width: '100%',
         background: 'var(--mantine-color-body)',
         border: `1px solid ${selected ? 'var(--mantine-color-indigo-5)' : 'var(--mantine-color-gray-3)'}`,
         borderLeft: `4px solid var(--mantine-color-${color}-${color === 'gray' ? 4 : 6})`,
@@ -49,36 +71,35 @@ export function StepCard({ step, selected, now, onOpen }: { step: BuildStep; sel
         transition: 'box-shadow 120ms ease, border-color 120ms ease',
       }}
     >
-      <Group justify="space-between" wrap="nowrap" gap="xs">
-        <Group gap={8} wrap="nowrap" style={{ minWidth: 0 }}>
-          <StepStatusIcon status={step.status} />
-          <Text size="sm" fw={600} truncate="end" data-testid="step-name">
-            {step.name}
+      <UnstyledButton onClick={onOpen} aria-label={`Step ${step.name}`} aria-pressed={selected} style={{ display: 'block', width: '100%' }}>
+        <Group justify="space-between" wrap="nowrap" gap="xs">
+          <Group gap={8} wrap="nowrap" style={{ minWidth: 0 }}>
+            <StepStatusIcon status={step.status} />
+            <Text size="sm" fw={600} truncate="end" data-testid="step-name">
+              {step.name}
+            </Text>
+          </Group>
+          <Text size="xs" c="dimmed" ff="monospace" style={{ whiteSpace: 'nowrap' }} data-testid="step-duration">
+            {ms === null ? '—' : formatMinSec(ms)}
           </Text>
         </Group>
-        <Text size="xs" c="dimmed" ff="monospace" style={{ whiteSpace: 'nowrap' }} data-testid="step-duration">
-          {ms === null ? '—' : formatMinSec(ms)}
-        </Text>
-      </Group>
-      <Group justify="space-between" mt={6} wrap="nowrap" gap="xs">
-        <Text size="xs" c="dimmed" truncate="end">
-          {step.type === 'build' ? 'build' : step.type}
-        </Text>
-        <Group gap={4} wrap="nowrap">
-          <ThemeIcon size={16} variant="transparent" color={summary.tone === 'ok' ? 'teal' : summary.tone === 'failed' ? 'red' : 'orange'}>
-            <ShieldIcon size={14} />
-          </ThemeIcon>
-          <Text size="xs" c={summary.tone === 'ok' ? 'dimmed' : summary.tone === 'failed' ? 'red' : 'orange'} data-testid="step-scan" style={{ whiteSpace: 'nowrap' }}>
-            {summary.text}
+        <Group justify="space-between" mt={6} wrap="nowrap" gap="xs">
+          <Text size="xs" c="dimmed" truncate="end">
+            {step.type === 'build' ? 'build' : step.type}
           </Text>
+          {summary && (
+            <Group gap={4} wrap="nowrap">
+              <ThemeIcon size={16} variant="transparent" color={summary.tone === 'ok' ? 'teal' : summary.tone === 'failed' ? 'red' : 'orange'}>
+                <ShieldIcon size={14} />
+              </ThemeIcon>
+              <Text size="xs" c={summary.tone === 'ok' ? 'dimmed' : summary.tone === 'failed' ? 'red' : 'orange'} data-testid="step-scan" style={{ whiteSpace: 'nowrap' }}>
+                {summary.text}
+              </Text>
+            </Group>
+          )}
         </Group>
-      </Group>
-      {scan?.imageName && (
-        <Text size="xs" c="dimmed" ff="monospace" mt={4} truncate="end">
-          {scan.imageName}
-          {scan.imageTag ? `:${scan.imageTag.slice(0, 7)}` : ''}
-        </Text>
-      )}
-    </UnstyledButton>
+      </UnstyledButton>
+      {image && <PushedImageLine image={image} />}
+    </div>
   );
 }
