@@ -1,0 +1,133 @@
+/**
+ * The whole image flow in headless Chromium against the real stack: a real Distribution registry (htpasswd
+ * auth, test-support's startRegistry) added as a Docker Registry v2 through the UI, a GitHub account on the
+ * git stand-in, a pipeline on a repository whose gantry.yaml has a docker-push step → a build on main from
+ * the UI → the push step's live log (buildah in the build sandbox) until SUCCEEDED → the pushed reference on
+ * the step card → Docker Registries → the registry's repositories → `web`: the tag (the commit's 7-char
+ * sha) listed as a version with the commit message (read back from the image's labels).
+ */
+import { afterAll, describe, expect, test } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { startRegistry } from '@gantry/test-support';
+import { startGitStandin } from '@gantry/test-support/git-standin/index';
+import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
+
+const registry = await startRegistry({ auth: 'htpasswd' });
+const standin = await startGitStandin();
+afterAll(async () => {
+  await standin.close();
+  await registry.stop();
+});
+
+const REGISTRY = 'harbor';
+const MESSAGE = 'Ship the landing page as an image';
+const SPEC = `stages:
+  - clone
+  - image
+steps:
+  Clone:
+    stage: clone
+    type: git-clone
+  Push:
+    stage: image
+    type: docker-push
+    image_name: web
+    registry: ${REGISTRY}
+`;
+const DOCKERFILE = 'FROM scratch\nCOPY site/index.html /srv/index.html\nENV PORT=8080\nLABEL org.example.team=web\n';
+await standin.createRepo('acme/landing', { 'README.md': '# landing\n' });
+const SHA = await standin.commit('acme/landing', { 'gantry.yaml': SPEC, Dockerfile: DOCKERFILE, 'site/index.html': '<h1>hello image</h1>\n' }, MESSAGE);
+const TAG = SHA.slice(0, 7);
+const REFERENCE = `${registry.host}/web:${TAG}`;
+
+const toast = (page: Page, text: string | RegExp) => page.getByRole('alert').filter({ hasText: text });
+const LIST = '/kubernetes/docker-registries';
+
+/** Picks an option of a Mantine Select (or a native select) by its label. */
+async function choose(page: Page, field: Locator, label: string) {
+  if ((await field.evaluate((el) => el.tagName)) === 'SELECT') return void (await field.selectOption({ label }));
+  await field.click();
+  await page.getByRole('option', { name: label, exact: true }).click();
+}
+
+describe('docker-push: registry, pipeline, build, pushed image, registry versions', () => {
+  const stack = useStack({ env: standin.env });
+  let page: Page;
+  const email = 'ida.image@example.com';
+  const password = 'Imagery1234';
+
+  test('a signed-in user adds the registry as a Docker Registry v2', async () => {
+    const idToken = await verifiedUser(stack, { email, password, firstName: 'Ida', lastName: 'Image' });
+    await stack.api('POST', '/ms-project/projects', { name: 'Landing', description: 'The landing page', paymentPlanId: 'STARTER' }, idToken);
+    page = await stack.newPage({ keep: true });
+    await logInAndOpenProject(page, email, password, 'Landing');
+
+    await page.goto(LIST);
+    await page.getByRole('link', { name: 'Add Docker Registry' }).click();
+    await page.waitForURL(`**${LIST}/add`);
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill(REGISTRY);
+    await page.getByRole('textbox', { name: 'Docker provider' }).click();
+    await page.getByRole('option', { name: /Docker Registry v2/ }).click();
+    await page.getByRole('textbox', { name: 'Registry URL' }).fill(registry.url);
+    await page.getByRole('textbox', { name: 'Username', exact: true }).fill(registry.username);
+    await page.getByLabel('Password or token').fill(registry.password);
+    await page.getByRole('button', { name: 'Create Registry' }).click();
+    await toast(page, `You have successfully added registry ${REGISTRY}`).waitFor();
+    await page.waitForURL((u) => u.pathname === LIST);
+    await page.getByTestId('registries-table').getByText(registry.url).waitFor();
+  });
+
+  test('connects a GitHub account and creates a pipeline on the repository (its gantry.yaml is used)', async () => {
+    await page.goto('/settings?tab=git');
+    await page.getByRole('button', { name: 'Connect Account' }).click();
+    await page.getByRole('button', { name: 'Connect Github Account' }).click();
+    await toast(page, 'You have successfully connected your account.').waitFor();
+
+    await page.goto('/pipelines');
+    await page.getByRole('link', { name: 'Create Pipeline' }).or(page.getByRole('button', { name: 'Create Pipeline' })).first().click();
+    await page.waitForURL('**/pipelines/create');
+    await page.getByRole('textbox', { name: 'Pipeline name' }).fill('landing-image');
+    await choose(page, page.getByLabel('Git account').first(), standin.user('github').login);
+    await choose(page, page.getByLabel('Git repository').first(), 'acme/landing');
+    await page.getByRole('textbox', { name: 'Branch filter' }).fill('main');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(/\/pipelines\/[0-9a-f-]{36}\/details/);
+    await expect.poll(() => page.getByTestId('spec-mode').textContent(), { timeout: 15_000 }).not.toBe('EDITABLE');
+  });
+
+  test('a build on main follows the push step\'s live log until SUCCEEDED, and the card shows the pushed image', async () => {
+    await page.getByRole('button', { name: 'Trigger pipeline' }).click();
+    await choose(page, page.getByLabel('Branch', { exact: true }).first(), 'main');
+    await page.getByRole('button', { name: 'Run' }).click();
+    await page.waitForURL(/\/pipelines\/[0-9a-f-]{36}\/builds\/[0-9a-f-]{36}/);
+    await page.getByRole('button', { name: 'Step Push' }).click();
+    const logs = page.getByTestId('step-logs');
+    await expect.poll(() => logs.textContent(), { timeout: 120_000 }).toContain(`building web:${TAG}`);
+    await expect.poll(() => logs.textContent(), { timeout: 120_000 }).toContain(`pushed ${REFERENCE}@sha256:`);
+    const text = (await logs.textContent()) ?? '';
+    expect(text).toMatch(/STEP 1\/\d+: FROM scratch/); // buildah bud's own output
+    expect(text).toMatch(/Writing manifest to image destination/); // buildah push's
+    expect(text).not.toContain(registry.password);
+    await expect.poll(() => page.getByText('SUCCEEDED').first().isVisible(), { timeout: 60_000 }).toBe(true);
+
+    const card = page.locator('[data-testid="step-card"][data-step="Push"]');
+    await expect.poll(() => card.getByTestId('step-image-reference').textContent(), { timeout: 15_000 }).toBe(REFERENCE);
+    expect(await card.getByTestId('step-image-reference').getAttribute('title')).toBe(REFERENCE);
+    expect(await card.getByTestId('step-image-digest').textContent()).toMatch(new RegExp(`^sha256:[0-9a-f]{7} · ${REGISTRY}$`));
+    await card.getByRole('button', { name: 'Copy image reference' }).waitFor();
+    // no scanner ran: no scan badge on any card
+    expect(await page.getByTestId('step-scan').count()).toBe(0);
+    await page.screenshot({ path: 'e2e/.artifacts/docker-push-build.png', fullPage: true });
+  });
+
+  test('the registry lists the web repository with the tag as a version, with the commit message', async () => {
+    await page.goto(LIST);
+    await page.getByRole('button', { name: `Repositories of ${REGISTRY}` }).click();
+    const browser = page.getByTestId('registry-browser');
+    await browser.getByText('web', { exact: true }).first().click();
+    const versions = page.getByTestId('versions-table');
+    await versions.getByText(TAG, { exact: true }).first().waitFor({ timeout: 20_000 });
+    await versions.getByText(new RegExp(MESSAGE)).waitFor();
+    await page.screenshot({ path: 'e2e/.artifacts/docker-push-versions.png', fullPage: true });
+  });
+});
