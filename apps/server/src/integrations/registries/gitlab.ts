@@ -9,7 +9,7 @@ interface GitlabRepository { id: number; name: string; path: string; project_id:
  * repositories and tags (tag detail for created_at and digest); labels come from the registry itself (registry_url,
  * token flow with the token name and value). Images are pushed as <registry>/<group or project full path>/<repository>.
  */
-export function gitlabAdapter(c: { gitlabUrl: string; registryUrl: string; hierarchy: 'groups' | 'projects'; id: string; username: string; password: string; fetch?: typeof fetch }): RegistryAdapter {
+export function gitlabAdapter(c: { gitlabUrl: string; registryUrl: string; hierarchy: 'groups' | 'projects'; id: string; username: string; password: string; fetch?: typeof fetch; registryFetch?: typeof fetch }): RegistryAdapter {
   const doFetch = c.fetch ?? fetch;
   const api = `${c.gitlabUrl.replace(/\/+$/, '')}/api/v4`;
   const owner = `/${c.hierarchy}/${encodeURIComponent(c.id)}`;
@@ -78,7 +78,7 @@ export function gitlabAdapter(c: { gitlabUrl: string; registryUrl: string; hiera
     },
     async labels(repository, tag) {
       const repo = await find(repository);
-      const client = createV2Client({ baseUrl: `${tls ? 'https' : 'http'}://${host}`, username: c.username, password: c.password, fetch: c.fetch });
+      const client = createV2Client({ baseUrl: `${tls ? 'https' : 'http'}://${host}`, username: c.username, password: c.password, fetch: c.registryFetch ?? c.fetch });
       return (await client.describe(repo.path, tag)).labels ?? {};
     },
     async pushTarget() {

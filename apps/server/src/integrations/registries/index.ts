@@ -16,6 +16,8 @@ export interface RegistryEndpoints {
   /** GitLab (GITLAB_URL; the API under /api/v4). */
   gitlabUrl: string;
   fetch?: typeof fetch;
+  /** fetch for the registry URLs users type in (DockerRegistryV2, GitLab's registry): guardedFetch(REGISTRY_NETWORK). */
+  registryFetch?: typeof fetch;
   /** ECR scan polling (tests shorten it). */
   ecrScanPollMs?: number;
 }
@@ -33,9 +35,9 @@ export function createRegistryAdapters(e: RegistryEndpoints): RegistryAdapters {
       case 'Ecr':
         return ecrAdapter({ accountId: v.aws_account_id!, region: v.aws_region!, accessKeyId: v.aws_access_key_id!, secretAccessKey: v.aws_secret_access_key!, scanPollMs: e.ecrScanPollMs, fetch: e.fetch });
       case 'GitlabContainerRegistry':
-        return gitlabAdapter({ gitlabUrl: e.gitlabUrl, registryUrl: v.registry_url!, hierarchy: v.gitlab_hierarchy_type === 'groups' ? 'groups' : 'projects', id: v.gitlab_id!, username, password, fetch: e.fetch });
+        return gitlabAdapter({ gitlabUrl: e.gitlabUrl, registryUrl: v.registry_url!, hierarchy: v.gitlab_hierarchy_type === 'groups' ? 'groups' : 'projects', id: v.gitlab_id!, username, password, fetch: e.fetch, registryFetch: e.registryFetch ?? e.fetch });
       case 'DockerRegistryV2':
-        return dockerRegistryV2Adapter({ registryUrl: v.registry_url!, username, password, fetch: e.fetch });
+        return dockerRegistryV2Adapter({ registryUrl: v.registry_url!, username, password, fetch: e.registryFetch ?? e.fetch });
     }
   };
 }

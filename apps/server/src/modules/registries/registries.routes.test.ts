@@ -91,6 +91,19 @@ describe('Docker registries CRUD', () => {
     expect((await call('GET', `${base()}/bad`, owner.idToken)).statusCode).toBe(404);
   });
 
+  it('refuses a registry on a loopback address under the default REGISTRY_NETWORK (lan)', async () => {
+    const lan = await createRegistriesTestApp({ env: { REGISTRY_NETWORK: 'lan' } });
+    try {
+      const user = await registerUser(lan, 'lan@example.com');
+      const project = await createProject(lan, user.idToken, 'Lan');
+      const res = await lan.app.inject({ method: 'POST', url: `/ms-kube/projects/${project}/docker-registries`, headers: bearer(user.idToken), payload: v2Body('local') });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toMatch(/is a loopback or link-local address, which Gantry does not reach for a registry \(REGISTRY_NETWORK=lan\)/);
+    } finally {
+      await lan.close();
+    }
+  });
+
   it('answers 409 for a name already used in the project, and allows it in another project', async () => {
     const dup = await call('POST', base(), owner.idToken, v2Body('main'));
     expect(dup.statusCode).toBe(409);
