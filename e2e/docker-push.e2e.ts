@@ -106,18 +106,25 @@ describe('docker-push: registry, pipeline, build, pushed image, registry version
     await expect.poll(() => logs.textContent(), { timeout: 120_000 }).toContain(`pushed ${REFERENCE}@sha256:`);
     const text = (await logs.textContent()) ?? '';
     expect(text).toMatch(/STEP 1\/\d+: FROM scratch/); // buildah bud's own output
-    expect(text).toMatch(/Writing manifest to image destination/); // buildah push's
+    expect(text.slice(text.indexOf(`pushing ${REFERENCE}`))).toMatch(/Copying blob sha256:[\s\S]*Writing manifest to image destination/); // buildah push's
     expect(text).not.toContain(registry.password);
     await expect.poll(() => page.getByText('SUCCEEDED').first().isVisible(), { timeout: 60_000 }).toBe(true);
 
+    await page.keyboard.press('Escape'); // closes the step panel, which covers the board
+    await page.getByRole('button', { name: 'Close panel' }).waitFor({ state: 'detached' });
     const card = page.locator('[data-testid="step-card"][data-step="Push"]');
     await expect.poll(() => card.getByTestId('step-image-reference').textContent(), { timeout: 15_000 }).toBe(REFERENCE);
     expect(await card.getByTestId('step-image-reference').getAttribute('title')).toBe(REFERENCE);
     expect(await card.getByTestId('step-image-digest').textContent()).toMatch(new RegExp(`^sha256:[0-9a-f]{7} · ${REGISTRY}$`));
-    await card.getByRole('button', { name: 'Copy image reference' }).waitFor();
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await card.getByRole('button', { name: 'Copy image reference' }).click();
+    await toast(page, 'Copied to clipboard!').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(REFERENCE);
     // no scanner ran: no scan badge on any card
     expect(await page.getByTestId('step-scan').count()).toBe(0);
+    await page.mouse.move(0, 0);
     await page.screenshot({ path: 'e2e/.artifacts/docker-push-build.png', fullPage: true });
+    await card.screenshot({ path: 'e2e/.artifacts/docker-push-step-card.png' });
   });
 
   test('the registry lists the web repository with the tag as a version, with the commit message', async () => {

@@ -3,7 +3,7 @@ import { IconBan, IconBrandDocker, IconCircleCheckFilled, IconCircleDashed, Icon
 import type { BuildStep } from '@gantry/contracts';
 import { elapsedMs, formatMinSec } from '../lib/format';
 import { CopyToClipboard } from '../../../ui/CopyToClipboard';
-import { pushedImageOf, shortDigest, shortReference, stepScanBadge, type PushedImage } from '../lib/scan';
+import { pushedImageOf, referenceParts, shortDigest, stepScanBadge, type PushedImage } from '../lib/scan';
 import { buildStatusDisplay } from '../lib/status';
 
 export function StepStatusIcon({ status, size = 18 }: { status: string | null; size?: number }) {
@@ -26,15 +26,24 @@ export function StepStatusIcon({ status, size = 18 }: { status: string | null; s
 
 /** The image a docker-push step pushed (`reports.image`): registry/repository:tag and digest, 7 characters (spec delivery §9). */
 function PushedImageLine({ image }: { image: PushedImage }) {
+  // two lines, so a long registry host never hides the tag: `host/` over `repository:tag`
+  const ref = referenceParts(image);
   return (
-    <Group gap={6} wrap="nowrap" mt={6} pt={6} style={{ borderTop: '1px dashed var(--mantine-color-gray-3)' }} data-testid="step-image">
+    <Group gap={6} wrap="nowrap" align="flex-start" mt={6} pt={6} style={{ borderTop: '1px dashed var(--mantine-color-gray-3)' }} data-testid="step-image">
       <ThemeIcon size={16} variant="transparent" color="indigo">
         <IconBrandDocker size={14} />
       </ThemeIcon>
       <Stack gap={0} style={{ minWidth: 0, flex: 1 }}>
-        <Text size="xs" ff="monospace" truncate="end" title={image.reference} data-testid="step-image-reference">
-          {shortReference(image)}
-        </Text>
+        <div title={image.reference} data-testid="step-image-reference" style={{ minWidth: 0 }}>
+          {ref.host && (
+            <Text size="xs" c="dimmed" ff="monospace" truncate="end">
+              {ref.host}/
+            </Text>
+          )}
+          <Text size="xs" fw={600} ff="monospace" truncate="end">
+            {ref.name}
+          </Text>
+        </div>
         {image.digest && (
           <Text size="xs" c="dimmed" ff="monospace" truncate="end" title={image.digest} data-testid="step-image-digest">
             {shortDigest(image.digest)}

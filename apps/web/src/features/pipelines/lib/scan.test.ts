@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { containerScanOf, containerScanSummary, pushedImageOf, shortDigest, shortReference, shortTag, stepScanBadge } from './scan';
+import { containerScanOf, containerScanSummary, pushedImageOf, referenceParts, shortDigest, shortReference, shortTag, stepScanBadge } from './scan';
 
 const IMAGE = {
   reference: '127.0.0.1:5000/team/web:4f2a9c8',
@@ -45,5 +45,7 @@ describe('pushed image (spec delivery §9)', () => {
     expect(shortTag('latest')).toBe('latest');
     expect(shortDigest(IMAGE.digest)).toBe('sha256:0123456');
     expect(shortDigest('0123456789')).toBe('0123456');
+    expect(referenceParts(IMAGE)).toEqual({ host: '127.0.0.1:5000', name: 'team/web:4f2a9c8' });
+    expect(referenceParts({ ...IMAGE, reference: 'web:4f2a9c8' })).toEqual({ host: '', name: 'web:4f2a9c8' });
   });
 });

@@ -65,3 +65,10 @@ export function shortReference(image: PushedImage): string {
   const base = image.tag && image.reference.endsWith(suffix) ? image.reference.slice(0, -suffix.length) : image.reference;
   return image.tag && base !== image.reference ? `${base}:${shortTag(image.tag)}` : image.reference;
 }
+
+/** shortReference split for two lines: the registry host (empty when there is none) and `repository:tag`. */
+export function referenceParts(image: PushedImage): { host: string; name: string } {
+  const short = shortReference(image);
+  const slash = short.indexOf('/');
+  return slash < 0 ? { host: '', name: short } : { host: short.slice(0, slash), name: short.slice(slash + 1) };
+}
