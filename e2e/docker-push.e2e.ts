@@ -55,6 +55,7 @@ describe('docker-push: registry, pipeline, build, pushed image, registry version
   let page: Page;
   const email = 'ida.image@example.com';
   const password = 'Imagery1234';
+  let pipelineId: string;
 
   test('a signed-in user adds the registry as a Docker Registry v2', async () => {
     const idToken = await verifiedUser(stack, { email, password, firstName: 'Ida', lastName: 'Image' });
@@ -92,6 +93,7 @@ describe('docker-push: registry, pipeline, build, pushed image, registry version
     await page.getByRole('textbox', { name: 'Branch filter' }).fill('main');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.waitForURL(/\/pipelines\/[0-9a-f-]{36}\/details/);
+    pipelineId = page.url().match(/pipelines\/([0-9a-f-]{36})/)![1]!;
     await expect.poll(() => page.getByTestId('spec-mode').textContent(), { timeout: 15_000 }).not.toBe('EDITABLE');
   });
 
@@ -125,6 +127,14 @@ describe('docker-push: registry, pipeline, build, pushed image, registry version
     await page.mouse.move(0, 0);
     await page.screenshot({ path: 'e2e/.artifacts/docker-push-build.png', fullPage: true });
     await card.screenshot({ path: 'e2e/.artifacts/docker-push-step-card.png' });
+  });
+
+  test('the builds tab counts the pushed image in the build\'s reports (no scan, so no scan badge)', async () => {
+    await page.goto(`/pipelines/${pipelineId}/details?tab=builds`);
+    const table = page.getByTestId('builds-table');
+    await table.getByText('1 image').waitFor();
+    expect(await table.getByText(/security issues/).count()).toBe(0);
+    await page.screenshot({ path: 'e2e/.artifacts/docker-push-builds-tab.png', fullPage: true });
   });
 
   test('the registry lists the web repository with the tag as a version, with the commit message', async () => {
