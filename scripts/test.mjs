@@ -64,6 +64,8 @@ function ensureSystemPackages() {
   // docker-push builds with buildah; the registry tests run Distribution and check pushes with skopeo
   if (!onPath('buildah')) needed.push('buildah');
   if (!onPath('skopeo')) needed.push('skopeo');
+  // the Kubernetes stand-in's answers are checked with kubectl
+  if (!onPath('kubectl')) needed.push('kubernetes-client');
   if (!onPath('docker-registry')) needed.push('docker-registry');
   if (!fs.existsSync('/bin/busybox') && !fs.existsSync('/usr/bin/busybox')) needed.push('busybox-static');
   if (!needed.length) return true;
