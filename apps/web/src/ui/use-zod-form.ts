@@ -1,58 +1,34 @@
-import { useCallback, useState, type FormEvent } from 'react';
 import type { z } from 'zod';
-import { firstFieldMessages, firstIssueMessages } from './form-errors';
-
-type Errors = Record<string, string | undefined>;
+import { useForm } from './form';
 
 /**
- * A small form state over a zod schema. Validation runs on submit only (spec §2.3, §5):
- * typing clears the message of the edited field but never validates.
+ * The string-only shape of the form kit (./form), kept for the small forms of strings (sign-in, invitations…):
+ * `field(name)` gives a Mantine input its value, onChange and error; a cleared select becomes ''.
+ * Forms with numbers, booleans or lists use `useForm` from './form' directly.
  */
 export function useZodForm<S extends z.ZodType>(schema: S, initial: Record<string, string>) {
-  const [values, setValues] = useState<Record<string, string>>(initial);
-  const [errors, setErrors] = useState<Errors>({});
+  const form = useForm({ schema, initialValues: initial });
 
-  const setValue = useCallback((name: string, value: string) => {
-    setValues((v) => ({ ...v, [name]: value }));
-    setErrors((e) => (e[name] ? { ...e, [name]: undefined } : e));
-  }, []);
+  const setValue = (name: string, value: string) => form.setFieldValue(name, value);
 
   /** Props for a Mantine input: value, onChange, error. */
   const field = (name: string) => ({
     name,
-    value: values[name] ?? '',
+    value: form.values[name] ?? '',
     onChange: (e: { currentTarget: { value: string } } | string | null) =>
       setValue(name, typeof e === 'string' || e === null ? (e ?? '') : e.currentTarget.value),
-    error: errors[name],
+    error: form.errors[name],
   });
 
-  const validate = (): z.output<S> | null => {
-    const result = schema.safeParse(values);
-    if (result.success) {
-      setErrors({});
-      return result.data;
-    }
-    setErrors(firstIssueMessages(result.error));
-    return null;
+  return {
+    values: form.values,
+    errors: form.errors,
+    field,
+    setValue,
+    validate: form.validate,
+    onSubmit: form.onSubmit,
+    setServerErrors: form.setServerErrors,
+    setErrors: form.setErrors,
+    reset: form.reset,
   };
-
-  /** onSubmit handler: prevents the browser submit, validates, calls `onValid` with the parsed values. */
-  const onSubmit = (onValid: (data: z.output<S>) => void) => (e?: FormEvent) => {
-    e?.preventDefault();
-    const data = validate();
-    if (data) onValid(data);
-  };
-
-  /** Puts server field errors (400 `fields`) next to their inputs. */
-  const setServerErrors = (fields?: Record<string, string[]>) => {
-    if (!fields) return;
-    setErrors((e) => ({ ...e, ...firstFieldMessages(fields) }));
-  };
-
-  const reset = (next: Record<string, string> = initial) => {
-    setValues(next);
-    setErrors({});
-  };
-
-  return { values, errors, field, setValue, validate, onSubmit, setServerErrors, setErrors, reset };
 }
