@@ -4,3 +4,4 @@ export * from './postgres.js';
 export * from './aws-sts.js';
 export * from './registry/index.js';
 export * from './registry/standins.js';
+export * from './kube-standin/index.js';
