@@ -3,7 +3,7 @@ import type { Realtime } from '../../platform/realtime.js';
 import type { MembershipLookup } from '../../platform/auth.js';
 import type { BuildsService } from './builds.service.js';
 import type { BuildsStore } from './builds.store.js';
-import { logsRoom } from './build-runner.js';
+import { logsRoom } from './builds.jobs.js';
 
 const Subscribe = z.object({ projectId: z.string().uuid(), pipelineId: z.string().uuid(), buildId: z.string(), step: z.string().min(1), type: z.literal('pipeline').default('pipeline') });
 

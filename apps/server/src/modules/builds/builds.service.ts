@@ -79,13 +79,14 @@ export function createBuildsService(deps: {
   billing: BillingService;
   pipelines: PipelinesService;
   git: GitAccess;
-  /** The interrupted-build recovery (the runner's). */
+  /** The interrupted-build recovery (builds.jobs'). */
   recover: () => Promise<void>;
+  /** Aborts a build this process runs (a user's stop; other workers see the row's flag). */
+  abortLocal?: (buildId: string) => void;
   /** A local worker with a free slot may start a queued build at once instead of at its next poll. */
   onQueued?: (buildId: string) => void;
 }) {
   const { store, jobs, billing } = deps;
-  const localAborts = new Map<string, AbortController>();
 
   async function pipelineOf(projectId: string, pipelineId: string) {
     return deps.pipelines.get(projectId, pipelineId);
@@ -132,7 +133,6 @@ export function createBuildsService(deps: {
   }
 
   const api = {
-    localAborts,
     publishStatus,
 
     /** Resolves the commit and the spec, records the build with its steps, and queues it. */
@@ -225,7 +225,7 @@ export function createBuildsService(deps: {
         return;
       }
       await store.update(b.id, { abortRequested: true });
-      localAborts.get(b.id)?.abort();
+      deps.abortLocal?.(b.id);
     },
 
     async metrics(projectId: string, pipelineId?: string) {
@@ -251,7 +251,7 @@ export function createBuildsService(deps: {
       return { artifact: a, stream };
     },
 
-    /** Runs the interrupted-build recovery now (the runner also runs it on a timer). */
+    /** Runs the interrupted-build recovery now (the jobs also run it on a timer). */
     recoverNow: () => deps.recover(),
     async timeline(projectId: string, type?: string): Promise<TimelineEvent[]> {
       if (type && type.toLowerCase() !== 'build') return []; // deployments arrive with environments

@@ -7,7 +7,7 @@ import { createTestApp, registerUser, createProject, bearer, until, type TestApp
 import { createLocalGit } from '../../../test/local-git.js';
 import { gitAccounts } from '../git-accounts/git-accounts.tables.js';
 import { REALTIME_PATH } from '../../platform/realtime.js';
-import { INTERRUPTED } from './build-runner.js';
+import { INTERRUPTED } from './builds.jobs.js';
 
 /**
  * Stopping the server while a build prints (issue 15): every line the step printed up to the stop is

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { resolvePlaceholders } from '@gantry/contracts';
-import { shellSafePlaceholders } from './build-runner.js';
+import { shellSafePlaceholders } from './builds.jobs.js';
 import { gitCredentials } from './step-handlers.js';
 
 describe('placeholders in shell commands', () => {

@@ -7,7 +7,7 @@ import { createTerraformRunner, type TerraformBackend } from '../../integrations
 import { createTestApp, grantPlan, connectAwsAccount, registerUser, createProject, addMember, bearer, type TestApp, until, acceptingCloudVerifier } from '../../../test/helpers.js';
 import { createLocalGit } from '../../../test/local-git.js';
 import { gitAccounts } from '../git-accounts/git-accounts.tables.js';
-import { WORKER_STOPPED } from './deployments.runner.js';
+import { WORKER_STOPPED } from './deployments.jobs.js';
 
 /**
  * The whole path on real systems: a git repository with a Terraform module (`terraform_data` and a

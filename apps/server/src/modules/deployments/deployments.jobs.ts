@@ -7,14 +7,13 @@ import { createLogSink } from '../../platform/log-sink.js';
 import { createMasker } from '../../platform/masking.js';
 import type { Realtime } from '../../platform/realtime.js';
 import type { StagesApi, StageRow } from '../stages/stages.port.js';
-import type { DeploymentsStore, DeploymentRow } from './deployments.store.js';
+import type { DeploymentsStore, DeploymentRow, PlanRow } from './deployments.store.js';
 import type { DeployedResource } from './deployments.tables.js';
 import { endLeftoverProcess } from './leftover-process.js';
-import { settledWithin } from '../../platform/shutdown.js';
+import { createRunKit, createRunPool, hostOfWorker, stoppedByServer } from '../../platform/run-kit.js';
 import { EngineFailure, type DeploymentEngine, type EngineOutcome, type EngineRun, type ErrorLogs, type PreparedResource } from './engine.js';
 
 export const deploymentLogsRoom = (deploymentId: string) => `deployment-logs:${deploymentId}`;
-const HEARTBEAT_MS = 2000;
 /** A run whose worker has not beaten for this long belongs to a dead process. */
 export const STALE_AFTER_MS = 20_000;
 /**
@@ -30,8 +29,7 @@ export const CANCELLED = 'Deployment cancelled';
 export const WORKER_STOPPED = 'The worker running this deployment stopped; the environment was left as terraform last saved it. Deploy again.';
 export const INTERRUPTED = 'Interrupted: the Gantry server stopped while this deployment ran; the environment was left as terraform last saved it. Deploy again.';
 export const PLAN_INTERRUPTED = 'Interrupted: the Gantry server stopped while this plan was created. Create the plan again.';
-/** The abort reason of a run ended by the server stopping (any other abort is a cancel). */
-const SERVER_STOPPED = new Error(INTERRUPTED);
+export const PLAN_WORKER_STOPPED = 'The worker creating this plan stopped. Create the plan again.';
 
 /** What a run needs to unpack a resource's component version and read its outputs. */
 export interface ComponentFiles {
@@ -63,14 +61,15 @@ const endsOf = (running: string) => {
  * whose worker died (FAILED with the reason, never stuck in progress; terraform's own lock is
  * released when its process ends, and a leftover process group of this host is ended).
  */
-export function createDeploymentsRunner(deps: {
+export function createDeploymentsJobs(deps: {
   store: DeploymentsStore;
   stages: StagesApi;
   components: ComponentFiles;
   engineFor: (stage: StageRow) => DeploymentEngine;
   credentialsFor: (stage: StageRow) => Promise<Record<string, string>>;
   realtime: Realtime;
-  localAborts: Map<string, AbortController>;
+  /** Runs (deployments and plans together) this process starts itself at once (runSoon), at most. */
+  concurrency: number;
   /** `<dataDir>/terraform/modules`: per-run unpacked component versions. */
   modulesRoot: string;
   log: FastifyBaseLogger;
@@ -79,8 +78,9 @@ export function createDeploymentsRunner(deps: {
 }) {
   const { store, stages } = deps;
   const host = os.hostname();
-  const workerId = `${host}:${process.pid}:${crypto.randomBytes(3).toString('hex')}`;
-  const onThisHost = (id: string | null) => id?.split(':')[0] === host;
+  // deployments and plans share one pool: one worker id, one concurrency, one stop
+  const pool = createRunPool();
+  const onThisHost = (id: string | null) => hostOfWorker(id) === host;
 
   /** Records the engine's pid in order (the writes of one run are chained), for recovery. */
   function pidRecorder(write: (pid: number | null) => Promise<unknown>) {
@@ -143,16 +143,6 @@ export function createDeploymentsRunner(deps: {
     });
   }
 
-  function heartbeatFor(id: string, abort: AbortController, beat: () => Promise<boolean>) {
-    return setInterval(async () => {
-      try {
-        if (await beat()) abort.abort();
-      } catch (err) {
-        deps.log.warn({ err, id }, 'deployment heartbeat failed');
-      }
-    }, HEARTBEAT_MS);
-  }
-
   async function refreshResources(stage: StageRow, row: DeploymentRow, outcome: Outcome) {
     const deployed = new Set(await deps.engineFor(stage).deployedResources(stage).catch(() => [] as string[]));
     const undeploying = row.kind === 'UNDEPLOY' || row.kind === 'UNDEPLOY_RESOURCE';
@@ -166,35 +156,32 @@ export function createDeploymentsRunner(deps: {
     return deployed;
   }
 
-  async function run(deploymentId: string) {
+  /** Takes a queued deployment for this worker (compare-and-set: active and not started yet); the environment shows it running. */
+  async function claim(deploymentId: string, workerId: string) {
     const row = await store.get(deploymentId);
-    if (!row || !row.active) return;
+    if (!row || !row.active) return undefined;
     const stage = await stages.rowById(row.stageId);
-    if (!stage) return;
+    if (!stage) return undefined;
     const st = statusesFor(row.kind, (await stages.resourceRows(stage.id)).some((r) => r.isDeployed));
-    if (!(await store.claim(row.id, { status: st.running, startedAt: new Date(), heartbeatAt: new Date(), workerId }))) return;
+    if (!(await store.claim(row.id, { status: st.running, startedAt: new Date(), heartbeatAt: new Date(), workerId }))) return undefined;
     if (row.kind !== 'UNDEPLOY_RESOURCE') await stages.setDeploymentState(stage.id, { status: st.running });
+    return { row, stage, st };
+  }
 
-    const abort = new AbortController();
-    deps.localAborts.set(row.id, abort);
-    if (stopping) abort.abort(SERVER_STOPPED);
-    const heartbeat = heartbeatFor(row.id, abort, async () => {
-      await store.update(row.id, { heartbeatAt: new Date() });
-      return Boolean((await store.get(row.id))?.cancelRequested);
-    });
+  /** Runs a claimed deployment with its engine, then writes how it ended. */
+  async function execute({ row, stage, st }: { row: DeploymentRow; stage: StageRow; st: ReturnType<typeof statusesFor> }, signal: AbortSignal) {
     let outcome: Outcome = 'COMPLETE';
     let error: string | null = null;
     let reported: EngineOutcome | undefined;
     let sink = sinkFor(row.id, []);
     const pids = pidRecorder((pid) => store.update(row.id, { processId: pid }));
     try {
-      if ((await store.get(row.id))?.cancelRequested) abort.abort();
       const credentials = await deps.credentialsFor(stage);
       const { prepared, secrets } = await prepare(stage, row.resources);
       sink = sinkFor(row.id, [...Object.values(credentials), ...secrets]);
       const engine = deps.engineFor(stage);
       const engineRun: EngineRun = {
-        stage, resources: prepared, credentials, log: sink.line, signal: abort.signal, onProcess: pids.onProcess,
+        stage, resources: prepared, credentials, log: sink.line, signal, onProcess: pids.onProcess,
         onStatus: async (status) => {
           await store.update(row.id, { status });
           if (row.kind !== 'UNDEPLOY_RESOURCE') await stages.setDeploymentState(stage.id, { status });
@@ -212,12 +199,10 @@ export function createDeploymentsRunner(deps: {
     } catch (err) {
       outcome = 'FAILED';
       if (err instanceof EngineFailure) reported = { status: err.status, logs: err.logs };
-      const stopped = abort.signal.reason === SERVER_STOPPED ? INTERRUPTED : CANCELLED;
-      error = abort.signal.aborted ? stopped : createMasker([])((err as Error).message);
-      sink.line(`[gantry] ${abort.signal.aborted ? stopped : `Failed: ${error}`}`);
+      const stopped = stoppedByServer(signal) ? INTERRUPTED : CANCELLED;
+      error = signal.aborted ? stopped : createMasker([])((err as Error).message);
+      sink.line(`[gantry] ${signal.aborted ? stopped : `Failed: ${error}`}`);
     } finally {
-      clearInterval(heartbeat);
-      deps.localAborts.delete(row.id);
       await pids.settled();
       await sink.flush();
     }
@@ -243,18 +228,16 @@ export function createDeploymentsRunner(deps: {
     await store.update(row.id, { status, error, active: false, processId: null, finishedAt: new Date(), ...(reported?.logs ? { logs: reported.logs } : {}) });
   }
 
-  async function runPlan(planId: string) {
+  /** Takes a CREATING plan for this worker (compare-and-set on its worker). */
+  async function claimPlan(planId: string, workerId: string) {
     const plan = await store.planById(planId);
-    if (!plan) return;
+    if (!plan) return undefined;
     const stage = await stages.rowById(plan.stageId);
-    if (!stage || !(await store.claimPlan(plan.id, workerId))) return;
-    const abort = new AbortController();
-    deps.localAborts.set(plan.id, abort);
-    if (stopping) abort.abort(SERVER_STOPPED);
-    const heartbeat = heartbeatFor(plan.id, abort, async () => {
-      await store.updatePlan(plan.id, { heartbeatAt: new Date() });
-      return false;
-    });
+    if (!stage || !(await store.claimPlan(plan.id, workerId))) return undefined;
+    return { plan, stage };
+  }
+
+  async function executePlan({ plan, stage }: { plan: PlanRow; stage: StageRow }, signal: AbortSignal) {
     const pids = pidRecorder((pid) => store.updatePlan(plan.id, { processId: pid }));
     try {
       const credentials = await deps.credentialsFor(stage);
@@ -263,7 +246,7 @@ export function createDeploymentsRunner(deps: {
       const mask = createMasker([...Object.values(credentials), ...secrets]);
       const engine = deps.engineFor(stage);
       if (!engine.plan) throw new Error('This engine makes no plans');
-      const made = await engine.plan({ stage, resources: prepared, credentials, log: (l) => { lines.push(mask(l)); if (lines.length > 200) lines.shift(); }, signal: abort.signal, onProcess: pids.onProcess });
+      const made = await engine.plan({ stage, resources: prepared, credentials, log: (l) => { lines.push(mask(l)); if (lines.length > 200) lines.shift(); }, signal, onProcess: pids.onProcess });
       const byName = new Map(plan.resources.map((r) => [r.name, r]));
       await store.updatePlan(plan.id, {
         status: 'READY', planFile: made.planFile, summary: made.summary,
@@ -273,10 +256,8 @@ export function createDeploymentsRunner(deps: {
         }),
       });
     } catch (err) {
-      await store.updatePlan(plan.id, { status: 'FAILED', error: abort.signal.reason === SERVER_STOPPED ? PLAN_INTERRUPTED : (err as Error).message });
+      await store.updatePlan(plan.id, { status: 'FAILED', error: stoppedByServer(signal) ? PLAN_INTERRUPTED : (err as Error).message });
     } finally {
-      clearInterval(heartbeat);
-      deps.localAborts.delete(plan.id);
       await pids.settled();
     }
   }
@@ -287,35 +268,6 @@ export function createDeploymentsRunner(deps: {
     if (await endLeftoverProcess(pid, deps.processName, LEFTOVER_GRACE_MS)) deps.log.warn({ pid }, 'ended a terraform process left by a stopped worker');
   }
 
-  /**
-   * Runs whose worker died end FAILED with the reason; so do plans. The terraform process such a
-   * worker left on this host is ended first (SIGINT: it saves the state and releases the lock), so
-   * the next run finds the state free.
-   */
-  async function recover() {
-    const now = Date.now();
-    const before = new Date(now - STALE_AFTER_MS);
-    for (const d of await store.stale(before, new Date(now - QUEUED_TOO_LONG_MS))) {
-      if (deps.localAborts.has(d.id)) continue;
-      if (d.workerId && !onThisHost(d.workerId) && d.heartbeatAt && now - d.heartbeatAt.getTime() < OTHER_HOST_STALE_AFTER_MS) continue;
-      const stage = await stages.rowById(d.stageId);
-      if (!stage || !(await store.claimStale(d.id, before))) continue;
-      deps.log.warn({ deploymentId: d.id }, 'marking an interrupted deployment as failed');
-      await endLeftover(d.workerId, d.processId);
-      if (onThisHost(d.workerId)) await deps.engineFor(stage).recoverState?.(stage).catch((err) => deps.log.error({ err, stageId: stage.id }, 'could not seal the state a stopped worker left'));
-      await appendLine(d.id, `[gantry] ${WORKER_STOPPED}`);
-      await finish(stage, d, 'FAILED', WORKER_STOPPED);
-    }
-    for (const p of await store.stalePlans(before)) {
-      if (deps.localAborts.has(p.id)) continue;
-      if (!p.workerId && now - p.createdAt.getTime() < QUEUED_TOO_LONG_MS) continue;
-      if (p.workerId && !onThisHost(p.workerId) && p.heartbeatAt && now - p.heartbeatAt.getTime() < OTHER_HOST_STALE_AFTER_MS) continue;
-      if (!(await store.claimStalePlan(p.id, before))) continue;
-      await endLeftover(p.workerId, p.processId);
-      await store.updatePlan(p.id, { status: 'FAILED', processId: null, error: 'The worker creating this plan stopped. Create the plan again.' });
-    }
-  }
-
   async function appendLine(deploymentId: string, text: string) {
     const last = (await store.logs(deploymentId)).at(-1);
     const chunk = { seq: (last?.seq ?? -1) + 1, text };
@@ -323,37 +275,79 @@ export function createDeploymentsRunner(deps: {
     deps.realtime.toRoom(deploymentLogsRoom(deploymentId), 'logs', { deploymentId, ...chunk });
   }
 
-  const running = new Set<Promise<void>>();
-  let stopping = false;
-  async function counted(fn: () => Promise<void>) {
-    const work = fn();
-    running.add(work);
-    try {
-      await work;
-    } finally {
-      running.delete(work);
-    }
-  }
-  /** Starts a just-queued run here when a slot is free; whichever of this and the pg-boss job claims it first runs it. */
-  function runSoon(kind: 'deployment' | 'plan', id: string, slots: number) {
-    // once stopping, a queued run is left to its durable job: the next start runs it
-    if (stopping || running.size >= slots) return;
-    setImmediate(() => void counted(() => (kind === 'plan' ? runPlan(id) : run(id))).catch((err) => deps.log.error({ err, id }, 'deployment failed to run')));
-  }
-
   /**
-   * Ends the runs of this process for a server stop: terraform gets its SIGINT (it saves the state and
-   * releases the lock) and each run ends failed with INTERRUPTED. Waits up to `withinMs`; a run still
-   * going then is left to the next start's recovery, which ends its terraform and fails it.
+   * A run whose worker died ends FAILED with the reason. The terraform process such a worker left on
+   * this host is ended first (SIGINT: it saves the state and releases the lock), so the next run finds
+   * the state free. The claim refreshes the heartbeat: another process sweeping finds it no longer stale.
    */
-  async function stop(withinMs: number) {
-    stopping = true;
-    for (const abort of deps.localAborts.values()) abort.abort(SERVER_STOPPED);
-    if (!(await settledWithin(Promise.allSettled([...running]), withinMs))) {
-      deps.log.warn({ runs: [...deps.localAborts.keys()] }, 'deployments did not end in time for the server stop; the next start recovers them');
-    }
+  async function failStale(d: DeploymentRow, reason: string, olderThan: Date) {
+    const stage = await stages.rowById(d.stageId);
+    if (!stage || !(await store.claimStale(d.id, olderThan))) return false;
+    deps.log.warn({ deploymentId: d.id }, 'marking an interrupted deployment as failed');
+    await endLeftover(d.workerId, d.processId);
+    if (onThisHost(d.workerId)) await deps.engineFor(stage).recoverState?.(stage).catch((err) => deps.log.error({ err, stageId: stage.id }, 'could not seal the state a stopped worker left'));
+    await appendLine(d.id, `[gantry] ${reason}`);
+    await finish(stage, d, 'FAILED', reason);
+    return true;
   }
 
-  return { run: (id: string) => counted(() => run(id)), runPlan: (id: string) => counted(() => runPlan(id)), runSoon, recover, stop, workerId };
+  async function failStalePlan(p: PlanRow, reason: string, olderThan: Date) {
+    if (!(await store.claimStalePlan(p.id, olderThan))) return false;
+    await endLeftover(p.workerId, p.processId);
+    await store.updatePlan(p.id, { status: 'FAILED', processId: null, error: reason });
+    return true;
+  }
+
+  const common = { log: deps.log, concurrency: deps.concurrency, pool, staleAfterMs: STALE_AFTER_MS, otherHostStaleAfterMs: OTHER_HOST_STALE_AFTER_MS, lateOnStop: 'leave' as const };
+  /**
+   * At a server stop terraform gets its SIGINT (it saves the state and releases the lock) and each run
+   * ends failed with INTERRUPTED; a run still going after the wait is left to the next start's recovery,
+   * which ends its terraform and fails it.
+   */
+  const deploymentRuns = createRunKit({
+    ...common, name: 'deployment', staleReason: WORKER_STOPPED, interruptedReason: INTERRUPTED,
+    store: {
+      claim,
+      heartbeat: async (ids) => { for (const id of ids) await store.update(id, { heartbeatAt: new Date() }); },
+      cancelRequested: async (ids) => {
+        const asked: string[] = [];
+        for (const id of ids) if ((await store.get(id))?.cancelRequested) asked.push(id);
+        return asked;
+      },
+      // running ones whose worker stopped beating, and queued ones no worker took for too long
+      staleRuns: (olderThan) => store.stale(olderThan, new Date(Date.now() - QUEUED_TOO_LONG_MS)),
+      // only recovery fails a run here (lateOnStop 'leave')
+      markFailed: async (_id, reason, recovered) => recovered && failStale(recovered.run, reason, recovered.olderThan),
+    },
+    execute,
+  });
+  const planRuns = createRunKit({
+    ...common, name: 'plan', staleReason: PLAN_WORKER_STOPPED, interruptedReason: PLAN_INTERRUPTED,
+    store: {
+      claim: claimPlan,
+      heartbeat: async (ids) => { for (const id of ids) await store.updatePlan(id, { heartbeatAt: new Date() }); },
+      // a plan no worker took yet is stale only once queued for too long
+      staleRuns: async (olderThan) => (await store.stalePlans(olderThan)).filter((p) => p.workerId || Date.now() - p.createdAt.getTime() >= QUEUED_TOO_LONG_MS),
+      markFailed: async (_id, reason, recovered) => recovered && failStalePlan(recovered.run, reason, recovered.olderThan),
+    },
+    execute: executePlan,
+  });
+
+  return {
+    run: deploymentRuns.run,
+    runPlan: planRuns.run,
+    /** Starts a just-queued run here when a slot is free; whichever of this and the pg-boss job claims it first runs it. */
+    runSoon: (kind: 'deployment' | 'plan', id: string) => (kind === 'plan' ? planRuns : deploymentRuns).runSoon(id),
+    /** A user's cancel of a deployment this process runs. */
+    cancel: deploymentRuns.cancel,
+    /** Runs and plans whose worker died end FAILED with the reason. */
+    recover: async () => {
+      await deploymentRuns.recover();
+      await planRuns.recover();
+    },
+    /** Ends the runs of this process for a server stop, waiting up to `withinMs`. */
+    stop: async (withinMs: number) => { await Promise.all([deploymentRuns.stop(withinMs), planRuns.stop(withinMs)]); },
+    workerId: pool.workerId,
+  };
 }
-export type DeploymentsRunner = ReturnType<typeof createDeploymentsRunner>;
+export type DeploymentsJobs = ReturnType<typeof createDeploymentsJobs>;

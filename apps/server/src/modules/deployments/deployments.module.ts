@@ -6,7 +6,7 @@ import type { ComponentsService } from '../components/components.port.js';
 import type { StagesApi, StageRow } from '../stages/stages.port.js';
 import { createDeploymentsStore } from './deployments.store.js';
 import { createDeploymentsService, DEPLOYMENT_QUEUE, PLAN_QUEUE } from './deployments.service.js';
-import { createDeploymentsRunner } from './deployments.runner.js';
+import { createDeploymentsJobs } from './deployments.jobs.js';
 import { deploymentsRoutes, deploymentTimeRoutes } from './deployments.routes.js';
 import { registerDeploymentLogStreams } from './deployments.realtime.js';
 import { createTerraformEngine } from './terraform-engine.js';
@@ -64,7 +64,6 @@ export const deploymentsModule = defineModule({
       if (stage.cloudProvider !== 'aws') throw new Validation('CloudFormation environments deploy to AWS only');
       return cloudformation;
     };
-    const localAborts = new Map<string, AbortController>();
     const components = {
       async resolve(projectId: string, componentId: string, version: string) {
         const [row, versions] = await Promise.all([needs.components.visibleRow(projectId, componentId), needs.components.versions(projectId, componentId)]);
@@ -76,14 +75,15 @@ export const deploymentsModule = defineModule({
       outputs: async (projectId: string, componentId: string, versionId: string) =>
         (await needs.components.versionSchema(projectId, componentId, versionId)).outputs.map((o) => ({ name: o.name, sensitive: o.sensitive })),
     };
-    // the service and its runner call each other only once requests and jobs arrive
+    // the service and its jobs call each other only once requests and jobs arrive
     const service = createDeploymentsService({
-      store, stages: needs.stages, billing: needs.billing, jobs: platform.jobs, components, engineFor, localAborts,
-      recover: () => runner.recover(),
-      onQueued: runWorkers ? (kind, id) => runner.runSoon(kind, id, concurrency) : undefined,
+      store, stages: needs.stages, billing: needs.billing, jobs: platform.jobs, components, engineFor,
+      recover: () => runs.recover(),
+      abortLocal: (id) => runs.cancel(id),
+      onQueued: runWorkers ? (kind, id) => runs.runSoon(kind, id) : undefined,
     });
-    const runner = createDeploymentsRunner({
-      store, stages: needs.stages, components, engineFor, credentialsFor, realtime: platform.realtime, localAborts,
+    const runs = createDeploymentsJobs({
+      store, stages: needs.stages, components, engineFor, credentialsFor, realtime: platform.realtime, concurrency,
       modulesRoot: path.join(terraformRoot, 'runs'), log, processName: path.basename(config.TERRAFORM_BIN),
     });
     // a deleted environment leaves no terraform files, state or unpacked versions behind
@@ -102,20 +102,20 @@ export const deploymentsModule = defineModule({
         { prefix: '/ms-elasticsearch', plugin: deploymentTimeRoutes({ deployments: service, guards: platform.guards }) },
       ],
       jobs: [
-        job<{ deploymentId: string }>(DEPLOYMENT_QUEUE, ({ deploymentId }) => runner.run(deploymentId)),
-        job<{ planId: string }>(PLAN_QUEUE, ({ planId }) => runner.runPlan(planId)),
+        job<{ deploymentId: string }>(DEPLOYMENT_QUEUE, ({ deploymentId }) => runs.run(deploymentId)),
+        job<{ planId: string }>(PLAN_QUEUE, ({ planId }) => runs.runPlan(planId)),
       ],
       socket: (realtime) => registerDeploymentLogStreams(realtime, { membership: platform.membership, deployments: service, store }),
       async start() {
         if (!runWorkers) return;
-        await runner.recover();
-        recovery = setInterval(() => runner.recover().catch((err) => log.error({ err }, 'deployment recovery failed')), RECOVER_EVERY_MS);
+        await runs.recover();
+        recovery = setInterval(() => runs.recover().catch((err) => log.error({ err }, 'deployment recovery failed')), RECOVER_EVERY_MS);
         recovery.unref();
       },
       /** For a server stop: no more recovery sweeps, and the runs of this process end (bounded by `withinMs`). */
       async stop(withinMs) {
         if (recovery) clearInterval(recovery);
-        await runner.stop(withinMs);
+        await runs.stop(withinMs);
       },
     };
   },

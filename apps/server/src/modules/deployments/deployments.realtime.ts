@@ -4,7 +4,7 @@ import type { Realtime } from '../../platform/realtime.js';
 import type { MembershipLookup } from '../../platform/auth.js';
 import type { DeploymentsService } from './deployments.service.js';
 import type { DeploymentsStore } from './deployments.store.js';
-import { deploymentLogsRoom } from './deployments.runner.js';
+import { deploymentLogsRoom } from './deployments.jobs.js';
 
 /**
  * The live terraform log of a deployment (`typeOfLogs=terraform`): the socket joins the room first,

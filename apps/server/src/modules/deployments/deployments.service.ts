@@ -41,7 +41,7 @@ export function toPlan(p: PlanRow): Plan {
 
 /**
  * Deployments of environments (spec §4 "Environment actions"): the rules for starting, cancelling
- * and reading them. The runs themselves are jobs (deployments.runner.ts).
+ * and reading them. The runs themselves are jobs (deployments.jobs.ts).
  */
 export function createDeploymentsService(deps: {
   store: DeploymentsStore;
@@ -52,10 +52,10 @@ export function createDeploymentsService(deps: {
   engineFor: (stage: StageRow) => DeploymentEngine;
   /** Starts a queued job in this process when a slot is free (the durable job stays the source of truth). */
   onQueued?: (kind: 'deployment' | 'plan', id: string) => void;
-  /** The interrupted-deployment recovery (the runner's). */
+  /** The interrupted-deployment recovery (deployments.jobs'). */
   recover: () => Promise<void>;
-  /** Aborts of the runs in this process, by deployment or plan id. */
-  localAborts: Map<string, AbortController>;
+  /** Aborts a deployment this process runs (a user's cancel; other workers see the row's flag). */
+  abortLocal?: (deploymentId: string) => void;
 }) {
   const { store, stages, billing, jobs } = deps;
 
@@ -150,7 +150,7 @@ export function createDeploymentsService(deps: {
       const active = await store.active(stageId);
       if (!active) throw new Conflict('No deployment of this environment is running');
       await store.update(active.id, { cancelRequested: true });
-      deps.localAborts.get(active.id)?.abort();
+      deps.abortLocal?.(active.id);
     },
 
     async createPlan(projectId: string, stageId: string, userId: string) {
@@ -202,7 +202,7 @@ export function createDeploymentsService(deps: {
     },
 
     deploymentOf,
-    /** Runs the interrupted-deployment recovery now (the runner also runs it on a timer). */
+    /** Runs the interrupted-deployment recovery now (the jobs also run it on a timer). */
     recoverNow: () => deps.recover(),
 
     async events(projectId: string, stageId: string): Promise<StackEvent[]> {

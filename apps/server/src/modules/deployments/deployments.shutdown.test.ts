@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import type { FastifyBaseLogger } from 'fastify';
 import { AbortedError } from '../../integrations/executor/local-executor.js';
-import { createDeploymentsRunner, INTERRUPTED } from './deployments.runner.js';
+import { createDeploymentsJobs, INTERRUPTED } from './deployments.jobs.js';
 import type { DeploymentEngine, EngineRun } from './engine.js';
 
 /**
@@ -48,9 +48,9 @@ function fixture() {
     setResourcesDeployed: async () => undefined,
   };
   const log = { warn: () => undefined, error: () => undefined, info: () => undefined } as unknown as FastifyBaseLogger;
-  const runner = createDeploymentsRunner({
+  const runner = createDeploymentsJobs({
     store: store as any, stages: stages as any, components: {} as any, engineFor: () => engine, credentialsFor: async () => ({}),
-    realtime: { toRoom: () => undefined } as any, localAborts: new Map(), modulesRoot: '/nonexistent', log, processName: 'terraform',
+    realtime: { toRoom: () => undefined } as any, concurrency: 2, modulesRoot: '/nonexistent', log, processName: 'terraform',
   });
   return { runner, events, logs, running, row: () => row, printed: () => printed };
 }
@@ -74,7 +74,7 @@ describe('stopping the deployments runner', () => {
   it('starts nothing new once stopping: a queued run stays with its durable job', async () => {
     const f = fixture();
     await f.runner.stop(1_000);
-    f.runner.runSoon('deployment', 'd1', 2);
+    f.runner.runSoon('deployment', 'd1');
     await new Promise((r) => setImmediate(r));
     expect(f.row().status).toBe('DEPLOY_QUEUED');
   });

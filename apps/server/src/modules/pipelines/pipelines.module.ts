@@ -9,7 +9,7 @@ import { createPipelinesService } from './pipelines.service.js';
 import { pipelinesRoutes } from './pipelines.routes.js';
 import { createBuildsStore } from '../builds/builds.store.js';
 import { createBuildsService, BUILD_QUEUE } from '../builds/builds.service.js';
-import { createBuildRunner } from '../builds/build-runner.js';
+import { createBuildsJobs } from '../builds/builds.jobs.js';
 import { buildsRoutes, timelineRoutes, webhookRoutes } from '../builds/builds.routes.js';
 import { registerLogStreams } from '../builds/builds.realtime.js';
 import { createComponentBuilds } from '../builds/component-packaging.js';
@@ -34,14 +34,15 @@ export const pipelinesModule = defineModule({
       db: platform.db, store: createPipelinesStore(platform.db), secrets: platform.secrets, billing: needs.billing, git, baseUrl: platform.baseUrl,
       builds: createLatestBuilds({ store: buildsStore, artifacts }),
     });
-    // the service and its runner call each other only once requests and jobs arrive
+    // the service and its jobs call each other only once requests and jobs arrive
     const builds = createBuildsService({
       store: buildsStore, jobs: platform.jobs, realtime, artifacts, billing: needs.billing, pipelines, git,
-      recover: () => runner.recover(),
-      onQueued: runWorkers ? (buildId) => runner.runSoon(buildId, concurrency) : undefined,
+      recover: () => buildJobs.recover(),
+      abortLocal: (buildId) => buildJobs.cancel(buildId),
+      onQueued: runWorkers ? (buildId) => buildJobs.runSoon(buildId) : undefined,
     });
-    const runner = createBuildRunner({
-      store: buildsStore, builds, pipelines, git, realtime, artifacts, workspaceRoot: path.join(config.dataDir, 'workspaces'), sandbox: platform.sandbox, log,
+    const buildJobs = createBuildsJobs({
+      store: buildsStore, builds, pipelines, git, realtime, artifacts, workspaceRoot: path.join(config.dataDir, 'workspaces'), sandbox: platform.sandbox, log, concurrency,
       registries: overrides.registries ?? needs.registries, containerScanner: config.CONTAINER_SCANNER,
       onFinished: async (b) => {
         const pipeline = await pipelines.byIdAnyProject(b.pipelineId);
@@ -60,17 +61,17 @@ export const pipelinesModule = defineModule({
         { prefix: '/ms-ap', plugin: webhookRoutes({ builds }) },
         { prefix: '/ms-elasticsearch', plugin: timelineRoutes({ events: async (projectId, type) => (await hooks.timelineSources.collect(projectId, type)).flat(), guards: platform.guards }) },
       ],
-      jobs: [job<{ buildId: string }>(BUILD_QUEUE, ({ buildId }) => runner.run(buildId))],
+      jobs: [job<{ buildId: string }>(BUILD_QUEUE, ({ buildId }) => buildJobs.run(buildId))],
       socket: (rt) => registerLogStreams(rt, { membership: platform.membership, builds, store: buildsStore }),
       async start() {
         if (!runWorkers) return;
-        await runner.recover();
-        recovery = setInterval(() => runner.recover().catch((err) => log.error({ err }, 'build recovery failed')), RECOVER_EVERY_MS);
+        await buildJobs.recover();
+        recovery = setInterval(() => buildJobs.recover().catch((err) => log.error({ err }, 'build recovery failed')), RECOVER_EVERY_MS);
         recovery.unref();
       },
       async stop(withinMs) {
         if (recovery) clearInterval(recovery);
-        await runner.stop(withinMs);
+        await buildJobs.stop(withinMs);
       },
     };
   },

@@ -1,0 +1,204 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import { validatePipelineSpec, resolvePlaceholders, type ParsedSpec } from '@gantry/contracts';
+import type { Sandbox } from '../../integrations/executor/sandbox.js';
+import { removeTree } from '../../integrations/executor/workspace-files.js';
+import type { Realtime } from '../../platform/realtime.js';
+import type { ArtifactStore } from '../../platform/artifacts.js';
+import { AbortedError } from '../../integrations/executor/local-executor.js';
+import type { PipelinesService } from '../pipelines/pipelines.service.js';
+import type { GitAccess } from '../pipelines/git-access.js';
+import type { BuildsStore, BuildRow } from './builds.store.js';
+import type { BuildsService } from './builds.service.js';
+import { createLogSink } from '../../platform/log-sink.js';
+import { createMasker } from '../../platform/masking.js';
+import { runStep, type StepContext } from './step-handlers.js';
+import { createRunKit, stoppedByServer } from '../../platform/run-kit.js';
+import type { RegistriesPort } from '../registries/registries.port.js';
+
+export const logsRoom = (buildId: string, step: string) => `logs:${buildId}:${step}`;
+/** A RUNNING build whose worker has not beaten for this long belongs to a dead process. */
+export const STALE_AFTER_MS = 20_000;
+/** Why a build this server was running when it stopped ended: its steps are not safe to run again by themselves. */
+export const INTERRUPTED = 'Interrupted: the Gantry server stopped while this build ran. Trigger it again.';
+/** Why a build whose worker died (and stopped beating) ended. */
+export const WORKER_STOPPED = 'The build was interrupted because the Gantry worker running it stopped. Trigger it again.';
+
+export function createBuildsJobs(deps: {
+  store: BuildsStore;
+  builds: BuildsService;
+  pipelines: PipelinesService;
+  git: GitAccess;
+  realtime: Realtime;
+  artifacts: ArtifactStore;
+  workspaceRoot: string;
+  /** Where every step's processes run (DESIGN §5): never on the host with the server's rights, unless the admin said BUILD_SANDBOX=none. */
+  sandbox: Sandbox;
+  log: FastifyBaseLogger;
+  /** Builds this process starts itself at once (runSoon), at most. */
+  concurrency: number;
+  /** The project's registries docker-push steps push to (optional: the step says so when absent). */
+  registries?: RegistriesPort;
+  /** CONTAINER_SCANNER (docker-push scans the image it built with it). */
+  containerScanner?: string;
+  /** Told of every build that ended (notifications). */
+  onFinished?: (build: BuildRow) => Promise<void>;
+}) {
+  const { store, builds } = deps;
+
+  async function ended(buildId: string) {
+    const done = (await store.get(buildId))!;
+    builds.publishStatus(done);
+    await deps.onFinished?.(done).catch((err) => deps.log.warn({ err, buildId }, 'could not tell about a finished build'));
+  }
+
+  async function finish(build: BuildRow, status: BuildRow['status'], errorMessage: string | null) {
+    await store.update(build.id, { status, errorMessage, stopDate: new Date(), heartbeatAt: new Date() });
+    await ended(build.id);
+  }
+
+  /** Takes a queued build for this worker (compare-and-set on its status). */
+  async function claim(buildId: string, workerId: string) {
+    const build = await store.get(buildId);
+    if (!build) return undefined;
+    if (!(await store.transition(buildId, ['QUEUED', 'SCHEDULING'], { status: 'RUNNING', startDate: new Date(), heartbeatAt: new Date(), workerId }))) return undefined;
+    builds.publishStatus({ ...build, status: 'RUNNING' });
+    return build;
+  }
+
+  /** Runs a claimed build's steps, then writes how it ended. */
+  async function execute(build: BuildRow, signal: AbortSignal) {
+    const buildId = build.id;
+    const stopReason = () => (stoppedByServer(signal) ? INTERRUPTED : 'Stopped by user');
+    const workspace = path.join(deps.workspaceRoot, buildId);
+    const scriptsDir = `${workspace}.gantry`;
+    let outcome: { status: BuildRow['status']; error: string | null } = { status: 'SUCCEEDED', error: null };
+    try {
+      const pipeline = await deps.pipelines.byIdAnyProject(build.pipelineId);
+      if (!pipeline) throw new Error('The pipeline was deleted');
+      const { spec } = validatePipelineSpec(build.specYaml ?? '');
+      if (!spec) throw new Error('The pipeline spec is not valid');
+      const { env: pipelineEnv, masked } = deps.pipelines.variablesForBuild(pipeline);
+      const { client, token } = await deps.git.clientFor(build.projectId, pipeline.gitAccountId);
+      const platformEnv = {
+        GANTRY_PIPELINE_ID: pipeline.id, GANTRY_PIPELINE_NAME: pipeline.name, GANTRY_PIPELINE_EXECUTION_ID: build.id,
+        GANTRY_BRANCH: build.branch, GANTRY_COMMIT: build.commitSha ?? '',
+      };
+      // a step may learn a secret on its way (a registry password): masked from then on, in every later line
+      const secrets: string[] = [...masked, token];
+      let maskNow = createMasker(secrets);
+      const mask = (line: string) => maskNow(line);
+      const addSecret = (secret: string) => {
+        if (!secret || secrets.includes(secret)) return;
+        secrets.push(secret);
+        maskNow = createMasker(secrets);
+      };
+      if (deps.sandbox.unavailable) throw new Error(deps.sandbox.unavailable);
+      for (const dir of [path.join(workspace, 'src'), path.join(workspace, '.home'), scriptsDir]) fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
+      deps.sandbox.handOver(workspace);
+      const steps = await store.steps(buildId);
+      const specSteps = new Map(spec.steps.map((s) => [s.name, s]));
+
+      for (const step of steps) {
+        if (signal.aborted) break;
+        const specStep = specSteps.get(step.name) as ParsedSpec['steps'][number];
+        const sink = createLogSink({
+          mask,
+          write: (chunk) => store.appendLog([{ buildId, step: step.name, ...chunk }]),
+          publish: (chunk) => deps.realtime.toRoom(logsRoom(buildId, step.name), 'logs', { buildId, step: step.name, ...chunk }),
+          onWriteError: (err, chunk) => deps.log.error({ err, buildId, step: step.name, seq: chunk.seq }, 'could not store build log lines'),
+        });
+        if (deps.sandbox.warning) sink.line(deps.sandbox.warning);
+        await store.updateStep(buildId, step.name, { status: 'RUNNING', startDate: new Date() });
+        builds.publishStatus({ ...build, status: 'RUNNING' });
+        const ctx: StepContext = {
+          build, pipeline, step: specStep, workspace, scriptsDir, sandbox: deps.sandbox, signal: signal, log: sink.line,
+          env: { ...pipelineEnv, ...platformEnv },
+          resolve: (text: string) => resolvePlaceholders(text, platformEnv),
+          resolveCommand: (text: string) => resolvePlaceholders(text, shellSafePlaceholders(platformEnv)),
+          git: { client, token }, artifacts: deps.artifacts, store,
+          registries: deps.registries, containerScanner: deps.containerScanner, addSecret,
+          warnServer: (message) => deps.log.error({ buildId }, message),
+          triggerPipeline: async (name, branch) => {
+            const target = await deps.pipelines.byName(build.projectId, name);
+            if (!target) throw new Error(`There is no pipeline named ${name} in this project`);
+            if (target.id === pipeline.id) throw new Error('A pipeline cannot trigger itself');
+            return builds.trigger(build.projectId, target, { branch, trigger: 'pipeline' });
+          },
+        };
+        try {
+          await runStep(ctx);
+          await sink.flush();
+          await store.updateStep(buildId, step.name, { status: 'SUCCEEDED', stopDate: new Date() });
+        } catch (err) {
+          const aborted = err instanceof AbortedError || signal.aborted;
+          const interrupted = aborted && stopReason() === INTERRUPTED;
+          const message = aborted ? stopReason() : mask((err as Error).message);
+          sink.line(interrupted ? `[gantry] ${INTERRUPTED}` : aborted ? '[gantry] Execution stopped by user' : `[gantry] ${message}`);
+          await sink.flush();
+          await store.updateStep(buildId, step.name, { status: aborted && !interrupted ? 'ABORTED' : 'FAILED', stopDate: new Date(), errorMessage: message });
+          outcome = interrupted ? { status: 'FAILED', error: INTERRUPTED } : aborted ? { status: 'ABORTED', error: 'Stopped by user' } : { status: 'FAILED', error: `Step ${step.name} failed: ${message}` };
+          break;
+        }
+      }
+      if (signal.aborted && outcome.status === 'SUCCEEDED') outcome = stopReason() === INTERRUPTED ? { status: 'FAILED', error: INTERRUPTED } : { status: 'ABORTED', error: 'Stopped by user' };
+    } catch (err) {
+      outcome = { status: 'FAILED', error: (err as Error).message };
+    } finally {
+      await removeWorkspace(buildId);
+    }
+    await finish(build, outcome.status, outcome.error);
+  }
+
+  /** The workspace and scripts of a build (what its steps wrote may be unwritable to itself: removed whole). */
+  async function removeWorkspace(buildId: string) {
+    const workspace = path.join(deps.workspaceRoot, buildId);
+    for (const dir of [workspace, `${workspace}.gantry`]) await removeTree(dir).catch((err) => deps.log.warn({ err, buildId }, 'could not remove a build workspace'));
+  }
+
+  /**
+   * Fails a RUNNING build with the reason (and its running step), then tells about it: a build whose
+   * worker died (its workspace on this host removed; another host's is swept by its own start), or one
+   * that did not end in time for a server stop.
+   */
+  async function markFailed(buildId: string, reason: string, recovered?: { run: BuildRow }) {
+    if (!(await store.transition(buildId, ['RUNNING'], { status: 'FAILED', stopDate: new Date(), errorMessage: reason }))) return false;
+    for (const s of await store.steps(buildId)) {
+      if (s.status === 'RUNNING') await store.updateStep(buildId, s.name, { status: 'FAILED', stopDate: new Date(), errorMessage: reason });
+    }
+    if (recovered) {
+      deps.log.warn({ buildId }, 'marked an interrupted build as failed');
+      await removeWorkspace(buildId);
+    }
+    await ended(buildId);
+    return true;
+  }
+
+  return createRunKit<BuildRow, BuildRow>({
+    name: 'build', log: deps.log, concurrency: deps.concurrency,
+    staleAfterMs: STALE_AFTER_MS, staleReason: WORKER_STOPPED, interruptedReason: INTERRUPTED,
+    store: {
+      claim,
+      heartbeat: async (ids) => { for (const id of ids) await store.update(id, { heartbeatAt: new Date() }); },
+      cancelRequested: async (ids) => {
+        const asked: string[] = [];
+        for (const id of ids) if ((await store.get(id))?.abortRequested) asked.push(id);
+        return asked;
+      },
+      staleRuns: (olderThan) => store.stale(olderThan),
+      markFailed,
+    },
+    execute,
+  });
+}
+export type BuildsJobs = ReturnType<typeof createBuildsJobs>;
+
+/**
+ * Placeholder values for shell commands: a value the shell would read as code (a branch named
+ * `feat$(touch${IFS}/tmp/x)`) is put in as a reference to its environment variable instead, which
+ * the shell expands as data; plain values (nearly every branch name and id) go in as they are.
+ */
+export function shellSafePlaceholders(vars: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(vars).map(([name, value]) => [name, /^[\w./@+,:=%-]*$/.test(value) ? value : `\${${name}}`]));
+}
