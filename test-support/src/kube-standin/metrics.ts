@@ -7,7 +7,7 @@ export interface UsageInput { cpu: string | number; memory: string | number }
 
 /**
  * What metrics-server would report. Without an override a running container uses a steady amount derived from
- * its pod's name (1m-250m CPU, 16-256 MiB); a node uses what its pods use plus a system share.
+ * its pod's name (20-60% of its CPU request, or 1m-250m without one; 16-256 MiB); a node uses what its pods use plus a system share.
  */
 export class MetricsBook {
   enabled: boolean;
@@ -36,7 +36,10 @@ export class MetricsBook {
       const own = o ? (o as Record<string, Usage>)[c.name] : undefined;
       if (own) return { name: c.name, ...own };
       const h = crypto.createHash('sha1').update(`${pod.metadata.name}/${c.name}`).digest();
-      return { name: c.name, cpu: (1 + (h[0] * 256 + h[1]) % 250) / 1000, memory: (16 + h[2] % 241) * 2 ** 20 };
+      // with a CPU request, 20-60% of it: an HPA with a usual target then holds at its minimum unless a test sets usage
+      const request = parseQuantity(c.resources?.requests?.cpu);
+      const cpu = request > 0 ? request * (0.2 + (h[0] % 41) / 100) : (1 + (h[0] * 256 + h[1]) % 250) / 1000;
+      return { name: c.name, cpu, memory: (16 + h[2] % 241) * 2 ** 20 };
     });
   }
 
