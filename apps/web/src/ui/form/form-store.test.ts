@@ -109,16 +109,15 @@ describe('createFormStore', () => {
     expect(form.getState().errors).toEqual({});
   });
 
-  it('setValues changes several fields from the current ones and clears only the changed fields’ messages', () => {
-    const form = pipelineForm({ repositoryUrl: null, branchFilter: '' });
+  it('setValues sets several fields from the current ones and clears the set fields’ messages only', () => {
+    const form = pipelineForm({ gitAccountId: null, repositoryUrl: null, branchFilter: '' });
     form.validate();
     expect(form.getState().errors.repositoryUrl).toBeDefined();
-    form.setValues((v) => ({ gitAccountId: v.gitAccountId, repositoryUrl: null, workDir: '/src' }));
-    expect(form.getState().values.workDir).toBe('/src');
-    expect(form.getState().errors.repositoryUrl).toBeDefined();
-    expect(form.getState().errors.branchFilter).toBe('Branch filter is required');
-    form.setValues({ repositoryUrl: 'http://x/y.git' });
+    form.setValues((v) => ({ gitAccountId: 'x', repositoryUrl: v.gitAccountId === 'x' ? v.repositoryUrl : null }));
+    expect(form.getState().values).toMatchObject({ gitAccountId: 'x', repositoryUrl: null });
+    expect(form.getState().errors.gitAccountId).toBeUndefined();
     expect(form.getState().errors.repositoryUrl).toBeUndefined();
+    expect(form.getState().errors.branchFilter).toBe('Branch filter is required');
   });
 
   it('puts the server’s 400 fields next to their inputs, keeping the other messages', () => {

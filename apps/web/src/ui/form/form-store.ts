@@ -54,11 +54,10 @@ export function createFormStore<V, S extends z.ZodType>(options: FormOptions<V, 
     setFieldValue<P extends FieldPath<V>>(path: P, value: PathValue<V, P>) {
       commit({ values: setIn(state.values, path, value), errors: withoutErrors(state.errors, [path]) });
     },
-    /** Several fields at once, from the current values (a choice that resets others); clears the changed fields' messages. */
+    /** Several fields at once, from the current values (a choice that resets others); clears the set fields' messages. */
     setValues(patch: Partial<V> | ((values: V) => Partial<V>)) {
       const p = typeof patch === 'function' ? patch(state.values) : patch;
-      const changed = Object.keys(p).filter((k) => (p as Record<string, unknown>)[k] !== (state.values as Record<string, unknown>)[k]);
-      commit({ values: { ...state.values, ...p }, errors: withoutErrors(state.errors, changed) });
+      commit({ values: { ...state.values, ...p }, errors: withoutErrors(state.errors, Object.keys(p)) });
     },
     insertListItem<P extends FieldPath<V>>(path: P, item: PathValue<V, P> extends readonly (infer E)[] ? E : never) {
       const list = (getIn(state.values, path) as unknown[] | undefined) ?? [];
