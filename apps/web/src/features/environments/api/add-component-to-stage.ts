@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { defaultConfigurations, defaultResourceName, RESOURCE_LATEST, type ComponentVersionSchema, type Resource } from '@gantry/contracts';
+import { defaultConfigurations, defaultResourceName, RESOURCE_LATEST, type Resource } from '@gantry/contracts';
 import { http } from '../../../api/http';
-import { componentPath, stagePath } from './paths';
+import { getVersionSchema } from '../../components';
+import { stagePath } from './paths';
 import { stageKeys } from './keys';
 
 export type AddOutcome = { added: Resource } | { needsInputs: true };
@@ -14,7 +15,7 @@ export type AddOutcome = { added: Resource } | { needsInputs: true };
 export async function addComponentToStage(projectId: string, stageId: string, component: { id: string; name: string }): Promise<AddOutcome> {
   const base = stagePath(projectId, stageId);
   const [schema, { resources }] = await Promise.all([
-    http.get<ComponentVersionSchema>(`${componentPath(projectId, component.id)}/versions/latest/schema`),
+    getVersionSchema(projectId, component.id, RESOURCE_LATEST),
     http.get<{ resources: Resource[] }>(`${base}/resources`),
   ]);
   const configurations = defaultConfigurations(schema.inputs);

@@ -2,4 +2,3 @@
 export const stagesPath = (projectId: string) => `/ms-engine/projects/${projectId}/stages`;
 export const stagePath = (projectId: string, stageId: string) => `${stagesPath(projectId)}/${stageId}`;
 export const resourcePath = (projectId: string, stageId: string, name: string) => `${stagePath(projectId, stageId)}/resources/${encodeURIComponent(name)}`;
-export const componentPath = (projectId: string, componentId: string) => `/ms-engine/projects/${projectId}/components/${componentId}`;

@@ -1,18 +1,22 @@
 import { Alert, Anchor, Badge, Button, Divider, Group, Loader, Modal, PasswordInput, ScrollArea, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
 import { IconExternalLink } from '@tabler/icons-react';
-import { useQueries } from '@tanstack/react-query';
+import { useQueries, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import {
   ResourceBody, checkInputValues, rankReferenceSuggestions, resourceMessages, RESOURCE_LATEST, SENSITIVE_PLACEHOLDER, versionLabel,
-  type Resource, type SchemaInput, type ResourceConfiguration,
+  type ComponentVersion, type Resource, type SchemaInput, type ResourceConfiguration,
 } from '@gantry/contracts';
 import { errorMessage } from '../../../api/errors';
 import { toast } from '../../../api/toast';
-import { getVersionSchema, useComponentVersions, useVersionSchema } from '../api/lookups';
+import { componentVersionsQuery, useVersionSchema, versionSchemaQuery } from '../../components';
 import { useResourceMutations } from '../api/resources';
 
 type Entry = { value: string; reference: boolean };
 const NO_VERSIONS = 'This component does not have any available versions yet. To use this component, you need to have at least one successful build for the pipeline associated with this component.';
+
+/** The versions a resource may use: successful builds, newest first (spec §2). */
+const succeededNewestFirst = (d: { versions: ComponentVersion[] }) =>
+  d.versions.filter((v) => v.status === 'SUCCEEDED').sort((a, b) => Date.parse(b.stopDate ?? '0') - Date.parse(a.stopDate ?? '0'));
 
 /** Spec §9: 600px tall on windows up to 768px, else 750px. */
 const modalHeight = () => (typeof window !== 'undefined' && window.innerHeight <= 768 ? 600 : 750);
@@ -39,14 +43,13 @@ export function ResourceModal({ opened, onClose, projectId, stageId, component, 
   const [version, setVersion] = useState<string>(editing?.componentVersion ?? RESOURCE_LATEST);
   const [entries, setEntries] = useState<Record<string, Entry>>(() => Object.fromEntries((editing?.configurations ?? []).map((c) => [c.key, { value: String(c.value), reference: c.reference }])));
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const versions = useComponentVersions(projectId, component?.id ?? null);
+  const versions = useQuery({ ...componentVersionsQuery(projectId, component?.id ?? ''), enabled: Boolean(projectId && component), select: succeededNewestFirst });
   const schema = useVersionSchema(projectId, component?.id ?? null, versions.data?.length ? version : null);
   const { save } = useResourceMutations(projectId, stageId);
 
   const otherSchemas = useQueries({
     queries: others.filter((o) => o.name !== editing?.name).map((o) => ({
-      queryKey: ['components', projectId, 'schema', o.component.id, o.componentVersion],
-      queryFn: () => getVersionSchema(projectId, o.component.id, o.componentVersion),
+      ...versionSchemaQuery(projectId, o.component.id, o.componentVersion),
       enabled: opened,
     })),
   });
