@@ -18,3 +18,4 @@ export * from './environment-templates.js';
 export * from './branch-name.js';
 export * from './realtime.js';
 export * from './registries.js';
+export * from './clusters.js';
