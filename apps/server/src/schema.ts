@@ -14,3 +14,4 @@ export * from './modules/stages/stages.tables.js';
 export * from './modules/schedules/schedules.tables.js';
 export * from './modules/deployments/deployments.tables.js';
 export * from './modules/registries/registries.tables.js';
+export * from './modules/clusters/clusters.tables.js';
