@@ -8,8 +8,6 @@ import { ComingSoonPage } from '../ui/ComingSoon';
 const placeholders: [path: string, title: string][] = [
 
 
-  ['/kubernetes/clusters', 'Clusters'],
-  ['/kubernetes/clusters/:clusterId', 'Cluster'],
   ['/kubernetes/clusters/:clusterId/namespaces/:namespace/:microserviceName/details', 'Service Details'],
   ['/kubernetes/services', 'Services'],
   ['/kubernetes/services/create', 'Create Service'],

@@ -3,6 +3,7 @@ import { CatchAll, GuestOnly, PageLoader, RequireAuth } from './guards';
 import { placeholderRoutes } from './placeholder-routes';
 import { accountRoutes } from '../features/account';
 import { guestRoutes, setPasswordRoutes } from '../features/auth';
+import { clusterRoutes } from '../features/clusters';
 import { componentRoutes } from '../features/components';
 import { environmentRoutes } from '../features/environments';
 import { notFoundRoutes } from '../features/not-found';
@@ -45,6 +46,7 @@ export const routes: RouteObject[] = [
               ...componentRoutes,
               ...environmentRoutes,
               ...registryRoutes,
+              ...clusterRoutes,
               ...placeholderRoutes,
             ],
           },
