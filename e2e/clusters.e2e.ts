@@ -1,0 +1,169 @@
+/**
+ * Kubernetes clusters in headless Chromium (issue 11, first slice): a user connects the Kubernetes
+ * stand-in (test-support's startKubeStandin: HTTPS with a private CA, 3 nodes, a deployment of 2 pods
+ * and one failed pod) through the Connect modal with endpoint, token and CA; sees it listed with its
+ * nodes and pods; opens its dashboard (3/3 nodes, pods, deployments, API URL, version, utilization,
+ * namespace tabs; the metrics server switched off shows the honest "no metrics" card on the next poll);
+ * edits it (name locked, token shown as '(sensitive)' and kept) and removes it after the confirmation
+ * that says it cannot be undone.
+ */
+import https from 'node:https';
+import { afterAll, describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { clusterMessages } from '@gantry/contracts';
+import { startKubeStandin } from '@gantry/test-support';
+import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
+
+const k = await startKubeStandin({ namespaces: ['team-a'] });
+afterAll(() => k.close());
+
+/** A POST to the stand-in's API, as kubectl would (its CA, the admin token). */
+function kubePost(path: string, body: unknown): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = https.request(`${k.url}${path}`, { method: 'POST', ca: k.caPem, headers: { authorization: `Bearer ${k.adminToken}`, 'content-type': 'application/json' } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+const deployment = (name: string, replicas: number) => ({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name, namespace: 'team-a' },
+  spec: { replicas, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name, image: 'nginx:1.27' }] } } },
+});
+expect(await kubePost('/apis/apps/v1/namespaces/team-a/deployments', deployment('web', 2))).toBe(201);
+await k.settle();
+// A standalone pod that fails (phase Failed): the dashboard shows it red.
+expect(await kubePost('/api/v1/namespaces/team-a/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'one-off', namespace: 'team-a' }, spec: { containers: [{ name: 'job', image: 'busybox' }] } })).toBe(201);
+await k.settle();
+k.failPod('team-a', 'one-off', { crashLoop: false, reason: 'Error', message: 'exit code 1' });
+await k.settle();
+
+const toast = (page: Page, text: string | RegExp) => page.getByRole('alert').filter({ hasText: text });
+const LIST = '/kubernetes/clusters';
+const podsOf = (phase: string) => k.list('pods').filter((p) => p.status?.phase === phase).length;
+
+describe('kubernetes clusters', () => {
+  const stack = useStack();
+  let page: Page;
+  const email = 'kira.kube@example.com';
+  const password = 'Clusters1234';
+
+  test('a cluster is connected with endpoint, token and CA, validated on submit, and listed with its nodes and pods', async () => {
+    const idToken = await verifiedUser(stack, { email, password, firstName: 'Kira', lastName: 'Kube' });
+    await stack.api('POST', '/ms-project/projects', { name: 'Harbor', description: 'Clusters' }, idToken);
+    page = await stack.newPage({ keep: true });
+    await logInAndOpenProject(page, email, password, 'Harbor');
+
+    await page.goto(LIST);
+    await page.getByRole('heading', { name: 'Kubernetes Clusters' }).waitFor();
+    await page.getByText('No Kubernetes clusters yet').waitFor();
+    await page.getByRole('button', { name: 'Connect Kubernetes' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Connect Kubernetes').waitFor();
+
+    // Validation runs on submit, with the contracts' messages.
+    await dialog.getByRole('button', { name: 'Connect Cluster' }).click();
+    await dialog.getByText(clusterMessages.nameRequired).waitFor();
+    await dialog.getByText(clusterMessages.endpointRequired).waitFor();
+    await dialog.getByText(clusterMessages.tokenRequired).waitFor();
+
+    await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('Stand_In');
+    await dialog.getByRole('textbox', { name: 'API server endpoint' }).fill(`  ${k.url}  `);
+    await dialog.getByLabel('API token').fill(` ${k.adminToken} `);
+    await dialog.getByRole('textbox', { name: 'CA certificate' }).fill(k.caPem);
+    await dialog.getByRole('switch', { name: 'Associate a namespace' }).check({ force: true });
+    await dialog.getByRole('textbox', { name: 'Namespace' }).fill('abc');
+    await dialog.getByRole('button', { name: 'Connect Cluster' }).click();
+    await dialog.getByText(clusterMessages.nameRule).waitFor();
+    await dialog.getByText(clusterMessages.namespaceRule).waitFor();
+
+    await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('standin');
+    await dialog.getByRole('textbox', { name: 'Namespace' }).fill('team-a');
+    await dialog.getByRole('button', { name: 'Connect Cluster' }).click();
+    await toast(page, clusterMessages.created('standin')).waitFor();
+    await dialog.waitFor({ state: 'detached' });
+
+    const row = page.getByTestId('clusters-table').getByRole('row').filter({ hasText: 'standin' });
+    await row.getByTestId('cluster-name').waitFor();
+    expect(await row.getByTestId('cluster-endpoint').textContent()).toBe(k.url);
+    expect(await row.getByTestId('cluster-namespace').textContent()).toBe('team-a');
+    await row.getByText('personal').waitFor();
+    await expect.poll(() => row.getByTestId('cluster-nodes').textContent()).toBe('3/3 nodes');
+    expect(await row.getByTestId('cluster-pods').textContent()).toBe(`${podsOf('Running')}/${k.list('pods').length} pods running`);
+  });
+
+  test('the dashboard shows the header figures, utilization and the namespace tabs', async () => {
+    await page.getByTestId('clusters-table').getByRole('link', { name: 'standin' }).click();
+    await page.waitForURL(`**${LIST}/standin`);
+    await page.getByRole('heading', { name: 'standin' }).waitFor();
+
+    const header = page.getByTestId('cluster-header');
+    await expect.poll(() => header.getByTestId('nodes').textContent()).toBe('3/3');
+    expect(await header.getByTestId('running-pods').textContent()).toBe(String(podsOf('Running')));
+    expect(await header.getByTestId('pending-pods').textContent()).toBe('0');
+    expect(await header.getByTestId('failed-pods').textContent()).toBe('1');
+    // Failed above 0 is red; pending at 0 is not yellow.
+    expect(await header.getByTestId('failed-pods').evaluate((el) => (el as HTMLElement).style.color)).toContain('red');
+    expect(await header.getByTestId('pending-pods').evaluate((el) => (el as HTMLElement).style.color)).not.toContain('yellow');
+    expect(await header.getByTestId('deployments').textContent()).toBe('1/1');
+    expect(await header.getByTestId('api-url').getAttribute('href')).toBe(k.url);
+    expect(await header.getByTestId('k8s-version').textContent()).toBe('v1.30.0-gantry-standin');
+
+    // The stand-in serves metrics.k8s.io: two rings with 2-decimal percentages.
+    await expect.poll(() => page.getByTestId('cpu-utilization').textContent()).toMatch(/^\d+(\.\d{1,2})?%$/);
+    expect(await page.getByTestId('memory-utilization').textContent()).toMatch(/^\d+(\.\d{1,2})?%$/);
+
+    const namespaces = page.getByTestId('namespaces-card');
+    for (const ns of ['default', 'kube-system', 'team-a']) await namespaces.getByRole('tab', { name: ns }).waitFor();
+    expect(await namespaces.getByRole('tab').first().getAttribute('aria-selected')).toBe('true');
+    await namespaces.getByRole('tab', { name: 'team-a' }).click();
+    await namespaces.getByText('No deployment information available').waitFor();
+  });
+
+  test('without a metrics server the dashboard says so on its next poll, instead of made-up figures', { timeout: 60_000 }, async () => {
+    k.setMetricsEnabled(false);
+    await page.getByTestId('no-metrics').getByText('No metrics server in this cluster: CPU and memory are not available').waitFor({ timeout: 25_000 });
+    expect(await page.getByTestId('cpu-utilization').count()).toBe(0);
+    k.setMetricsEnabled(true);
+  });
+
+  test('editing locks the name and keeps the token shown as (sensitive)', async () => {
+    await page.goto(LIST);
+    await page.getByRole('button', { name: 'Edit cluster standin' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Edit Kubernetes cluster').waitFor();
+    const name = dialog.getByRole('textbox', { name: 'Name', exact: true });
+    expect(await name.inputValue()).toBe('standin');
+    expect(await name.isDisabled()).toBe(true);
+    const token = dialog.getByLabel('API token');
+    expect(await token.getAttribute('placeholder')).toBe('(sensitive)');
+    expect(await token.inputValue()).toBe('');
+    expect(await dialog.getByRole('textbox', { name: 'API server endpoint' }).inputValue()).toBe(k.url);
+    expect(await dialog.getByRole('textbox', { name: 'Namespace' }).inputValue()).toBe('team-a');
+
+    // Switching the namespace off: it is not sent any more.
+    await dialog.getByRole('switch', { name: 'Associate a namespace' }).uncheck({ force: true });
+    await dialog.getByRole('button', { name: 'Update Cluster' }).click();
+    await toast(page, clusterMessages.updated('standin')).waitFor();
+    await dialog.waitFor({ state: 'detached' });
+
+    // The kept token still reaches the cluster.
+    const row = page.getByTestId('clusters-table').getByRole('row').filter({ hasText: 'standin' });
+    await expect.poll(() => row.getByTestId('cluster-nodes').textContent()).toBe('3/3 nodes');
+    expect(await row.getByTestId('cluster-namespace').count()).toBe(0);
+  });
+
+  test('remove asks for a confirmation that says it cannot be undone', async () => {
+    await page.getByRole('button', { name: 'Remove cluster standin' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText(/This action cannot be undone/).waitFor();
+    await dialog.getByRole('button', { name: 'Remove' }).click();
+    await toast(page, clusterMessages.deleted('standin')).waitFor();
+    await page.getByText('No Kubernetes clusters yet').waitFor();
+  });
+});
