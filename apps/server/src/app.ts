@@ -25,6 +25,7 @@ import { usersModule } from './modules/users/users.module.js';
 import { projectsModule } from './modules/projects/projects.module.js';
 import { gitAccountsModule } from './modules/git-accounts/git-accounts.module.js';
 import { registriesModule } from './modules/registries/registries.module.js';
+import { clustersModule } from './modules/clusters/clusters.module.js';
 import { pipelinesModule } from './modules/pipelines/pipelines.module.js';
 import { notificationsModule } from './modules/notifications/notifications.module.js';
 import { componentsModule } from './modules/components/components.module.js';
@@ -40,6 +41,7 @@ const modules = moduleList()
   .add(projectsModule)
   .add(gitAccountsModule)
   .add(registriesModule)
+  .add(clustersModule)
   .add(pipelinesModule)
   .add(notificationsModule)
   .add(componentsModule)
@@ -58,6 +60,7 @@ export interface Services extends Pick<Platform, 'database' | 'jobs' | 'mailer' 
   billing: Apis['billing'];
   gitAccounts: Apis['gitAccounts'];
   registries: Apis['registries'];
+  clusters: Apis['clusters'];
   pipelines: Apis['pipelines']['pipelines'];
   builds: Apis['pipelines']['builds'];
   notifications: Apis['notifications'];
@@ -138,7 +141,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
 
   const services: Services = {
     database, jobs, mailer: platform.mailer, secrets: platform.secrets, guards: platform.guards, realtime, outboxKey: platform.outboxKey,
-    users: apis.users, projects: apis.projects, billing: apis.billing, gitAccounts: apis.gitAccounts, registries: apis.registries,
+    users: apis.users, projects: apis.projects, billing: apis.billing, gitAccounts: apis.gitAccounts, registries: apis.registries, clusters: apis.clusters,
     pipelines: apis.pipelines.pipelines, builds: apis.pipelines.builds, notifications: apis.notifications,
     components: apis.components, cloudAccounts: apis.cloudAccounts, stages: apis.stages, deployments: apis.deployments,
   };
