@@ -39,9 +39,14 @@ export function Reachability({ status, reason }: { status: ClusterStatus | null 
         <Text span size="xs" fw={600} c={tone === 'ok' ? 'var(--mantine-color-text)' : TONE_COLOR[tone]} data-testid="cluster-pods">
           {p.runningPods}/{p.totalPods} pods running
         </Text>
-        {p.failedPods > 0 && <Text span size="xs" c="red">{` · ${p.failedPods} failed`}</Text>}
-        {p.pendingPods > 0 && <Text span size="xs" c="yellow.7">{` · ${p.pendingPods} pending`}</Text>}
       </Text>
+      {(p.failedPods > 0 || p.pendingPods > 0) && (
+        <Text size="xs">
+          {p.failedPods > 0 && <Text span size="xs" c="red">{`${p.failedPods} failed`}</Text>}
+          {p.failedPods > 0 && p.pendingPods > 0 && <Text span size="xs" c="dimmed">{' · '}</Text>}
+          {p.pendingPods > 0 && <Text span size="xs" c="yellow.7">{`${p.pendingPods} pending`}</Text>}
+        </Text>
+      )}
     </Stack>
   );
 }

@@ -51,7 +51,9 @@ export function StatusHeader({ status, loading, endpoint }: { status: ClusterSta
           <Text size="xs" fw={600} tt="uppercase" c="dimmed">
             Kubernetes API URL
           </Text>
-          {url ? (
+          {loading && !url ? (
+            <Skeleton height={14} width={200} radius="sm" />
+          ) : url ? (
             <Anchor href={url} target="_blank" rel="noreferrer" size="sm" ff="monospace" data-testid="api-url">
               <Group gap={4} wrap="nowrap">
                 {url}

@@ -12,12 +12,12 @@ function Ring({ label, value, testId }: { label: string; value: number; testId: 
       </Text>
       <Center>
         <RingProgress
-          size={150}
+          size={160}
           thickness={14}
           roundCaps
           sections={[{ value: ringValue(shown), color: utilizationColor(shown), tooltip: `${label}: ${shown}%` }]}
           label={
-            <Text ta="center" fz={22} fw={650} data-testid={testId}>
+            <Text ta="center" fz={19} fw={650} data-testid={testId}>
               {shown}%
             </Text>
           }

@@ -89,7 +89,7 @@ export default function ClustersPage() {
     {
       key: 'reachability',
       header: 'Reachability',
-      width: 260,
+      width: 280,
       render: (c) => <Reachability status={c.status} reason={c.unreachableReason} />,
     },
   ];
