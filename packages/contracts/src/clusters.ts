@@ -51,7 +51,9 @@ export type CreateClusterBody = z.infer<typeof CreateClusterBody>;
 export const UpdateClusterBody = z.object({
   endpoint: Endpoint,
   apiToken: InputText().optional(),
+  /** Left out: no associated namespace (the form sends it only when the associate switch is on). */
   associatedNamespace: Namespace.optional(),
+  /** Left out keeps the stored CA certificate; '' removes it. */
   caCertificate: CaCertificate.optional(),
   type: z.literal('personal').default('personal'),
 });

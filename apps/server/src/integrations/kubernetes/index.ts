@@ -136,13 +136,17 @@ const TLS_CODES = new Set([
   'CERT_HAS_EXPIRED', 'ERR_TLS_CERT_ALTNAME_INVALID', 'CERT_SIGNATURE_FAILURE', 'UNABLE_TO_GET_ISSUER_CERT',
 ]);
 
+/**
+ * The message of a Kubernetes Status body. Anything else a server answered is left out: the endpoint is a user's
+ * choice, and an error reason must not become a way to read what some other internal service answers.
+ */
 function statusMessage(body: unknown): string | undefined {
   let b = body;
   if (typeof body === 'string') {
-    try { b = JSON.parse(body); } catch { return body.trim().slice(0, 200) || undefined; }
+    try { b = JSON.parse(body); } catch { return undefined; }
   }
-  const m = (b as { message?: unknown } | null)?.message;
-  return typeof m === 'string' && m ? m : undefined;
+  const st = b as { kind?: unknown; message?: unknown } | null;
+  return st?.kind === 'Status' && typeof st.message === 'string' && st.message ? st.message.slice(0, 300) : undefined;
 }
 
 /** Any error of a request as a KubeFailure with a reason a person can act on. */
@@ -153,7 +157,8 @@ export function toKubeFailure(err: unknown, endpoint: string, timeoutMs: number)
     const detail = statusMessage(err.body);
     if (status === 401) return new KubeFailure('refused', `the token is not valid (401 Unauthorized${detail && detail !== 'Unauthorized' ? `: ${detail}` : ''})`, { status });
     if (status === 403) return new KubeFailure('refused', `403 Forbidden${detail ? `: ${detail}` : ''}`, { status });
-    return new KubeFailure('unreachable', `the API server answered ${status}${detail ? `: ${detail}` : ''}`, { status });
+    if (detail) return new KubeFailure('unreachable', `the API server answered ${status}: ${detail}`, { status });
+    return new KubeFailure('unreachable', `the endpoint answered HTTP ${status}, not as a Kubernetes API server`, { status });
   }
   const e = err as { name?: string; code?: string; type?: string; message?: string; cause?: { code?: string } } | undefined;
   const code = e?.code ?? e?.cause?.code;

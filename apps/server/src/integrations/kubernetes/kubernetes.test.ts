@@ -77,3 +77,20 @@ describe('figures', () => {
     expect(averageUtilization([node('a')], [])).toBeNull();
   });
 });
+
+describe('reasons from servers that are not Kubernetes', () => {
+  it('names the status of a non-Kubernetes answer without repeating its body', async () => {
+    const http = await import('node:http');
+    const other = http.createServer((_req, res) => { res.writeHead(404, { 'content-type': 'text/html' }); res.end('<html>internal admin page secret</html>'); });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(other.address() as net.AddressInfo).port}`;
+      const f = await failure(connectKube({ endpoint: url, token: 't' }).version());
+      expect(f).toMatchObject({ kind: 'unreachable', message: 'the endpoint answered HTTP 404, not as a Kubernetes API server' });
+      expect(f.message).not.toContain('secret');
+    } finally {
+      other.closeAllConnections();
+      await new Promise<void>((resolve) => other.close(() => resolve()));
+    }
+  });
+});

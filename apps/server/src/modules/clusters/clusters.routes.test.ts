@@ -139,6 +139,12 @@ describe('clusters CRUD', () => {
     expect(t.app.services.secrets.open((await rowOf('main'))!.tokenSealed)).toBe(k.adminToken);
     const renamed = await call('PUT', `${base()}/main`, owner.idToken, { ...update(), name: 'renamed' });
     expect(renamed.json().name).toBe('main');
+    // the CA left out is kept; '' removes it (and then the stand-in's certificate is not trusted: 400, nothing saved)
+    const keptCa = await call('PUT', `${base()}/main`, owner.idToken, { endpoint: k.url });
+    expect(keptCa.json().caCertificate).toBe(k.caPem.trim());
+    const noCa = await call('PUT', `${base()}/main`, owner.idToken, { endpoint: k.url, caCertificate: '' });
+    expect(noCa.json()).toMatchObject({ code: 'ClusterUnreachable', fields: { caCertificate: [noCa.json().message] } });
+    expect((await rowOf('main'))!.caCertificate).toBe(k.caPem.trim());
     const refused = await call('PUT', `${base()}/main`, owner.idToken, update('wrong-token'));
     expect(refused.statusCode).toBe(400);
     expect(refused.json()).toMatchObject({ code: 'ClusterRefused', fields: { apiToken: [refused.json().message] } });
