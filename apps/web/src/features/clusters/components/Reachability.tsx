@@ -22,11 +22,11 @@ export function Reachability({ status, reason }: { status: ClusterStatus | null 
   return (
     <Stack gap={2} data-testid="cluster-reachability">
       <Group gap={6} wrap="nowrap">
-        <Badge color="teal" variant="dot" radius="sm" size="sm">
+        <Badge color="teal" variant="dot" radius="sm" size="sm" style={{ flexShrink: 0 }} styles={{ label: { overflow: 'visible' } }}>
           Reachable
         </Badge>
         {status.kubernetesVersion && (
-          <Text size="xs" c="dimmed" ff="monospace">
+          <Text size="xs" c="dimmed" ff="monospace" truncate="end" title={status.kubernetesVersion} style={{ minWidth: 0 }}>
             {status.kubernetesVersion}
           </Text>
         )}

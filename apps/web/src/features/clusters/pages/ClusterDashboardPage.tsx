@@ -27,9 +27,8 @@ export default function ClusterDashboardPage() {
   const status = useClusterStatus(projectId, clusterId);
   const expired = isPlanLimit(status.error);
   const namespaces = useNamespaces(projectId, clusterId, !expired);
-  useErrorToast(cluster.error);
-  useErrorToast(status.error);
-  useErrorToast(namespaces.error);
+  // One toast for one failure: an unreachable cluster fails its status and its namespaces with the same message.
+  useErrorToast(status.error ?? namespaces.error ?? cluster.error);
 
   const name = cluster.data?.name ?? status.data?.name;
   const backLink = (
