@@ -79,8 +79,8 @@ async function startInternal(options: StackOptions): Promise<InternalStack> {
       GANTRY_WEB_DIST: webDist,
       GANTRY_LOG_LEVEL: process.env.GANTRY_E2E_LOG_LEVEL ?? 'warn',
       GANTRY_RATE_LIMIT: 'false',
-      // the specs' registries listen on 127.0.0.1, which the default REGISTRY_NETWORK (lan) refuses
-      REGISTRY_NETWORK: 'any',
+      // the specs' registries listen on 127.0.0.1, which the default OUTBOUND_NETWORK (lan) refuses
+      OUTBOUND_NETWORK: 'any',
       // PGlite in the data dir unless told otherwise (an inherited DATABASE_URL must not leak in).
       DATABASE_URL: process.env.GANTRY_E2E_DATABASE_URL ?? '',
       ...options.env,

@@ -49,7 +49,7 @@ export const ConfigSchema = z.object({
   DOCKERHUB_API_URL: z.string().url().default('https://hub.docker.com'),
   DOCKERHUB_REGISTRY_URL: z.string().url().default('https://registry-1.docker.io'),
   /** The addresses a registry URL a user typed may lead the server to (integrations/registries/outbound.ts). */
-  REGISTRY_NETWORK: z.enum(['lan', 'public', 'any']).default('lan'),
+  OUTBOUND_NETWORK: z.enum(['lan', 'public', 'any']).default('lan'),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & { dataDir: string };

@@ -1,3 +1,4 @@
+import { assertReachable, OutboundRefused, type OutboundNetwork } from '../outbound/outbound.js';
 import * as k8s from '@kubernetes/client-node';
 
 /**
@@ -268,3 +269,23 @@ export const connectKube: KubeConnector = (target, o = {}) => {
     },
   };
 };
+
+/**
+ * A connector that first checks the endpoint against OUTBOUND_NETWORK (a refusal is an unreachable
+ * cluster, 400 on save): a cluster URL a user typed never makes the server probe its own loopback
+ * or a cloud metadata address.
+ */
+export function connectWithin(network: OutboundNetwork, connect: KubeConnector = connectKube): KubeConnector {
+  if (network === 'any') return connect;
+  return (target, o) => {
+    const kube = connect(target, o);
+    const reachable = () => assertReachable(new URL(target.endpoint), network).catch((err: unknown) => {
+      throw err instanceof OutboundRefused ? new KubeFailure('unreachable', err.message) : err;
+    });
+    const guarded = {} as Record<string, unknown>;
+    for (const [name, method] of Object.entries(kube)) {
+      guarded[name] = typeof method === 'function' ? async (...args: unknown[]) => { await reachable(); return (method as (...a: unknown[]) => unknown).apply(kube, args); } : method;
+    }
+    return guarded as unknown as KubeAdapter;
+  };
+}

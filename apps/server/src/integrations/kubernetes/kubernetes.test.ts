@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startKubeStandin, type KubeStandin } from '@gantry/test-support';
-import { KubeFailure, averageUtilization, connectKube, countPods, parseQuantity, requiredAccess } from './index.js';
+import { KubeFailure, averageUtilization, connectKube, connectWithin, countPods, parseQuantity, requiredAccess, type KubeConnector, type KubeTarget } from './index.js';
 
 let k: KubeStandin;
 let silent: net.Server;
@@ -92,5 +92,17 @@ describe('reasons from servers that are not Kubernetes', () => {
       other.closeAllConnections();
       await new Promise<void>((resolve) => other.close(() => resolve()));
     }
+  });
+});
+
+describe('connectWithin', () => {
+  it('refuses a loopback endpoint under lan before the connector sends anything', async () => {
+    const sent: string[] = [];
+    const fake = (() => ({ version: async () => { sent.push('version'); return 'v1.30.0'; } })) as unknown as KubeConnector;
+    const kube = connectWithin('lan', fake)({ endpoint: 'https://127.0.0.1:6443', token: 't' } as KubeTarget);
+    await expect(kube.version()).rejects.toMatchObject({ kind: 'unreachable', message: expect.stringMatching(/127\.0\.0\.1:6443 is a loopback or link-local address/) });
+    expect(sent).toEqual([]);
+    expect(await connectWithin('any', fake)({ endpoint: 'https://127.0.0.1:6443', token: 't' } as KubeTarget).version()).toBe('v1.30.0');
+    expect(await connectWithin('lan', fake)({ endpoint: 'https://10.0.0.8:6443', token: 't' } as KubeTarget).version()).toBe('v1.30.0');
   });
 });

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { guardedFetch, refusedAddress } from './outbound.js';
-import { RegistryFailure } from './types.js';
+import { OutboundRefused, guardedFetch, refusedAddress } from './outbound.js';
 
 describe('refusedAddress', () => {
   it.each([
@@ -34,7 +33,7 @@ describe('guardedFetch', () => {
   it('refuses a loopback literal and a name that resolves to loopback, without fetching', async () => {
     const seen: { url: string; auth: string | null }[] = [];
     const f = guardedFetch('lan', answering({}, seen));
-    await expect(f('http://127.0.0.1:5000/v2/')).rejects.toThrow(RegistryFailure);
+    await expect(f('http://127.0.0.1:5000/v2/')).rejects.toThrow(OutboundRefused);
     await expect(f('http://localhost:5000/v2/')).rejects.toThrow(/localhost:5000 is a loopback or link-local address/);
     await expect(f('http://[::1]:5000/v2/')).rejects.toThrow(/loopback/);
     await expect(f('file:///etc/passwd')).rejects.toThrow(/http or https only/);

@@ -1,17 +1,19 @@
 import dns from 'node:dns/promises';
 import net from 'node:net';
-import { RegistryFailure } from './types.js';
 
 /**
- * Which addresses the server may reach for a registry a user typed in (REGISTRY_NETWORK). Sign-up is
- * open, so a registry URL (or the token realm its registry names) must not make the server fetch
- * its own loopback services or a cloud metadata endpoint for whoever asks:
+ * Which addresses a URL a user typed may lead the server to (OUTBOUND_NETWORK): registry URLs (and the
+ * token realms and redirects they name), cluster API endpoints. Sign-up is open, so such a URL must not
+ * make the server reach its own loopback services or a cloud metadata endpoint for whoever asks:
  *  - `lan` (default): public and private (10/8, 172.16/12, 192.168/16, fc00::/7) addresses — a
  *    self-hosted Harbor or Distribution on the office network works; loopback and link-local do not;
  *  - `public`: public addresses only;
  *  - `any`: everything (a single-user instance, and the tests' registries on 127.0.0.1).
  */
-export type RegistryNetwork = 'lan' | 'public' | 'any';
+export type OutboundNetwork = 'lan' | 'public' | 'any';
+
+/** A URL the server refuses to reach under OUTBOUND_NETWORK (the message says why). */
+export class OutboundRefused extends Error {}
 
 const LOOPBACK_AND_LINK_LOCAL = new net.BlockList();
 LOOPBACK_AND_LINK_LOCAL.addSubnet('127.0.0.0', 8, 'ipv4');
@@ -38,12 +40,24 @@ function unmapped(address: string): { address: string; family: 'ipv4' | 'ipv6' }
 }
 
 /** Why `address` is out of bounds under `network`, or null when the server may reach it. */
-export function refusedAddress(address: string, network: RegistryNetwork): string | null {
+export function refusedAddress(address: string, network: OutboundNetwork): string | null {
   if (network === 'any') return null;
   const a = unmapped(address);
   if (LOOPBACK_AND_LINK_LOCAL.check(a.address, a.family)) return 'a loopback or link-local address';
   if (network === 'public' && PRIVATE.check(a.address, a.family)) return 'a private network address';
   return null;
+}
+
+/** Refuses (OutboundRefused) a URL whose host is, or resolves to, an address out of bounds under `network`. */
+export async function assertReachable(url: URL, network: OutboundNetwork): Promise<void> {
+  if (network === 'any') return;
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundRefused(`Gantry reaches such URLs over http or https only, not ${url.protocol}`);
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const addresses = net.isIP(host) ? [host] : (await dns.lookup(host, { all: true }).catch(() => [])).map((r) => r.address);
+  for (const address of addresses) {
+    const why = refusedAddress(address, network);
+    if (why) throw new OutboundRefused(`${url.host} is ${why}, which Gantry does not reach for a URL a user gave (OUTBOUND_NETWORK=${network})`);
+  }
 }
 
 const MAX_REDIRECTS = 5;
@@ -54,17 +68,9 @@ const MAX_REDIRECTS = 5;
  * (A name that resolves differently between this check and the connection — DNS rebinding — is not
  * caught; the realistic cases, a literal address or a plain name of an internal host, are.)
  */
-export function guardedFetch(network: RegistryNetwork, base: typeof fetch = fetch): typeof fetch {
+export function guardedFetch(network: OutboundNetwork, base: typeof fetch = fetch): typeof fetch {
   if (network === 'any') return base;
-  const check = async (url: URL) => {
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new RegistryFailure(`Gantry reaches registries over http or https only, not ${url.protocol}`);
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    const addresses = net.isIP(host) ? [host] : (await dns.lookup(host, { all: true }).catch(() => [])).map((r) => r.address);
-    for (const address of addresses) {
-      const why = refusedAddress(address, network);
-      if (why) throw new RegistryFailure(`${url.host} is ${why}, which Gantry does not reach for a registry (REGISTRY_NETWORK=${network})`);
-    }
-  };
+  const check = (url: URL) => assertReachable(url, network);
   return (async (input: string | URL | Request, init?: RequestInit) => {
     let url = new URL(input instanceof Request ? input.url : String(input));
     for (let hop = 0; ; hop++) {
@@ -72,7 +78,7 @@ export function guardedFetch(network: RegistryNetwork, base: typeof fetch = fetc
       const res = await base(url, { ...init, redirect: 'manual' });
       const location = res.status >= 300 && res.status < 400 ? res.headers.get('location') : null;
       if (!location) return res;
-      if (hop >= MAX_REDIRECTS) throw new RegistryFailure(`${url.host} redirected more than ${MAX_REDIRECTS} times`);
+      if (hop >= MAX_REDIRECTS) throw new OutboundRefused(`${url.host} redirected more than ${MAX_REDIRECTS} times`);
       await res.body?.cancel();
       const next = new URL(location, url);
       // like fetch: credentials stay with their origin (a blob redirect to object storage must not carry them)

@@ -3,7 +3,8 @@ import { dockerRegistryV2Adapter } from './docker-registry-v2.js';
 import { dockerhubAdapter } from './dockerhub.js';
 import { ecrAdapter } from './ecr.js';
 import { gitlabAdapter } from './gitlab.js';
-import type { RegistryAdapter } from './types.js';
+import { RegistryFailure, type RegistryAdapter } from './types.js';
+import { guardedFetch, OutboundRefused, type OutboundNetwork } from '../outbound/outbound.js';
 
 export * from './types.js';
 export { createV2Client, parseChallenge, nextLink } from './v2-client.js';
@@ -16,7 +17,7 @@ export interface RegistryEndpoints {
   /** GitLab (GITLAB_URL; the API under /api/v4). */
   gitlabUrl: string;
   fetch?: typeof fetch;
-  /** fetch for the registry URLs users type in (DockerRegistryV2, GitLab's registry): guardedFetch(REGISTRY_NETWORK). */
+  /** fetch for the registry URLs users type in (DockerRegistryV2, GitLab's registry): registryFetchWithin(OUTBOUND_NETWORK). */
   registryFetch?: typeof fetch;
   /** ECR scan polling (tests shorten it). */
   ecrScanPollMs?: number;
@@ -40,4 +41,13 @@ export function createRegistryAdapters(e: RegistryEndpoints): RegistryAdapters {
         return dockerRegistryV2Adapter({ registryUrl: v.registry_url!, username, password, fetch: e.registryFetch ?? e.fetch });
     }
   };
+}
+
+/** fetch for a registry URL a user typed: only within `network`; a refusal is the registry's failure (400 on save). */
+export function registryFetchWithin(network: OutboundNetwork): typeof fetch {
+  const guarded = guardedFetch(network);
+  return (async (input: string | URL | Request, init?: RequestInit) =>
+    guarded(input, init).catch((err: unknown) => {
+      throw err instanceof OutboundRefused ? new RegistryFailure(err.message) : err;
+    })) as typeof fetch;
 }

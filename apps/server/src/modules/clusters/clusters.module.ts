@@ -1,5 +1,5 @@
 import { defineModule } from '../../platform/module.js';
-import { connectKube, type KubeConnector } from '../../integrations/kubernetes/index.js';
+import { connectWithin, type KubeConnector } from '../../integrations/kubernetes/index.js';
 import type { BillingService } from '../billing/billing.port.js';
 import { createClustersStore } from './clusters.store.js';
 import { createClustersService } from './clusters.service.js';
@@ -11,7 +11,7 @@ export const clustersModule = defineModule({
   create(platform, needs: { billing: BillingService }, overrides: { connect?: KubeConnector; timeoutMs?: number; listStatusTimeoutMs?: number }) {
     const clusters = createClustersService({
       store: createClustersStore(platform.db), secrets: platform.secrets, billing: needs.billing, log: platform.log,
-      connect: overrides.connect ?? connectKube, timeoutMs: overrides.timeoutMs, listStatusTimeoutMs: overrides.listStatusTimeoutMs,
+      connect: overrides.connect ?? connectWithin(platform.config.OUTBOUND_NETWORK), timeoutMs: overrides.timeoutMs, listStatusTimeoutMs: overrides.listStatusTimeoutMs,
     });
     return { api: clusters, routes: [{ prefix: '/ms-kube', plugin: clustersRoutes({ clusters, guards: platform.guards }) }] };
   },

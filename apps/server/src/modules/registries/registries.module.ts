@@ -2,8 +2,7 @@ import type { Db } from '../../platform/db.js';
 import type { Guards } from '../../platform/auth.js';
 import type { SecretBox } from '../../platform/secrets.js';
 import { defineModule } from '../../platform/module.js';
-import { createRegistryAdapters, type RegistryAdapters } from '../../integrations/registries/index.js';
-import { guardedFetch } from '../../integrations/registries/outbound.js';
+import { createRegistryAdapters, registryFetchWithin, type RegistryAdapters } from '../../integrations/registries/index.js';
 import { createRegistriesStore } from './registries.store.js';
 import { createRegistriesService } from './registries.service.js';
 import { registriesRoutes } from './registries.routes.js';
@@ -20,7 +19,7 @@ export const registriesModule = defineModule({
   create(platform, _needs: object, overrides: { adapters?: RegistryAdapters }) {
     const adapters = overrides.adapters ?? createRegistryAdapters({
       dockerhubApiUrl: platform.config.DOCKERHUB_API_URL, dockerhubRegistryUrl: platform.config.DOCKERHUB_REGISTRY_URL, gitlabUrl: platform.config.GITLAB_URL,
-      registryFetch: guardedFetch(platform.config.REGISTRY_NETWORK),
+      registryFetch: registryFetchWithin(platform.config.OUTBOUND_NETWORK),
     });
     const { service, routes } = createRegistriesModule({ db: platform.db, secrets: platform.secrets, guards: platform.guards, adapters, log: platform.log });
     return { api: service, routes: [{ prefix: '/ms-kube', plugin: routes }] };

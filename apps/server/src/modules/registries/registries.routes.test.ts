@@ -91,14 +91,14 @@ describe('Docker registries CRUD', () => {
     expect((await call('GET', `${base()}/bad`, owner.idToken)).statusCode).toBe(404);
   });
 
-  it('refuses a registry on a loopback address under the default REGISTRY_NETWORK (lan)', async () => {
-    const lan = await createRegistriesTestApp({ env: { REGISTRY_NETWORK: 'lan' } });
+  it('refuses a registry on a loopback address under the default OUTBOUND_NETWORK (lan)', async () => {
+    const lan = await createRegistriesTestApp({ env: { OUTBOUND_NETWORK: 'lan' } });
     try {
       const user = await registerUser(lan, 'lan@example.com');
       const project = await createProject(lan, user.idToken, 'Lan');
       const res = await lan.app.inject({ method: 'POST', url: `/ms-kube/projects/${project}/docker-registries`, headers: bearer(user.idToken), payload: v2Body('local') });
       expect(res.statusCode).toBe(400);
-      expect(res.json().message).toMatch(/is a loopback or link-local address, which Gantry does not reach for a registry \(REGISTRY_NETWORK=lan\)/);
+      expect(res.json().message).toMatch(/is a loopback or link-local address, which Gantry does not reach for a URL a user gave \(OUTBOUND_NETWORK=lan\)/);
     } finally {
       await lan.close();
     }

@@ -7,7 +7,7 @@ import type { ModuleOverrides } from '../../app.js';
  * Registries themselves are real (test-support's startRegistry) or stand-ins the test starts.
  */
 export async function createRegistriesTestApp(o: { env?: Record<string, string>; overrides?: ModuleOverrides } = {}) {
-  // the tests' registries listen on 127.0.0.1, which the default REGISTRY_NETWORK (lan) refuses
-  const t = await createTestApp({ REGISTRY_NETWORK: 'any', ...o.env }, { overrides: o.overrides });
+  // the tests' registries listen on 127.0.0.1, which the default OUTBOUND_NETWORK (lan) refuses
+  const t = await createTestApp({ OUTBOUND_NETWORK: 'any', ...o.env }, { overrides: o.overrides });
   return { ...t, service: t.app.services.registries, database: t.app.services.database };
 }
