@@ -30,7 +30,7 @@ function memoryStore(rows: Row[]) {
       return true;
     },
   };
-  return { store, row: (id: string) => byId.get(id)!, calls };
+  return { store, row: (id: string) => byId.get(id)!, add: (r: Row) => byId.set(r.id, r), calls };
 }
 
 const queued = (id: string): Row => ({ id, status: 'QUEUED', workerId: null, heartbeatAt: null, cancel: false, reason: null });
@@ -109,6 +109,21 @@ describe('the run kit', () => {
     await kit.recover();
     expect(m.row('here').status).toBe('FAILED');
     expect(m.row('other').status).toBe('RUNNING');
+  });
+
+  it('start recovers now and then on a timer, until the stop', async () => {
+    const dead = (id: string): Row => ({ ...queued(id), status: 'RUNNING', workerId: 'gone:1:x', heartbeatAt: new Date(0) });
+    const m = memoryStore([dead('before')]);
+    const kit = createRunKit({ ...base, store: m.store, execute: async () => undefined });
+    await kit.start(10);
+    expect(m.row('before').status).toBe('FAILED');
+    m.add(dead('later'));
+    await new Promise((r) => setTimeout(r, 60));
+    expect(m.row('later')).toMatchObject({ status: 'FAILED', reason: 'The worker running it stopped' });
+    await kit.stop(100);
+    m.add(dead('after the stop'));
+    await new Promise((r) => setTimeout(r, 60));
+    expect(m.row('after the stop').status).toBe('RUNNING');
   });
 
   it('stop ends the runs within the time: aborted ones end themselves, a hung one is failed as interrupted', async () => {

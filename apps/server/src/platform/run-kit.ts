@@ -172,13 +172,23 @@ export function createRunKit<Run, Stale extends StaleRun = StaleRun>(o: RunKitOp
     }
   }
 
+  let recovery: NodeJS.Timeout | undefined;
+  /** For a process that runs workers: recovers now (a failure fails the start), then every `recoverEveryMs`. */
+  async function start(recoverEveryMs: number) {
+    await recover();
+    recovery = setInterval(() => recover().catch((err) => log.error({ err }, `${name} recovery failed`)), recoverEveryMs);
+    recovery.unref();
+  }
+
   /**
-   * A server stop: starts nothing more, aborts every run of the pool (their domain ends each FAILED
+   * A server stop: no more recovery sweeps, starts nothing more, aborts every run of the pool (their domain ends each FAILED
    * with its interrupted reason, log stored), and waits for them up to `withinMs`. A run of this kit
    * still going then is failed here while the database is still open, or left to the next start's
    * recovery (lateOnStop 'leave').
    */
   async function stop(withinMs: number) {
+    if (recovery) clearInterval(recovery);
+    recovery = undefined;
     pool.stopping = true;
     for (const r of pool.runs.values()) r.abort.abort(r.stopReason());
     if (await settledWithin(Promise.allSettled([...pool.works]), withinMs)) return;
@@ -192,6 +202,6 @@ export function createRunKit<Run, Stale extends StaleRun = StaleRun>(o: RunKitOp
     }
   }
 
-  return { run, runSoon, cancel, recover, stop, workerId: pool.workerId, pool, isLocal: (id: string) => own.has(id) };
+  return { run, runSoon, cancel, recover, start, stop, workerId: pool.workerId, pool, isLocal: (id: string) => own.has(id) };
 }
 export type RunKit = ReturnType<typeof createRunKit>;

@@ -345,7 +345,12 @@ export function createDeploymentsJobs(deps: {
       await deploymentRuns.recover();
       await planRuns.recover();
     },
-    /** Ends the runs of this process for a server stop, waiting up to `withinMs`. */
+    /** Recovers now, then every `recoverEveryMs` (deployments, then plans). */
+    start: async (recoverEveryMs: number) => {
+      await deploymentRuns.start(recoverEveryMs);
+      await planRuns.start(recoverEveryMs);
+    },
+    /** Ends the runs of this process for a server stop (no more recovery sweeps), waiting up to `withinMs`. */
     stop: async (withinMs: number) => { await Promise.all([deploymentRuns.stop(withinMs), planRuns.stop(withinMs)]); },
     workerId: pool.workerId,
   };

@@ -94,7 +94,6 @@ export const deploymentsModule = defineModule({
       if (databaseUrl) await store.dropLegacyPgState(legacySchema(stageId));
     });
 
-    let recovery: NodeJS.Timeout | undefined;
     return {
       api: service,
       routes: [
@@ -107,16 +106,10 @@ export const deploymentsModule = defineModule({
       ],
       socket: (realtime) => registerDeploymentLogStreams(realtime, { membership: platform.membership, deployments: service, store }),
       async start() {
-        if (!runWorkers) return;
-        await runs.recover();
-        recovery = setInterval(() => runs.recover().catch((err) => log.error({ err }, 'deployment recovery failed')), RECOVER_EVERY_MS);
-        recovery.unref();
+        if (runWorkers) await runs.start(RECOVER_EVERY_MS);
       },
       /** For a server stop: no more recovery sweeps, and the runs of this process end (bounded by `withinMs`). */
-      async stop(withinMs) {
-        if (recovery) clearInterval(recovery);
-        await runs.stop(withinMs);
-      },
+      stop: (withinMs) => runs.stop(withinMs),
     };
   },
 });

@@ -52,7 +52,6 @@ export const pipelinesModule = defineModule({
     hooks.gitAccountUsers.provide((gitAccountId) => pipelines.namesUsingGitAccount(gitAccountId));
     hooks.timelineSources.provide((projectId, type) => builds.timeline(projectId, type));
 
-    let recovery: NodeJS.Timeout | undefined;
     return {
       api: { pipelines, builds, componentBuilds: createComponentBuilds({ store: buildsStore, artifacts }) },
       routes: [
@@ -64,15 +63,9 @@ export const pipelinesModule = defineModule({
       jobs: [job<{ buildId: string }>(BUILD_QUEUE, ({ buildId }) => buildJobs.run(buildId))],
       socket: (rt) => registerLogStreams(rt, { membership: platform.membership, builds, store: buildsStore }),
       async start() {
-        if (!runWorkers) return;
-        await buildJobs.recover();
-        recovery = setInterval(() => buildJobs.recover().catch((err) => log.error({ err }, 'build recovery failed')), RECOVER_EVERY_MS);
-        recovery.unref();
+        if (runWorkers) await buildJobs.start(RECOVER_EVERY_MS);
       },
-      async stop(withinMs) {
-        if (recovery) clearInterval(recovery);
-        await buildJobs.stop(withinMs);
-      },
+      stop: (withinMs) => buildJobs.stop(withinMs),
     };
   },
 });
