@@ -1,12 +1,7 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI through tsx so `npx gantry …` works from a checkout without a build step.
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import path from 'node:path';
-import { createRequire } from 'node:module';
+// `npx gantry …` from a checkout without a build step: tsx is registered as a loader in this very
+// process (no wrapper process between the server and the signals a supervisor sends it).
+import { register } from 'tsx/esm/api';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const require = createRequire(import.meta.url);
-const tsxCli = require.resolve('tsx/cli');
-const result = spawnSync(process.execPath, [tsxCli, path.join(here, '../src/main.ts'), ...process.argv.slice(2)], { stdio: 'inherit' });
-process.exit(result.status ?? 1);
+register();
+await import('../src/main.ts');

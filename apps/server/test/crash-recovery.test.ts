@@ -3,11 +3,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startSmtp, freePort, linkFromMail } from '@gantry/test-support';
 import { startGitStandin } from '@gantry/test-support/git-standin/index';
 import { until } from './helpers.js';
-import { INTERRUPTED } from '../src/modules/builds/build-runner.js';
+import { INTERRUPTED } from '../src/modules/builds/builds.jobs.js';
 
 /**
  * The real server process during a build: killed with SIGKILL, after a restart on the same data dir
@@ -15,7 +15,9 @@ import { INTERRUPTED } from '../src/modules/builds/build-runner.js';
  * build itself as interrupted (its log stored) and exits 0. Every wait is on state, not on time.
  */
 const serverMain = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/main.ts');
-const tsx = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../node_modules/tsx/dist/cli.mjs');
+// tsx as a loader inside the server's own process (as `npm start` runs it): the tsx CLI would be a parent that
+// SIGKILLs the server when it does not acknowledge a relayed signal within 60 ms — a loaded machine misses that
+const tsxLoader = pathToFileURL(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../node_modules/tsx/dist/loader.mjs')).href;
 const SLOW_SPEC = 'steps:\n  Slow:\n    commands:\n      - echo started\n      - sleep 120\n';
 
 describe('a server stopped during a build', () => {
@@ -35,7 +37,7 @@ describe('a server stopped during a build', () => {
   let env: NodeJS.ProcessEnv = {};
   const start = async () => {
     stderr = '';
-    child = spawn(process.execPath, [tsx, serverMain], { env, detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
+    child = spawn(process.execPath, ['--import', tsxLoader, serverMain], { env, detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
     child.stderr!.on('data', (c) => { stderr += c; });
     const proc = child;
     exited = new Promise((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })));
