@@ -1,4 +1,4 @@
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import { useEffect } from 'react';
 import { REALTIME_PATH, type ClientToServerEvents, type ServerToClientEvents } from '@gantry/contracts';
 import { session } from './session';
@@ -16,6 +16,8 @@ let socket: RealtimeSocket | null = null;
 let sentToken: string | null = null;
 let projectId: string | null = null;
 let stopWatchingSession: (() => void) | null = null;
+/** The socket.io client is loaded on first use (after login), not with the first page. */
+let opening: Promise<void> | null = null;
 
 const listeners: { [E in ServerEvent]: Set<ServerToClientEvents[E]> } = { 'build:update': new Set(), notification: new Set(), logs: new Set() };
 /** Run on every (re)connect: the server forgets a socket's rooms when it drops. */
@@ -35,7 +37,7 @@ function joinProject(s: RealtimeSocket) {
   });
 }
 
-function open(): RealtimeSocket {
+function open(io: typeof import('socket.io-client').io): RealtimeSocket {
   const s: RealtimeSocket = io({ path: REALTIME_PATH, query: authQuery(), transports: ['websocket', 'polling'] });
   // The token may have been refreshed since the last handshake: each reconnection sends the current one.
   s.io.on('reconnect_attempt', () => {
@@ -61,9 +63,18 @@ function open(): RealtimeSocket {
   return s;
 }
 
-/** The socket, opened on first use; none while signed out. */
+/** The socket once open (opened on first use, the client loaded then); none while signed out. */
 function ensureSocket(): RealtimeSocket | null {
-  if (!socket && session.isLoggedIn()) socket = open();
+  if (!socket && !opening && session.isLoggedIn()) {
+    opening = import('socket.io-client')
+      .then(({ io }) => {
+        if (!socket && session.isLoggedIn()) socket = open(io);
+      })
+      .catch(() => onUnreachable.forEach((tell) => tell()))
+      .finally(() => {
+        opening = null;
+      });
+  }
   return socket;
 }
 
