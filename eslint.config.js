@@ -11,19 +11,27 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import importX from 'eslint-plugin-import-x';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
-const dirsIn = (rel) => (fs.existsSync(path.join(root, rel)) ? fs.readdirSync(path.join(root, rel), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name) : []);
+const dirsIn = (rel) =>
+  fs.existsSync(path.join(root, rel))
+    ? fs
+        .readdirSync(path.join(root, rel), { withFileTypes: true })
+        .filter((d) => d.isDirectory())
+        .map((d) => d.name)
+    : [];
 
 const features = dirsIn('apps/web/src/features');
 const modules = dirsIn('apps/server/src/modules');
 
 /** A feature is entered only through its index. */
 const featureZones = features.flatMap((own) =>
-  features.filter((other) => other !== own).map((other) => ({
-    target: `./apps/web/src/features/${own}`,
-    from: `./apps/web/src/features/${other}`,
-    except: ['./index.ts', './index.tsx'],
-    message: `features/${own} may import features/${other} only through its index.ts`,
-  })),
+  features
+    .filter((other) => other !== own)
+    .map((other) => ({
+      target: `./apps/web/src/features/${own}`,
+      from: `./apps/web/src/features/${other}`,
+      except: ['./index.ts', './index.tsx'],
+      message: `features/${own} may import features/${other} only through its index.ts`,
+    })),
 );
 
 /** Folders of one bounded context (one module): pipelines and their builds. */
@@ -35,14 +43,17 @@ const context = (dir) => CONTEXT_OF[dir] ?? dir;
  * `needs`. Tables and stores may name another module's table: a foreign key is part of one schema,
  * and a read that shows a row's project or user name joins in one round trip (never writes it).
  */
-const moduleZones = ({ schema }) => modules.flatMap((own) =>
-  modules.filter((other) => context(other) !== context(own)).map((other) => ({
-    target: `./apps/server/src/modules/${own}`,
-    from: `./apps/server/src/modules/${other}`,
-    except: [`./${other}.port.ts`, ...(schema ? [`./${other}.tables.ts`] : [])],
-    message: `modules/${own} may import modules/${other} only through ${other}.port.ts`,
-  })),
-);
+const moduleZones = ({ schema }) =>
+  modules.flatMap((own) =>
+    modules
+      .filter((other) => context(other) !== context(own))
+      .map((other) => ({
+        target: `./apps/server/src/modules/${own}`,
+        from: `./apps/server/src/modules/${other}`,
+        except: [`./${other}.port.ts`, ...(schema ? [`./${other}.tables.ts`] : [])],
+        message: `modules/${own} may import modules/${other} only through ${other}.port.ts`,
+      })),
+  );
 
 export default tseslint.config(
   {
@@ -53,10 +64,31 @@ export default tseslint.config(
   {
     files: ['**/*.{ts,tsx,js,mjs}'],
     plugins: { 'import-x': importX },
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', setImmediate: 'readonly', fetch: 'readonly', window: 'readonly', document: 'readonly', localStorage: 'readonly', navigator: 'readonly' } },
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        URL: 'readonly',
+        Buffer: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        setImmediate: 'readonly',
+        fetch: 'readonly',
+        window: 'readonly',
+        document: 'readonly',
+        localStorage: 'readonly',
+        navigator: 'readonly',
+      },
+    },
     // TypeScript's ESM imports name `.js` files that are `.ts` on disk: resolved as tsc does, or the boundaries would see nothing
     // (import-x 4.6 and resolver-typescript 3.8: the later ones need a native resolver with no build for every platform in the registry)
-    settings: { 'import-x/resolver': { typescript: { project: ['packages/*/tsconfig.json', 'apps/*/tsconfig.json', 'e2e/tsconfig.json', 'test-support/tsconfig.json', 'bench/tsconfig.json'] } } },
+    settings: {
+      'import-x/resolver': {
+        typescript: { project: ['packages/*/tsconfig.json', 'apps/*/tsconfig.json', 'e2e/tsconfig.json', 'test-support/tsconfig.json', 'bench/tsconfig.json'] },
+      },
+    },
     rules: {
       // the codebase's own choices: `any` at untyped edges (pg-boss, JSON bodies), unused args named `_x`
       '@typescript-eslint/no-explicit-any': 'off',
@@ -64,14 +96,17 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'off',
       'no-empty': ['error', { allowEmptyCatch: true }],
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
-      'import-x/no-restricted-paths': ['error', {
-        zones: [
-          ...featureZones,
-          { target: './apps/web/src/ui', from: './apps/web/src/features', message: 'ui/ never imports features' },
-          { target: './apps/web/src/api', from: './apps/web/src/features', message: 'api/ never imports features' },
-          { target: './apps/server/src/platform', from: './apps/server/src/modules', message: 'platform/ never imports modules/' },
-        ],
-      }],
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            ...featureZones,
+            { target: './apps/web/src/ui', from: './apps/web/src/features', message: 'ui/ never imports features' },
+            { target: './apps/web/src/api', from: './apps/web/src/features', message: 'api/ never imports features' },
+            { target: './apps/server/src/platform', from: './apps/server/src/modules', message: 'platform/ never imports modules/' },
+          ],
+        },
+      ],
     },
   },
   {
@@ -88,7 +123,10 @@ export default tseslint.config(
     files: ['apps/server/src/**/*.ts'],
     ignores: ['apps/server/src/**/*.store.ts', 'apps/server/src/**/*.tables.ts', 'apps/server/src/platform/db.ts', 'apps/server/src/**/*.test.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['drizzle-orm', 'drizzle-orm/*'], message: 'drizzle only in *.store.ts, *.tables.ts and platform/db.ts' }] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['drizzle-orm', 'drizzle-orm/*'], message: 'drizzle only in *.store.ts, *.tables.ts and platform/db.ts' }] },
+      ],
     },
   },
   {

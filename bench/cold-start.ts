@@ -84,8 +84,20 @@ export function printColdStart(r: ColdStartResult) {
   const sorted = r.serverOnly.map((x) => x.ms).sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)] ?? NaN;
   table([
-    { start: 'npm start (web build + server, fresh data dir)', runs: 1, 'median s': fmt(r.npmStart.ms / 1000, 2), 'min s': fmt(r.npmStart.ms / 1000, 2), 'max s': fmt(r.npmStart.ms / 1000, 2) },
-    { start: 'npm run start -w @gantry/server (fresh data dir)', runs: sorted.length, 'median s': fmt(median / 1000, 2), 'min s': fmt(sorted[0]! / 1000, 2), 'max s': fmt(sorted[sorted.length - 1]! / 1000, 2) },
+    {
+      start: 'npm start (web build + server, fresh data dir)',
+      runs: 1,
+      'median s': fmt(r.npmStart.ms / 1000, 2),
+      'min s': fmt(r.npmStart.ms / 1000, 2),
+      'max s': fmt(r.npmStart.ms / 1000, 2),
+    },
+    {
+      start: 'npm run start -w @gantry/server (fresh data dir)',
+      runs: sorted.length,
+      'median s': fmt(median / 1000, 2),
+      'min s': fmt(sorted[0]! / 1000, 2),
+      'max s': fmt(sorted[sorted.length - 1]! / 1000, 2),
+    },
   ]);
 }
 

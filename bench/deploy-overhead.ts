@@ -22,16 +22,46 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 export async function benchDeployOverhead(runs = Number(process.env.BENCH_RUNS ?? 5)) {
   const sts = await startStsStandin({});
-  Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'AKIABENCH', AWS_SECRET_ACCESS_KEY: 'bench-secret', AWS_REGION: 'eu-central-1', AWS_ENDPOINT_URL_STS: sts.url });
+  Object.assign(process.env, {
+    AWS_ACCESS_KEY_ID: 'AKIABENCH',
+    AWS_SECRET_ACCESS_KEY: 'bench-secret',
+    AWS_REGION: 'eu-central-1',
+    AWS_ENDPOINT_URL_STS: sts.url,
+  });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-bench-deploy-'));
-  const gantry = await startGantry({ PORT: '0', HOST: '127.0.0.1', GANTRY_DATA_DIR: dataDir, GANTRY_LOG_LEVEL: process.env.BENCH_LOG ?? 'warn', GANTRY_RATE_LIMIT: 'false', DATABASE_URL: '', SMTP_URL: '' });
+  const gantry = await startGantry({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    GANTRY_DATA_DIR: dataDir,
+    GANTRY_LOG_LEVEL: process.env.BENCH_LOG ?? 'warn',
+    GANTRY_RATE_LIMIT: 'false',
+    DATABASE_URL: '',
+    SMTP_URL: '',
+  });
   const call = apiCaller(gantry.url);
   const manualDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-bench-manual-'));
   try {
     const { idToken, projectId } = await benchProject(call, () => gantry.app.services.mailer.outbox());
-    await call('POST', `/ms-aws/projects/${projectId}/aws-accounts`, { accountName: 'bench', iamRole: 'arn:aws:iam::123456789012:role/Bench', externalId: 'ext' }, idToken);
+    await call(
+      'POST',
+      `/ms-aws/projects/${projectId}/aws-accounts`,
+      { accountName: 'bench', iamRole: 'arn:aws:iam::123456789012:role/Bench', externalId: 'ext' },
+      idToken,
+    );
     const e = `/ms-engine/projects/${projectId}`;
-    const { stageId } = await call('POST', `${e}/stages`, { name: 'bench', description: 'bench', cloudProvider: 'aws', infrastructureAsCodeTool: 'terraform', awsAccountId: '123456789012', awsRegion: 'eu-central-1' }, idToken);
+    const { stageId } = await call(
+      'POST',
+      `${e}/stages`,
+      {
+        name: 'bench',
+        description: 'bench',
+        cloudProvider: 'aws',
+        infrastructureAsCodeTool: 'terraform',
+        awsAccountId: '123456789012',
+        awsRegion: 'eu-central-1',
+      },
+      idToken,
+    );
     const componentId = (await call('GET', `${e}/components`, undefined, idToken)).components.find((c: any) => c.name === 'Service config').id;
     const names = Array.from({ length: RESOURCES }, (_, i) => `svc${i + 1}`);
     const configure = async (run: number) => {
@@ -58,11 +88,19 @@ export async function benchDeployOverhead(runs = Number(process.env.BENCH_RUNS ?
     fs.cpSync(vendorModule, source, { recursive: true, filter: (s) => !s.endsWith('component.json') });
     const terraform = (args: string[]) => {
       const t0 = performance.now();
-      const r = spawnSync(process.env.TERRAFORM_BIN ?? 'terraform', args, { cwd: manualDir, encoding: 'utf8', env: { ...process.env, TF_IN_AUTOMATION: '1', CHECKPOINT_DISABLE: '1' } });
+      const r = spawnSync(process.env.TERRAFORM_BIN ?? 'terraform', args, {
+        cwd: manualDir,
+        encoding: 'utf8',
+        env: { ...process.env, TF_IN_AUTOMATION: '1', CHECKPOINT_DISABLE: '1' },
+      });
       if (r.status !== 0) throw new Error(`terraform ${args[0]}: ${r.stderr}`);
       return performance.now() - t0;
     };
-    const writeManual = (run: number) => writeRootModule(manualDir, generateRootModule({ resources: names.map((name) => ({ name, source, inputs: { service_name: { literal: `${name}-${run}` } } })) }));
+    const writeManual = (run: number) =>
+      writeRootModule(
+        manualDir,
+        generateRootModule({ resources: names.map((name) => ({ name, source, inputs: { service_name: { literal: `${name}-${run}` } } })) }),
+      );
     writeManual(0);
     terraform(['init', '-input=false', '-no-color']);
     terraform(['apply', '-input=false', '-no-color', '-auto-approve']);

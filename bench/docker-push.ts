@@ -31,23 +31,47 @@ export async function benchDockerPush(runs = Number(process.env.BENCH_RUNS ?? 8)
   const hand = path.join(root, 'hand');
   fs.mkdirSync(hand);
   const auth = path.join(hand, 'auth.json');
-  fs.writeFileSync(auth, JSON.stringify({ auths: { [registry.host]: { auth: Buffer.from(`${registry.username}:${registry.password}`).toString('base64') } } }), { mode: 0o600 });
+  fs.writeFileSync(
+    auth,
+    JSON.stringify({ auths: { [registry.host]: { auth: Buffer.from(`${registry.username}:${registry.password}`).toString('base64') } } }),
+    { mode: 0o600 },
+  );
 
-  const ctx = (i: number) => ({
-    build: { id: `bench-${i}`, projectId: 'p', commitSha: 'abcdef0123456789', commitMessage: 'bench', commitAuthor: 'Bench', commitAvatar: '' },
-    pipeline: { name: 'bench', repositoryUrl: 'https://example.com/acme/app.git', workDir: '/' },
-    step: { name: 'Push', type: 'docker-push', config: { image_name: 'bench', tag: `step-${i}` } },
-    workspace, scriptsDir, sandbox, signal: new AbortController().signal, log: () => undefined, env: {},
-    resolve: (s: string) => s, resolveCommand: (s: string) => s,
-    registries: {
-      pushTarget: async () => ({ registryName: 'local', provider: 'DockerRegistryV2' as const, host: registry.host, repositoryPrefix: 'acme', username: registry.username, password: registry.password, tls: false }),
-      registryScan: async () => null,
-    },
-    store: { updateStep: async () => undefined },
-    addSecret: () => undefined, warnServer: () => undefined,
-  }) as unknown as StepContext;
+  const ctx = (i: number) =>
+    ({
+      build: { id: `bench-${i}`, projectId: 'p', commitSha: 'abcdef0123456789', commitMessage: 'bench', commitAuthor: 'Bench', commitAvatar: '' },
+      pipeline: { name: 'bench', repositoryUrl: 'https://example.com/acme/app.git', workDir: '/' },
+      step: { name: 'Push', type: 'docker-push', config: { image_name: 'bench', tag: `step-${i}` } },
+      workspace,
+      scriptsDir,
+      sandbox,
+      signal: new AbortController().signal,
+      log: () => undefined,
+      env: {},
+      resolve: (s: string) => s,
+      resolveCommand: (s: string) => s,
+      registries: {
+        pushTarget: async () => ({
+          registryName: 'local',
+          provider: 'DockerRegistryV2' as const,
+          host: registry.host,
+          repositoryPrefix: 'acme',
+          username: registry.username,
+          password: registry.password,
+          tls: false,
+        }),
+        registryScan: async () => null,
+      },
+      store: { updateStep: async () => undefined },
+      addSecret: () => undefined,
+      warnServer: () => undefined,
+    }) as unknown as StepContext;
 
-  const buildah = (...args: string[]) => execFileSync('buildah', ['--root', path.join(hand, 'storage'), '--runroot', path.join(hand, 'run'), '--storage-driver', 'vfs', ...args], { stdio: 'ignore', env: { PATH: '/usr/bin:/bin', HOME: hand, BUILDAH_ISOLATION: 'chroot' } });
+  const buildah = (...args: string[]) =>
+    execFileSync('buildah', ['--root', path.join(hand, 'storage'), '--runroot', path.join(hand, 'run'), '--storage-driver', 'vfs', ...args], {
+      stdio: 'ignore',
+      env: { PATH: '/usr/bin:/bin', HOME: hand, BUILDAH_ISOLATION: 'chroot' },
+    });
   const step: number[] = [];
   const byHand: number[] = [];
   try {
@@ -56,7 +80,20 @@ export async function benchDockerPush(runs = Number(process.env.BENCH_RUNS ?? 8)
       await dockerPush(ctx(i));
       step.push(performance.now() - t0);
       t0 = performance.now();
-      buildah('bud', '--isolation', 'chroot', '--format', 'docker', '--file', path.join(src, 'Dockerfile'), '--tag', `localhost/hand:${i}`, '--label', 'bench=1', src);
+      buildah(
+        'bud',
+        '--isolation',
+        'chroot',
+        '--format',
+        'docker',
+        '--file',
+        path.join(src, 'Dockerfile'),
+        '--tag',
+        `localhost/hand:${i}`,
+        '--label',
+        'bench=1',
+        src,
+      );
       buildah('push', '--authfile', auth, '--tls-verify=false', `localhost/hand:${i}`, `docker://${registry.host}/acme/hand:${i}`);
       byHand.push(performance.now() - t0);
     }

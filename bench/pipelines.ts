@@ -17,7 +17,11 @@ import { startGitStandin } from '@gantry/test-support/git-standin/index';
 import { fmt, isMain, table } from './src/load.js';
 import { apiCaller, benchProject } from './src/bench-project.js';
 
-const STEP_COMMANDS = [['echo compile', 'ls -la > /dev/null', 'echo compiled'], ['echo test', 'date > /dev/null'], ['echo package', 'uname -a > /dev/null']];
+const STEP_COMMANDS = [
+  ['echo compile', 'ls -la > /dev/null', 'echo compiled'],
+  ['echo test', 'date > /dev/null'],
+  ['echo package', 'uname -a > /dev/null'],
+];
 const overheadSpec = `steps:\n${STEP_COMMANDS.map((cmds, i) => `  Step${i + 1}:\n    commands:\n${cmds.map((c) => `      - ${c}`).join('\n')}\n`).join('')}`;
 const logSpec = `steps:\n  Noisy:\n    commands:\n      - seq 1 100000\n`;
 
@@ -26,7 +30,16 @@ export async function benchPipelines(runs = Number(process.env.BENCH_RUNS ?? 10)
   await standin.createRepo('bench/overhead', { 'gantry.yaml': overheadSpec });
   await standin.createRepo('bench/logs', { 'gantry.yaml': logSpec });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-bench-pipes-'));
-  const gantry = await startGantry({ PORT: '0', HOST: '127.0.0.1', GANTRY_DATA_DIR: dataDir, GANTRY_LOG_LEVEL: process.env.BENCH_LOG ?? 'warn', GANTRY_RATE_LIMIT: 'false', DATABASE_URL: '', SMTP_URL: '', ...standin.env });
+  const gantry = await startGantry({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    GANTRY_DATA_DIR: dataDir,
+    GANTRY_LOG_LEVEL: process.env.BENCH_LOG ?? 'warn',
+    GANTRY_RATE_LIMIT: 'false',
+    DATABASE_URL: '',
+    SMTP_URL: '',
+    ...standin.env,
+  });
   const base = gantry.url;
   let socket: ReturnType<typeof ioClient> | undefined;
   const call = apiCaller(base);
@@ -36,7 +49,14 @@ export async function benchPipelines(runs = Number(process.env.BENCH_RUNS ?? 10)
     const { gitAccountId } = await call('POST', `${p}/git-accounts`, { code: standin.issueCode('github'), type: 'github' }, idToken);
     const repos = (await call('GET', `${p}/git-accounts/${gitAccountId}/repositories`, undefined, idToken)).repositories;
     const pipeline = async (name: string, repo: string) =>
-      (await call('POST', `${p}/pipelines`, { name, gitAccountId, repositoryUrl: repos.find((r: any) => r.fullName === repo).url, branchFilter: 'main', automatedTrigger: false }, idToken)).pipelineId as string;
+      (
+        await call(
+          'POST',
+          `${p}/pipelines`,
+          { name, gitAccountId, repositoryUrl: repos.find((r: any) => r.fullName === repo).url, branchFilter: 'main', automatedTrigger: false },
+          idToken,
+        )
+      ).pipelineId as string;
     const overheadId = await pipeline('overhead', 'bench/overhead');
     const logsId = await pipeline('logs', 'bench/logs');
 
@@ -59,7 +79,9 @@ export async function benchPipelines(runs = Number(process.env.BENCH_RUNS ?? 10)
       const buildId = await trigger(overheadId);
       const status = await new Promise<string>((resolve) => {
         finished.set(buildId, resolve);
-        void call('GET', `${p}/pipelines/${overheadId}/builds/${buildId}`, undefined, idToken).then((b) => ['SUCCEEDED', 'FAILED'].includes(b.status) && resolve(b.status));
+        void call('GET', `${p}/pipelines/${overheadId}/builds/${buildId}`, undefined, idToken).then(
+          (b) => ['SUCCEEDED', 'FAILED'].includes(b.status) && resolve(b.status),
+        );
       });
       if (status !== 'SUCCEEDED') throw new Error(`overhead build ${status}`);
       if (i > 0) gantryMs.push(performance.now() - t0); // the first run warms caches
@@ -92,7 +114,11 @@ export async function benchPipelines(runs = Number(process.env.BENCH_RUNS ?? 10)
     const step = build.steps[0];
     const stepStart = Date.parse(step.startDate);
     const stepMs = Date.parse(step.stopDate) - stepStart;
-    const seqAlone = (() => { const t0 = performance.now(); spawnSync('bash', ['-c', 'seq 1 100000'], { stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 64 << 20 }); return performance.now() - t0; })();
+    const seqAlone = (() => {
+      const t0 = performance.now();
+      spawnSync('bash', ['-c', 'seq 1 100000'], { stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 64 << 20 });
+      return performance.now() - t0;
+    })();
     socket.close();
 
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -47,14 +47,19 @@ export async function benchProjectList(o: { seconds?: number; connections?: numb
   const bare = Fastify({ logger: false });
   try {
     const post = (p: string, body: unknown, token?: string) =>
-      fetch(url + p, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) }).then(json);
+      fetch(url + p, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify(body),
+      }).then(json);
     const email = `bench-${Date.now()}-${process.pid}@example.com`;
     await post('/ms-usermanagement/auth/sign-up', { username: email, password: 'Bench1234', firstName: 'Bench', lastName: 'Mark' });
     const mail = await smtp.waitFor(email);
     const code = decodeURIComponent(linkFromMail(mail, '/account/verify/').split('/').pop()!);
     await post('/ms-usermanagement/auth/activate', { username: email, code });
     const { idToken } = await post('/ms-usermanagement/auth/login', { username: email, password: 'Bench1234' });
-    for (let i = 0; i < projectCount; i++) await post('/ms-project/projects', { name: `Project ${i + 1}`, description: `Bench project ${i + 1}`, paymentPlanId: 'STARTER' }, idToken);
+    for (let i = 0; i < projectCount; i++)
+      await post('/ms-project/projects', { name: `Project ${i + 1}`, description: `Bench project ${i + 1}`, paymentPlanId: 'STARTER' }, idToken);
     const headers = { authorization: `Bearer ${idToken}` };
     const list = await fetch(`${url}/ms-project/projects`, { headers }).then(json);
     if (list.projects?.length !== projectCount) throw new Error(`expected ${projectCount} projects, got ${JSON.stringify(list).slice(0, 200)}`);
@@ -82,8 +87,20 @@ export async function benchProjectList(o: { seconds?: number; connections?: numb
 
 export function printProjectList(r: ProjectListResult) {
   table([
-    { route: `GET /ms-project/projects (Gantry, ${r.projects} projects)`, 'req/s': fmt(r.gantry.requestsPerSecond), 'p50 ms': fmt(r.gantry.latencyP50Ms, 1), 'p99 ms': fmt(r.gantry.latencyP99Ms, 1), requests: r.gantry.requests },
-    { route: 'GET /projects (bare Fastify, same body)', 'req/s': fmt(r.bare.requestsPerSecond), 'p50 ms': fmt(r.bare.latencyP50Ms, 1), 'p99 ms': fmt(r.bare.latencyP99Ms, 1), requests: r.bare.requests },
+    {
+      route: `GET /ms-project/projects (Gantry, ${r.projects} projects)`,
+      'req/s': fmt(r.gantry.requestsPerSecond),
+      'p50 ms': fmt(r.gantry.latencyP50Ms, 1),
+      'p99 ms': fmt(r.gantry.latencyP99Ms, 1),
+      requests: r.gantry.requests,
+    },
+    {
+      route: 'GET /projects (bare Fastify, same body)',
+      'req/s': fmt(r.bare.requestsPerSecond),
+      'p50 ms': fmt(r.bare.latencyP50Ms, 1),
+      'p99 ms': fmt(r.bare.latencyP99Ms, 1),
+      requests: r.bare.requests,
+    },
   ]);
   console.log(`ratio Gantry / bare: ${fmt(r.ratio, 3)} (${fmt(r.ratio * 100, 1)} % of a bare route's throughput)`);
 }

@@ -18,7 +18,10 @@ export async function benchSandbox(runs = Number(process.env.BENCH_RUNS ?? 40)) 
   const once = async (boxed: boolean) => {
     const t0 = performance.now();
     await runProcess('bash', ['-c', 'echo hi'], {
-      cwd: workspace, env: { PATH: '/usr/bin:/bin' }, signal: new AbortController().signal, onLine: () => undefined,
+      cwd: workspace,
+      env: { PATH: '/usr/bin:/bin' },
+      signal: new AbortController().signal,
+      onLine: () => undefined,
       ...(boxed ? { box: { sandbox, run: { mounts: [{ path: workspace, writable: true }] } } } : {}),
     });
     return performance.now() - t0;

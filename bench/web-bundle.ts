@@ -15,7 +15,17 @@ import { startGantry } from '../apps/server/src/server.js';
 import { fmt, isMain, table } from './src/load.js';
 
 const webDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../apps/web/dist');
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
 
 export interface PageWeight {
   page: string;
@@ -37,13 +47,20 @@ async function weigh(page: Page, route: string, ready: (p: Page) => Promise<unkn
   await page.goto(route);
   await ready(page);
   await page.waitForLoadState('networkidle');
-  const sizes = [...scripts].map((p) => ({ file: path.basename(p), gzipBytes: gzipSize(path.join(webDist, p)), rawBytes: fs.statSync(path.join(webDist, p)).size }));
+  const sizes = [...scripts].map((p) => ({
+    file: path.basename(p),
+    gzipBytes: gzipSize(path.join(webDist, p)),
+    rawBytes: fs.statSync(path.join(webDist, p)).size,
+  }));
   return {
     page: route,
     scripts: sizes.length,
     gzipBytes: sizes.reduce((n, s) => n + s.gzipBytes, 0),
     rawBytes: sizes.reduce((n, s) => n + s.rawBytes, 0),
-    largest: sizes.sort((a, b) => b.gzipBytes - a.gzipBytes).slice(0, Number(process.env.BENCH_LARGEST ?? 4)).map(({ file, gzipBytes }) => ({ file, gzipBytes })),
+    largest: sizes
+      .sort((a, b) => b.gzipBytes - a.gzipBytes)
+      .slice(0, Number(process.env.BENCH_LARGEST ?? 4))
+      .map(({ file, gzipBytes }) => ({ file, gzipBytes })),
   };
 }
 
@@ -54,8 +71,15 @@ export async function benchWebBundle(): Promise<PageWeight[]> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const gantry = await startGantry({
-    PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, GANTRY_DATA_DIR: dataDir, SMTP_URL: smtp.url,
-    GANTRY_WEB_DIST: webDist, DATABASE_URL: '', GANTRY_LOG_LEVEL: 'warn', GANTRY_RATE_LIMIT: 'false',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: url,
+    GANTRY_DATA_DIR: dataDir,
+    SMTP_URL: smtp.url,
+    GANTRY_WEB_DIST: webDist,
+    DATABASE_URL: '',
+    GANTRY_LOG_LEVEL: 'warn',
+    GANTRY_RATE_LIMIT: 'false',
   });
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
   try {
@@ -65,7 +89,11 @@ export async function benchWebBundle(): Promise<PageWeight[]> {
     };
     const email = `bench-web-${process.pid}@example.com`;
     await post('/ms-usermanagement/auth/sign-up', { username: email, password: 'Bench1234', firstName: 'Bench', lastName: 'Mark' });
-    const code = decodeURIComponent(linkFromMail(await smtp.waitFor(email), '/account/verify/').split('/').pop()!);
+    const code = decodeURIComponent(
+      linkFromMail(await smtp.waitFor(email), '/account/verify/')
+        .split('/')
+        .pop()!,
+    );
     await post('/ms-usermanagement/auth/activate', { username: email, code });
 
     const context = await browser.newContext({ baseURL: url });
@@ -87,14 +115,16 @@ export async function benchWebBundle(): Promise<PageWeight[]> {
 }
 
 export function printWebBundle(rows: PageWeight[]) {
-  table(rows.map((r) => ({
-    page: r.page,
-    scripts: r.scripts,
-    'JS gzip KB': fmt(r.gzipBytes / 1024, 1),
-    'JS raw KB': fmt(r.rawBytes / 1024, 1),
-    budget: r.gzipBytes <= 250 * 1024 ? 'within 250 KB' : 'OVER 250 KB',
-    largest: r.largest.map((l) => `${l.file} ${fmt(l.gzipBytes / 1024, 0)}`).join(', '),
-  })));
+  table(
+    rows.map((r) => ({
+      page: r.page,
+      scripts: r.scripts,
+      'JS gzip KB': fmt(r.gzipBytes / 1024, 1),
+      'JS raw KB': fmt(r.rawBytes / 1024, 1),
+      budget: r.gzipBytes <= 250 * 1024 ? 'within 250 KB' : 'OVER 250 KB',
+      largest: r.largest.map((l) => `${l.file} ${fmt(l.gzipBytes / 1024, 0)}`).join(', '),
+    })),
+  );
 }
 
 if (isMain(import.meta.url)) {

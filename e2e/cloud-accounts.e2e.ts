@@ -11,7 +11,12 @@ import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
 const sts = await startStsStandin({ refuseExternalIds: ['wrong-id'] });
 const savedEnv = { ...process.env };
 // The AWS SDK reads its chain from the process environment: Gantry's own identity and the STS endpoint.
-Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'AKIAGANTRYE2E', AWS_SECRET_ACCESS_KEY: 'gantry-e2e-secret', AWS_REGION: 'eu-central-1', AWS_ENDPOINT_URL_STS: sts.url });
+Object.assign(process.env, {
+  AWS_ACCESS_KEY_ID: 'AKIAGANTRYE2E',
+  AWS_SECRET_ACCESS_KEY: 'gantry-e2e-secret',
+  AWS_REGION: 'eu-central-1',
+  AWS_ENDPOINT_URL_STS: sts.url,
+});
 delete process.env.AWS_PROFILE;
 afterAll(async () => {
   process.env = savedEnv;
@@ -46,14 +51,17 @@ describe('cloud accounts', () => {
     expect(sts.requests.at(-1)!.authorization).toMatch(/Credential=AKIAGANTRYE2E\//);
   });
 
-  test('a role STS refuses is not saved and the spec\'s message is shown', async () => {
+  test("a role STS refuses is not saved and the spec's message is shown", async () => {
     await page.getByRole('button', { name: 'Connect Cloud Account' }).click();
     await page.getByRole('menuitem', { name: /AWS/ }).first().click();
     await page.getByRole('textbox', { name: 'Account name' }).fill('refused');
     await page.getByRole('textbox', { name: 'IAM role ARN' }).fill('arn:aws:iam::210987654321:role/Nope');
     await page.getByRole('textbox', { name: 'External ID' }).fill('wrong-id');
     await page.getByRole('button', { name: 'Connect', exact: true }).click();
-    await page.getByText('We cannot establish a connection with the AWS provider. Please check if your IAM role ARN and external ID are correct and try again.').first().waitFor();
+    await page
+      .getByText('We cannot establish a connection with the AWS provider. Please check if your IAM role ARN and external ID are correct and try again.')
+      .first()
+      .waitFor();
     const { idToken } = await stack.api('POST', '/ms-usermanagement/auth/login', { username: 'cliff.cloud@example.com', password: 'Cloudy1234' });
     const projectId = (await stack.api('GET', '/ms-project/projects', undefined, idToken)).projects[0].id;
     const saved = await stack.api('GET', `/ms-aws/projects/${projectId}/aws-accounts`, undefined, idToken);

@@ -20,10 +20,14 @@ afterAll(() => k.close());
 /** A POST to the stand-in's API, as kubectl would (its CA, the admin token). */
 function kubePost(path: string, body: unknown): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = https.request(`${k.url}${path}`, { method: 'POST', ca: k.caPem, headers: { authorization: `Bearer ${k.adminToken}`, 'content-type': 'application/json' } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = https.request(
+      `${k.url}${path}`,
+      { method: 'POST', ca: k.caPem, headers: { authorization: `Bearer ${k.adminToken}`, 'content-type': 'application/json' } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', reject);
     req.end(JSON.stringify(body));
   });
@@ -33,12 +37,23 @@ const deployment = (name: string, replicas: number) => ({
   apiVersion: 'apps/v1',
   kind: 'Deployment',
   metadata: { name, namespace: 'team-a' },
-  spec: { replicas, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name, image: 'nginx:1.27' }] } } },
+  spec: {
+    replicas,
+    selector: { matchLabels: { app: name } },
+    template: { metadata: { labels: { app: name } }, spec: { containers: [{ name, image: 'nginx:1.27' }] } },
+  },
 });
 expect(await kubePost('/apis/apps/v1/namespaces/team-a/deployments', deployment('web', 2))).toBe(201);
 await k.settle();
 // A standalone pod that fails (phase Failed): the dashboard shows it red.
-expect(await kubePost('/api/v1/namespaces/team-a/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'one-off', namespace: 'team-a' }, spec: { containers: [{ name: 'job', image: 'busybox' }] } })).toBe(201);
+expect(
+  await kubePost('/api/v1/namespaces/team-a/pods', {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'one-off', namespace: 'team-a' },
+    spec: { containers: [{ name: 'job', image: 'busybox' }] },
+  }),
+).toBe(201);
 await k.settle();
 k.failPod('team-a', 'one-off', { crashLoop: false, reason: 'Error', message: 'exit code 1' });
 await k.settle();

@@ -11,8 +11,14 @@ import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
 const standin = await startGitStandin({ providers: ['github'] });
 await standin.createRepo('acme/network', {
   'gantry.yaml': 'steps:\n  Clone:\n    type: git-clone\n  Module:\n    type: terraform-build\n    terraform_dir: infra\n',
-  'infra/main.tf': 'variable "name" {\n  type = string\n}\nresource "terraform_data" "net" {\n  input = var.name\n}\noutput "network_id" {\n  value = terraform_data.net.id\n}\n',
-  'infra/schema.json': JSON.stringify({ properties: { inputs: { properties: { name: { type: 'string', description: 'Network name' } }, required: ['name'] }, outputs: { properties: { network_id: { type: 'string', description: 'The network' } } } } }),
+  'infra/main.tf':
+    'variable "name" {\n  type = string\n}\nresource "terraform_data" "net" {\n  input = var.name\n}\noutput "network_id" {\n  value = terraform_data.net.id\n}\n',
+  'infra/schema.json': JSON.stringify({
+    properties: {
+      inputs: { properties: { name: { type: 'string', description: 'Network name' } }, required: ['name'] },
+      outputs: { properties: { network_id: { type: 'string', description: 'The network' } } },
+    },
+  }),
   'infra/README.md': '# Network\nA private network for the services.\n',
 });
 afterAll(async () => standin.close());
@@ -27,23 +33,34 @@ describe('components', () => {
   const stack = useStack({ env: standin.env });
   let page: Page;
 
-  test('a component is created on a pipeline\'s terraform-build step and shows its version, inputs and outputs', async () => {
+  test("a component is created on a pipeline's terraform-build step and shows its version, inputs and outputs", async () => {
     const email = 'cora.component@example.com';
     const idToken = await verifiedUser(stack, { email, password: 'Component1', firstName: 'Cora', lastName: 'Comp' });
     const { id: projectId } = await stack.api('POST', '/ms-project/projects', { name: 'Infra', description: 'Infrastructure' }, idToken);
     const p = `/ms-ap/projects/${projectId}`;
     const { gitAccountId } = await stack.api('POST', `${p}/git-accounts`, { code: standin.issueCode('github'), type: 'github' }, idToken);
     const repo = (await stack.api('GET', `${p}/git-accounts/${gitAccountId}/repositories`, undefined, idToken)).repositories[0];
-    const { pipelineId } = await stack.api('POST', `${p}/pipelines`, { name: 'network-module', gitAccountId, repositoryUrl: repo.url, branchFilter: 'main', automatedTrigger: false }, idToken);
+    const { pipelineId } = await stack.api(
+      'POST',
+      `${p}/pipelines`,
+      { name: 'network-module', gitAccountId, repositoryUrl: repo.url, branchFilter: 'main', automatedTrigger: false },
+      idToken,
+    );
     const { buildId } = await stack.api('POST', `${p}/pipelines/${pipelineId}/builds`, { ref: 'refs/heads/main' }, idToken);
-    await expect.poll(async () => (await stack.api('GET', `${p}/pipelines/${pipelineId}/builds/${buildId}`, undefined, idToken)).status, { timeout: 60_000 }).toBe('SUCCEEDED');
+    await expect
+      .poll(async () => (await stack.api('GET', `${p}/pipelines/${pipelineId}/builds/${buildId}`, undefined, idToken)).status, { timeout: 60_000 })
+      .toBe('SUCCEEDED');
 
     page = await stack.newPage({ keep: true });
     await logInAndOpenProject(page, email, 'Component1', 'Infra');
 
     await page.goto('/components');
     await page.getByText('Infrastructure Components').first().waitFor();
-    await page.getByRole('link', { name: 'Create Component' }).or(page.getByRole('button', { name: 'Create Component' })).first().click();
+    await page
+      .getByRole('link', { name: 'Create Component' })
+      .or(page.getByRole('button', { name: 'Create Component' }))
+      .first()
+      .click();
     await page.waitForURL('**/components/create');
     await page.getByRole('textbox', { name: 'Component name' }).fill('network');
     await choose(page, page.getByLabel('Component type').first(), 'VPC');

@@ -85,7 +85,11 @@ describe('docker-push: registry, pipeline, build, pushed image, registry version
     await toast(page, 'You have successfully connected your account.').waitFor();
 
     await page.goto('/pipelines');
-    await page.getByRole('link', { name: 'Create Pipeline' }).or(page.getByRole('button', { name: 'Create Pipeline' })).first().click();
+    await page
+      .getByRole('link', { name: 'Create Pipeline' })
+      .or(page.getByRole('button', { name: 'Create Pipeline' }))
+      .first()
+      .click();
     await page.waitForURL('**/pipelines/create');
     await page.getByRole('textbox', { name: 'Pipeline name' }).fill('landing-image');
     await choose(page, page.getByLabel('Git account').first(), standin.user('github').login);
@@ -97,7 +101,7 @@ describe('docker-push: registry, pipeline, build, pushed image, registry version
     await expect.poll(() => page.getByTestId('spec-mode').textContent(), { timeout: 15_000 }).not.toBe('EDITABLE');
   });
 
-  test('a build on main follows the push step\'s live log until SUCCEEDED, and the card shows the pushed image', async () => {
+  test("a build on main follows the push step's live log until SUCCEEDED, and the card shows the pushed image", async () => {
     await page.getByRole('button', { name: 'Trigger pipeline' }).click();
     await choose(page, page.getByLabel('Branch', { exact: true }).first(), 'main');
     await page.getByRole('button', { name: 'Run' }).click();
@@ -129,7 +133,7 @@ describe('docker-push: registry, pipeline, build, pushed image, registry version
     await card.screenshot({ path: 'e2e/.artifacts/docker-push-step-card.png' });
   });
 
-  test('the builds tab counts the pushed image in the build\'s reports (no scan, so no scan badge)', async () => {
+  test("the builds tab counts the pushed image in the build's reports (no scan, so no scan badge)", async () => {
     await page.goto(`/pipelines/${pipelineId}/details?tab=builds`);
     const table = page.getByTestId('builds-table');
     await table.getByText('1 image').waitFor();

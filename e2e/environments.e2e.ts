@@ -13,13 +13,24 @@ import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
 
 const sts = await startStsStandin({});
 const savedEnv = { ...process.env };
-Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'AKIAGANTRYE2E', AWS_SECRET_ACCESS_KEY: 'gantry-e2e-secret', AWS_REGION: 'eu-central-1', AWS_ENDPOINT_URL_STS: sts.url });
+Object.assign(process.env, {
+  AWS_ACCESS_KEY_ID: 'AKIAGANTRYE2E',
+  AWS_SECRET_ACCESS_KEY: 'gantry-e2e-secret',
+  AWS_REGION: 'eu-central-1',
+  AWS_ENDPOINT_URL_STS: sts.url,
+});
 delete process.env.AWS_PROFILE;
 const git = await startGitStandin({ providers: ['github'] });
 await git.createRepo('acme/network', {
   'gantry.yaml': 'steps:\n  Clone:\n    type: git-clone\n  Module:\n    type: terraform-build\n    terraform_dir: infra\n',
-  'infra/main.tf': 'variable "name" {\n  type = string\n}\nresource "terraform_data" "net" {\n  input = var.name\n}\noutput "network_url" {\n  value = "http://${var.name}.internal"\n}\n',
-  'infra/schema.json': JSON.stringify({ properties: { inputs: { properties: { name: { type: 'string', description: 'Network name' } }, required: ['name'] }, outputs: { properties: { network_url: { type: 'string', description: 'Where the network answers' } } } } }),
+  'infra/main.tf':
+    'variable "name" {\n  type = string\n}\nresource "terraform_data" "net" {\n  input = var.name\n}\noutput "network_url" {\n  value = "http://${var.name}.internal"\n}\n',
+  'infra/schema.json': JSON.stringify({
+    properties: {
+      inputs: { properties: { name: { type: 'string', description: 'Network name' } }, required: ['name'] },
+      outputs: { properties: { network_url: { type: 'string', description: 'Where the network answers' } } },
+    },
+  }),
   'infra/README.md': '# Network\nA private network for the services.\n',
 });
 afterAll(async () => {
@@ -32,7 +43,10 @@ const toast = (page: Page, text: string | RegExp) => page.getByRole('alert').fil
 async function choose(page: Page, field: Locator, label: string | RegExp) {
   if (typeof label === 'string' && (await field.evaluate((el) => el.tagName)) === 'SELECT') return void (await field.selectOption({ label }));
   await field.click();
-  await page.getByRole('option', { name: label, exact: typeof label === 'string' }).first().click();
+  await page
+    .getByRole('option', { name: label, exact: typeof label === 'string' })
+    .first()
+    .click();
 }
 const shot = async (page: Page, name: string) => {
   if (process.env.GANTRY_E2E_SCREENSHOTS) await page.screenshot({ path: `${process.env.GANTRY_E2E_SCREENSHOTS}/${name}.png`, fullPage: true });
@@ -47,13 +61,25 @@ describe('environments and deployments', () => {
     const email = 'erin.env@example.com';
     const idToken = await verifiedUser(stack, { email, password: 'Environ1234', firstName: 'Erin', lastName: 'Env' });
     const { id: projectId } = await stack.api('POST', '/ms-project/projects', { name: 'Infra', description: 'Infrastructure' }, idToken);
-    await stack.api('POST', `/ms-aws/projects/${projectId}/aws-accounts`, { accountName: 'production', iamRole: 'arn:aws:iam::123456789012:role/GantryDeployer', externalId: 'ext-9' }, idToken);
+    await stack.api(
+      'POST',
+      `/ms-aws/projects/${projectId}/aws-accounts`,
+      { accountName: 'production', iamRole: 'arn:aws:iam::123456789012:role/GantryDeployer', externalId: 'ext-9' },
+      idToken,
+    );
     const p = `/ms-ap/projects/${projectId}`;
     const { gitAccountId } = await stack.api('POST', `${p}/git-accounts`, { code: git.issueCode('github'), type: 'github' }, idToken);
     const repo = (await stack.api('GET', `${p}/git-accounts/${gitAccountId}/repositories`, undefined, idToken)).repositories[0];
-    const { pipelineId } = await stack.api('POST', `${p}/pipelines`, { name: 'network-module', gitAccountId, repositoryUrl: repo.url, branchFilter: 'main', automatedTrigger: false }, idToken);
+    const { pipelineId } = await stack.api(
+      'POST',
+      `${p}/pipelines`,
+      { name: 'network-module', gitAccountId, repositoryUrl: repo.url, branchFilter: 'main', automatedTrigger: false },
+      idToken,
+    );
     const { buildId } = await stack.api('POST', `${p}/pipelines/${pipelineId}/builds`, { ref: 'refs/heads/main' }, idToken);
-    await expect.poll(async () => (await stack.api('GET', `${p}/pipelines/${pipelineId}/builds/${buildId}`, undefined, idToken)).status, { timeout: 60_000 }).toBe('SUCCEEDED');
+    await expect
+      .poll(async () => (await stack.api('GET', `${p}/pipelines/${pipelineId}/builds/${buildId}`, undefined, idToken)).status, { timeout: 60_000 })
+      .toBe('SUCCEEDED');
 
     page = await stack.newPage({ keep: true });
     await logInAndOpenProject(page, email, 'Environ1234', 'Infra');
@@ -116,7 +142,10 @@ describe('environments and deployments', () => {
     await shot(page, 'plan');
     await page.getByRole('button', { name: 'Deploy' }).click();
     await page.waitForURL(/\/details\?deploymentId=[0-9a-f-]{36}$/);
-    await page.getByTestId('terraform-log').getByText(/Apply complete!/).waitFor({ timeout: 60_000 });
+    await page
+      .getByTestId('terraform-log')
+      .getByText(/Apply complete!/)
+      .waitFor({ timeout: 60_000 });
     await page.getByTestId('details-status').getByText('DEPLOYED').waitFor({ timeout: 30_000 });
     await shot(page, 'deployment-details');
 
@@ -141,7 +170,14 @@ describe('environments and deployments', () => {
     await shot(page, 'template-form');
     await page.getByRole('button', { name: 'Create Environment' }).click();
     await page.waitForURL(/\/environments\/[0-9a-f-]{36}$/);
-    await expect.poll(() => page.getByTestId('resource-card').allInnerTexts().then((t) => t.map((x) => x.split('\n')[0]))).toEqual(['vpc', 'infrastructure', 'app']);
+    await expect
+      .poll(() =>
+        page
+          .getByTestId('resource-card')
+          .allInnerTexts()
+          .then((t) => t.map((x) => x.split('\n')[0])),
+      )
+      .toEqual(['vpc', 'infrastructure', 'app']);
     await page.getByText('Cloudformation').first().waitFor();
     await shot(page, 'template-environment');
     await page.goto(stageUrl);

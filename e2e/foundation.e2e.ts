@@ -161,7 +161,12 @@ describe('foundation: accounts, projects and members', () => {
     await edit.getByRole('button', { name: 'Save' }).click();
     await toast(member, answer.body.message).waitFor();
 
-    const { projects } = await stack.api<{ projects: Array<{ id: string; description: string }> }>('GET', '/ms-project/projects', undefined, (await localStorageItem(owner, 'idToken'))!);
+    const { projects } = await stack.api<{ projects: Array<{ id: string; description: string }> }>(
+      'GET',
+      '/ms-project/projects',
+      undefined,
+      (await localStorageItem(owner, 'idToken'))!,
+    );
     expect(projects.find((p) => p.id === projectId)?.description).toBe(PROJECT.description);
   });
 });
@@ -172,7 +177,12 @@ describe('session: an expired id token is refreshed silently', () => {
   const USER = { firstName: 'Rita', lastName: 'Refresh', email: 'rita.refresh@example.com', password: 'Refresh1234' };
 
   test('after the id token expires, creating a project still works without a new login', async () => {
-    await stack.api('POST', '/ms-usermanagement/auth/sign-up', { username: USER.email, password: USER.password, firstName: USER.firstName, lastName: USER.lastName });
+    await stack.api('POST', '/ms-usermanagement/auth/sign-up', {
+      username: USER.email,
+      password: USER.password,
+      firstName: USER.firstName,
+      lastName: USER.lastName,
+    });
     const mail = await stack.smtp.waitFor(USER.email);
     const code = decodeURIComponent(pathOf(linkFromMail(mail, '/account/verify/')).split('/').pop()!);
     await stack.api('POST', '/ms-usermanagement/auth/activate', { username: USER.email, code });

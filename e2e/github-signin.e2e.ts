@@ -23,7 +23,7 @@ describe('GitHub sign-in', () => {
     await page.getByText('Start Building!').waitFor();
   });
 
-  test('a refused authorization shows the provider\'s reason up to its first semicolon', async () => {
+  test("a refused authorization shows the provider's reason up to its first semicolon", async () => {
     const page = await stack.newPage();
     await page.goto('/login?error=access_denied&error_description=The+user+has+denied+your+application+access.%3B+see+docs');
     await page.getByText('The user has denied your application access.', { exact: true }).waitFor();

@@ -73,7 +73,7 @@ describe('pipelines: git account, pipeline, spec, build, logs, artifacts', () =>
     await page.waitForURL('**/overview');
   });
 
-  test('connects a GitHub account through the provider\'s authorize page', async () => {
+  test("connects a GitHub account through the provider's authorize page", async () => {
     await page.goto('/settings?tab=git');
     await page.getByText('No Git accounts available.').waitFor();
     await page.getByRole('button', { name: 'Connect Account' }).click();
@@ -87,7 +87,11 @@ describe('pipelines: git account, pipeline, spec, build, logs, artifacts', () =>
 
   test('creates a pipeline on a repository of the account', async () => {
     await page.goto('/pipelines');
-    await page.getByRole('link', { name: 'Create Pipeline' }).or(page.getByRole('button', { name: 'Create Pipeline' })).first().click();
+    await page
+      .getByRole('link', { name: 'Create Pipeline' })
+      .or(page.getByRole('button', { name: 'Create Pipeline' }))
+      .first()
+      .click();
     await page.waitForURL('**/pipelines/create');
     await page.getByRole('textbox', { name: 'Pipeline name' }).fill('storefront-ci');
     await choose(page, page.getByLabel('Git account').first(), standin.user('github').login);
@@ -121,7 +125,7 @@ describe('pipelines: git account, pipeline, spec, build, logs, artifacts', () =>
     await expect.poll(() => page.getByText('SUCCEEDED').first().isVisible(), { timeout: 30_000 }).toBe(true);
   });
 
-  test('opens the step\'s artifacts and downloads one', async () => {
+  test("opens the step's artifacts and downloads one", async () => {
     await page.getByRole('tab', { name: 'Artifacts' }).click();
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Download bundle' }).click();
@@ -143,7 +147,10 @@ describe('pipelines: git account, pipeline, spec, build, logs, artifacts', () =>
   test('the overview lists the pipeline and the build on the timeline, which opens the build', async () => {
     await page.goto('/overview');
     await page.getByRole('button', { name: 'Pipeline storefront-ci' }).waitFor();
-    await page.getByRole('button', { name: /Timeline build storefront-ci/ }).first().click();
+    await page
+      .getByRole('button', { name: /Timeline build storefront-ci/ })
+      .first()
+      .click();
     await page.waitForURL(/\/pipelines\/[0-9a-f-]{36}\/builds\/[0-9a-f-]{36}/);
   });
 });

@@ -11,7 +11,16 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const web = path.join(root, 'apps/web');
 const stamp = path.join(web, 'dist/.inputs');
-const inputs = ['apps/web/src', 'apps/web/public', 'apps/web/index.html', 'apps/web/vite.config.ts', 'apps/web/postcss.config.cjs', 'apps/web/package.json', 'packages/contracts/src', 'package-lock.json'];
+const inputs = [
+  'apps/web/src',
+  'apps/web/public',
+  'apps/web/index.html',
+  'apps/web/vite.config.ts',
+  'apps/web/postcss.config.cjs',
+  'apps/web/package.json',
+  'packages/contracts/src',
+  'package-lock.json',
+];
 
 function* files(p) {
   const st = fs.statSync(p, { throwIfNoEntry: false });

@@ -2,7 +2,7 @@
 // The one test command (`npm test`, called by .ci/run). On a fresh Debian machine it:
 //   1. makes sure Debian's chromium, postgresql, git, bubblewrap, buildah, skopeo, docker-registry and busybox are there (root: apt-get installs them;
 //      otherwise it stops and names them);
-//   2. typechecks every workspace, then lints it (eslint.config.js: boundaries of DESIGN §3); 3. builds the web app;
+//   2. typechecks every workspace, then lints it (eslint.config.js: boundaries of DESIGN §3; prettier --check); 3. builds the web app;
 //   4. runs Vitest over unit, API and integration tests on PGlite;
 //   5. runs the database-touching test files again on a throwaway PostgreSQL server;
 //   6. runs the end-to-end specs (real server + SMTP stand-in + headless Chromium);
@@ -130,7 +130,10 @@ function databaseTestFiles() {
       if (entry.name === 'node_modules' || entry.name === 'dist') continue;
       const p = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(p);
-      else if (entry.name.endsWith('.test.ts') && /test\/helpers|openTestDatabase|createTestApp|TEST_DATABASE_URL|platform\/db/.test(fs.readFileSync(p, 'utf8'))) {
+      else if (
+        entry.name.endsWith('.test.ts') &&
+        /test\/helpers|openTestDatabase|createTestApp|TEST_DATABASE_URL|platform\/db/.test(fs.readFileSync(p, 'utf8'))
+      ) {
         files.push(path.relative(root, p));
       }
     }
@@ -159,12 +162,18 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 }
 
 function finish() {
-  const total = rows.reduce((a, r) => ({ passed: a.passed + r.passed, failed: a.failed + r.failed, skipped: a.skipped + r.skipped }), { passed: 0, failed: 0, skipped: 0 });
+  const total = rows.reduce((a, r) => ({ passed: a.passed + r.passed, failed: a.failed + r.failed, skipped: a.skipped + r.skipped }), {
+    passed: 0,
+    failed: 0,
+    skipped: 0,
+  });
   banner(`summary (${Math.round((Date.now() - started) / 1000)} s)`);
   const w = Math.max(...rows.map((r) => r.pass.length), 4);
   console.log(`${'pass'.padEnd(w)}  passed  failed  skipped  seconds  note`);
   for (const r of rows) {
-    console.log(`${r.pass.padEnd(w)}  ${String(r.passed).padStart(6)}  ${String(r.failed).padStart(6)}  ${String(r.skipped).padStart(7)}  ${String(r.seconds).padStart(7)}  ${r.note}`);
+    console.log(
+      `${r.pass.padEnd(w)}  ${String(r.passed).padStart(6)}  ${String(r.failed).padStart(6)}  ${String(r.skipped).padStart(7)}  ${String(r.seconds).padStart(7)}  ${r.note}`,
+    );
   }
   console.log(`JSON reports: ${path.relative(root, resultsDir)}/`);
   console.log(`${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`);
@@ -182,14 +191,28 @@ if (passes.has('typecheck')) {
   banner('typecheck');
   const t0 = Date.now();
   const code = await run('npm', ['run', 'typecheck']);
-  rows.push({ pass: 'typecheck', passed: 0, failed: code === 0 ? 0 : 1, skipped: 0, seconds: seconds(t0), note: code === 0 ? 'ok' : 'tsc reported errors (counted as 1 failed)' });
+  rows.push({
+    pass: 'typecheck',
+    passed: 0,
+    failed: code === 0 ? 0 : 1,
+    skipped: 0,
+    seconds: seconds(t0),
+    note: code === 0 ? 'ok' : 'tsc reported errors (counted as 1 failed)',
+  });
 }
 
 if (passes.has('lint')) {
-  banner('lint (eslint: types, hooks, boundaries)');
+  banner('lint (eslint: types, hooks, boundaries; prettier: format)');
   const t0 = Date.now();
   const code = await run('npm', ['run', 'lint']);
-  rows.push({ pass: 'lint', passed: 0, failed: code === 0 ? 0 : 1, skipped: 0, seconds: seconds(t0), note: code === 0 ? 'ok' : 'eslint reported problems (counted as 1 failed)' });
+  rows.push({
+    pass: 'lint',
+    passed: 0,
+    failed: code === 0 ? 0 : 1,
+    skipped: 0,
+    seconds: seconds(t0),
+    note: code === 0 ? 'ok' : 'eslint or prettier reported problems (counted as 1 failed; npm run format fixes the formatting)',
+  });
 }
 
 let webBuilt = fs.existsSync('apps/web/dist/index.html') && !passes.has('build');
@@ -198,7 +221,14 @@ if (passes.has('build')) {
   const t0 = Date.now();
   const code = await run('npm', ['run', 'build', '-w', '@gantry/web']);
   webBuilt = code === 0;
-  rows.push({ pass: 'build', passed: 0, failed: webBuilt ? 0 : 1, skipped: 0, seconds: seconds(t0), note: webBuilt ? 'ok' : 'vite build failed (counted as 1 failed)' });
+  rows.push({
+    pass: 'build',
+    passed: 0,
+    failed: webBuilt ? 0 : 1,
+    skipped: 0,
+    seconds: seconds(t0),
+    note: webBuilt ? 'ok' : 'vite build failed (counted as 1 failed)',
+  });
 }
 
 if (passes.has('unit')) {

@@ -18,7 +18,12 @@ export function apiCaller(baseUrl: string): Call {
 export async function benchProject(call: Call, outbox: () => Promise<{ text: string }[]>): Promise<{ idToken: string; projectId: string }> {
   await call('POST', '/ms-usermanagement/auth/sign-up', { username: 'bench@example.com', password: 'Bench1234', firstName: 'B', lastName: 'B' });
   const mail = (await outbox())[0]!;
-  const code = decodeURIComponent(mail.text.match(/\/account\/verify\/\S+/)![0].split('/').pop()!);
+  const code = decodeURIComponent(
+    mail.text
+      .match(/\/account\/verify\/\S+/)![0]
+      .split('/')
+      .pop()!,
+  );
   await call('POST', '/ms-usermanagement/auth/activate', { username: 'bench@example.com', code });
   const { idToken } = await call('POST', '/ms-usermanagement/auth/login', { username: 'bench@example.com', password: 'Bench1234' });
   const { id: projectId } = await call('POST', '/ms-project/projects', { name: 'Bench', description: 'bench' }, idToken);

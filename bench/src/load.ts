@@ -24,8 +24,10 @@ export function load(url: string, o: { seconds?: number; connections?: number; h
   const args = [
     path.join(repoRoot, 'node_modules/autocannon/autocannon.js'),
     '--json',
-    '--connections', String(o.connections ?? 10),
-    '--duration', String(o.seconds ?? 10),
+    '--connections',
+    String(o.connections ?? 10),
+    '--duration',
+    String(o.seconds ?? 10),
     ...Object.entries(o.headers ?? {}).flatMap(([k, v]) => ['--headers', `${k}=${v}`]),
     url,
   ];

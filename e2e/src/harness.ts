@@ -236,8 +236,17 @@ export async function localStorageItem(page: Page, key: string): Promise<string 
 
 /** A verified user made through the API (sign-up, the mailed code, activation); answers an id token. */
 export async function verifiedUser(stack: Stack, user: { email: string; password: string; firstName: string; lastName: string }): Promise<string> {
-  await stack.api('POST', '/ms-usermanagement/auth/sign-up', { username: user.email, password: user.password, firstName: user.firstName, lastName: user.lastName });
-  const code = decodeURIComponent(linkFromMail(await stack.smtp.waitFor(user.email), '/account/verify/').split('/').pop()!);
+  await stack.api('POST', '/ms-usermanagement/auth/sign-up', {
+    username: user.email,
+    password: user.password,
+    firstName: user.firstName,
+    lastName: user.lastName,
+  });
+  const code = decodeURIComponent(
+    linkFromMail(await stack.smtp.waitFor(user.email), '/account/verify/')
+      .split('/')
+      .pop()!,
+  );
   await stack.api('POST', '/ms-usermanagement/auth/activate', { username: user.email, code });
   return (await stack.api('POST', '/ms-usermanagement/auth/login', { username: user.email, password: user.password })).idToken;
 }

@@ -77,7 +77,11 @@ export async function startPostgres(options: { port?: number; bin?: string; maxC
   const pwFile = path.join(socketDir, '.pw'); // outside the data dir: initdb wants it empty
   fs.writeFileSync(pwFile, password, { mode: 0o600 });
   if (isRoot()) fs.chownSync(pwFile, fs.statSync(socketDir).uid, fs.statSync(socketDir).gid);
-  run(path.join(bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '--auth-local=trust', '--auth-host=scram-sha-256', `--pwfile=${pwFile}`, '-E', 'UTF8', '--locale=C', '--no-sync'], 'initdb');
+  run(
+    path.join(bin, 'initdb'),
+    ['-D', dataDir, '-U', 'postgres', '--auth-local=trust', '--auth-host=scram-sha-256', `--pwfile=${pwFile}`, '-E', 'UTF8', '--locale=C', '--no-sync'],
+    'initdb',
+  );
   fs.rmSync(pwFile, { force: true });
 
   let lastError: unknown;

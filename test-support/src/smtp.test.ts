@@ -41,7 +41,13 @@ describe('SMTP stand-in', () => {
     const transport = nodemailer.createTransport({ host: '127.0.0.1', port: smtp.port, secure: false, ignoreTLS: true });
     await expect(smtp.waitFor('ann@example.com', 100)).resolves.toMatchObject({ subject: 'Verify your e-mail' });
     const later = smtp.waitFor((m) => m.subject.startsWith('Invitation'), 5_000);
-    await transport.sendMail({ from: 'a@b.c', to: 'bob@example.com', cc: 'carol@example.com', subject: 'Invitation to Alpha', text: 'Temporary password: Xy12abcd' });
+    await transport.sendMail({
+      from: 'a@b.c',
+      to: 'bob@example.com',
+      cc: 'carol@example.com',
+      subject: 'Invitation to Alpha',
+      text: 'Temporary password: Xy12abcd',
+    });
     const mail = await later;
     expect(mail.to.sort()).toEqual(['bob@example.com', 'carol@example.com']);
     await expect(smtp.waitFor('nobody@example.com', 200)).rejects.toThrow(/no mail matching nobody@example.com within 200 ms; received:\n.*Verify your e-mail/);
@@ -49,10 +55,7 @@ describe('SMTP stand-in', () => {
   });
 
   it('extracts links from text and html bodies', () => {
-    expect(extractLinks('see https://x.test/a?b=1&amp;c=2. and <a href="http://y.test/p">y</a>')).toEqual([
-      'http://y.test/p',
-      'https://x.test/a?b=1&c=2',
-    ]);
+    expect(extractLinks('see https://x.test/a?b=1&amp;c=2. and <a href="http://y.test/p">y</a>')).toEqual(['http://y.test/p', 'https://x.test/a?b=1&c=2']);
     expect(extractLinks('no links here')).toEqual([]);
   });
 });

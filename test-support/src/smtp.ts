@@ -45,7 +45,11 @@ export function extractLinks(body: string): string[] {
   return [...new Set(found.filter((l) => /^https?:\/\//.test(l)))];
 }
 
-const decodeEntities = (s: string) => s.replace(/&amp;/g, '&').replace(/&#x2F;/gi, '/').replace(/&#47;/g, '/');
+const decodeEntities = (s: string) =>
+  s
+    .replace(/&amp;/g, '&')
+    .replace(/&#x2F;/gi, '/')
+    .replace(/&#47;/g, '/');
 
 /** The first link of a mail whose path contains `marker` (e.g. '/account/verify/'); throws naming the mail otherwise. */
 export function linkFromMail(mail: Mail, marker: string | RegExp): string {
@@ -123,8 +127,7 @@ export async function startSmtp(options: { port?: number } = {}): Promise<SmtpSt
     /* a broken client connection must not crash the test process */
   });
 
-  const toTest = (match: MailMatch) =>
-    typeof match === 'string' ? (m: Mail) => m.to.includes(match.toLowerCase()) : match;
+  const toTest = (match: MailMatch) => (typeof match === 'string' ? (m: Mail) => m.to.includes(match.toLowerCase()) : match);
 
   return {
     url: `smtp://127.0.0.1:${port}`,

@@ -19,7 +19,8 @@ async function problems(file: string, code: string) {
 /** A file inside a feature other than its index (what another feature must not import). */
 function insideOf(feature: string) {
   const dir = path.join(root, 'apps/web/src/features', feature);
-  const walk = (d: string): string[] => fs.readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(d, e.name)) : [path.join(d, e.name)]));
+  const walk = (d: string): string[] =>
+    fs.readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(d, e.name)) : [path.join(d, e.name)]));
   const file = walk(dir).find((f) => /\.tsx?$/.test(f) && !/\/index\.tsx?$/.test(f) && !f.endsWith('.test.ts'))!;
   return path.relative(path.join(root, 'apps/web/src/features/projects'), file).replace(/\.tsx?$/, '');
 }
@@ -41,15 +42,22 @@ describe('lint boundaries', () => {
     expect(found.join('\n')).toMatch(/ui\/ never imports features/);
   });
 
-  it('refuses a module importing another module\'s insides, and lets it use the port', async () => {
+  it("refuses a module importing another module's insides, and lets it use the port", async () => {
     const store = await problems('apps/server/src/modules/deployments/planted.ts', `import * as x from '../stages/stages.store.js';\nexport const y = x;\n`);
     expect(store.join('\n')).toMatch(/modules\/deployments may import modules\/stages only through stages\.port\.ts/);
-    const port = await problems('apps/server/src/modules/deployments/planted.ts', `import type * as x from '../stages/stages.port.js';\nexport type Y = typeof x;\n`);
+    const port = await problems(
+      'apps/server/src/modules/deployments/planted.ts',
+      `import type * as x from '../stages/stages.port.js';\nexport type Y = typeof x;\n`,
+    );
     expect(port.filter((p) => p.startsWith('import-x/no-restricted-paths'))).toEqual([]);
   });
 
   it('refuses platform/ importing a module, and drizzle outside stores and tables', async () => {
-    expect((await problems('apps/server/src/platform/planted.ts', `import * as x from '../modules/users/users.service.js';\nexport const y = x;\n`)).join('\n')).toMatch(/platform\/ never imports modules\//);
-    expect((await problems('apps/server/src/modules/users/planted.service.ts', `import { eq } from 'drizzle-orm';\nexport const y = eq;\n`)).join('\n')).toMatch(/drizzle only in/);
+    expect(
+      (await problems('apps/server/src/platform/planted.ts', `import * as x from '../modules/users/users.service.js';\nexport const y = x;\n`)).join('\n'),
+    ).toMatch(/platform\/ never imports modules\//);
+    expect(
+      (await problems('apps/server/src/modules/users/planted.service.ts', `import { eq } from 'drizzle-orm';\nexport const y = eq;\n`)).join('\n'),
+    ).toMatch(/drizzle only in/);
   });
 });

@@ -112,10 +112,20 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   const hiddenFromRuns = [config.dataDir, ...(config.ARTIFACT_STORE && !config.ARTIFACT_STORE.includes('://') ? [path.resolve(config.ARTIFACT_STORE)] : [])];
   const sandbox = createSandbox({ mode: config.BUILD_SANDBOX, uid: config.GANTRY_SANDBOX_UID, hidden: hiddenFromRuns });
   if (runWorkers && sandbox.unavailable) app.log.error(sandbox.unavailable);
-  if (runWorkers && sandbox.mode === 'none') app.log.warn('BUILD_SANDBOX=none: build steps and terraform runs execute unsandboxed, with the server\'s own rights and environment');
+  if (runWorkers && sandbox.mode === 'none')
+    app.log.warn("BUILD_SANDBOX=none: build steps and terraform runs execute unsandboxed, with the server's own rights and environment");
   const jobs = await startJobs({ executeSql: database.executeSql, runWorkers, concurrency: config.GANTRY_JOB_CONCURRENCY, log: app.log });
   const platform: Platform = {
-    config, database, db: database.db, jobs, hooks, idTokens, membership, sandbox, runWorkers, log: app.log,
+    config,
+    database,
+    db: database.db,
+    jobs,
+    hooks,
+    idTokens,
+    membership,
+    sandbox,
+    runWorkers,
+    log: app.log,
     mailer: await createMailer({ db: database.db, jobs, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log }),
     secrets: createSecretBox(master),
     deriveKey: (purpose) => deriveKey(master, purpose),
@@ -140,10 +150,26 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   for (const part of parts) await part.start?.();
 
   const services: Services = {
-    database, jobs, mailer: platform.mailer, secrets: platform.secrets, guards: platform.guards, realtime, outboxKey: platform.outboxKey,
-    users: apis.users, projects: apis.projects, billing: apis.billing, gitAccounts: apis.gitAccounts, registries: apis.registries, clusters: apis.clusters,
-    pipelines: apis.pipelines.pipelines, builds: apis.pipelines.builds, notifications: apis.notifications,
-    components: apis.components, cloudAccounts: apis.cloudAccounts, stages: apis.stages, deployments: apis.deployments,
+    database,
+    jobs,
+    mailer: platform.mailer,
+    secrets: platform.secrets,
+    guards: platform.guards,
+    realtime,
+    outboxKey: platform.outboxKey,
+    users: apis.users,
+    projects: apis.projects,
+    billing: apis.billing,
+    gitAccounts: apis.gitAccounts,
+    registries: apis.registries,
+    clusters: apis.clusters,
+    pipelines: apis.pipelines.pipelines,
+    builds: apis.pipelines.builds,
+    notifications: apis.notifications,
+    components: apis.components,
+    cloudAccounts: apis.cloudAccounts,
+    stages: apis.stages,
+    deployments: apis.deployments,
   };
   app.decorate('services', services);
 
@@ -154,7 +180,11 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   app.addHook('preClose', async () => {
     await runShutdownSteps(app.log, [
       { name: 'stop taking jobs', run: () => jobs.stopWorking() },
-      { name: 'end the running builds and deployments', withinMs: STOP_RUNS_WITHIN_MS + 5_000, run: () => Promise.all(parts.map((part) => part.stop?.(STOP_RUNS_WITHIN_MS))) },
+      {
+        name: 'end the running builds and deployments',
+        withinMs: STOP_RUNS_WITHIN_MS + 5_000,
+        run: () => Promise.all(parts.map((part) => part.stop?.(STOP_RUNS_WITHIN_MS))),
+      },
       { name: 'close socket.io', withinMs: 5_000, run: () => realtime.close() },
     ]);
   });

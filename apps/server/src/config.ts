@@ -25,7 +25,12 @@ export const ConfigSchema = z.object({
   /** bwrap: user code (build steps, terraform) runs in bubblewrap; none: on the host, logged as a warning. */
   BUILD_SANDBOX: z.enum(['bwrap', 'none']).default('bwrap'),
   /** The unprivileged uid user code runs as in the sandbox (not root, not the server's uid). */
-  GANTRY_SANDBOX_UID: z.coerce.number().int().min(1).max(2 ** 31 - 2).default(64000),
+  GANTRY_SANDBOX_UID: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(2 ** 31 - 2)
+    .default(64000),
   TERRAFORM_BIN: z.string().default('terraform'),
   /**
    * A container scanner a docker-push step runs (in the sandbox) on the image it built, `{archive}`

@@ -58,12 +58,17 @@ async function main(argv: string[]) {
     const config = loadConfig();
     const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
     if (command === 'promo-codes') {
-      const flag = (name: string, dflt: string) => { const i = rest.indexOf(`--${name}`); return i >= 0 ? rest[i + 1]! : dflt; };
+      const flag = (name: string, dflt: string) => {
+        const i = rest.indexOf(`--${name}`);
+        return i >= 0 ? rest[i + 1]! : dflt;
+      };
       const billing = createBillingService({ store: createBillingStore(database.db) });
       await billing.ensurePlans();
       const codes = await billing.createPromoCodes({
-        kind: flag('kind', 'PROMO').toUpperCase() as 'PROMO' | 'APPSUMO', planId: flag('plan', 'PRO').toUpperCase(),
-        count: Number(flag('count', '1')), days: Number(flag('days', '365')),
+        kind: flag('kind', 'PROMO').toUpperCase() as 'PROMO' | 'APPSUMO',
+        planId: flag('plan', 'PRO').toUpperCase(),
+        count: Number(flag('count', '1')),
+        days: Number(flag('days', '365')),
       });
       console.log(codes.join('\n'));
     } else {

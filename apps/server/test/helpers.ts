@@ -113,7 +113,12 @@ export async function login(t: TestApp, email: string, password: string) {
 export const bearer = (idToken: string) => ({ authorization: `Bearer ${idToken}` });
 
 export async function createProject(t: TestApp, idToken: string, name = 'Alpha') {
-  const res = await t.app.inject({ method: 'POST', url: '/ms-project/projects', headers: bearer(idToken), payload: { name, description: `${name} project`, paymentPlanId: 'STARTER' } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/ms-project/projects',
+    headers: bearer(idToken),
+    payload: { name, description: `${name} project`, paymentPlanId: 'STARTER' },
+  });
   if (res.statusCode !== 201) throw new Error(`create project failed: ${res.body}`);
   return res.json().id as string;
 }
@@ -122,25 +127,41 @@ export async function createProject(t: TestApp, idToken: string, name = 'Alpha')
 /** Puts a project on a paid plan through a promo code its owner redeems (plan features: schedules, insights…). */
 export async function grantPlan(t: TestApp, ownerToken: string, projectId: string, planId = 'PRO') {
   const [code] = await t.app.services.billing.createPromoCodes({ kind: 'PROMO', planId, count: 1 });
-  const redeemed = await t.app.inject({ method: 'POST', url: `/ms-project/projects/${projectId}/promo-code`, headers: bearer(ownerToken), payload: { redeemCode: code } });
+  const redeemed = await t.app.inject({
+    method: 'POST',
+    url: `/ms-project/projects/${projectId}/promo-code`,
+    headers: bearer(ownerToken),
+    payload: { redeemCode: code },
+  });
   if (redeemed.statusCode !== 200) throw new Error(`redeeming a promo code answered ${redeemed.statusCode}: ${redeemed.body}`);
 }
 
 /** Connects an AWS account to a project (the test app's cloud verifier decides whether the role is accepted). */
 export async function connectAwsAccount(t: TestApp, ownerToken: string, projectId: string, accountId: string, o: { name?: string; externalId?: string } = {}) {
   const added = await t.app.inject({
-    method: 'POST', url: `/ms-aws/projects/${projectId}/aws-accounts`, headers: bearer(ownerToken),
+    method: 'POST',
+    url: `/ms-aws/projects/${projectId}/aws-accounts`,
+    headers: bearer(ownerToken),
     payload: { accountName: o.name ?? 'prod', iamRole: `arn:aws:iam::${accountId}:role/gantry`, externalId: o.externalId ?? 'ext-1' },
   });
   if (added.statusCode >= 300) throw new Error(`connecting AWS account ${accountId} answered ${added.statusCode}: ${added.body}`);
 }
 
 export async function addMember(t: TestApp, ownerToken: string, projectId: string, email: string, permission: string) {
-  const res = await t.app.inject({ method: 'POST', url: `/ms-project/projects/${projectId}/users`, headers: bearer(ownerToken), payload: { email, permission } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/ms-project/projects/${projectId}/users`,
+    headers: bearer(ownerToken),
+    payload: { email, permission },
+  });
   if (res.statusCode !== 201) throw new Error(`invite failed: ${res.body}`);
   const mail = await t.lastMail(email);
   const token = codeFromMail(mail!.text, '/account/set-password/');
-  const set = await t.app.inject({ method: 'POST', url: '/ms-usermanagement/auth/set-password', payload: { username: email, sessionToken: token, newPassword: PASSWORD, firstName: 'Mem', lastName: 'Ber' } });
+  const set = await t.app.inject({
+    method: 'POST',
+    url: '/ms-usermanagement/auth/set-password',
+    payload: { username: email, sessionToken: token, newPassword: PASSWORD, firstName: 'Mem', lastName: 'Ber' },
+  });
   if (set.statusCode !== 200) throw new Error(`set-password failed: ${set.body}`);
   return set.json() as { idToken: string; refreshToken: string; profile: { id: string } };
 }

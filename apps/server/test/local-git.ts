@@ -25,7 +25,11 @@ export function createLocalGit() {
   const repos = new Map<string, string>();
   const hooks: { id: string; repo: string; url: string; secret: string }[] = [];
   const git = (cwd: string, ...args: string[]) =>
-    execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 'Dev', GIT_AUTHOR_EMAIL: 'dev@example.com', GIT_COMMITTER_NAME: 'Dev', GIT_COMMITTER_EMAIL: 'dev@example.com' } }).trim();
+    execFileSync('git', args, {
+      cwd,
+      encoding: 'utf8',
+      env: { ...process.env, GIT_AUTHOR_NAME: 'Dev', GIT_AUTHOR_EMAIL: 'dev@example.com', GIT_COMMITTER_NAME: 'Dev', GIT_COMMITTER_EMAIL: 'dev@example.com' },
+    }).trim();
 
   function commit(fullName: string, files: Record<string, string>, message = 'change', branch = 'main') {
     const bare = repos.get(fullName)!;

@@ -16,10 +16,18 @@ let worker: FastifyInstance;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-roles-'));
 
 const appOf = (role: 'api' | 'worker') =>
-  buildApp(loadConfig({
-    GANTRY_ROLE: role, GANTRY_DATA_DIR: dataDir, GANTRY_LOG_LEVEL: 'silent', GANTRY_RATE_LIMIT: 'false',
-    GANTRY_SECRET_KEY: 'test-secret-key-that-is-long-enough-0123456789', PUBLIC_URL: 'http://gantry.test', SMTP_URL: smtp.url,
-  }), { database });
+  buildApp(
+    loadConfig({
+      GANTRY_ROLE: role,
+      GANTRY_DATA_DIR: dataDir,
+      GANTRY_LOG_LEVEL: 'silent',
+      GANTRY_RATE_LIMIT: 'false',
+      GANTRY_SECRET_KEY: 'test-secret-key-that-is-long-enough-0123456789',
+      PUBLIC_URL: 'http://gantry.test',
+      SMTP_URL: smtp.url,
+    }),
+    { database },
+  );
 
 beforeAll(async () => {
   smtp = await startSmtp();
@@ -46,7 +54,11 @@ describe('process roles', () => {
 
   it('a mail queued by the api process is delivered by the worker', async () => {
     const email = 'roles@example.com';
-    const res = await api.inject({ method: 'POST', url: '/ms-usermanagement/auth/sign-up', payload: { username: email, password: 'Passw0rdX', firstName: 'Ro', lastName: 'Les' } });
+    const res = await api.inject({
+      method: 'POST',
+      url: '/ms-usermanagement/auth/sign-up',
+      payload: { username: email, password: 'Passw0rdX', firstName: 'Ro', lastName: 'Les' },
+    });
     expect(res.statusCode, res.body).toBeLessThan(300);
     const mail = await smtp.waitFor(email, 30_000);
     expect(mail.subject).toBeTruthy();

@@ -10,9 +10,13 @@ const key = Symbol.for('gantry.test.unhandled');
 const registry = globalThis as unknown as Record<symbol, string[] | undefined>;
 const seen = (registry[key] ??= []);
 if (!process.listeners('unhandledRejection').some((l) => (l as { gantry?: boolean }).gantry)) {
-  const record = (kind: string) => Object.assign((err: unknown) => {
-    seen.push(`${kind}: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
-  }, { gantry: true });
+  const record = (kind: string) =>
+    Object.assign(
+      (err: unknown) => {
+        seen.push(`${kind}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      },
+      { gantry: true },
+    );
   process.on('unhandledRejection', record('unhandled rejection'));
   process.on('uncaughtException', record('uncaught exception'));
 }

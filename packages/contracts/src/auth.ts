@@ -18,7 +18,10 @@ export const ActivateBody = z.object({ username: Email, code: InputText().min(1)
 export type ActivateBody = z.infer<typeof ActivateBody>;
 
 export const LoginBody = z.object({
-  username: InputText().trim().min(1, 'Please enter your username').transform((e) => e.toLowerCase()),
+  username: InputText()
+    .trim()
+    .min(1, 'Please enter your username')
+    .transform((e) => e.toLowerCase()),
   password: InputText().min(1, messages.passwordRequired),
 });
 export type LoginBody = z.infer<typeof LoginBody>;

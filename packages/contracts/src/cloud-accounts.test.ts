@@ -1,8 +1,19 @@
 import { describe, it, expect } from 'vitest';
 import type { z } from 'zod';
 import {
-  AwsAccountBody, UpdateAwsAccountBody, GcpAccountBody, UpdateGcpAccountBody, AzureAccountBody, UpdateAzureAccountBody,
-  awsAccountIdFromArn, cloudAccountMessages, keepsSecret, toUpdateAwsBody, toUpdateAzureBody, toUpdateGcpBody, AwsAccount,
+  AwsAccountBody,
+  UpdateAwsAccountBody,
+  GcpAccountBody,
+  UpdateGcpAccountBody,
+  AzureAccountBody,
+  UpdateAzureAccountBody,
+  awsAccountIdFromArn,
+  cloudAccountMessages,
+  keepsSecret,
+  toUpdateAwsBody,
+  toUpdateAzureBody,
+  toUpdateGcpBody,
+  AwsAccount,
 } from './cloud-accounts.js';
 import { SENSITIVE_PLACEHOLDER } from './common.js';
 
@@ -85,7 +96,10 @@ describe('Azure account rules (spec §5)', () => {
   ])('%s = %j → %s', (field, value, expected) => expect(fieldError(AzureAccountBody, { ...azure, [field]: value }, field)).toBe(expected));
 
   it('on update tenant and subscription are not sent, and a secret at its placeholder is left out', () => {
-    expect(toUpdateAzureBody({ ...azure, clientSecret: SENSITIVE_PLACEHOLDER })).toEqual({ applicationId: azure.applicationId, subscriptionName: 'Pay-As-You-Go' });
+    expect(toUpdateAzureBody({ ...azure, clientSecret: SENSITIVE_PLACEHOLDER })).toEqual({
+      applicationId: azure.applicationId,
+      subscriptionName: 'Pay-As-You-Go',
+    });
     expect(toUpdateAzureBody(azure)).toEqual({ applicationId: azure.applicationId, subscriptionName: 'Pay-As-You-Go', clientSecret: 'abc~secret' });
     expect(UpdateAzureAccountBody.parse({ ...azure })).not.toHaveProperty('tenantId');
   });
@@ -107,5 +121,10 @@ describe('messages (spec §8)', () => {
     expect(cloudAccountMessages.dialogTitle('gcp')).toBe('Connect or Update Google Cloud Platform Account');
   });
 
-  it.each([[undefined, true], ['', true], [SENSITIVE_PLACEHOLDER, true], ['new', false]])('keepsSecret(%j) = %s', (v, expected) => expect(keepsSecret(v)).toBe(expected));
+  it.each([
+    [undefined, true],
+    ['', true],
+    [SENSITIVE_PLACEHOLDER, true],
+    ['new', false],
+  ])('keepsSecret(%j) = %s', (v, expected) => expect(keepsSecret(v)).toBe(expected));
 });

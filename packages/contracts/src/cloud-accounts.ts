@@ -12,7 +12,7 @@ export type CloudAccountProvider = (typeof CLOUD_ACCOUNT_PROVIDERS)[number];
 
 /** The account kind serving an environment's cloud provider (components' `CloudProvider`: aws, azurerm, google). */
 export const cloudAccountProviderOf = (cloudProvider: string): CloudAccountProvider | undefined =>
-  ({ aws: 'aws', azurerm: 'azure', azure: 'azure', google: 'gcp', gcp: 'gcp' } as const)[cloudProvider as 'aws'];
+  (({ aws: 'aws', azurerm: 'azure', azure: 'azure', google: 'gcp', gcp: 'gcp' }) as const)[cloudProvider as 'aws'];
 
 /** The provider names the screens and messages use ("Connect or Update {provider} Account"). */
 export const CLOUD_ACCOUNT_PROVIDER_NAMES: Record<CloudAccountProvider, string> = {
@@ -23,8 +23,7 @@ export const CLOUD_ACCOUNT_PROVIDER_NAMES: Record<CloudAccountProvider, string> 
 
 export const cloudAccountMessages = {
   empty: 'No cloud accounts available. Add a new account?',
-  awsConnectionFailed:
-    'We cannot establish a connection with the AWS provider. Please check if your IAM role ARN and external ID are correct and try again.',
+  awsConnectionFailed: 'We cannot establish a connection with the AWS provider. Please check if your IAM role ARN and external ID are correct and try again.',
   /** Spec §8 for Google and Azure; AWS has its own text. */
   connectionFailed: (provider: CloudAccountProvider) =>
     provider === 'aws'

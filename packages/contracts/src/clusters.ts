@@ -29,11 +29,24 @@ export const CLUSTER_NAME = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 /** Spec §5: optional associated namespace, 5 to 63 characters, lowercase alphanumerics or '-', alphanumeric at both ends. */
 export const NAMESPACE_NAME = /^[a-z0-9][a-z0-9-]{3,61}[a-z0-9]$/;
 
-const ClusterName = InputText({ error: clusterMessages.nameRequired }).trim().min(1, clusterMessages.nameRequired).regex(CLUSTER_NAME, clusterMessages.nameRule);
-const Endpoint = InputText({ error: clusterMessages.endpointRequired }).trim().min(1, clusterMessages.endpointRequired)
-  .refine((v) => { try { return ['https:', 'http:'].includes(new URL(v).protocol); } catch { return false; } }, clusterMessages.endpointRule);
+const ClusterName = InputText({ error: clusterMessages.nameRequired })
+  .trim()
+  .min(1, clusterMessages.nameRequired)
+  .regex(CLUSTER_NAME, clusterMessages.nameRule);
+const Endpoint = InputText({ error: clusterMessages.endpointRequired })
+  .trim()
+  .min(1, clusterMessages.endpointRequired)
+  .refine((v) => {
+    try {
+      return ['https:', 'http:'].includes(new URL(v).protocol);
+    } catch {
+      return false;
+    }
+  }, clusterMessages.endpointRule);
 const Namespace = InputText().trim().regex(NAMESPACE_NAME, clusterMessages.namespaceRule);
-const CaCertificate = InputText().trim().refine((v) => v === '' || v.includes('-----BEGIN CERTIFICATE-----'), clusterMessages.caRule);
+const CaCertificate = InputText()
+  .trim()
+  .refine((v) => v === '' || v.includes('-----BEGIN CERTIFICATE-----'), clusterMessages.caRule);
 
 /** POST body (spec §7: name, apiToken, endpoint, associatedNamespace?, type personal). */
 export const CreateClusterBody = z.object({

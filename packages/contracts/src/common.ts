@@ -41,7 +41,9 @@ export const Password = InputText({ error: messages.passwordRequired })
   .regex(/[0-9]/, messages.passwordNumber);
 
 export const RequiredText = (label: string, max?: number) => {
-  let s = InputText({ error: `${label} is required` }).trim().min(1, `${label} is required`);
+  let s = InputText({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`);
   if (max) s = s.max(max, `${label} must be at most ${max} characters`);
   return s;
 };

@@ -1,14 +1,29 @@
 import { describe, it, expect } from 'vitest';
 import {
-  ComponentBody, UpdateComponentBody, ShareComponentBody, parseComponentSchema, parseComponentSchemaText, artifactStepsOf, artifactStepProblem,
-  componentMatches, truncateDescription, checkInputValues, versionLabel, componentMessages,
+  ComponentBody,
+  UpdateComponentBody,
+  ShareComponentBody,
+  parseComponentSchema,
+  parseComponentSchemaText,
+  artifactStepsOf,
+  artifactStepProblem,
+  componentMatches,
+  truncateDescription,
+  checkInputValues,
+  versionLabel,
+  componentMessages,
 } from './components.js';
 import { validatePipelineSpec } from './pipeline-spec.js';
 import { fieldErrors } from './common.js';
 
 const valid = {
-  name: 'Static site', type: 'Storage', description: 'A bucket', cloudProvider: 'aws', infrastructureAsCodeTool: 'terraform',
-  pipelineId: '6f1c1c1e-1111-4222-8333-444455556666', artifactStep: 'Package',
+  name: 'Static site',
+  type: 'Storage',
+  description: 'A bucket',
+  cloudProvider: 'aws',
+  infrastructureAsCodeTool: 'terraform',
+  pipelineId: '6f1c1c1e-1111-4222-8333-444455556666',
+  artifactStep: 'Package',
 };
 
 describe('component form', () => {
@@ -85,11 +100,17 @@ describe('schema.json', () => {
     [{ properties: { inputs: [] } }, 'properties.inputs must be an object'],
     [{ properties: { inputs: { properties: { a: {} }, required: 'a' } } }, 'properties.inputs.required must be a list of input names'],
     [{ properties: { inputs: { properties: { a: {} }, required: ['b'] } } }, 'properties.inputs.required names "b", which is not an input'],
-    [{ properties: { inputs: { properties: { a: { type: 'text' } } } } }, 'properties.inputs.properties.a.type must be one of string, number, integer, boolean, bool, array, list, set, object, map, any'],
+    [
+      { properties: { inputs: { properties: { a: { type: 'text' } } } } },
+      'properties.inputs.properties.a.type must be one of string, number, integer, boolean, bool, array, list, set, object, map, any',
+    ],
     [{ properties: { inputs: { properties: { a: { enum: [] } } } } }, 'properties.inputs.properties.a.enum must be a non-empty list'],
     [{ properties: { inputs: { properties: { a: { enum: ['x'], default: 'y' } } } } }, 'properties.inputs.properties.a.default must be one of its enum values'],
     [{ properties: { inputs: { properties: { a: { sensitive: 'yes' } } } } }, 'properties.inputs.properties.a.sensitive must be true or false'],
-    [{ properties: { inputs: { properties: { '1a': {} } } } }, 'properties.inputs.properties: "1a" is not a valid name (letters, digits, _ and -, not starting with a digit)'],
+    [
+      { properties: { inputs: { properties: { '1a': {} } } } },
+      'properties.inputs.properties: "1a" is not a valid name (letters, digits, _ and -, not starting with a digit)',
+    ],
     [{ properties: { outputs: { properties: { o: 'string' } } } }, 'properties.outputs.properties.o must be an object'],
   ])('refuses %j', (doc, message) => {
     const r = parseComponentSchema(doc);
@@ -143,9 +164,15 @@ describe('artifact steps of a pipeline spec', () => {
 
 describe('list helpers', () => {
   const c = { name: 'Web bucket', type: 'Storage', description: 'Holds the site', infrastructureAsCodeTool: 'terraform', cloudProvider: 'google' } as const;
-  it.each([['', true], ['BUCKET', true], ['storage', true], ['holds', true], ['Terraform', true], ['google cloud', true], ['azure', false]])(
-    'search %j → %s', (term, expected) => expect(componentMatches(c, term)).toBe(expected),
-  );
+  it.each([
+    ['', true],
+    ['BUCKET', true],
+    ['storage', true],
+    ['holds', true],
+    ['Terraform', true],
+    ['google cloud', true],
+    ['azure', false],
+  ])('search %j → %s', (term, expected) => expect(componentMatches(c, term)).toBe(expected));
   it('cuts descriptions on a word boundary', () => {
     expect(truncateDescription('short')).toBe('short');
     const long = 'word '.repeat(60);
@@ -163,7 +190,19 @@ describe('resource inputs against the schema', () => {
   it.each([
     [[{ key: 'name', value: 'x' }], {}],
     [[], { name: 'name is required' }],
-    [[{ key: 'name', value: 'other.url', reference: true }, { key: 'tier', value: 'qa' }], { tier: 'tier must be one of dev, prod' }],
-    [[{ key: 'name', value: 'x' }, { key: 'extra', value: '1' }], { extra: 'extra is not an input of this component' }],
+    [
+      [
+        { key: 'name', value: 'other.url', reference: true },
+        { key: 'tier', value: 'qa' },
+      ],
+      { tier: 'tier must be one of dev, prod' },
+    ],
+    [
+      [
+        { key: 'name', value: 'x' },
+        { key: 'extra', value: '1' },
+      ],
+      { extra: 'extra is not an input of this component' },
+    ],
   ])('%j → %j', (values, expected) => expect(checkInputValues(inputs, values)).toEqual(expected));
 });

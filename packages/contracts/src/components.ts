@@ -31,8 +31,20 @@ import { Commit } from './pipelines.js';
 
 /** Spec §3: the listed types, and the lower-case forms also seen. */
 export const COMPONENT_TYPES = [
-  'Kubernetes', 'Database', 'Storage', 'VirtualMachine', 'Lambda', 'Vpc', 'Other',
-  'kubernetes', 'database', 'storage', 'virtual-machine', 'lambda', 'vpc', 'other',
+  'Kubernetes',
+  'Database',
+  'Storage',
+  'VirtualMachine',
+  'Lambda',
+  'Vpc',
+  'Other',
+  'kubernetes',
+  'database',
+  'storage',
+  'virtual-machine',
+  'lambda',
+  'vpc',
+  'other',
 ] as const;
 export const ComponentType = z.enum(COMPONENT_TYPES, { error: 'Please select a component type' });
 export type ComponentType = z.infer<typeof ComponentType>;
@@ -41,7 +53,11 @@ export const INFRA_CLOUD_PROVIDERS = ['aws', 'azurerm', 'google'] as const;
 export const InfraCloudProvider = z.enum(INFRA_CLOUD_PROVIDERS, { error: 'Please select a cloud provider' });
 export type InfraCloudProvider = z.infer<typeof InfraCloudProvider>;
 /** Labels the list search matches on (spec §2 "a provider label"). */
-export const INFRA_CLOUD_PROVIDER_LABELS: Record<InfraCloudProvider, string> = { aws: 'Amazon Web Services', azurerm: 'Microsoft Azure', google: 'Google Cloud Platform' };
+export const INFRA_CLOUD_PROVIDER_LABELS: Record<InfraCloudProvider, string> = {
+  aws: 'Amazon Web Services',
+  azurerm: 'Microsoft Azure',
+  google: 'Google Cloud Platform',
+};
 
 export const IAC_TOOLS = ['terraform', 'cloudformation'] as const;
 export const IacTool = z.enum(IAC_TOOLS, { error: 'Please select an infrastructure-as-code tool' });
@@ -63,16 +79,22 @@ export const isVendorVersion = (id: string) => id.startsWith(VENDOR_VERSION_PREF
 export const componentMessages = {
   noArtifactStep: 'This pipeline does not have any artifact step',
   deleteConfirm: 'Do you really want to delete the component? This action cannot be undone.',
-  noVersions: 'This component does not have any available versions yet. To use this component, you need to have at least one successful build for the pipeline associated with this component.',
+  noVersions:
+    'This component does not have any available versions yet. To use this component, you need to have at least one successful build for the pipeline associated with this component.',
 } as const;
 
 // ───────────────────────────── form ─────────────────────────────
 
-const required = (label: string) => InputText({ error: `${label} is required` }).trim().min(1, `${label} is required`);
+const required = (label: string) =>
+  InputText({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`);
 
 const ComponentFields = z.object({
-  name: InputText({ error: 'Component name is required' }).trim()
-    .min(3, 'Component name must be at least 3 characters').max(30, 'Component name must be at most 30 characters'),
+  name: InputText({ error: 'Component name is required' })
+    .trim()
+    .min(3, 'Component name must be at least 3 characters')
+    .max(30, 'Component name must be at most 30 characters'),
   type: ComponentType,
   description: required('Description'),
   cloudProvider: InfraCloudProvider,
@@ -96,10 +118,12 @@ export const ComponentParams = z.object({ projectId: InputUuid(), componentId: I
 export const ComponentVersionParams = ComponentParams.extend({ buildId: InputText().min(1) });
 export const ComponentShareParams = ComponentParams.extend({ targetProjectId: InputUuid() });
 /** The grantee project; `granteeId` is the spec's name for it (§7), `projectId` ours. */
-export const ShareComponentBody = z.object({
-  projectId: InputUuid('Please select a project').optional(),
-  granteeId: InputUuid('Please select a project').optional(),
-}).refine((b) => b.projectId || b.granteeId, { message: 'Please select a project', path: ['projectId'] });
+export const ShareComponentBody = z
+  .object({
+    projectId: InputUuid('Please select a project').optional(),
+    granteeId: InputUuid('Please select a project').optional(),
+  })
+  .refine((b) => b.projectId || b.granteeId, { message: 'Please select a project', path: ['projectId'] });
 export type ShareComponentBody = z.infer<typeof ShareComponentBody>;
 
 // ───────────────────────────── answers ─────────────────────────────
@@ -209,17 +233,30 @@ export function parseComponentSchema(doc: unknown): ComponentSchemaResult {
   const section = (key: 'inputs' | 'outputs') => {
     const s = props[key];
     if (s === undefined) return { properties: {} as Record<string, unknown>, required: [] as unknown[] };
-    if (!isObject(s)) { errors.push(`properties.${key} must be an object`); return null; }
-    if (s.properties !== undefined && !isObject(s.properties)) { errors.push(`properties.${key}.properties must be an object`); return null; }
-    if (s.required !== undefined && !Array.isArray(s.required)) { errors.push(`properties.${key}.required must be a list of input names`); return null; }
+    if (!isObject(s)) {
+      errors.push(`properties.${key} must be an object`);
+      return null;
+    }
+    if (s.properties !== undefined && !isObject(s.properties)) {
+      errors.push(`properties.${key}.properties must be an object`);
+      return null;
+    }
+    if (s.required !== undefined && !Array.isArray(s.required)) {
+      errors.push(`properties.${key}.required must be a list of input names`);
+      return null;
+    }
     return { properties: (s.properties ?? {}) as Record<string, unknown>, required: (s.required ?? []) as unknown[] };
   };
 
   const common = (path: string, name: string, p: unknown) => {
     if (!IDENT.test(name)) errors.push(`${path}: "${name}" is not a valid name (letters, digits, _ and -, not starting with a digit)`);
-    if (!isObject(p)) { errors.push(`${path}.${name} must be an object`); return null; }
+    if (!isObject(p)) {
+      errors.push(`${path}.${name} must be an object`);
+      return null;
+    }
     const type = p.type === undefined ? 'string' : p.type;
-    if (typeof type !== 'string' || !(SCHEMA_TYPES as readonly string[]).includes(type)) errors.push(`${path}.${name}.type must be one of ${SCHEMA_TYPES.join(', ')}`);
+    if (typeof type !== 'string' || !(SCHEMA_TYPES as readonly string[]).includes(type))
+      errors.push(`${path}.${name}.type must be one of ${SCHEMA_TYPES.join(', ')}`);
     if (p.description !== undefined && typeof p.description !== 'string') errors.push(`${path}.${name}.description must be a string`);
     if (p.sensitive !== undefined && typeof p.sensitive !== 'boolean') errors.push(`${path}.${name}.sensitive must be true or false`);
     return { type: String(type), description: typeof p.description === 'string' ? p.description : null, sensitive: p.sensitive === true, p };
@@ -245,8 +282,13 @@ export function parseComponentSchema(doc: unknown): ComponentSchemaResult {
         errors.push(`properties.inputs.properties.${name}.default must be one of its enum values`);
       }
       inputs.push({
-        name, type: c.type, ...(c.p.default !== undefined ? { default: c.p.default } : {}), enum: enumValues,
-        description: c.description, sensitive: c.sensitive, required: requiredNames.includes(name),
+        name,
+        type: c.type,
+        ...(c.p.default !== undefined ? { default: c.p.default } : {}),
+        enum: enumValues,
+        description: c.description,
+        sensitive: c.sensitive,
+        required: requiredNames.includes(name),
       });
     }
   }
@@ -279,7 +321,9 @@ export type ArtifactStepOption = { name: string; type: ArtifactStepType; infrast
 /** The steps of a pipeline spec that can be a component's artifact step, in file order. */
 export function artifactStepsOf(spec: Pick<ParsedSpec, 'steps'> | null | undefined): ArtifactStepOption[] {
   return (spec?.steps ?? []).flatMap((s) =>
-    s.type in ARTIFACT_STEP_TOOLS ? [{ name: s.name, type: s.type as ArtifactStepType, infrastructureAsCodeTool: ARTIFACT_STEP_TOOLS[s.type as ArtifactStepType] }] : [],
+    s.type in ARTIFACT_STEP_TOOLS
+      ? [{ name: s.name, type: s.type as ArtifactStepType, infrastructureAsCodeTool: ARTIFACT_STEP_TOOLS[s.type as ArtifactStepType] }]
+      : [],
   );
 }
 
@@ -290,9 +334,7 @@ export function artifactStepProblem(spec: Pick<ParsedSpec, 'steps'> | null | und
   const step = options.find((o) => o.name === stepName);
   if (!step) {
     const exists = spec?.steps.some((s) => s.name === stepName);
-    return exists
-      ? `The step ${stepName} is not an artifact step (terraform-build or cfn-component)`
-      : `The pipeline has no step named ${stepName}`;
+    return exists ? `The step ${stepName} is not an artifact step (terraform-build or cfn-component)` : `The pipeline has no step named ${stepName}`;
   }
   if (step.infrastructureAsCodeTool !== tool) {
     return `The step ${stepName} builds a ${step.infrastructureAsCodeTool === 'terraform' ? 'Terraform' : 'Cloudformation'} component; choose ${step.infrastructureAsCodeTool} as the infrastructure-as-code tool`;
@@ -306,8 +348,9 @@ export function artifactStepProblem(spec: Pick<ParsedSpec, 'steps'> | null | und
 export function componentMatches(c: Pick<Component, 'name' | 'type' | 'description' | 'infrastructureAsCodeTool' | 'cloudProvider'>, term: string): boolean {
   const t = term.trim().toLowerCase();
   if (!t) return true;
-  return [c.name, c.type, c.description, c.infrastructureAsCodeTool, c.cloudProvider, INFRA_CLOUD_PROVIDER_LABELS[c.cloudProvider]]
-    .some((f) => f.toLowerCase().includes(t));
+  return [c.name, c.type, c.description, c.infrastructureAsCodeTool, c.cloudProvider, INFRA_CLOUD_PROVIDER_LABELS[c.cloudProvider]].some((f) =>
+    f.toLowerCase().includes(t),
+  );
 }
 
 /** Cut at about `max` characters on a word boundary, with an ellipsis (spec §2, §9). */
@@ -323,10 +366,7 @@ export function truncateDescription(text: string, max = 200): string {
  * need a value (or a default, or a reference), enum inputs one of their values, unknown keys are
  * refused. Answers messages keyed by input name; empty when fine.
  */
-export function checkInputValues(
-  inputs: SchemaInput[],
-  values: { key: string; value: unknown; reference?: boolean }[],
-): Record<string, string> {
+export function checkInputValues(inputs: SchemaInput[], values: { key: string; value: unknown; reference?: boolean }[]): Record<string, string> {
   const errors: Record<string, string> = {};
   const byKey = new Map(values.map((v) => [v.key, v]));
   for (const v of values) if (!inputs.some((i) => i.name === v.key)) errors[v.key] = `${v.key} is not an input of this component`;

@@ -1,7 +1,22 @@
 import { describe, it, expect } from 'vitest';
 import {
-  Password, Email, SignUpBody, withConfirmation, ProjectBody, InviteUserBody, can, canAssign, hasPermission,
-  sortProjects, matchesSearch, describeLimitations, environmentStatusTone, isNotDeployed, fieldErrors, isPending, messages,
+  Password,
+  Email,
+  SignUpBody,
+  withConfirmation,
+  ProjectBody,
+  InviteUserBody,
+  can,
+  canAssign,
+  hasPermission,
+  sortProjects,
+  matchesSearch,
+  describeLimitations,
+  environmentStatusTone,
+  isNotDeployed,
+  fieldErrors,
+  isPending,
+  messages,
 } from './index.js';
 import { z } from 'zod';
 
@@ -96,7 +111,10 @@ describe('lists', () => {
 
 describe('plan limitations display (spec §3)', () => {
   it('shows numbers with a count, booleans as labels, hides falsy ones', () => {
-    expect(describeLimitations({ environmentsAllowed: 2, buildMinutes: 0, pipelinesManager: true, slackIntegration: false })).toEqual(['2 Environments', 'Pipelines Manager']);
+    expect(describeLimitations({ environmentsAllowed: 2, buildMinutes: 0, pipelinesManager: true, slackIntegration: false })).toEqual([
+      '2 Environments',
+      'Pipelines Manager',
+    ]);
   });
 });
 
@@ -130,13 +148,17 @@ describe('reference suggestions (infrastructure spec, resource modal)', () => {
     expect(s).toBeGreaterThan(0.2);
     expect(s).toBeLessThan(1);
   });
-  it('ranks other resources\' outputs and flags those above 0.65 as suggested', () => {
+  it("ranks other resources' outputs and flags those above 0.65 as suggested", () => {
     const ranked = rankReferenceSuggestions('vpc_id', [
       { resource: 'network', output: 'subnet_ids' },
       { resource: 'network', output: 'vpc_id' },
       { resource: 'cluster', output: 'vpcid' },
     ]);
-    expect(ranked.map((r) => [r.value, r.suggested])).toEqual([['cluster.vpcid', true], ['network.vpc_id', true], ['network.subnet_ids', false]]); // ties by name
+    expect(ranked.map((r) => [r.value, r.suggested])).toEqual([
+      ['cluster.vpcid', true],
+      ['network.vpc_id', true],
+      ['network.subnet_ids', false],
+    ]); // ties by name
   });
 });
 
@@ -146,13 +168,30 @@ describe('environment and resource forms', () => {
     expect(['NOT_DEPLOYED', 'DELETE_COMPLETE', 'CREATE_COMPLETE', 'UPDATE_IN_PROGRESS'].map(stageLocked)).toEqual([false, false, true, true]);
   });
   it('forces terraform for non-aws providers', () => {
-    const r = StageBody.safeParse({ name: 'azureEnv', description: 'Azure', cloudProvider: 'azurerm', infrastructureAsCodeTool: 'cloudformation', tenantId: 't', subscriptionId: 's' });
+    const r = StageBody.safeParse({
+      name: 'azureEnv',
+      description: 'Azure',
+      cloudProvider: 'azurerm',
+      infrastructureAsCodeTool: 'cloudformation',
+      tenantId: 't',
+      subscriptionId: 's',
+    });
     expect(r.error!.issues.map((i) => i.message)).toEqual(['CloudFormation environments need the aws provider']);
   });
   it('a reference must name resourceName.outputName', () => {
-    const bad = ResourceBody.safeParse({ name: 'app', componentId: '6a1f7d3e-8c6e-4b0e-9b7a-1c2d3e4f5a6b', configurations: [{ key: 'vpc', value: 'nope', reference: true }] });
+    const bad = ResourceBody.safeParse({
+      name: 'app',
+      componentId: '6a1f7d3e-8c6e-4b0e-9b7a-1c2d3e4f5a6b',
+      configurations: [{ key: 'vpc', value: 'nope', reference: true }],
+    });
     expect(bad.error!.issues[0]!.message).toBe('Must select from suggested items in select mode*');
-    expect(ResourceBody.safeParse({ name: 'app', componentId: '6a1f7d3e-8c6e-4b0e-9b7a-1c2d3e4f5a6b', configurations: [{ key: 'vpc', value: 'network.vpc_id', reference: true }] }).success).toBe(true);
+    expect(
+      ResourceBody.safeParse({
+        name: 'app',
+        componentId: '6a1f7d3e-8c6e-4b0e-9b7a-1c2d3e4f5a6b',
+        configurations: [{ key: 'vpc', value: 'network.vpc_id', reference: true }],
+      }).success,
+    ).toBe(true);
     expect(ResourceBody.safeParse({ name: 'a__b', componentId: '6a1f7d3e-8c6e-4b0e-9b7a-1c2d3e4f5a6b' }).success).toBe(false);
   });
   it('names: environments 3 to 20 letters and digits, resources 3 to 30, descriptions 1 to 255', () => {
@@ -165,7 +204,9 @@ describe('environment and resource forms', () => {
     const resOk = (name: string) => ResourceBody.safeParse({ name, componentId: '6a1f7d3e-8c6e-4b0e-9b7a-1c2d3e4f5a6b' }).success;
     expect(['web', 'a'.repeat(30), 'db1'].map(resOk)).toEqual([true, true, true]);
     expect(['ab', 'a'.repeat(31), 'my-db', 'my_db', '1db'].map(resOk)).toEqual([false, false, false, false, false]);
-    expect(ResourceBody.safeParse({ name: 'web', componentId: '6a1f7d3e-8c6e-4b0e-9b7a-1c2d3e4f5a6b', componentVersion: '' }).error!.issues[0]!.message).toBe('Please select a version');
+    expect(ResourceBody.safeParse({ name: 'web', componentId: '6a1f7d3e-8c6e-4b0e-9b7a-1c2d3e4f5a6b', componentVersion: '' }).error!.issues[0]!.message).toBe(
+      'Please select a version',
+    );
   });
 });
 
@@ -181,7 +222,8 @@ describe('Add to Environment defaults', () => {
   it('fills inputs with their defaults, or asks when a required input has none', async () => {
     const { defaultConfigurations } = await import('./index.js');
     expect(defaultConfigurations([{ name: 'region', default: 'eu', required: true }, { name: 'size', default: 2 }, { name: 'tags' }])).toEqual([
-      { key: 'region', value: 'eu', sensitive: false, reference: false }, { key: 'size', value: 2, sensitive: false, reference: false },
+      { key: 'region', value: 'eu', sensitive: false, reference: false },
+      { key: 'size', value: 2, sensitive: false, reference: false },
     ]);
     expect(defaultConfigurations([{ name: 'bucket_name', required: true }])).toBeNull();
   });

@@ -1,26 +1,58 @@
 import { describe, expect, it } from 'vitest';
 import {
-  stackStatusDisplay, statusClass, environmentActions, deployBlockedReason, missingTargetAccount, resourceDeployed, resourceActions,
-  outputsAvailable, planActionTone, deploymentMinutes, deploymentCardSuccess, deploymentSettled, canCancelDeployment, canContinueRollback,
-  stageInProgress, stageNotDeployed, lastGoodVersions,
+  stackStatusDisplay,
+  statusClass,
+  environmentActions,
+  deployBlockedReason,
+  missingTargetAccount,
+  resourceDeployed,
+  resourceActions,
+  outputsAvailable,
+  planActionTone,
+  deploymentMinutes,
+  deploymentCardSuccess,
+  deploymentSettled,
+  canCancelDeployment,
+  canContinueRollback,
+  stageInProgress,
+  stageNotDeployed,
+  lastGoodVersions,
 } from './index.js';
 
 describe('environment status display (spec §4)', () => {
   it.each([
-    ['CREATE_COMPLETE', 'DEPLOYED'], ['UPDATE_COMPLETE', 'DEPLOYED'],
-    ['CREATE_IN_PROGRESS', 'DEPLOYING'], ['UPDATE_IN_PROGRESS', 'DEPLOYING'], ['UPDATE_COMPLETE_CLEANUP_IN_PROGRESS', 'DEPLOYING'],
-    ['ROLLBACK_IN_PROGRESS', 'ROLLBACK'], ['UPDATE_ROLLBACK_IN_PROGRESS', 'ROLLBACK'], ['UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS', 'ROLLBACK'],
-    ['UPDATE_ROLLBACK_COMPLETE', 'ROLLBACKED'], ['ROLLBACK_COMPLETE', 'ROLLBACKED'],
-    ['DELETE_IN_PROGRESS', 'TERMINATING'], ['DELETE_COMPLETE', 'TERMINATED'],
-    ['CREATE_FAILED', 'FAILED'], ['UPDATE_ROLLBACK_FAILED', 'FAILED'], ['DELETE_FAILED', 'FAILED'],
-    ['NOT_DEPLOYED', 'NOT DEPLOYED'], ['REVIEW_IN_PROGRESS', 'REVIEW IN PROGRESS'], ['DEPLOY_QUEUED', 'DEPLOY QUEUED'],
+    ['CREATE_COMPLETE', 'DEPLOYED'],
+    ['UPDATE_COMPLETE', 'DEPLOYED'],
+    ['CREATE_IN_PROGRESS', 'DEPLOYING'],
+    ['UPDATE_IN_PROGRESS', 'DEPLOYING'],
+    ['UPDATE_COMPLETE_CLEANUP_IN_PROGRESS', 'DEPLOYING'],
+    ['ROLLBACK_IN_PROGRESS', 'ROLLBACK'],
+    ['UPDATE_ROLLBACK_IN_PROGRESS', 'ROLLBACK'],
+    ['UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS', 'ROLLBACK'],
+    ['UPDATE_ROLLBACK_COMPLETE', 'ROLLBACKED'],
+    ['ROLLBACK_COMPLETE', 'ROLLBACKED'],
+    ['DELETE_IN_PROGRESS', 'TERMINATING'],
+    ['DELETE_COMPLETE', 'TERMINATED'],
+    ['CREATE_FAILED', 'FAILED'],
+    ['UPDATE_ROLLBACK_FAILED', 'FAILED'],
+    ['DELETE_FAILED', 'FAILED'],
+    ['NOT_DEPLOYED', 'NOT DEPLOYED'],
+    ['REVIEW_IN_PROGRESS', 'REVIEW IN PROGRESS'],
+    ['DEPLOY_QUEUED', 'DEPLOY QUEUED'],
   ])('%s → %s', (status, shown) => expect(stackStatusDisplay(status)).toBe(shown));
 });
 
 describe('build and deploy display class', () => {
   it.each([
-    ['CREATE_IN_PROGRESS', 'warning'], ['RUNNING', 'warning'], ['CREATE_FAILED', 'fail'], ['TIMED_OUT', 'fail'],
-    ['QUEUED', 'queued'], ['NO BUILD', 'nobuild'], ['ABORTED', 'aborted'], ['SUCCEEDED', 'success'], ['UPDATE_COMPLETE', 'success'],
+    ['CREATE_IN_PROGRESS', 'warning'],
+    ['RUNNING', 'warning'],
+    ['CREATE_FAILED', 'fail'],
+    ['TIMED_OUT', 'fail'],
+    ['QUEUED', 'queued'],
+    ['NO BUILD', 'nobuild'],
+    ['ABORTED', 'aborted'],
+    ['SUCCEEDED', 'success'],
+    ['UPDATE_COMPLETE', 'success'],
   ])('%s → %s', (status, cls) => expect(statusClass(status)).toBe(cls));
 });
 
@@ -37,7 +69,10 @@ describe('environment enable rules', () => {
     ['DELETE_COMPLETE', { replicate: true, undeploy: false, delete: true, deploy: true, cancel: false }],
   ])('%s', (status, actions) => expect(environmentActions(status)).toEqual(actions));
   it('quick deploy is blocked in review and after a failed create rollback', () => {
-    expect(deployBlockedReason('ROLLBACK_COMPLETE')).toEqual({ title: 'Stack cannot be deployed', message: 'Stack is in ROLLBACK_COMPLETE status, you must undeploy it first' });
+    expect(deployBlockedReason('ROLLBACK_COMPLETE')).toEqual({
+      title: 'Stack cannot be deployed',
+      message: 'Stack is in ROLLBACK_COMPLETE status, you must undeploy it first',
+    });
     expect(deployBlockedReason('REVIEW_IN_PROGRESS')?.title).toBe('Stack cannot be deployed');
     expect(deployBlockedReason('UPDATE_COMPLETE')).toBeNull();
   });
@@ -58,7 +93,13 @@ describe('environment enable rules', () => {
 
 describe('resource rules', () => {
   it('deployed unless not deployed, deleted or failed to create', () => {
-    expect(['NOT_DEPLOYED', 'DELETE_COMPLETE', 'CREATE_FAILED', 'CREATE_COMPLETE', 'UPDATE_FAILED'].map(resourceDeployed)).toEqual([false, false, false, true, true]);
+    expect(['NOT_DEPLOYED', 'DELETE_COMPLETE', 'CREATE_FAILED', 'CREATE_COMPLETE', 'UPDATE_FAILED'].map(resourceDeployed)).toEqual([
+      false,
+      false,
+      false,
+      true,
+      true,
+    ]);
   });
   it.each([
     ['CREATE_COMPLETE', 'terraform', { undeploy: true, delete: false }],
@@ -71,7 +112,15 @@ describe('resource rules', () => {
 
 describe('plans, history and details', () => {
   it('plan action categories', () => {
-    expect(['add', 'create', 'remove', 'delete', 'no-op', 'update', 'replace'].map((a) => planActionTone(a).tone)).toEqual(['success', 'success', 'fail', 'fail', 'none', 'warning', 'warning']);
+    expect(['add', 'create', 'remove', 'delete', 'no-op', 'update', 'replace'].map((a) => planActionTone(a).tone)).toEqual([
+      'success',
+      'success',
+      'fail',
+      'fail',
+      'none',
+      'warning',
+      'warning',
+    ]);
     expect(planActionTone('no-op').label).toBe('No changes');
   });
   it('deployment time in whole minutes, rounded up', () => {
@@ -83,7 +132,12 @@ describe('plans, history and details', () => {
     expect(deploymentCardSuccess({ status: 'UPDATE_FAILED', deploymentId: 'a' }, 'a')).toBe(false);
   });
   it('details stop polling on FAILED or COMPLETE; cancel and continue rollback', () => {
-    expect(['CREATE_FAILED', 'UPDATE_COMPLETE', 'UPDATE_COMPLETE_CLEANUP_IN_PROGRESS', 'CREATE_IN_PROGRESS'].map(deploymentSettled)).toEqual([true, true, false, false]);
+    expect(['CREATE_FAILED', 'UPDATE_COMPLETE', 'UPDATE_COMPLETE_CLEANUP_IN_PROGRESS', 'CREATE_IN_PROGRESS'].map(deploymentSettled)).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
     expect(['CREATE_IN_PROGRESS', 'UPDATE_IN_PROGRESS', 'UPDATE_COMPLETE'].map(canCancelDeployment)).toEqual([true, true, false]);
     expect(['UPDATE_ROLLBACK_FAILED', 'ROLLBACK_FAILED'].map(canContinueRollback)).toEqual([true, false]);
   });

@@ -21,13 +21,26 @@ import { InputUuid } from './common.js';
 export function stackStatusDisplay(status: string | null | undefined): string {
   const s = status ?? 'NOT_DEPLOYED';
   switch (s) {
-    case 'CREATE_COMPLETE': case 'UPDATE_COMPLETE': return 'DEPLOYED';
-    case 'CREATE_IN_PROGRESS': case 'UPDATE_IN_PROGRESS': case 'UPDATE_COMPLETE_CLEANUP_IN_PROGRESS': return 'DEPLOYING';
-    case 'ROLLBACK_IN_PROGRESS': case 'UPDATE_ROLLBACK_IN_PROGRESS': case 'UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS': return 'ROLLBACK';
-    case 'UPDATE_ROLLBACK_COMPLETE': case 'ROLLBACK_COMPLETE': return 'ROLLBACKED';
-    case 'DELETE_IN_PROGRESS': return 'TERMINATING';
-    case 'DELETE_COMPLETE': return 'TERMINATED';
-    default: return s.includes('FAILED') ? 'FAILED' : s.replace(/_/g, ' ');
+    case 'CREATE_COMPLETE':
+    case 'UPDATE_COMPLETE':
+      return 'DEPLOYED';
+    case 'CREATE_IN_PROGRESS':
+    case 'UPDATE_IN_PROGRESS':
+    case 'UPDATE_COMPLETE_CLEANUP_IN_PROGRESS':
+      return 'DEPLOYING';
+    case 'ROLLBACK_IN_PROGRESS':
+    case 'UPDATE_ROLLBACK_IN_PROGRESS':
+    case 'UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS':
+      return 'ROLLBACK';
+    case 'UPDATE_ROLLBACK_COMPLETE':
+    case 'ROLLBACK_COMPLETE':
+      return 'ROLLBACKED';
+    case 'DELETE_IN_PROGRESS':
+      return 'TERMINATING';
+    case 'DELETE_COMPLETE':
+      return 'TERMINATED';
+    default:
+      return s.includes('FAILED') ? 'FAILED' : s.replace(/_/g, ' ');
   }
 }
 
@@ -74,10 +87,19 @@ export function deployBlockedReason(status: string | null | undefined): { title:
 
 /** Deploy and plan need the provider's target account (spec §4); answers the missing field names. */
 export function missingTargetAccount(stage: {
-  cloudProvider: string; awsAccountId?: string | null; tenantId?: string | null; subscriptionId?: string | null;
-  gcpProjectId?: string | null; gcpRegion?: string | null; gcpZone?: string | null;
+  cloudProvider: string;
+  awsAccountId?: string | null;
+  tenantId?: string | null;
+  subscriptionId?: string | null;
+  gcpProjectId?: string | null;
+  gcpRegion?: string | null;
+  gcpZone?: string | null;
 }): string[] {
-  const need: Record<string, (keyof typeof stage)[]> = { aws: ['awsAccountId'], azurerm: ['tenantId', 'subscriptionId'], google: ['gcpProjectId', 'gcpRegion', 'gcpZone'] };
+  const need: Record<string, (keyof typeof stage)[]> = {
+    aws: ['awsAccountId'],
+    azurerm: ['tenantId', 'subscriptionId'],
+    google: ['gcpProjectId', 'gcpRegion', 'gcpZone'],
+  };
   return (need[stage.cloudProvider] ?? []).filter((k) => !stage[k]) as string[];
 }
 
@@ -116,7 +138,8 @@ export const deploymentCardSuccess = (item: { status: string; deploymentId: stri
 export const deploymentSettled = (status: string | null | undefined) => !!status && (status.includes('FAILED') || status.endsWith('COMPLETE'));
 
 /** Cancel shows while creating or updating; Continue Rollback on UPDATE_ROLLBACK_FAILED. */
-export const canCancelDeployment = (status: string | null | undefined) => status === 'CREATE_IN_PROGRESS' || status === 'UPDATE_IN_PROGRESS' || status === 'DEPLOY_QUEUED' || status === 'DELETE_IN_PROGRESS';
+export const canCancelDeployment = (status: string | null | undefined) =>
+  status === 'CREATE_IN_PROGRESS' || status === 'UPDATE_IN_PROGRESS' || status === 'DEPLOY_QUEUED' || status === 'DELETE_IN_PROGRESS';
 export const canContinueRollback = (status: string | null | undefined) => status === 'UPDATE_ROLLBACK_FAILED';
 
 /** Spec §9 polls. */
@@ -205,8 +228,12 @@ export type ResourceOutputs = z.infer<typeof ResourceOutputs>;
 
 /** A CloudFormation stack event (spec §2 deployment details, Cloudformation). */
 export const StackEvent = z.object({
-  eventId: z.string(), timestamp: z.string(), logicalResourceId: z.string(), resourceType: z.string(),
-  resourceStatus: z.string(), statusReason: z.string().nullable(),
+  eventId: z.string(),
+  timestamp: z.string(),
+  logicalResourceId: z.string(),
+  resourceType: z.string(),
+  resourceStatus: z.string(),
+  statusReason: z.string().nullable(),
 });
 export type StackEvent = z.infer<typeof StackEvent>;
 
@@ -218,12 +245,18 @@ export type DeploymentLogChunk = z.infer<typeof DeploymentLogChunk>;
  * answers `{ ok }`, sends the stored chunks and then every new one as `logs` events of DeploymentLogChunk.
  */
 export const DeploymentLogSubscribe = z.object({
-  projectId: z.string().uuid(), stageId: z.string().uuid(), deploymentId: z.string().uuid(), typeOfLogs: z.literal('terraform'),
+  projectId: z.string().uuid(),
+  stageId: z.string().uuid(),
+  deploymentId: z.string().uuid(),
+  typeOfLogs: z.literal('terraform'),
 });
 export const DEPLOYMENT_LOGS_EVENT = 'logs';
 
 /** getDeploymentTime (/ms-elasticsearch): milliseconds of deployments this month, and per environment. */
-export const DeploymentTime = z.object({ deploymentTime: z.number(), stages: z.array(z.object({ stageId: z.string(), name: z.string(), deploymentTime: z.number() })) });
+export const DeploymentTime = z.object({
+  deploymentTime: z.number(),
+  stages: z.array(z.object({ stageId: z.string(), name: z.string(), deploymentTime: z.number() })),
+});
 export type DeploymentTime = z.infer<typeof DeploymentTime>;
 
 /**
@@ -231,12 +264,17 @@ export type DeploymentTime = z.infer<typeof DeploymentTime>;
  * DEPLOY_QUEUED run that ended with the stage failed — the last good version of each resource is
  * the one of the newest successful deployment before it. `history` is latest first, as listed.
  */
-export function lastGoodVersions(history: Pick<Deployment, 'deploymentId' | 'status' | 'kind' | 'resources'>[], failedDeploymentId: string): Record<string, { componentVersion: string; version: string | null }> | null {
+export function lastGoodVersions(
+  history: Pick<Deployment, 'deploymentId' | 'status' | 'kind' | 'resources'>[],
+  failedDeploymentId: string,
+): Record<string, { componentVersion: string; version: string | null }> | null {
   const at = history.findIndex((d) => d.deploymentId === failedDeploymentId);
   if (at < 0) return null;
   const failed = history[at]!;
   if (!(failed.status.includes('FAILED') || failed.status.startsWith('UPDATE_ROLLBACK'))) return null;
-  const good = history.slice(at + 1).find((d) => d.kind !== 'UNDEPLOY' && d.kind !== 'UNDEPLOY_RESOURCE' && (d.status === 'CREATE_COMPLETE' || d.status === 'UPDATE_COMPLETE'));
+  const good = history
+    .slice(at + 1)
+    .find((d) => d.kind !== 'UNDEPLOY' && d.kind !== 'UNDEPLOY_RESOURCE' && (d.status === 'CREATE_COMPLETE' || d.status === 'UPDATE_COMPLETE'));
   if (!good) return null;
   return Object.fromEntries(good.resources.map((r) => [r.name, { componentVersion: r.componentVersion, version: r.version }]));
 }

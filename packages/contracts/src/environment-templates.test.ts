@@ -13,10 +13,19 @@ describe('template inputs', () => {
 });
 
 describe('StageFromTemplateBody', () => {
-  const stage = { name: 'cms', description: 'CMS', cloudProvider: 'aws', infrastructureAsCodeTool: 'cloudformation', awsAccountId: '123456789012', awsRegion: 'eu-west-1' };
+  const stage = {
+    name: 'cms',
+    description: 'CMS',
+    cloudProvider: 'aws',
+    infrastructureAsCodeTool: 'cloudformation',
+    awsAccountId: '123456789012',
+    awsRegion: 'eu-west-1',
+  };
   it('keeps the environment rules and takes a template, its values and a saving schedule', () => {
     expect(StageFromTemplateBody.parse({ ...stage, template: 'kubernetes' }).templateValues).toEqual({});
-    expect(StageFromTemplateBody.safeParse({ ...stage, awsRegion: 'mars-1', template: 'strapi' }).error?.issues.map((i) => i.path.join('.'))).toEqual(['awsRegion']);
+    expect(StageFromTemplateBody.safeParse({ ...stage, awsRegion: 'mars-1', template: 'strapi' }).error?.issues.map((i) => i.path.join('.'))).toEqual([
+      'awsRegion',
+    ]);
     expect(StageFromTemplateBody.safeParse({ ...stage, template: 'wordpress' }).success).toBe(false);
     const schedule = { name: 'office', startExpression: 'cron(0 8 ? * MON *)', stopExpression: 'cron(0 18 ? * MON *)' };
     expect(StageFromTemplateBody.parse({ ...stage, template: 'strapi', savingSchedule: schedule }).savingSchedule).toEqual({ ...schedule, timezone: 'UTC' });

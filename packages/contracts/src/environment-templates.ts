@@ -61,16 +61,24 @@ export const ENVIRONMENT_TEMPLATES: Record<TemplateName, EnvironmentTemplate> = 
     resources: (v) => [
       { name: 'vpc', componentName: VENDOR_COMPONENT_NAMES.vpc, configurations: [] },
       {
-        name: 'infrastructure', componentName: VENDOR_COMPONENT_NAMES.strapiInfra,
+        name: 'infrastructure',
+        componentName: VENDOR_COMPONENT_NAMES.strapiInfra,
         configurations: [ref('VpcId', 'vpc.VpcId'), ref('SubnetIds', 'vpc.PublicSubnetIds'), lit('DatabaseClient', v.DatabaseClient ?? 'sqlite')],
       },
       {
-        name: 'app', componentName: VENDOR_COMPONENT_NAMES.fargateApp,
+        name: 'app',
+        componentName: VENDOR_COMPONENT_NAMES.fargateApp,
         configurations: [
-          ref('ClusterName', 'infrastructure.ClusterName'), ref('TargetGroupArn', 'infrastructure.TargetGroupArn'),
-          ref('SubnetIds', 'vpc.PublicSubnetIds'), ref('SecurityGroupId', 'infrastructure.ServiceSecurityGroupId'),
-          lit('ImageUrl', v.ImageUrl ?? ''), lit('DesiredReplicas', v.DesiredReplicas ?? 1), lit('Memory', v.Memory ?? 512), lit('CPU', v.CPU ?? 256),
-          ...(v.Domain ? [lit('Domain', v.Domain)] : []), ...(v.CertificateArn ? [lit('CertificateArn', v.CertificateArn)] : []),
+          ref('ClusterName', 'infrastructure.ClusterName'),
+          ref('TargetGroupArn', 'infrastructure.TargetGroupArn'),
+          ref('SubnetIds', 'vpc.PublicSubnetIds'),
+          ref('SecurityGroupId', 'infrastructure.ServiceSecurityGroupId'),
+          lit('ImageUrl', v.ImageUrl ?? ''),
+          lit('DesiredReplicas', v.DesiredReplicas ?? 1),
+          lit('Memory', v.Memory ?? 512),
+          lit('CPU', v.CPU ?? 256),
+          ...(v.Domain ? [lit('Domain', v.Domain)] : []),
+          ...(v.CertificateArn ? [lit('CertificateArn', v.CertificateArn)] : []),
         ],
       },
     ],
@@ -85,10 +93,13 @@ export const ENVIRONMENT_TEMPLATES: Record<TemplateName, EnvironmentTemplate> = 
     resources: (v) => [
       { name: 'vpc', componentName: VENDOR_COMPONENT_NAMES.vpc, configurations: [] },
       {
-        name: 'cluster', componentName: VENDOR_COMPONENT_NAMES.eks,
+        name: 'cluster',
+        componentName: VENDOR_COMPONENT_NAMES.eks,
         configurations: [
-          ref('VpcId', 'vpc.VpcId'), ref('SubnetIds', 'vpc.PrivateSubnetIds'),
-          ...(v.Domain ? [lit('Domain', v.Domain)] : []), ...(v.CertificateArn ? [lit('CertificateArn', v.CertificateArn)] : []),
+          ref('VpcId', 'vpc.VpcId'),
+          ref('SubnetIds', 'vpc.PrivateSubnetIds'),
+          ...(v.Domain ? [lit('Domain', v.Domain)] : []),
+          ...(v.CertificateArn ? [lit('CertificateArn', v.CertificateArn)] : []),
         ],
       },
     ],
@@ -117,6 +128,7 @@ export const StageFromTemplateBody = StageFields.extend({
   savingSchedule: NewStageSavingSchedule.optional(),
 }).superRefine((v, ctx) => {
   checkStageFields(v, ctx);
-  if (v.savingSchedule && v.cloudProvider !== 'aws') ctx.addIssue({ code: 'custom', path: ['savingSchedule'], message: 'Saving schedules need the aws provider' });
+  if (v.savingSchedule && v.cloudProvider !== 'aws')
+    ctx.addIssue({ code: 'custom', path: ['savingSchedule'], message: 'Saving schedules need the aws provider' });
 });
 export type StageFromTemplateBody = z.input<typeof StageFromTemplateBody>;

@@ -8,24 +8,53 @@ function stringLeaves(schema: z.ZodType, at: string, out: { at: string; schema: 
   const def = (schema as unknown as { _zod: { def: Record<string, unknown> & { type: string } } })._zod.def;
   const walk = (s: unknown, where: string) => stringLeaves(s as z.ZodType, where, out);
   switch (def.type) {
-    case 'string': out.push({ at, schema }); break;
-    case 'object': for (const [k, v] of Object.entries(def.shape as Record<string, unknown>)) walk(v, `${at}.${k}`); break;
-    case 'array': walk(def.element, `${at}[]`); break;
-    case 'record': walk(def.keyType, `${at}{key}`); walk(def.valueType, `${at}{}`); break;
-    case 'union': (def.options as unknown[]).forEach((o, i) => walk(o, `${at}|${i}`)); break;
-    case 'intersection': walk(def.left, at); walk(def.right, at); break;
-    case 'pipe': walk(def.in, at); break; // what the request sends is the pipe's input
-    case 'optional': case 'nullable': case 'default': case 'prefault': case 'catch': case 'readonly': case 'nonoptional':
-      walk(def.innerType, at); break;
-    case 'lazy': walk((def.getter as () => unknown)(), at); break;
-    default: break; // numbers, booleans, enums, literals: no free text
+    case 'string':
+      out.push({ at, schema });
+      break;
+    case 'object':
+      for (const [k, v] of Object.entries(def.shape as Record<string, unknown>)) walk(v, `${at}.${k}`);
+      break;
+    case 'array':
+      walk(def.element, `${at}[]`);
+      break;
+    case 'record':
+      walk(def.keyType, `${at}{key}`);
+      walk(def.valueType, `${at}{}`);
+      break;
+    case 'union':
+      (def.options as unknown[]).forEach((o, i) => walk(o, `${at}|${i}`));
+      break;
+    case 'intersection':
+      walk(def.left, at);
+      walk(def.right, at);
+      break;
+    case 'pipe':
+      walk(def.in, at);
+      break; // what the request sends is the pipe's input
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'prefault':
+    case 'catch':
+    case 'readonly':
+    case 'nonoptional':
+      walk(def.innerType, at);
+      break;
+    case 'lazy':
+      walk((def.getter as () => unknown)(), at);
+      break;
+    default:
+      break; // numbers, booleans, enums, literals: no free text
   }
   return out;
 }
 
 /** The contracts' request schemas, by the naming convention the routes follow (…Body, …Query, …Params). */
 const RESPONSES = new Set(['ErrorBody', 'OkBody']);
-const requestSchemas = Object.entries(contracts).filter(([name, v]) => /(Body|Query|Params)$/.test(name) && !RESPONSES.has(name) && v instanceof z.ZodType) as [string, z.ZodType][];
+const requestSchemas = Object.entries(contracts).filter(([name, v]) => /(Body|Query|Params)$/.test(name) && !RESPONSES.has(name) && v instanceof z.ZodType) as [
+  string,
+  z.ZodType,
+][];
 
 describe('request strings refuse NUL characters (PostgreSQL text cannot hold them)', () => {
   it('InputText refuses a NUL anywhere and keeps everything else', () => {
@@ -39,7 +68,9 @@ describe('request strings refuse NUL characters (PostgreSQL text cannot hold the
 
   it('finds the request schemas', () => {
     expect(requestSchemas.length).toBeGreaterThan(40);
-    expect(requestSchemas.map(([n]) => n)).toEqual(expect.arrayContaining(['SignUpBody', 'LoginBody', 'ProjectBody', 'PipelineBody', 'ConnectGitAccountBody', 'BuildsQuery', 'PipelineParams']));
+    expect(requestSchemas.map(([n]) => n)).toEqual(
+      expect.arrayContaining(['SignUpBody', 'LoginBody', 'ProjectBody', 'PipelineBody', 'ConnectGitAccountBody', 'BuildsQuery', 'PipelineParams']),
+    );
   });
 
   it('every string of every request body, query and params schema is built on InputText', () => {

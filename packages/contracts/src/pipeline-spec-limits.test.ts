@@ -2,7 +2,11 @@ import { describe, it, expect } from 'vitest';
 import { MAX_SPEC_BYTES, SPEC_TOO_LARGE_MESSAGE, UpdateSpecBody, isSpecWithinSize, validatePipelineSpec } from './index.js';
 
 const NOT_YAML = 'Not a valid Yaml File';
-const ms = (fn: () => void) => { const t0 = performance.now(); fn(); return performance.now() - t0; };
+const ms = (fn: () => void) => {
+  const t0 = performance.now();
+  fn();
+  return performance.now() - t0;
+};
 
 describe('pipeline spec: YAML that used to throw (500) is "Not a valid Yaml File" (400)', () => {
   it.each([
@@ -20,10 +24,19 @@ describe('pipeline spec: YAML that used to throw (500) is "Not a valid Yaml File
 
   it('refuses an alias bomb quickly instead of expanding it', () => {
     const bomb = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
-    for (let i = 1; i < 9; i++) bomb.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9).fill(`*${String.fromCharCode(96 + i)}`).join(',')}]`);
+    for (let i = 1; i < 9; i++)
+      bomb.push(
+        `${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9)
+          .fill(`*${String.fromCharCode(96 + i)}`)
+          .join(',')}]`,
+      );
     bomb.push('steps:\n  A:\n    commands: *i');
     let result: ReturnType<typeof validatePipelineSpec> | undefined;
-    expect(ms(() => { result = validatePipelineSpec(bomb.join('\n')); })).toBeLessThan(1000);
+    expect(
+      ms(() => {
+        result = validatePipelineSpec(bomb.join('\n'));
+      }),
+    ).toBeLessThan(1000);
     expect(result!.errors).toEqual([NOT_YAML]);
   });
 
@@ -57,7 +70,11 @@ describe(`pipeline spec size cap (${MAX_SPEC_BYTES / 1024} KB)`, () => {
   it('refuses a larger spec at once, with a clear message, without parsing it', () => {
     const huge = specOf(4 * 1024 * 1024);
     let result: ReturnType<typeof validatePipelineSpec> | undefined;
-    expect(ms(() => { result = validatePipelineSpec(huge); })).toBeLessThan(100);
+    expect(
+      ms(() => {
+        result = validatePipelineSpec(huge);
+      }),
+    ).toBeLessThan(100);
     expect(result).toEqual({ errors: [SPEC_TOO_LARGE_MESSAGE], spec: null });
     expect(SPEC_TOO_LARGE_MESSAGE).toMatch(/256 KB/);
   });

@@ -20,7 +20,10 @@ export function isSpecWithinSize(text: string): boolean {
     const c = text.charCodeAt(i);
     if (c < 0x80) bytes += 1;
     else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c < 0xdc00 && i + 1 < text.length) { bytes += 4; i++; } // a surrogate pair: one 4-byte code point
+    else if (c >= 0xd800 && c < 0xdc00 && i + 1 < text.length) {
+      bytes += 4;
+      i++;
+    } // a surrogate pair: one 4-byte code point
     else bytes += 3;
     if (bytes > MAX_SPEC_BYTES) return false;
   }

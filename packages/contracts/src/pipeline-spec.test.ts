@@ -13,7 +13,10 @@ import {
 /** Strips the common indentation so specs can be written inline. */
 function yaml(strings: TemplateStringsArray, ...values: unknown[]): string {
   const raw = strings.reduce((acc, s, i) => acc + s + (i < values.length ? String(values[i]) : ''), '');
-  const lines = raw.replace(/^\n/, '').replace(/\n\s*$/, '').split('\n');
+  const lines = raw
+    .replace(/^\n/, '')
+    .replace(/\n\s*$/, '')
+    .split('\n');
   const indent = Math.min(...lines.filter((l) => l.trim() !== '').map((l) => l.match(/^ */)![0].length));
   return lines.map((l) => l.slice(indent)).join('\n') + '\n';
 }
@@ -520,7 +523,10 @@ describe('validatePipelineSpec: valid specs', () => {
   ];
 
   it.each(validSteps)('minimal $name step', ({ step, type, config }) => {
-    const indented = step.split('\n').map((l) => `    ${l}`).join('\n');
+    const indented = step
+      .split('\n')
+      .map((l) => `    ${l}`)
+      .join('\n');
     const { errors, spec } = validatePipelineSpec(`steps:\n  Step:\n${indented}\n`);
     expect(errors).toEqual([]);
     expect(spec!.steps).toHaveLength(1);

@@ -61,15 +61,7 @@ import { parseDocument } from 'yaml';
 
 // ───────────────────────────── constants and types ─────────────────────────────
 
-export const STEP_TYPES = [
-  'git-clone',
-  'docker-push',
-  'deploy',
-  'cfn-component',
-  'trigger-pipeline',
-  'terraform-build',
-  'trigger-reflect-test',
-] as const;
+export const STEP_TYPES = ['git-clone', 'docker-push', 'deploy', 'cfn-component', 'trigger-pipeline', 'terraform-build', 'trigger-reflect-test'] as const;
 export type StepType = (typeof STEP_TYPES)[number];
 
 export const COMPUTE_TYPES = ['SMALL', 'MEDIUM', 'LARGE', '2XLARGE'] as const;
@@ -245,9 +237,7 @@ let validators: Validators | null = null;
 function getValidators(): Validators {
   if (validators) return validators;
   const ajv = new Ajv({ allErrors: true, allowUnionTypes: true, strict: true });
-  const typed = Object.fromEntries(
-    Object.entries(typedStepSchemas).map(([k, s]) => [k, ajv.compile(s)]),
-  ) as Record<SchemaKey, ValidateFunction>;
+  const typed = Object.fromEntries(Object.entries(typedStepSchemas).map(([k, s]) => [k, ajv.compile(s)])) as Record<SchemaKey, ValidateFunction>;
   validators = { root: ajv.compile(rootSchema), stages: ajv.compile(stagesSchema), build: ajv.compile(buildStepSchema), ...typed };
   return validators;
 }
@@ -292,7 +282,13 @@ const show = (v: unknown): string => (typeof v === 'string' ? v : (JSON.stringif
 
 /** '/steps/Build/commands/0' on `data` → 'steps.Build.commands[0]'. */
 function readablePath(prefix: string[], instancePath: string, data: unknown): string {
-  const segments = instancePath === '' ? [] : instancePath.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments =
+    instancePath === ''
+      ? []
+      : instancePath
+          .slice(1)
+          .split('/')
+          .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   let out = prefix.join('.');
   let node: unknown = data;
   for (const seg of segments) {
@@ -526,14 +522,7 @@ export const STEP_CATALOGUE: readonly StepCatalogueEntry[] = [
     id: 'docker-push',
     title: 'Docker push',
     description: 'Build a Docker image from a Dockerfile and push it to a container registry',
-    snippet: [
-      '  PushImage:',
-      '    type: docker-push',
-      '    image_name: my-app',
-      '    tag: "{{GANTRY_COMMIT}}"',
-      '    dockerfile: Dockerfile',
-      '',
-    ].join('\n'),
+    snippet: ['  PushImage:', '    type: docker-push', '    image_name: my-app', '    tag: "{{GANTRY_COMMIT}}"', '    dockerfile: Dockerfile', ''].join('\n'),
   },
   {
     id: 'deploy-kubernetes',

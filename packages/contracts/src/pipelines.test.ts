@@ -1,7 +1,16 @@
 import { describe, it, expect } from 'vitest';
 import {
-  branchMatches, filesMatch, globToRegExp, successRate, msToMinutes, buildStatusClass, sortPipelines, formatDuration,
-  PipelineBody, EnvironmentVariable, isBuildActive,
+  branchMatches,
+  filesMatch,
+  globToRegExp,
+  successRate,
+  msToMinutes,
+  buildStatusClass,
+  sortPipelines,
+  formatDuration,
+  PipelineBody,
+  EnvironmentVariable,
+  isBuildActive,
 } from './pipelines.js';
 
 describe('branch filter (a regex over the whole branch name)', () => {
@@ -85,7 +94,13 @@ describe('pipeline list order (latest build stop date, newest first; no build la
 describe('pipeline form (spec §5)', () => {
   const valid = { name: 'web-app', gitAccountId: '6a1f7d3e-8c6e-4b0e-9b7a-1c2d3e4f5a6b', repositoryUrl: 'https://github.com/acme/web' };
   it('fills the defaults: branch master, workdir /, automated trigger on', () => {
-    expect(PipelineBody.parse(valid)).toMatchObject({ branchFilter: 'master', workDir: '/', automatedTrigger: true, modifiedFiles: '', environmentVariables: [] });
+    expect(PipelineBody.parse(valid)).toMatchObject({
+      branchFilter: 'master',
+      workDir: '/',
+      automatedTrigger: true,
+      modifiedFiles: '',
+      environmentVariables: [],
+    });
   });
   it.each([
     [{ ...valid, name: 'ab' }, 'Pipeline name must be at least 3 characters'],

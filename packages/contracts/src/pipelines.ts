@@ -22,7 +22,10 @@ export const ACTIVE_BUILD_STATUSES: readonly BuildStatus[] = ['SCHEDULING', 'QUE
 export const isBuildActive = (s: string | null | undefined) => ACTIVE_BUILD_STATUSES.includes(s as BuildStatus);
 
 export const EnvironmentVariable = z.object({
-  key: InputText().trim().min(1, 'Please enter key and value').regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'Use letters, digits and _ only, not starting with a digit'),
+  key: InputText()
+    .trim()
+    .min(1, 'Please enter key and value')
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'Use letters, digits and _ only, not starting with a digit'),
   value: InputText().min(1, 'Please enter key and value'),
   sensitive: z.boolean().default(false),
 });
@@ -33,7 +36,11 @@ export const PipelineBody = z.object({
   name: InputText().trim().min(3, 'Pipeline name must be at least 3 characters').max(30, 'Pipeline name must be at most 30 characters'),
   gitAccountId: InputUuid('Please select a Git account'),
   repositoryUrl: RequiredText('Git repository'),
-  branchFilter: InputText().trim().min(1, 'Branch filter is required').default('master').refine(isValidRegex, 'Branch filter is not a valid regular expression'),
+  branchFilter: InputText()
+    .trim()
+    .min(1, 'Branch filter is required')
+    .default('master')
+    .refine(isValidRegex, 'Branch filter is not a valid regular expression'),
   automatedTrigger: z.boolean().default(true),
   workDir: InputText().trim().default('/'),
   modifiedFiles: InputText().trim().default(''),
@@ -60,7 +67,14 @@ export const Commit = z.object({
 });
 export type Commit = z.infer<typeof Commit>;
 
-export const Artifact = z.object({ id: z.string(), kind: z.enum(['files', 'json', 'reports']), name: z.string(), location: z.string(), files: z.number().int(), size: z.number().int() });
+export const Artifact = z.object({
+  id: z.string(),
+  kind: z.enum(['files', 'json', 'reports']),
+  name: z.string(),
+  location: z.string(),
+  files: z.number().int(),
+  size: z.number().int(),
+});
 export type Artifact = z.infer<typeof Artifact>;
 
 export const BuildStep = z.object({
@@ -111,10 +125,15 @@ export type Pipeline = z.infer<typeof Pipeline>;
 
 export const PipelineParams = z.object({ projectId: InputUuid(), pipelineId: InputUuid() });
 export const BuildParams = PipelineParams.extend({ buildId: InputUuid() });
-export const BuildsQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(10), offset: z.coerce.number().int().min(0).default(0), search: InputText().optional() });
+export const BuildsQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(10),
+  offset: z.coerce.number().int().min(0).default(0),
+  search: InputText().optional(),
+});
 const BRANCH_REF = 'refs/heads/';
 export const TriggerBody = z.object({
-  ref: InputText().regex(/^refs\/heads\/.+/, 'ref must look like refs/heads/{branch}')
+  ref: InputText()
+    .regex(/^refs\/heads\/.+/, 'ref must look like refs/heads/{branch}')
     .refine((ref) => !ref.startsWith(BRANCH_REF) || isValidBranchName(ref.slice(BRANCH_REF.length)), BRANCH_NAME_MESSAGE),
 });
 export const PipelineSpec = z.object({ sourceCode: z.boolean(), gantryYaml: z.string() });
@@ -143,18 +162,27 @@ export const msToMinutes = (ms: number) => (ms / 60_000).toFixed(2);
 export function buildStatusClass(status: string | null | undefined): 'warning' | 'success' | 'fail' | 'aborted' | 'queued' | 'nobuild' {
   switch (status) {
     case 'RUNNING':
-    case 'SCHEDULING': return 'warning';
-    case 'SUCCEEDED': return 'success';
-    case 'FAILED': return 'fail';
-    case 'ABORTED': return 'aborted';
-    case 'QUEUED': return 'queued';
-    default: return 'nobuild';
+    case 'SCHEDULING':
+      return 'warning';
+    case 'SUCCEEDED':
+      return 'success';
+    case 'FAILED':
+      return 'fail';
+    case 'ABORTED':
+      return 'aborted';
+    case 'QUEUED':
+      return 'queued';
+    default:
+      return 'nobuild';
   }
 }
 
 /** Pipelines sort by latest build stop date, newest first; no-build last (spec §2). */
-export function sortPipelines<T extends { latestBuild: { stopDate: string | null; startDate?: string | null; createdAt?: string } | null }>(list: readonly T[]): T[] {
-  const key = (p: T) => (p.latestBuild ? Date.parse(p.latestBuild.stopDate ?? p.latestBuild.startDate ?? p.latestBuild.createdAt ?? '') || Number.MAX_SAFE_INTEGER : -1);
+export function sortPipelines<T extends { latestBuild: { stopDate: string | null; startDate?: string | null; createdAt?: string } | null }>(
+  list: readonly T[],
+): T[] {
+  const key = (p: T) =>
+    p.latestBuild ? Date.parse(p.latestBuild.stopDate ?? p.latestBuild.startDate ?? p.latestBuild.createdAt ?? '') || Number.MAX_SAFE_INTEGER : -1;
   return [...list].sort((a, b) => key(b) - key(a));
 }
 
@@ -194,7 +222,10 @@ export function globToRegExp(glob: string): RegExp {
 
 /** Spec: modified files are comma-separated globs; empty or '/' means any change. */
 export function filesMatch(modifiedFiles: string, changed: readonly string[]): boolean {
-  const patterns = modifiedFiles.split(',').map((p) => p.trim()).filter(Boolean);
+  const patterns = modifiedFiles
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   if (!patterns.length || patterns.includes('/')) return true;
   const res = patterns.map(globToRegExp);
   return changed.some((file) => res.some((r) => r.test(file.replace(/^\//, ''))));

@@ -21,7 +21,11 @@ export type NotificationEvent = z.infer<typeof NotificationEvent>;
 
 /** `logs:subscribe`: a build step's stored log, then its live chunks, as `logs` events of LogChunk. */
 export const BuildLogSubscribe = z.object({
-  projectId: z.string().uuid(), pipelineId: z.string().uuid(), buildId: z.string(), step: z.string().min(1), type: z.literal('pipeline').default('pipeline'),
+  projectId: z.string().uuid(),
+  pipelineId: z.string().uuid(),
+  buildId: z.string(),
+  step: z.string().min(1),
+  type: z.literal('pipeline').default('pipeline'),
 });
 export type BuildLogSubscribe = z.input<typeof BuildLogSubscribe>;
 

@@ -195,7 +195,9 @@ export type ContainerScan = z.infer<typeof ContainerScan>;
 
 /** The credentials a registry answers on read: sensitive values replaced by the placeholder. */
 export const maskedCredentials = (provider: RegistryProvider, values: Record<string, string>) =>
-  REGISTRY_CREDENTIAL_KEYS[provider].filter((k) => values[k.key] !== undefined).map((k) => ({ key: k.key, value: k.sensitive ? SENSITIVE_PLACEHOLDER : values[k.key]!, sensitive: k.sensitive }));
+  REGISTRY_CREDENTIAL_KEYS[provider]
+    .filter((k) => values[k.key] !== undefined)
+    .map((k) => ({ key: k.key, value: k.sensitive ? SENSITIVE_PLACEHOLDER : values[k.key]!, sensitive: k.sensitive }));
 
 /** A registry_url split into what a client needs: `tls` false for http://, host[:port], and the path (no slashes around). */
 export function parseRegistryUrl(url: string): { tls: boolean; host: string; path: string } {
@@ -218,7 +220,8 @@ export function registryCredentialErrors(provider: RegistryProvider, values: Rec
       add(key, registryMessages.required(label));
       continue;
     }
-    if (key === 'registry_url' && (!REGISTRY_URL.test(value) || (provider === 'GitlabContainerRegistry' && parseRegistryUrl(value).path))) add(key, registryMessages.registryUrl);
+    if (key === 'registry_url' && (!REGISTRY_URL.test(value) || (provider === 'GitlabContainerRegistry' && parseRegistryUrl(value).path)))
+      add(key, registryMessages.registryUrl);
     if (key === 'aws_account_id' && !/^\d{12}$/.test(value)) add(key, registryMessages.awsAccountId);
     if (key === 'aws_region' && !ECR_REGIONS.some((r) => r.id === value)) add(key, registryMessages.awsRegion);
     if (key === 'gitlab_hierarchy_type' && !(GITLAB_HIERARCHY_TYPES as readonly string[]).includes(value)) add(key, registryMessages.hierarchyType);

@@ -9,7 +9,10 @@ export function repositoryWebUrl(repositoryUrl: string | null | undefined): stri
     const u = new URL(url);
     u.username = '';
     u.password = '';
-    return u.toString().replace(/\.git\/?$/, '').replace(/\/$/, '');
+    return u
+      .toString()
+      .replace(/\.git\/?$/, '')
+      .replace(/\/$/, '');
   } catch {
     return null;
   }

@@ -5,19 +5,22 @@ describe('saving schedule → cron in UTC (spec §2)', () => {
   const weekdays = DEFAULT_SAVING_SCHEDULE.days;
   it('UTC keeps the hours', () => {
     expect(scheduleToCron({ days: weekdays, wakeHour: 8, sleepHour: 18 }, 0)).toEqual({
-      startExpression: 'cron(0 8 ? * MON,TUE,WED,THU,FRI *)', stopExpression: 'cron(0 18 ? * MON,TUE,WED,THU,FRI *)',
+      startExpression: 'cron(0 8 ? * MON,TUE,WED,THU,FRI *)',
+      stopExpression: 'cron(0 18 ? * MON,TUE,WED,THU,FRI *)',
     });
   });
   it('east of UTC moves earlier, rolling the day back over midnight', () => {
     // UTC+2: getTimezoneOffset() = -120
     expect(scheduleToCron({ days: weekdays, wakeHour: 1, sleepHour: 18 }, -120)).toEqual({
-      startExpression: 'cron(0 23 ? * MON,TUE,WED,THU,SUN *)', stopExpression: 'cron(0 16 ? * MON,TUE,WED,THU,FRI *)',
+      startExpression: 'cron(0 23 ? * MON,TUE,WED,THU,SUN *)',
+      stopExpression: 'cron(0 16 ? * MON,TUE,WED,THU,FRI *)',
     });
   });
   it('west of UTC moves later, rolling the day forward; half-hour zones keep their minutes', () => {
     // UTC-5: offset 300
     expect(scheduleToCron({ days: ['FRI', 'SUN'], wakeHour: 8, sleepHour: 21 }, 300)).toEqual({
-      startExpression: 'cron(0 13 ? * FRI,SUN *)', stopExpression: 'cron(0 2 ? * MON,SAT *)',
+      startExpression: 'cron(0 13 ? * FRI,SUN *)',
+      stopExpression: 'cron(0 2 ? * MON,SAT *)',
     });
     // UTC+5:30 (India): offset -330
     expect(shiftToUtc('MON', 8, -330)).toEqual({ day: 'MON', hour: 2, minute: 30 });

@@ -24,8 +24,14 @@ export const scheduleMessages = {
 export function shiftToUtc(day: Weekday, hour: number, offsetMinutes: number): { day: Weekday; hour: number; minute: number } {
   let minutes = hour * 60 + offsetMinutes;
   let d = WEEKDAYS.indexOf(day);
-  while (minutes < 0) { minutes += 24 * 60; d -= 1; }
-  while (minutes >= 24 * 60) { minutes -= 24 * 60; d += 1; }
+  while (minutes < 0) {
+    minutes += 24 * 60;
+    d -= 1;
+  }
+  while (minutes >= 24 * 60) {
+    minutes -= 24 * 60;
+    d += 1;
+  }
   return { day: WEEKDAYS[(d + 7) % 7]!, hour: Math.floor(minutes / 60), minute: minutes % 60 };
 }
 
@@ -34,7 +40,10 @@ export function shiftToUtc(day: Weekday, hour: number, offsetMinutes: number): {
  * sleep on the chosen days, each shifted from the browser's offset. Days that share a UTC time are
  * listed together, in week order.
  */
-export function scheduleToCron(input: { days: Weekday[]; wakeHour: number; sleepHour: number }, offsetMinutes: number): { startExpression: string; stopExpression: string } {
+export function scheduleToCron(
+  input: { days: Weekday[]; wakeHour: number; sleepHour: number },
+  offsetMinutes: number,
+): { startExpression: string; stopExpression: string } {
   const expr = (hour: number) => {
     const shifted = WEEKDAYS.filter((d) => input.days.includes(d)).map((d) => shiftToUtc(d, hour, offsetMinutes));
     if (!shifted.length) return '';
@@ -46,7 +55,11 @@ export function scheduleToCron(input: { days: Weekday[]; wakeHour: number; sleep
 }
 
 /** Reads back what `scheduleToCron` wrote, in the browser's zone (for the edit form). */
-export function cronToSchedule(startExpression: string, stopExpression: string, offsetMinutes: number): { days: Weekday[]; wakeHour: number; sleepHour: number } | null {
+export function cronToSchedule(
+  startExpression: string,
+  stopExpression: string,
+  offsetMinutes: number,
+): { days: Weekday[]; wakeHour: number; sleepHour: number } | null {
   const parse = (e: string) => {
     const m = /^cron\((\d+) (\d+) \? \* ([A-Z,]+) \*\)$/.exec(e);
     if (!m) return null;
@@ -63,13 +76,15 @@ export function cronToSchedule(startExpression: string, stopExpression: string, 
 }
 
 /** The saving-schedule fields of the environment form (spec §2); disabled → no schedule. */
-export const SavingScheduleFields = z.object({
-  name: InputText().trim().min(1, scheduleMessages.name).max(64),
-  days: z.array(z.enum(WEEKDAYS)).min(1, scheduleMessages.range),
-  wakeHour: z.number().int().min(0).max(23),
-  sleepHour: z.number().int().min(0).max(23),
-  timezone: InputText().min(1),
-}).refine((v) => v.wakeHour !== v.sleepHour, { path: ['sleepHour'], message: scheduleMessages.range });
+export const SavingScheduleFields = z
+  .object({
+    name: InputText().trim().min(1, scheduleMessages.name).max(64),
+    days: z.array(z.enum(WEEKDAYS)).min(1, scheduleMessages.range),
+    wakeHour: z.number().int().min(0).max(23),
+    sleepHour: z.number().int().min(0).max(23),
+    timezone: InputText().min(1),
+  })
+  .refine((v) => v.wakeHour !== v.sleepHour, { path: ['sleepHour'], message: scheduleMessages.range });
 export type SavingScheduleFields = z.infer<typeof SavingScheduleFields>;
 
 /** A schedule rule (spec §3 "Schedule rule"): what the cost tool stores and runs. */
@@ -86,8 +101,16 @@ export const ScheduleBody = z.object({
 });
 export type ScheduleBody = z.input<typeof ScheduleBody>;
 export const Schedule = z.object({
-  id: z.string(), name: z.string(), state: z.enum(['ENABLED', 'DISABLED']), startExpression: z.string(), stopExpression: z.string(),
-  timezone: z.string(), awsAccountId: z.string(), awsRegion: z.string(), resourcesTagKey: z.string(), resourcesTagValue: z.string(),
+  id: z.string(),
+  name: z.string(),
+  state: z.enum(['ENABLED', 'DISABLED']),
+  startExpression: z.string(),
+  stopExpression: z.string(),
+  timezone: z.string(),
+  awsAccountId: z.string(),
+  awsRegion: z.string(),
+  resourcesTagKey: z.string(),
+  resourcesTagValue: z.string(),
   createdAt: z.string(),
 });
 export type Schedule = z.infer<typeof Schedule>;
@@ -98,4 +121,5 @@ export type ScheduleActionBody = z.infer<typeof ScheduleActionBody>;
 export const ScheduleActionResult = z.object({ ec2: z.array(z.string()), rds: z.array(z.string()) });
 export type ScheduleActionResult = z.infer<typeof ScheduleActionResult>;
 /** Spec §8 success toast. */
-export const scheduleActionToast = (action: 'start' | 'stop') => `Successfully initiated ${action.toUpperCase()} action on affected resources with this schedule.`;
+export const scheduleActionToast = (action: 'start' | 'stop') =>
+  `Successfully initiated ${action.toUpperCase()} action on affected resources with this schedule.`;

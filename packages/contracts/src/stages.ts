@@ -4,21 +4,58 @@ import { InfraCloudProvider, IacTool } from './components.js';
 
 /** AWS regions offered for environments (spec §9: 23, with China and GovCloud). */
 export const AWS_REGIONS = [
-  'us-east-1', 'us-east-2', 'us-west-1', 'us-west-2', 'ca-central-1', 'sa-east-1',
-  'eu-central-1', 'eu-west-1', 'eu-west-2', 'eu-west-3', 'eu-north-1', 'eu-south-1',
-  'ap-south-1', 'ap-northeast-1', 'ap-northeast-2', 'ap-northeast-3', 'ap-southeast-1', 'ap-southeast-2', 'ap-east-1',
-  'me-south-1', 'cn-north-1', 'us-gov-west-1', 'us-gov-east-1',
+  'us-east-1',
+  'us-east-2',
+  'us-west-1',
+  'us-west-2',
+  'ca-central-1',
+  'sa-east-1',
+  'eu-central-1',
+  'eu-west-1',
+  'eu-west-2',
+  'eu-west-3',
+  'eu-north-1',
+  'eu-south-1',
+  'ap-south-1',
+  'ap-northeast-1',
+  'ap-northeast-2',
+  'ap-northeast-3',
+  'ap-southeast-1',
+  'ap-southeast-2',
+  'ap-east-1',
+  'me-south-1',
+  'cn-north-1',
+  'us-gov-west-1',
+  'us-gov-east-1',
 ] as const;
 
 /** Google Cloud regions and their zones (spec §9: 25 regions). */
 export const GCP_REGIONS: Record<string, string[]> = {
-  'us-central1': ['a', 'b', 'c', 'f'], 'us-east1': ['b', 'c', 'd'], 'us-east4': ['a', 'b', 'c'], 'us-west1': ['a', 'b', 'c'],
-  'us-west2': ['a', 'b', 'c'], 'us-west3': ['a', 'b', 'c'], 'us-west4': ['a', 'b', 'c'], 'northamerica-northeast1': ['a', 'b', 'c'],
-  'northamerica-northeast2': ['a', 'b', 'c'], 'southamerica-east1': ['a', 'b', 'c'], 'europe-west1': ['b', 'c', 'd'],
-  'europe-west2': ['a', 'b', 'c'], 'europe-west3': ['a', 'b', 'c'], 'europe-west4': ['a', 'b', 'c'], 'europe-west6': ['a', 'b', 'c'],
-  'europe-north1': ['a', 'b', 'c'], 'europe-central2': ['a', 'b', 'c'], 'asia-east1': ['a', 'b', 'c'], 'asia-east2': ['a', 'b', 'c'],
-  'asia-northeast1': ['a', 'b', 'c'], 'asia-northeast2': ['a', 'b', 'c'], 'asia-northeast3': ['a', 'b', 'c'], 'asia-south1': ['a', 'b', 'c'],
-  'asia-southeast1': ['a', 'b', 'c'], 'australia-southeast1': ['a', 'b', 'c'],
+  'us-central1': ['a', 'b', 'c', 'f'],
+  'us-east1': ['b', 'c', 'd'],
+  'us-east4': ['a', 'b', 'c'],
+  'us-west1': ['a', 'b', 'c'],
+  'us-west2': ['a', 'b', 'c'],
+  'us-west3': ['a', 'b', 'c'],
+  'us-west4': ['a', 'b', 'c'],
+  'northamerica-northeast1': ['a', 'b', 'c'],
+  'northamerica-northeast2': ['a', 'b', 'c'],
+  'southamerica-east1': ['a', 'b', 'c'],
+  'europe-west1': ['b', 'c', 'd'],
+  'europe-west2': ['a', 'b', 'c'],
+  'europe-west3': ['a', 'b', 'c'],
+  'europe-west4': ['a', 'b', 'c'],
+  'europe-west6': ['a', 'b', 'c'],
+  'europe-north1': ['a', 'b', 'c'],
+  'europe-central2': ['a', 'b', 'c'],
+  'asia-east1': ['a', 'b', 'c'],
+  'asia-east2': ['a', 'b', 'c'],
+  'asia-northeast1': ['a', 'b', 'c'],
+  'asia-northeast2': ['a', 'b', 'c'],
+  'asia-northeast3': ['a', 'b', 'c'],
+  'asia-south1': ['a', 'b', 'c'],
+  'asia-southeast1': ['a', 'b', 'c'],
+  'australia-southeast1': ['a', 'b', 'c'],
 };
 export const gcpZones = (region: string) => (GCP_REGIONS[region] ?? []).map((z) => `${region}-${z}`);
 
@@ -36,24 +73,37 @@ export const stageMessages = {
   cfnAwsOnly: 'CloudFormation environments need the aws provider',
 } as const;
 
-const optional = InputText().trim().optional().transform((v) => v || undefined);
+const optional = InputText()
+  .trim()
+  .optional()
+  .transform((v) => v || undefined);
 
 /** Create, edit and replicate (copyFrom) of an environment (spec §2 "Environment create, edit and replicate"). */
 /** The environment's own fields; StageBody and StageFromTemplateBody add the per-provider rules. */
 export const StageFields = z.object({
-  name: InputText({ error: stageMessages.nameLength }).trim().min(3, stageMessages.nameLength).max(20, stageMessages.nameLength).regex(/^[A-Za-z0-9]+$/, stageMessages.nameChars),
+  name: InputText({ error: stageMessages.nameLength })
+    .trim()
+    .min(3, stageMessages.nameLength)
+    .max(20, stageMessages.nameLength)
+    .regex(/^[A-Za-z0-9]+$/, stageMessages.nameChars),
   description: InputText({ error: stageMessages.description }).trim().min(1, stageMessages.description).max(255, stageMessages.description),
   cloudProvider: InfraCloudProvider,
   infrastructureAsCodeTool: IacTool.default('terraform'),
-  awsAccountId: optional, awsRegion: optional,
-  tenantId: optional, subscriptionId: optional,
-  gcpProjectId: optional, gcpRegion: optional, gcpZone: optional,
+  awsAccountId: optional,
+  awsRegion: optional,
+  tenantId: optional,
+  subscriptionId: optional,
+  gcpProjectId: optional,
+  gcpRegion: optional,
+  gcpZone: optional,
   copyFrom: InputUuid().optional(),
 });
 
 /** Each provider needs its own account fields; CloudFormation is aws only. */
 export function checkStageFields(v: z.output<typeof StageFields>, ctx: z.RefinementCtx<z.output<typeof StageFields>>) {
-  const need = (ok: unknown, path: string, message: string) => { if (!ok) ctx.addIssue({ code: 'custom', path: [path], message }); };
+  const need = (ok: unknown, path: string, message: string) => {
+    if (!ok) ctx.addIssue({ code: 'custom', path: [path], message });
+  };
   if (v.cloudProvider !== 'aws') need(v.infrastructureAsCodeTool === 'terraform', 'infrastructureAsCodeTool', stageMessages.cfnAwsOnly);
   if (v.cloudProvider === 'aws') {
     need(v.awsAccountId, 'awsAccountId', stageMessages.awsAccount);
@@ -74,13 +124,24 @@ export const StageBody = StageFields.superRefine(checkStageFields);
 export type StageBody = z.input<typeof StageBody>;
 
 export const Stage = z.object({
-  id: z.string(), name: z.string(), description: z.string(), status: z.string(),
-  cloudProvider: InfraCloudProvider, infrastructureAsCodeTool: IacTool,
-  awsAccountId: z.string().nullable(), awsRegion: z.string().nullable(),
-  tenantId: z.string().nullable(), subscriptionId: z.string().nullable(),
-  gcpProjectId: z.string().nullable(), gcpRegion: z.string().nullable(), gcpZone: z.string().nullable(),
-  lastDeployed: z.string().nullable(), lastDeploymentId: z.string().nullable(), currentDeploymentId: z.string().nullable(),
-  dateCreated: z.string(), dateUpdated: z.string(),
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  status: z.string(),
+  cloudProvider: InfraCloudProvider,
+  infrastructureAsCodeTool: IacTool,
+  awsAccountId: z.string().nullable(),
+  awsRegion: z.string().nullable(),
+  tenantId: z.string().nullable(),
+  subscriptionId: z.string().nullable(),
+  gcpProjectId: z.string().nullable(),
+  gcpRegion: z.string().nullable(),
+  gcpZone: z.string().nullable(),
+  lastDeployed: z.string().nullable(),
+  lastDeploymentId: z.string().nullable(),
+  currentDeploymentId: z.string().nullable(),
+  dateCreated: z.string(),
+  dateUpdated: z.string(),
 });
 export type Stage = z.infer<typeof Stage>;
 export const StageParams = z.object({ projectId: InputUuid(), stageId: InputUuid() });
@@ -89,7 +150,17 @@ export const StageParams = z.object({ projectId: InputUuid(), stageId: InputUuid
 export const replicaDefaults = (stage: { name: string }) => ({ name: `${stage.name}Replica`, description: `Replica of ${stage.name} environment` });
 /** Once deployed, provider, tool and account fields are locked on edit (spec §2). */
 export const stageLocked = (status: string) => status !== 'NOT_DEPLOYED' && status !== 'DELETE_COMPLETE';
-export const LOCKED_STAGE_FIELDS = ['cloudProvider', 'infrastructureAsCodeTool', 'awsAccountId', 'awsRegion', 'tenantId', 'subscriptionId', 'gcpProjectId', 'gcpRegion', 'gcpZone'] as const;
+export const LOCKED_STAGE_FIELDS = [
+  'cloudProvider',
+  'infrastructureAsCodeTool',
+  'awsAccountId',
+  'awsRegion',
+  'tenantId',
+  'subscriptionId',
+  'gcpProjectId',
+  'gcpRegion',
+  'gcpZone',
+] as const;
 
 export const RESOURCE_LATEST = 'LATEST';
 export const ResourceConfiguration = z.object({
@@ -107,18 +178,24 @@ export const resourceMessages = {
   reference: 'Must select from suggested items in select mode*',
 } as const;
 
-export const ResourceBody = z.object({
-  name: InputText().trim().min(3, resourceMessages.name).max(30, resourceMessages.name).regex(/^[A-Za-z][A-Za-z0-9]*$/, resourceMessages.name),
-  componentId: InputUuid('Please select a component'),
-  componentVersion: InputText({ error: resourceMessages.version }).min(1, resourceMessages.version).default(RESOURCE_LATEST),
-  configurations: z.array(ResourceConfiguration).default([]),
-}).superRefine((v, ctx) => {
-  v.configurations.forEach((c, i) => {
-    if (c.reference && !(typeof c.value === 'string' && REFERENCE_PATTERN.test(c.value))) {
-      ctx.addIssue({ code: 'custom', path: ['configurations', i, 'value'], message: resourceMessages.reference });
-    }
+export const ResourceBody = z
+  .object({
+    name: InputText()
+      .trim()
+      .min(3, resourceMessages.name)
+      .max(30, resourceMessages.name)
+      .regex(/^[A-Za-z][A-Za-z0-9]*$/, resourceMessages.name),
+    componentId: InputUuid('Please select a component'),
+    componentVersion: InputText({ error: resourceMessages.version }).min(1, resourceMessages.version).default(RESOURCE_LATEST),
+    configurations: z.array(ResourceConfiguration).default([]),
+  })
+  .superRefine((v, ctx) => {
+    v.configurations.forEach((c, i) => {
+      if (c.reference && !(typeof c.value === 'string' && REFERENCE_PATTERN.test(c.value))) {
+        ctx.addIssue({ code: 'custom', path: ['configurations', i, 'value'], message: resourceMessages.reference });
+      }
+    });
   });
-});
 export type ResourceBody = z.input<typeof ResourceBody>;
 
 export const Resource = z.object({

@@ -37,7 +37,10 @@ export interface CommitData {
   committerDate: string;
   message: string;
 }
-export interface FileChange { path: string; status: 'added' | 'modified' | 'removed' }
+export interface FileChange {
+  path: string;
+  status: 'added' | 'modified' | 'removed';
+}
 
 const FULL_NAME = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
 const SAFE_REF = (ref: string) => !!ref && !ref.startsWith('-') && !/[\s~^:?*[\\]|\.\./.test(ref);
@@ -51,7 +54,10 @@ export function createRepoStore(root: string) {
   function serial<T>(fullName: string, work: () => Promise<T>): Promise<T> {
     const prev = queues.get(fullName) ?? Promise.resolve();
     const next = prev.then(work, work);
-    queues.set(fullName, next.catch(() => undefined));
+    queues.set(
+      fullName,
+      next.catch(() => undefined),
+    );
     return next;
   }
 
@@ -68,8 +74,16 @@ export function createRepoStore(root: string) {
     const out = await gitText(['show', '-s', '--format=%H%x00%P%x00%T%x00%an%x00%ae%x00%aI%x00%cn%x00%ce%x00%cI%x00%B', sha], dirOf(fullName));
     const [h, p, t, an, ae, ad, cn, ce, cd, ...msg] = out.split('\0');
     return {
-      sha: h!, parents: p ? p.split(' ').filter(Boolean) : [], tree: t!, authorName: an!, authorEmail: ae!, authorDate: ad!,
-      committerName: cn!, committerEmail: ce!, committerDate: cd!, message: msg.join('\0').replace(/\n+$/, ''),
+      sha: h!,
+      parents: p ? p.split(' ').filter(Boolean) : [],
+      tree: t!,
+      authorName: an!,
+      authorEmail: ae!,
+      authorDate: ad!,
+      committerName: cn!,
+      committerEmail: ce!,
+      committerDate: cd!,
+      message: msg.join('\0').replace(/\n+$/, ''),
     };
   }
 
@@ -108,7 +122,10 @@ export function createRepoStore(root: string) {
         try {
           await git(['clone', '--quiet', bare, work], root);
           const before = await resolve(fullName, `refs/heads/${branch}`);
-          const hasHead = (await git(['rev-parse', '--verify', '--quiet', 'HEAD'], work).then(() => true, () => false));
+          const hasHead = await git(['rev-parse', '--verify', '--quiet', 'HEAD'], work).then(
+            () => true,
+            () => false,
+          );
           if (before) await git(['checkout', '--quiet', '-B', branch, `origin/${branch}`], work);
           else if (hasHead) await git(['checkout', '--quiet', '-b', branch], work);
           else await git(['symbolic-ref', 'HEAD', `refs/heads/${branch}`], work);
@@ -139,10 +156,13 @@ export function createRepoStore(root: string) {
 
     async branches(fullName: string): Promise<{ name: string; sha: string }[]> {
       const out = await gitText(['for-each-ref', '--sort=refname', '--format=%(refname:short)%00%(objectname)', 'refs/heads'], dirOf(fullName));
-      return out.split('\n').filter(Boolean).map((l) => {
-        const [name, sha] = l.split('\0');
-        return { name: name!, sha: sha! };
-      });
+      return out
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => {
+          const [name, sha] = l.split('\0');
+          return { name: name!, sha: sha! };
+        });
     },
 
     resolve,
@@ -164,7 +184,11 @@ export function createRepoStore(root: string) {
     },
 
     /** A blob's bytes, a tree's entries, or null when the path does not exist at the commit. */
-    async read(fullName: string, sha: string, file: string): Promise<{ kind: 'blob'; data: Buffer; sha: string } | { kind: 'tree'; entries: { name: string; type: 'blob' | 'tree'; sha: string }[] } | null> {
+    async read(
+      fullName: string,
+      sha: string,
+      file: string,
+    ): Promise<{ kind: 'blob'; data: Buffer; sha: string } | { kind: 'tree'; entries: { name: string; type: 'blob' | 'tree'; sha: string }[] } | null> {
       const clean = file.replace(/^\/+|\/+$/g, '');
       const spec = `${sha}:${clean}`;
       const dir = dirOf(fullName);
@@ -179,11 +203,14 @@ export function createRepoStore(root: string) {
       const out = await gitText(['ls-tree', spec.endsWith(':') ? sha : spec], dir);
       return {
         kind: 'tree',
-        entries: out.split('\n').filter(Boolean).map((l) => {
-          const [meta, name] = l.split('\t');
-          const [, t, s] = meta!.split(' ');
-          return { name: name!, type: t as 'blob' | 'tree', sha: s! };
-        }),
+        entries: out
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => {
+            const [meta, name] = l.split('\t');
+            const [, t, s] = meta!.split(' ');
+            return { name: name!, type: t as 'blob' | 'tree', sha: s! };
+          }),
       };
     },
   };
@@ -216,7 +243,9 @@ export function serveGit(req: IncomingMessage, res: ServerResponse, o: { root: s
   let head = Buffer.alloc(0);
   let headDone = false;
   let stderr = '';
-  child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
   child.stdout.on('data', (chunk: Buffer) => {
     if (headDone) {
       res.write(chunk);

@@ -22,28 +22,41 @@ beforeAll(async () => {
   });
   await standin.createRepo('team/site', { 'index.html': '<h1>hi</h1>\n' }, 'trunk');
 }, 30_000);
-afterAll(async () => { await standin?.close(); });
+afterAll(async () => {
+  await standin?.close();
+});
 
 describe('git stand-in', { timeout: 30_000 }, () => {
   it('sends the browser back to redirect_uri (its own query kept) or to the callback URL, with code and state', async () => {
-    const withRedirect = await fetch(`${standin.github.oauthUrl}/login/oauth/authorize?client_id=${standin.github.clientId}&state=redirect%3Aportal&redirect_uri=${encodeURIComponent('http://portal.test/settings?tab=git&type=github')}`, { redirect: 'manual' });
+    const withRedirect = await fetch(
+      `${standin.github.oauthUrl}/login/oauth/authorize?client_id=${standin.github.clientId}&state=redirect%3Aportal&redirect_uri=${encodeURIComponent('http://portal.test/settings?tab=git&type=github')}`,
+      { redirect: 'manual' },
+    );
     const back = new URL(withRedirect.headers.get('location')!);
     expect(Object.fromEntries(back.searchParams)).toEqual({ tab: 'git', type: 'github', code: expect.any(String), state: 'redirect:portal' });
-    const toCallback = await fetch(`${standin.bitbucket.oauthUrl}/site/oauth2/authorize?client_id=${standin.bitbucket.clientId}&response_type=code`, { redirect: 'manual' });
+    const toCallback = await fetch(`${standin.bitbucket.oauthUrl}/site/oauth2/authorize?client_id=${standin.bitbucket.clientId}&response_type=code`, {
+      redirect: 'manual',
+    });
     expect(toCallback.headers.get('location')).toMatch(/^http:\/\/portal\.test\/callback\?code=/);
     const unknown = await fetch(`${standin.gitlab.url}/oauth/authorize?client_id=nope&response_type=code&redirect_uri=http://x.test/`, { redirect: 'manual' });
     expect(unknown.status).toBe(400);
   });
 
-  it('answers GitHub\'s token endpoint form-encoded unless JSON is asked for, and with an error for bad credentials', async () => {
+  it("answers GitHub's token endpoint form-encoded unless JSON is asked for, and with an error for bad credentials", async () => {
     const code = standin.issueCode('github');
     const form = await fetch(`${standin.github.oauthUrl}/login/oauth/access_token`, {
-      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ client_id: standin.github.clientId, client_secret: standin.github.clientSecret, code }),
     });
-    expect(Object.fromEntries(new URLSearchParams(await form.text()))).toEqual({ access_token: expect.stringMatching(/^gho_/), token_type: 'bearer', scope: 'repo' });
+    expect(Object.fromEntries(new URLSearchParams(await form.text()))).toEqual({
+      access_token: expect.stringMatching(/^gho_/),
+      token_type: 'bearer',
+      scope: 'repo',
+    });
     const bad = await fetch(`${standin.github.oauthUrl}/login/oauth/access_token`, {
-      method: 'POST', headers: { accept: 'application/json', 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { accept: 'application/json', 'content-type': 'application/json' },
       body: JSON.stringify({ client_id: standin.github.clientId, client_secret: 'wrong', code: standin.issueCode('github') }),
     });
     expect(await bad.json()).toMatchObject({ error: 'incorrect_client_credentials' });
@@ -71,18 +84,23 @@ describe('git stand-in', { timeout: 30_000 }, () => {
       await run('git', ['add', 'about.html'], { cwd: dir, env: gitEnv });
       await run('git', ['-c', 'user.name=Pusher', '-c', 'user.email=p@example.com', 'commit', '--quiet', '-m', 'About page'], { cwd: dir, env: gitEnv });
       await run('git', ['push', '--quiet', 'origin', 'HEAD:refs/heads/about'], { cwd: dir, env: gitEnv });
-      const branches: any = await (await fetch(`${standin.bitbucket.apiUrl}/repositories/team/site/refs/branches`, { headers: { authorization: `Bearer ${token}` } })).json();
+      const branches: any = await (
+        await fetch(`${standin.bitbucket.apiUrl}/repositories/team/site/refs/branches`, { headers: { authorization: `Bearer ${token}` } })
+      ).json();
       expect(branches.values.map((b: any) => b.name)).toEqual(['about', 'trunk']);
-      await expect(run('git', ['push', '--quiet', `${standin.url}/bitbucket/team/site.git`, 'HEAD:refs/heads/other'], { cwd: dir, env: gitEnv })).rejects.toThrow();
+      await expect(
+        run('git', ['push', '--quiet', `${standin.url}/bitbucket/team/site.git`, 'HEAD:refs/heads/other'], { cwd: dir, env: gitEnv }),
+      ).rejects.toThrow();
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 
-  it('delivers GitHub\'s ping, then pushes through the custom transport, signed', async () => {
+  it("delivers GitHub's ping, then pushes through the custom transport, signed", async () => {
     const token = standin.issueToken('github');
     const res = await fetch(`${standin.github.apiUrl}/repos/team/site/hooks`, {
-      method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'web', active: true, events: ['push'], config: { url: 'https://ci.example.com/hook', content_type: 'json', secret: 's' } }),
     });
     expect(res.status).toBe(201);
@@ -101,11 +119,17 @@ describe('git stand-in', { timeout: 30_000 }, () => {
       await other.createRepo('a/b', { f: '1' });
       const token = other.issueToken('gitlab');
       await fetch(`${other.gitlab.url}/api/v4/projects/a%2Fb/hooks`, {
-        method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ url: 'https://ci.example.com/hook', token: 't', push_events: true }),
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ url: 'https://ci.example.com/hook', token: 't', push_events: true }),
       });
       await other.commit('a/b', { f: '2' }, 'Change');
       expect(other.deliveries.at(-1)).toMatchObject({ status: null, error: expect.stringMatching(/only delivers to loopback/) });
-      expect(other.env).toEqual({ GITLAB_CLIENT_ID: 'standin-gitlab-client', GITLAB_CLIENT_SECRET: 'standin-gitlab-secret', GITLAB_URL: `${other.url}/gitlab` });
+      expect(other.env).toEqual({
+        GITLAB_CLIENT_ID: 'standin-gitlab-client',
+        GITLAB_CLIENT_SECRET: 'standin-gitlab-secret',
+        GITLAB_URL: `${other.url}/gitlab`,
+      });
       expect((await fetch(`${other.url}/github/api/v3/user`)).status).toBe(404);
     } finally {
       await other.close();

@@ -42,12 +42,43 @@ export interface GitStandinOptions {
   deliver?: (d: { url: string; headers: Record<string, string>; body: string }) => Promise<{ status: number }>;
 }
 
-export interface StandinUser { provider: StandinProvider; login: string; id: number; uuid: string; name: string; email: string; avatarUrl: string }
-export interface IssuedToken { provider: StandinProvider; kind: 'access' | 'refresh'; token: string; login: string; expiresAt: number | null; revoked: boolean }
-export interface StandinHook { id: string; provider: StandinProvider; repo: string; url: string; secret: string; events: string[]; active: boolean; createdAt: string }
+export interface StandinUser {
+  provider: StandinProvider;
+  login: string;
+  id: number;
+  uuid: string;
+  name: string;
+  email: string;
+  avatarUrl: string;
+}
+export interface IssuedToken {
+  provider: StandinProvider;
+  kind: 'access' | 'refresh';
+  token: string;
+  login: string;
+  expiresAt: number | null;
+  revoked: boolean;
+}
+export interface StandinHook {
+  id: string;
+  provider: StandinProvider;
+  repo: string;
+  url: string;
+  secret: string;
+  events: string[];
+  active: boolean;
+  createdAt: string;
+}
 export interface StandinDelivery {
-  hookId: string; provider: StandinProvider; repo: string; event: string; url: string;
-  headers: Record<string, string>; body: string; status: number | null; error?: string;
+  hookId: string;
+  provider: StandinProvider;
+  repo: string;
+  event: string;
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  status: number | null;
+  error?: string;
 }
 
 export interface GitStandin {
@@ -58,9 +89,19 @@ export interface GitStandin {
   gitlab: { url: string; clientId: string; clientSecret: string };
   bitbucket: { oauthUrl: string; apiUrl: string; clientId: string; clientSecret: string };
   /** Creates a bare repository with an initial commit of `files` on `branch` (its default branch). */
-  createRepo(fullName: string, files: Record<string, string>, branch?: string): Promise<{ cloneUrl: string; urls: Record<StandinProvider, string>; path: string; sha: string }>;
+  createRepo(
+    fullName: string,
+    files: Record<string, string>,
+    branch?: string,
+  ): Promise<{ cloneUrl: string; urls: Record<StandinProvider, string>; path: string; sha: string }>;
   /** Commits files (null deletes one) with the git CLI and delivers the push webhook to the repo's hooks; answers the sha. */
-  commit(fullName: string, files: Record<string, string | null>, message: string, branch?: string, o?: { author?: { name: string; email: string } }): Promise<string>;
+  commit(
+    fullName: string,
+    files: Record<string, string | null>,
+    message: string,
+    branch?: string,
+    o?: { author?: { name: string; email: string } },
+  ): Promise<string>;
   /** An authorization code as the authorize page would issue it (for tests without a browser). */
   issueCode(provider: StandinProvider, o?: { login?: string; redirectUri?: string }): string;
   /** An access token straight away (a personal access token, in effect). */
@@ -77,7 +118,11 @@ export interface GitStandin {
 }
 
 class HttpError extends Error {
-  constructor(readonly status: number, readonly body: unknown, readonly headers: Record<string, string> = {}) {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    readonly headers: Record<string, string> = {},
+  ) {
     super(typeof body === 'string' ? body : JSON.stringify(body));
   }
 }
@@ -122,8 +167,13 @@ export async function startGitStandin(options: GitStandinOptions = {}): Promise<
     let u = users.get(key);
     if (!u) {
       u = {
-        provider, login, id: ++nextId, uuid: crypto.randomUUID(), name: login.replace(/(^|[-_.])(\w)/g, (_, s: string, c: string) => `${s ? ' ' : ''}${c.toUpperCase()}`).trim(),
-        email: `${login}@${provider}.standin.test`, avatarUrl: `${base}/${provider}/avatars/${encodeURIComponent(login)}.png`,
+        provider,
+        login,
+        id: ++nextId,
+        uuid: crypto.randomUUID(),
+        name: login.replace(/(^|[-_.])(\w)/g, (_, s: string, c: string) => `${s ? ' ' : ''}${c.toUpperCase()}`).trim(),
+        email: `${login}@${provider}.standin.test`,
+        avatarUrl: `${base}/${provider}/avatars/${encodeURIComponent(login)}.png`,
       };
       users.set(key, u);
     }
@@ -139,7 +189,14 @@ export async function startGitStandin(options: GitStandinOptions = {}): Promise<
   }
   function issue(provider: StandinProvider, kind: IssuedToken['kind'], login: string): IssuedToken {
     const prefix = provider === 'github' ? (kind === 'access' ? 'gho_' : 'ghr_') : provider === 'gitlab' ? '' : '';
-    const t: IssuedToken = { provider, kind, token: prefix + rand(), login, expiresAt: kind === 'access' && provider !== 'github' ? Date.now() + ttl * 1000 : null, revoked: false };
+    const t: IssuedToken = {
+      provider,
+      kind,
+      token: prefix + rand(),
+      login,
+      expiresAt: kind === 'access' && provider !== 'github' ? Date.now() + ttl * 1000 : null,
+      revoked: false,
+    };
     tokens.set(t.token, t);
     return t;
   }
@@ -245,28 +302,48 @@ export async function startGitStandin(options: GitStandinOptions = {}): Promise<
     const m = meta(fullName);
     const api = `${base}/github/api/v3`;
     return {
-      id: m.id, node_id: Buffer.from(`Repository:${m.id}`).toString('base64'), name: repoName(fullName), full_name: fullName, private: true,
+      id: m.id,
+      node_id: Buffer.from(`Repository:${m.id}`).toString('base64'),
+      name: repoName(fullName),
+      full_name: fullName,
+      private: true,
       owner: { login: owner(fullName), id: 1, type: 'User', html_url: `${base}/github/${owner(fullName)}` },
-      html_url: webUrl('github', fullName), description: null, fork: false, url: `${api}/repos/${fullName}`,
-      hooks_url: `${api}/repos/${fullName}/hooks`, clone_url: cloneUrlOf('github', fullName), git_url: `git://standin/${fullName}.git`,
-      ssh_url: `git@standin:${fullName}.git`, default_branch: await repos.defaultBranch(fullName), visibility: 'private',
+      html_url: webUrl('github', fullName),
+      description: null,
+      fork: false,
+      url: `${api}/repos/${fullName}`,
+      hooks_url: `${api}/repos/${fullName}/hooks`,
+      clone_url: cloneUrlOf('github', fullName),
+      git_url: `git://standin/${fullName}.git`,
+      ssh_url: `git@standin:${fullName}.git`,
+      default_branch: await repos.defaultBranch(fullName),
+      visibility: 'private',
       permissions: { admin: true, maintain: true, push: true, triage: true, pull: true },
-      created_at: m.createdAt, updated_at: m.createdAt, pushed_at: m.createdAt,
+      created_at: m.createdAt,
+      updated_at: m.createdAt,
+      pushed_at: m.createdAt,
     };
   }
   function ghCommit(fullName: string, c: CommitData, files?: FileChange[]) {
     const api = `${base}/github/api/v3`;
     const author = userByEmail('github', c.authorEmail);
     const committer = userByEmail('github', c.committerEmail);
-    const ghUser = (u: StandinUser | undefined) => (u ? { login: u.login, id: u.id, avatar_url: u.avatarUrl, type: 'User', html_url: `${base}/github/${u.login}` } : null);
+    const ghUser = (u: StandinUser | undefined) =>
+      u ? { login: u.login, id: u.id, avatar_url: u.avatarUrl, type: 'User', html_url: `${base}/github/${u.login}` } : null;
     return {
-      sha: c.sha, node_id: Buffer.from(`Commit:${c.sha}`).toString('base64'), url: `${api}/repos/${fullName}/commits/${c.sha}`, html_url: `${webUrl('github', fullName)}/commit/${c.sha}`,
+      sha: c.sha,
+      node_id: Buffer.from(`Commit:${c.sha}`).toString('base64'),
+      url: `${api}/repos/${fullName}/commits/${c.sha}`,
+      html_url: `${webUrl('github', fullName)}/commit/${c.sha}`,
       commit: {
         author: { name: c.authorName, email: c.authorEmail, date: c.authorDate },
         committer: { name: c.committerName, email: c.committerEmail, date: c.committerDate },
-        message: c.message, tree: { sha: c.tree, url: `${api}/repos/${fullName}/git/trees/${c.tree}` }, comment_count: 0,
+        message: c.message,
+        tree: { sha: c.tree, url: `${api}/repos/${fullName}/git/trees/${c.tree}` },
+        comment_count: 0,
       },
-      author: ghUser(author), committer: ghUser(committer),
+      author: ghUser(author),
+      committer: ghUser(committer),
       parents: c.parents.map((p) => ({ sha: p, url: `${api}/repos/${fullName}/commits/${p}` })),
       ...(files ? { files: files.map((f) => ({ filename: f.path, status: f.status, additions: 0, deletions: 0, changes: 0 })) } : {}),
     };
@@ -274,22 +351,62 @@ export async function startGitStandin(options: GitStandinOptions = {}): Promise<
   async function glProject(fullName: string) {
     const m = meta(fullName);
     return {
-      id: m.id, description: null, name: repoName(fullName), name_with_namespace: `${owner(fullName)} / ${repoName(fullName)}`, path: repoName(fullName),
-      path_with_namespace: fullName, created_at: m.createdAt, default_branch: await repos.defaultBranch(fullName), tag_list: [], topics: [],
-      ssh_url_to_repo: `git@standin:${fullName}.git`, http_url_to_repo: cloneUrlOf('gitlab', fullName), web_url: webUrl('gitlab', fullName),
-      readme_url: null, forks_count: 0, avatar_url: null, star_count: 0, last_activity_at: m.createdAt,
-      namespace: { id: 1, name: owner(fullName), path: owner(fullName), kind: 'user', full_path: owner(fullName), parent_id: null, avatar_url: null, web_url: `${base}/gitlab/${owner(fullName)}` },
+      id: m.id,
+      description: null,
+      name: repoName(fullName),
+      name_with_namespace: `${owner(fullName)} / ${repoName(fullName)}`,
+      path: repoName(fullName),
+      path_with_namespace: fullName,
+      created_at: m.createdAt,
+      default_branch: await repos.defaultBranch(fullName),
+      tag_list: [],
+      topics: [],
+      ssh_url_to_repo: `git@standin:${fullName}.git`,
+      http_url_to_repo: cloneUrlOf('gitlab', fullName),
+      web_url: webUrl('gitlab', fullName),
+      readme_url: null,
+      forks_count: 0,
+      avatar_url: null,
+      star_count: 0,
+      last_activity_at: m.createdAt,
+      namespace: {
+        id: 1,
+        name: owner(fullName),
+        path: owner(fullName),
+        kind: 'user',
+        full_path: owner(fullName),
+        parent_id: null,
+        avatar_url: null,
+        web_url: `${base}/gitlab/${owner(fullName)}`,
+      },
     };
   }
   const glCommit = (fullName: string, c: CommitData) => ({
-    id: c.sha, short_id: c.sha.slice(0, 8), created_at: c.committerDate, parent_ids: c.parents, title: c.message.split('\n')[0], message: c.message,
-    author_name: c.authorName, author_email: c.authorEmail, authored_date: c.authorDate,
-    committer_name: c.committerName, committer_email: c.committerEmail, committed_date: c.committerDate,
-    trailers: {}, extended_trailers: {}, web_url: `${webUrl('gitlab', fullName)}/-/commit/${c.sha}`,
+    id: c.sha,
+    short_id: c.sha.slice(0, 8),
+    created_at: c.committerDate,
+    parent_ids: c.parents,
+    title: c.message.split('\n')[0],
+    message: c.message,
+    author_name: c.authorName,
+    author_email: c.authorEmail,
+    authored_date: c.authorDate,
+    committer_name: c.committerName,
+    committer_email: c.committerEmail,
+    committed_date: c.committerDate,
+    trailers: {},
+    extended_trailers: {},
+    web_url: `${webUrl('gitlab', fullName)}/-/commit/${c.sha}`,
   });
   const glDiff = (f: FileChange) => ({
-    diff: '', new_path: f.path, old_path: f.path, a_mode: f.status === 'added' ? '0' : '100644', b_mode: f.status === 'removed' ? '0' : '100644',
-    new_file: f.status === 'added', renamed_file: false, deleted_file: f.status === 'removed',
+    diff: '',
+    new_path: f.path,
+    old_path: f.path,
+    a_mode: f.status === 'added' ? '0' : '100644',
+    b_mode: f.status === 'removed' ? '0' : '100644',
+    new_file: f.status === 'added',
+    renamed_file: false,
+    deleted_file: f.status === 'removed',
   });
   async function bbRepo(fullName: string) {
     const m = meta(fullName);
@@ -297,14 +414,41 @@ export async function startGitStandin(options: GitStandinOptions = {}): Promise<
     const clone = new URL(cloneUrlOf('bitbucket', fullName));
     clone.username = owner(fullName);
     return {
-      type: 'repository', uuid: braces(m.uuid), full_name: fullName, name: repoName(fullName), slug: repoName(fullName), is_private: true, scm: 'git',
-      description: '', language: '', created_on: m.createdAt, updated_on: m.createdAt, has_issues: false, has_wiki: false, fork_policy: 'no_public_forks',
-      owner: { type: 'user', uuid: braces(crypto.createHash('md5').update(owner(fullName)).digest('hex').replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5')), display_name: owner(fullName), username: owner(fullName) },
+      type: 'repository',
+      uuid: braces(m.uuid),
+      full_name: fullName,
+      name: repoName(fullName),
+      slug: repoName(fullName),
+      is_private: true,
+      scm: 'git',
+      description: '',
+      language: '',
+      created_on: m.createdAt,
+      updated_on: m.createdAt,
+      has_issues: false,
+      has_wiki: false,
+      fork_policy: 'no_public_forks',
+      owner: {
+        type: 'user',
+        uuid: braces(
+          crypto
+            .createHash('md5')
+            .update(owner(fullName))
+            .digest('hex')
+            .replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5'),
+        ),
+        display_name: owner(fullName),
+        username: owner(fullName),
+      },
       workspace: { type: 'workspace', slug: owner(fullName), name: owner(fullName), uuid: braces(crypto.randomUUID()) },
       mainbranch: { type: 'branch', name: await repos.defaultBranch(fullName) },
       links: {
-        self: { href: `${api}/repositories/${fullName}` }, html: { href: webUrl('bitbucket', fullName) },
-        clone: [{ name: 'https', href: clone.toString() }, { name: 'ssh', href: `git@standin:${fullName}.git` }],
+        self: { href: `${api}/repositories/${fullName}` },
+        html: { href: webUrl('bitbucket', fullName) },
+        clone: [
+          { name: 'https', href: clone.toString() },
+          { name: 'ssh', href: `git@standin:${fullName}.git` },
+        ],
         hooks: { href: `${api}/repositories/${fullName}/hooks` },
       },
     };
@@ -313,10 +457,25 @@ export async function startGitStandin(options: GitStandinOptions = {}): Promise<
     const api = `${base}/bitbucket/2.0`;
     const u = userByEmail('bitbucket', c.authorEmail);
     return {
-      type: 'commit', hash: c.sha, date: c.authorDate, message: c.message.endsWith('\n') ? c.message : `${c.message}\n`,
+      type: 'commit',
+      hash: c.sha,
+      date: c.authorDate,
+      message: c.message.endsWith('\n') ? c.message : `${c.message}\n`,
       author: {
-        type: 'author', raw: `${c.authorName} <${c.authorEmail}>`,
-        ...(u ? { user: { type: 'user', display_name: u.name, uuid: braces(u.uuid), account_id: String(u.id), nickname: u.login, links: { avatar: { href: u.avatarUrl } } } } : {}),
+        type: 'author',
+        raw: `${c.authorName} <${c.authorEmail}>`,
+        ...(u
+          ? {
+              user: {
+                type: 'user',
+                display_name: u.name,
+                uuid: braces(u.uuid),
+                account_id: String(u.id),
+                nickname: u.login,
+                links: { avatar: { href: u.avatarUrl } },
+              },
+            }
+          : {}),
       },
       parents: c.parents.map((p) => ({ type: 'commit', hash: p, links: { self: { href: `${api}/repositories/${fullName}/commit/${p}` } } })),
       repository: { type: 'repository', full_name: fullName, name: repoName(fullName), uuid: braces(meta(fullName).uuid) },
@@ -326,7 +485,8 @@ export async function startGitStandin(options: GitStandinOptions = {}): Promise<
   async function commitOr404(provider: StandinProvider, fullName: string, ref: string) {
     const sha = await repos.resolve(fullName, ref);
     if (!sha) {
-      if (provider === 'github') throw new HttpError(422, { message: `No commit found for SHA: ${ref}`, documentation_url: 'https://docs.github.com/rest', status: '422' });
+      if (provider === 'github')
+        throw new HttpError(422, { message: `No commit found for SHA: ${ref}`, documentation_url: 'https://docs.github.com/rest', status: '422' });
       notFound(provider, 'Commit Not Found');
     }
     return repos.commitData(fullName, sha!);
@@ -347,13 +507,29 @@ export async function startGitStandin(options: GitStandinOptions = {}): Promise<
     const headers: Record<string, string> = { 'Content-Type': 'application/json' };
     if (hook.provider === 'github') {
       Object.assign(headers, {
-        'User-Agent': 'GitHub-Hookshot/standin', 'X-GitHub-Event': event, 'X-GitHub-Delivery': crypto.randomUUID(), 'X-GitHub-Hook-ID': hook.id,
-        'X-GitHub-Hook-Installation-Target-Type': 'repository', 'X-GitHub-Hook-Installation-Target-ID': String(meta(hook.repo).id),
+        'User-Agent': 'GitHub-Hookshot/standin',
+        'X-GitHub-Event': event,
+        'X-GitHub-Delivery': crypto.randomUUID(),
+        'X-GitHub-Hook-ID': hook.id,
+        'X-GitHub-Hook-Installation-Target-Type': 'repository',
+        'X-GitHub-Hook-Installation-Target-ID': String(meta(hook.repo).id),
       });
     } else if (hook.provider === 'gitlab') {
-      Object.assign(headers, { 'User-Agent': 'GitLab/17.0.0', 'X-Gitlab-Event': event, 'X-Gitlab-Instance': `${base}/gitlab`, 'X-Gitlab-Webhook-UUID': crypto.randomUUID(), 'X-Gitlab-Event-UUID': crypto.randomUUID() });
+      Object.assign(headers, {
+        'User-Agent': 'GitLab/17.0.0',
+        'X-Gitlab-Event': event,
+        'X-Gitlab-Instance': `${base}/gitlab`,
+        'X-Gitlab-Webhook-UUID': crypto.randomUUID(),
+        'X-Gitlab-Event-UUID': crypto.randomUUID(),
+      });
     } else {
-      Object.assign(headers, { 'User-Agent': 'Bitbucket-Webhooks/2.0', 'X-Event-Key': event, 'X-Hook-UUID': hook.id.replace(/[{}]/g, ''), 'X-Request-UUID': crypto.randomUUID(), 'X-Attempt-Number': '1' });
+      Object.assign(headers, {
+        'User-Agent': 'Bitbucket-Webhooks/2.0',
+        'X-Event-Key': event,
+        'X-Hook-UUID': hook.id.replace(/[{}]/g, ''),
+        'X-Request-UUID': crypto.randomUUID(),
+        'X-Attempt-Number': '1',
+      });
     }
     sign(headers, hook.provider, hook.secret, body);
     const record: StandinDelivery = { hookId: hook.id, provider: hook.provider, repo: hook.repo, event, url: hook.url, headers, body, status: null };
@@ -377,82 +553,185 @@ export async function startGitStandin(options: GitStandinOptions = {}): Promise<
     return p;
   }
 
-  async function pushPayload(provider: StandinProvider, fullName: string, branch: string, before: string | null, after: string, pusher: { name: string; email: string }) {
+  async function pushPayload(
+    provider: StandinProvider,
+    fullName: string,
+    branch: string,
+    before: string | null,
+    after: string,
+    pusher: { name: string; email: string },
+  ) {
     const zero = '0'.repeat(40);
     const shas = (await repos.commitsBetween(fullName, before, after)).reverse(); // oldest first
-    const commits = await Promise.all(shas.slice(-20).map(async (sha) => ({ data: await repos.commitData(fullName, sha), changes: await repos.changesOf(fullName, sha) })));
+    const commits = await Promise.all(
+      shas.slice(-20).map(async (sha) => ({ data: await repos.commitData(fullName, sha), changes: await repos.changesOf(fullName, sha) })),
+    );
     const files = (changes: FileChange[], status: FileChange['status']) => changes.filter((c) => c.status === status).map((c) => c.path);
     const head = commits.at(-1)!;
     if (provider === 'github') {
       const pusherUser = userByEmail('github', pusher.email);
       const asCommit = (c: (typeof commits)[number]) => ({
-        id: c.data.sha, tree_id: c.data.tree, distinct: true, message: c.data.message, timestamp: c.data.authorDate, url: `${webUrl('github', fullName)}/commit/${c.data.sha}`,
-        author: { name: c.data.authorName, email: c.data.authorEmail, ...(userByEmail('github', c.data.authorEmail) ? { username: userByEmail('github', c.data.authorEmail)!.login } : {}) },
+        id: c.data.sha,
+        tree_id: c.data.tree,
+        distinct: true,
+        message: c.data.message,
+        timestamp: c.data.authorDate,
+        url: `${webUrl('github', fullName)}/commit/${c.data.sha}`,
+        author: {
+          name: c.data.authorName,
+          email: c.data.authorEmail,
+          ...(userByEmail('github', c.data.authorEmail) ? { username: userByEmail('github', c.data.authorEmail)!.login } : {}),
+        },
         committer: { name: c.data.committerName, email: c.data.committerEmail },
-        added: files(c.changes, 'added'), removed: files(c.changes, 'removed'), modified: files(c.changes, 'modified'),
+        added: files(c.changes, 'added'),
+        removed: files(c.changes, 'removed'),
+        modified: files(c.changes, 'modified'),
       });
       const repo = await ghRepo(fullName);
       return {
-        ref: `refs/heads/${branch}`, before: before ?? zero, after, created: !before, deleted: false, forced: false, base_ref: null,
+        ref: `refs/heads/${branch}`,
+        before: before ?? zero,
+        after,
+        created: !before,
+        deleted: false,
+        forced: false,
+        base_ref: null,
         compare: `${webUrl('github', fullName)}/compare/${(before ?? zero).slice(0, 12)}...${after.slice(0, 12)}`,
-        commits: commits.map(asCommit), head_commit: asCommit(head),
+        commits: commits.map(asCommit),
+        head_commit: asCommit(head),
         repository: { ...repo, owner: { ...repo.owner, name: repo.owner.login, email: null }, master_branch: repo.default_branch, stargazers: 0 },
         pusher: { name: pusherUser?.login ?? pusher.name, email: pusher.email },
-        sender: pusherUser ? { login: pusherUser.login, id: pusherUser.id, avatar_url: pusherUser.avatarUrl, type: 'User' } : { login: pusher.name, id: 0, type: 'User' },
+        sender: pusherUser
+          ? { login: pusherUser.login, id: pusherUser.id, avatar_url: pusherUser.avatarUrl, type: 'User' }
+          : { login: pusher.name, id: 0, type: 'User' },
       };
     }
     if (provider === 'gitlab') {
       const u = userByEmail('gitlab', pusher.email);
       const project = await glProject(fullName);
       return {
-        object_kind: 'push', event_name: 'push', before: before ?? zero, after, ref: `refs/heads/${branch}`, ref_protected: false, checkout_sha: after, message: null,
-        user_id: u?.id ?? 0, user_name: u?.name ?? pusher.name, user_username: u?.login ?? pusher.name, user_email: pusher.email, user_avatar: u?.avatarUrl ?? null,
+        object_kind: 'push',
+        event_name: 'push',
+        before: before ?? zero,
+        after,
+        ref: `refs/heads/${branch}`,
+        ref_protected: false,
+        checkout_sha: after,
+        message: null,
+        user_id: u?.id ?? 0,
+        user_name: u?.name ?? pusher.name,
+        user_username: u?.login ?? pusher.name,
+        user_email: pusher.email,
+        user_avatar: u?.avatarUrl ?? null,
         project_id: project.id,
         project: {
-          id: project.id, name: project.name, description: null, web_url: project.web_url, avatar_url: null, git_ssh_url: project.ssh_url_to_repo,
-          git_http_url: project.http_url_to_repo, namespace: owner(fullName), visibility_level: 0, path_with_namespace: fullName,
-          default_branch: project.default_branch, ci_config_path: null, homepage: project.web_url, url: project.ssh_url_to_repo,
-          ssh_url: project.ssh_url_to_repo, http_url: project.http_url_to_repo,
+          id: project.id,
+          name: project.name,
+          description: null,
+          web_url: project.web_url,
+          avatar_url: null,
+          git_ssh_url: project.ssh_url_to_repo,
+          git_http_url: project.http_url_to_repo,
+          namespace: owner(fullName),
+          visibility_level: 0,
+          path_with_namespace: fullName,
+          default_branch: project.default_branch,
+          ci_config_path: null,
+          homepage: project.web_url,
+          url: project.ssh_url_to_repo,
+          ssh_url: project.ssh_url_to_repo,
+          http_url: project.http_url_to_repo,
         },
         commits: commits.map((c) => ({
-          id: c.data.sha, message: c.data.message, title: c.data.message.split('\n')[0], timestamp: c.data.authorDate,
-          url: `${webUrl('gitlab', fullName)}/-/commit/${c.data.sha}`, author: { name: c.data.authorName, email: c.data.authorEmail },
-          added: files(c.changes, 'added'), modified: files(c.changes, 'modified'), removed: files(c.changes, 'removed'),
+          id: c.data.sha,
+          message: c.data.message,
+          title: c.data.message.split('\n')[0],
+          timestamp: c.data.authorDate,
+          url: `${webUrl('gitlab', fullName)}/-/commit/${c.data.sha}`,
+          author: { name: c.data.authorName, email: c.data.authorEmail },
+          added: files(c.changes, 'added'),
+          modified: files(c.changes, 'modified'),
+          removed: files(c.changes, 'removed'),
         })),
-        total_commits_count: shas.length, push_options: {},
-        repository: { name: project.name, url: project.ssh_url_to_repo, description: null, homepage: project.web_url, git_http_url: project.http_url_to_repo, git_ssh_url: project.ssh_url_to_repo, visibility_level: 0 },
+        total_commits_count: shas.length,
+        push_options: {},
+        repository: {
+          name: project.name,
+          url: project.ssh_url_to_repo,
+          description: null,
+          homepage: project.web_url,
+          git_http_url: project.http_url_to_repo,
+          git_ssh_url: project.ssh_url_to_repo,
+          visibility_level: 0,
+        },
       };
     }
     const u = userByEmail('bitbucket', pusher.email);
     const repo = await bbRepo(fullName);
     const branchObj = (sha: string, c: CommitData) => ({
-      type: 'branch', name: branch, target: bbCommit(fullName, c),
-      links: { self: { href: `${base}/bitbucket/2.0/repositories/${fullName}/refs/branches/${branch}` }, html: { href: `${webUrl('bitbucket', fullName)}/branch/${branch}` } },
+      type: 'branch',
+      name: branch,
+      target: bbCommit(fullName, c),
+      links: {
+        self: { href: `${base}/bitbucket/2.0/repositories/${fullName}/refs/branches/${branch}` },
+        html: { href: `${webUrl('bitbucket', fullName)}/branch/${branch}` },
+      },
     });
     return {
       push: {
-        changes: [{
-          old: before ? branchObj(before, await repos.commitData(fullName, before)) : null,
-          new: branchObj(after, head.data),
-          created: !before, closed: false, forced: false, truncated: shas.length > 5,
-          commits: commits.slice(-5).reverse().map((c) => bbCommit(fullName, c.data)),
-          links: { html: { href: `${webUrl('bitbucket', fullName)}/branches/compare/${after}..${before ?? ''}` } },
-        }],
+        changes: [
+          {
+            old: before ? branchObj(before, await repos.commitData(fullName, before)) : null,
+            new: branchObj(after, head.data),
+            created: !before,
+            closed: false,
+            forced: false,
+            truncated: shas.length > 5,
+            commits: commits
+              .slice(-5)
+              .reverse()
+              .map((c) => bbCommit(fullName, c.data)),
+            links: { html: { href: `${webUrl('bitbucket', fullName)}/branches/compare/${after}..${before ?? ''}` } },
+          },
+        ],
       },
-      actor: u ? { type: 'user', display_name: u.name, uuid: braces(u.uuid), account_id: String(u.id), nickname: u.login, links: { avatar: { href: u.avatarUrl } } } : { type: 'user', display_name: pusher.name },
-      repository: { type: 'repository', full_name: fullName, name: repo.name, uuid: repo.uuid, is_private: true, scm: 'git', links: repo.links, workspace: repo.workspace, owner: repo.owner },
+      actor: u
+        ? { type: 'user', display_name: u.name, uuid: braces(u.uuid), account_id: String(u.id), nickname: u.login, links: { avatar: { href: u.avatarUrl } } }
+        : { type: 'user', display_name: pusher.name },
+      repository: {
+        type: 'repository',
+        full_name: fullName,
+        name: repo.name,
+        uuid: repo.uuid,
+        is_private: true,
+        scm: 'git',
+        links: repo.links,
+        workspace: repo.workspace,
+        owner: repo.owner,
+      },
     };
   }
 
   function addHook(provider: StandinProvider, repo: string, url: unknown, secret: unknown, events: string[]): StandinHook {
     if (typeof url !== 'string' || !/^https?:\/\//.test(url)) {
-      if (provider === 'github') throw new HttpError(422, { message: 'Validation Failed', errors: [{ resource: 'Hook', code: 'custom', message: 'Config must contain URL for webhooks' }], status: '422' });
+      if (provider === 'github')
+        throw new HttpError(422, {
+          message: 'Validation Failed',
+          errors: [{ resource: 'Hook', code: 'custom', message: 'Config must contain URL for webhooks' }],
+          status: '422',
+        });
       if (provider === 'gitlab') throw new HttpError(400, { error: 'url is missing' });
       throw new HttpError(400, { type: 'error', error: { message: 'Bad request', fields: { url: ['Enter a valid URL.'] } } });
     }
     const hook: StandinHook = {
-      id: provider === 'bitbucket' ? braces(crypto.randomUUID()) : String(++nextId), provider, repo, url,
-      secret: typeof secret === 'string' ? secret : '', events, active: true, createdAt: new Date().toISOString(),
+      id: provider === 'bitbucket' ? braces(crypto.randomUUID()) : String(++nextId),
+      provider,
+      repo,
+      url,
+      secret: typeof secret === 'string' ? secret : '',
+      events,
+      active: true,
+      createdAt: new Date().toISOString(),
     };
     hooks.push(hook);
     return hook;
@@ -463,21 +742,49 @@ export async function startGitStandin(options: GitStandinOptions = {}): Promise<
     hooks.splice(i, 1);
   }
   const ghHook = (h: StandinHook) => ({
-    type: 'Repository', id: Number(h.id), name: 'web', active: h.active, events: h.events,
+    type: 'Repository',
+    id: Number(h.id),
+    name: 'web',
+    active: h.active,
+    events: h.events,
     config: { content_type: 'json', insecure_ssl: '0', url: h.url, ...(h.secret ? { secret: '********' } : {}) },
-    updated_at: h.createdAt, created_at: h.createdAt, url: `${base}/github/api/v3/repos/${h.repo}/hooks/${h.id}`,
-    test_url: `${base}/github/api/v3/repos/${h.repo}/hooks/${h.id}/test`, ping_url: `${base}/github/api/v3/repos/${h.repo}/hooks/${h.id}/pings`,
-    deliveries_url: `${base}/github/api/v3/repos/${h.repo}/hooks/${h.id}/deliveries`, last_response: { code: null, status: 'unused', message: null },
+    updated_at: h.createdAt,
+    created_at: h.createdAt,
+    url: `${base}/github/api/v3/repos/${h.repo}/hooks/${h.id}`,
+    test_url: `${base}/github/api/v3/repos/${h.repo}/hooks/${h.id}/test`,
+    ping_url: `${base}/github/api/v3/repos/${h.repo}/hooks/${h.id}/pings`,
+    deliveries_url: `${base}/github/api/v3/repos/${h.repo}/hooks/${h.id}/deliveries`,
+    last_response: { code: null, status: 'unused', message: null },
   });
   const glHook = (h: StandinHook) => ({
-    id: Number(h.id), url: h.url, project_id: meta(h.repo).id, push_events: true, push_events_branch_filter: '', issues_events: false,
-    confidential_issues_events: false, merge_requests_events: false, tag_push_events: false, note_events: false, job_events: false,
-    pipeline_events: false, wiki_page_events: false, enable_ssl_verification: true, created_at: h.createdAt, alert_status: 'executable',
+    id: Number(h.id),
+    url: h.url,
+    project_id: meta(h.repo).id,
+    push_events: true,
+    push_events_branch_filter: '',
+    issues_events: false,
+    confidential_issues_events: false,
+    merge_requests_events: false,
+    tag_push_events: false,
+    note_events: false,
+    job_events: false,
+    pipeline_events: false,
+    wiki_page_events: false,
+    enable_ssl_verification: true,
+    created_at: h.createdAt,
+    alert_status: 'executable',
   });
   const bbHook = (h: StandinHook) => ({
-    type: 'webhook_subscription', uuid: h.id, url: h.url, description: 'Gantry pipelines', subject_type: 'repository',
-    subject: { type: 'repository', full_name: h.repo, uuid: braces(meta(h.repo).uuid) }, active: h.active, events: h.events,
-    created_at: h.createdAt, secret_set: !!h.secret,
+    type: 'webhook_subscription',
+    uuid: h.id,
+    url: h.url,
+    description: 'Gantry pipelines',
+    subject_type: 'repository',
+    subject: { type: 'repository', full_name: h.repo, uuid: braces(meta(h.repo).uuid) },
+    active: h.active,
+    events: h.events,
+    created_at: h.createdAt,
+    secret_set: !!h.secret,
   });
 
   // ── provider routes ─────────────────────────────────────────────────────────────────────────────
@@ -506,14 +813,24 @@ export async function startGitStandin(options: GitStandinOptions = {}): Promise<
         }
       };
       if (b.client_id !== clients.github.clientId || b.client_secret !== clients.github.clientSecret) {
-        answer({ error: 'incorrect_client_credentials', error_description: 'The client_id and/or client_secret passed are incorrect.', error_uri: 'https://docs.github.com/apps' });
+        answer({
+          error: 'incorrect_client_credentials',
+          error_description: 'The client_id and/or client_secret passed are incorrect.',
+          error_uri: 'https://docs.github.com/apps',
+        });
         return true;
       }
       const r = redeemCode(p, b.code, b.redirect_uri, false);
       if ('error' in r) {
-        answer(r.error === 'bad_code'
-          ? { error: 'bad_verification_code', error_description: 'The code passed is incorrect or expired.', error_uri: 'https://docs.github.com/apps' }
-          : { error: 'redirect_uri_mismatch', error_description: 'The redirect_uri MUST match the registered callback URL for this application.', error_uri: 'https://docs.github.com/apps' });
+        answer(
+          r.error === 'bad_code'
+            ? { error: 'bad_verification_code', error_description: 'The code passed is incorrect or expired.', error_uri: 'https://docs.github.com/apps' }
+            : {
+                error: 'redirect_uri_mismatch',
+                error_description: 'The redirect_uri MUST match the registered callback URL for this application.',
+                error_uri: 'https://docs.github.com/apps',
+              },
+        );
         return true;
       }
       answer({ access_token: issue(p, 'access', r.login).token, token_type: 'bearer', scope: 'repo' });
@@ -524,7 +841,18 @@ export async function startGitStandin(options: GitStandinOptions = {}): Promise<
     const t = requireToken(p, req);
     const me = user(p, t.login);
     if (api[0] === 'user' && api.length === 1 && method === 'GET') {
-      json(res, 200, { login: me.login, id: me.id, node_id: Buffer.from(`User:${me.id}`).toString('base64'), avatar_url: me.avatarUrl, html_url: `${base}/github/${me.login}`, type: 'User', site_admin: false, name: me.name, email: me.email, created_at: '2020-01-01T00:00:00Z' });
+      json(res, 200, {
+        login: me.login,
+        id: me.id,
+        node_id: Buffer.from(`User:${me.id}`).toString('base64'),
+        avatar_url: me.avatarUrl,
+        html_url: `${base}/github/${me.login}`,
+        type: 'User',
+        site_admin: false,
+        name: me.name,
+        email: me.email,
+        created_at: '2020-01-01T00:00:00Z',
+      });
       return true;
     }
     if (api[0] === 'user' && api[1] === 'emails' && method === 'GET') {
@@ -534,19 +862,28 @@ export async function startGitStandin(options: GitStandinOptions = {}): Promise<
     if (api[0] === 'user' && api[1] === 'repos' && method === 'GET') {
       const pg = paginate(sortedRepos(), url.searchParams, 'per_page', 30);
       const links = [];
-      if (pg.hasNext) links.push(`<${pageUrl(url, pg.page + 1, 'per_page', pg.perPage)}>; rel="next"`, `<${pageUrl(url, pg.pages, 'per_page', pg.perPage)}>; rel="last"`);
-      if (pg.page > 1) links.push(`<${pageUrl(url, pg.page - 1, 'per_page', pg.perPage)}>; rel="prev"`, `<${pageUrl(url, 1, 'per_page', pg.perPage)}>; rel="first"`);
+      if (pg.hasNext)
+        links.push(`<${pageUrl(url, pg.page + 1, 'per_page', pg.perPage)}>; rel="next"`, `<${pageUrl(url, pg.pages, 'per_page', pg.perPage)}>; rel="last"`);
+      if (pg.page > 1)
+        links.push(`<${pageUrl(url, pg.page - 1, 'per_page', pg.perPage)}>; rel="prev"`, `<${pageUrl(url, 1, 'per_page', pg.perPage)}>; rel="first"`);
       json(res, 200, await Promise.all(pg.values.map(ghRepo)), links.length ? { link: links.join(', ') } : {});
       return true;
     }
     if (api[0] !== 'repos' || api.length < 3) return false;
     const full = repoOr404(p, `${api[1]}/${api[2]}`);
     const rest = api.slice(3);
-    if (rest.length === 0 && method === 'GET') return json(res, 200, await ghRepo(full)), true;
+    if (rest.length === 0 && method === 'GET') return (json(res, 200, await ghRepo(full)), true);
     if (rest[0] === 'branches' && rest.length === 1 && method === 'GET') {
       const pg = paginate(await repos.branches(full), url.searchParams, 'per_page', 30);
-      const link: Record<string, string> = pg.hasNext ? { link: `<${pageUrl(url, pg.page + 1, 'per_page', pg.perPage)}>; rel="next", <${pageUrl(url, pg.pages, 'per_page', pg.perPage)}>; rel="last"` } : {};
-      json(res, 200, pg.values.map((b) => ({ name: b.name, commit: { sha: b.sha, url: `${base}/github/api/v3/repos/${full}/commits/${b.sha}` }, protected: false })), link);
+      const link: Record<string, string> = pg.hasNext
+        ? { link: `<${pageUrl(url, pg.page + 1, 'per_page', pg.perPage)}>; rel="next", <${pageUrl(url, pg.pages, 'per_page', pg.perPage)}>; rel="last"` }
+        : {};
+      json(
+        res,
+        200,
+        pg.values.map((b) => ({ name: b.name, commit: { sha: b.sha, url: `${base}/github/api/v3/repos/${full}/commits/${b.sha}` }, protected: false })),
+        link,
+      );
       return true;
     }
     if (rest[0] === 'commits' && rest.length === 2 && method === 'GET') {
@@ -563,8 +900,12 @@ export async function startGitStandin(options: GitStandinOptions = {}): Promise<
       const commits = await Promise.all(shas.map(async (s) => ghCommit(full, await repos.commitData(full, s))));
       const behind = (await repos.commitsBetween(full, b, a)).length;
       json(res, 200, {
-        url: `${base}/github/api/v3/repos/${full}/compare/${rest[1]}`, status: behind && shas.length ? 'diverged' : shas.length ? 'ahead' : behind ? 'behind' : 'identical',
-        ahead_by: shas.length, behind_by: behind, total_commits: shas.length, commits,
+        url: `${base}/github/api/v3/repos/${full}/compare/${rest[1]}`,
+        status: behind && shas.length ? 'diverged' : shas.length ? 'ahead' : behind ? 'behind' : 'identical',
+        ahead_by: shas.length,
+        behind_by: behind,
+        total_commits: shas.length,
+        commits,
         files: (await repos.changesBetween(full, a, b)).map((f) => ({ filename: f.path, status: f.status, additions: 0, deletions: 0, changes: 0 })),
       });
       return true;
@@ -576,7 +917,17 @@ export async function startGitStandin(options: GitStandinOptions = {}): Promise<
       const found = sha ? await repos.read(full, sha, file) : null;
       if (!found) return notFound(p);
       if (found.kind === 'tree') {
-        json(res, 200, found.entries.map((e) => ({ type: e.type === 'blob' ? 'file' : 'dir', name: e.name, path: file ? `${file}/${e.name}` : e.name, sha: e.sha, size: 0 })));
+        json(
+          res,
+          200,
+          found.entries.map((e) => ({
+            type: e.type === 'blob' ? 'file' : 'dir',
+            name: e.name,
+            path: file ? `${file}/${e.name}` : e.name,
+            sha: e.sha,
+            size: 0,
+          })),
+        );
         return true;
       }
       if ((req.headers.accept ?? '').includes('raw')) {
@@ -586,8 +937,15 @@ export async function startGitStandin(options: GitStandinOptions = {}): Promise<
       }
       const b64 = found.data.toString('base64').replace(/(.{60})/g, '$1\n');
       json(res, 200, {
-        type: 'file', encoding: 'base64', size: found.data.length, name: path.posix.basename(file), path: file, content: `${b64}\n`, sha: found.sha,
-        url: `${base}/github/api/v3/repos/${full}/contents/${file}?ref=${ref}`, html_url: `${webUrl('github', full)}/blob/${ref}/${file}`,
+        type: 'file',
+        encoding: 'base64',
+        size: found.data.length,
+        name: path.posix.basename(file),
+        path: file,
+        content: `${b64}\n`,
+        sha: found.sha,
+        url: `${base}/github/api/v3/repos/${full}/contents/${file}?ref=${ref}`,
+        html_url: `${webUrl('github', full)}/blob/${ref}/${file}`,
         download_url: `${base}/github/raw/${full}/${ref}/${file}`,
       });
       return true;
@@ -598,10 +956,15 @@ export async function startGitStandin(options: GitStandinOptions = {}): Promise<
       json(res, 201, ghHook(hook));
       // GitHub pings a new hook right away.
       const sender = { login: me.login, id: me.id, avatar_url: me.avatarUrl, type: 'User' };
-      track(ghRepo(full).then((repository) => deliver(hook, 'ping', { zen: 'Keep it logically awesome.', hook_id: Number(hook.id), hook: ghHook(hook), repository, sender })));
+      track(
+        ghRepo(full).then((repository) =>
+          deliver(hook, 'ping', { zen: 'Keep it logically awesome.', hook_id: Number(hook.id), hook: ghHook(hook), repository, sender }),
+        ),
+      );
       return true;
     }
-    if (rest[0] === 'hooks' && rest.length === 1 && method === 'GET') return json(res, 200, hooks.filter((h) => h.provider === p && h.repo === full).map(ghHook)), true;
+    if (rest[0] === 'hooks' && rest.length === 1 && method === 'GET')
+      return (json(res, 200, hooks.filter((h) => h.provider === p && h.repo === full).map(ghHook)), true);
     if (rest[0] === 'hooks' && rest.length === 2 && method === 'DELETE') {
       removeHook(p, full, rest[1]!);
       res.writeHead(204).end();
@@ -627,24 +990,45 @@ export async function startGitStandin(options: GitStandinOptions = {}): Promise<
       const id = b.client_id ?? basicAuth?.user;
       const secret = b.client_secret ?? basicAuth?.password;
       if (id !== clients.gitlab.clientId || secret !== clients.gitlab.clientSecret) {
-        return json(res, 401, { error: 'invalid_client', error_description: 'Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method.' }), true;
+        return (
+          json(res, 401, {
+            error: 'invalid_client',
+            error_description: 'Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method.',
+          }),
+          true
+        );
       }
-      const invalidGrant = () => json(res, 400, { error: 'invalid_grant', error_description: 'The provided authorization grant is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client.' });
+      const invalidGrant = () =>
+        json(res, 400, {
+          error: 'invalid_grant',
+          error_description:
+            'The provided authorization grant is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client.',
+        });
       let login: string;
       if (b.grant_type === 'authorization_code') {
         const r = redeemCode(p, b.code, b.redirect_uri, true);
-        if ('error' in r) return invalidGrant(), true;
+        if ('error' in r) return (invalidGrant(), true);
         login = r.login;
       } else if (b.grant_type === 'refresh_token') {
         const old = tokens.get(b.refresh_token ?? '');
-        if (!old || old.provider !== p || old.kind !== 'refresh' || old.revoked) return invalidGrant(), true;
+        if (!old || old.provider !== p || old.kind !== 'refresh' || old.revoked) return (invalidGrant(), true);
         old.revoked = true; // GitLab refresh tokens are single-use
         login = old.login;
       } else {
-        return json(res, 400, { error: 'unsupported_grant_type', error_description: 'The authorization grant type is not supported by the authorization server.' }), true;
+        return (
+          json(res, 400, { error: 'unsupported_grant_type', error_description: 'The authorization grant type is not supported by the authorization server.' }),
+          true
+        );
       }
       const access = issue(p, 'access', login);
-      json(res, 200, { access_token: access.token, token_type: 'Bearer', expires_in: ttl, refresh_token: issue(p, 'refresh', login).token, scope: 'read_repository api read_user', created_at: Math.floor(Date.now() / 1000) });
+      json(res, 200, {
+        access_token: access.token,
+        token_type: 'Bearer',
+        expires_in: ttl,
+        refresh_token: issue(p, 'refresh', login).token,
+        scope: 'read_repository api read_user',
+        created_at: Math.floor(Date.now() / 1000),
+      });
       return true;
     }
     if (seg[0] !== 'api' || seg[1] !== 'v4') return false;
@@ -652,12 +1036,30 @@ export async function startGitStandin(options: GitStandinOptions = {}): Promise<
     const t = requireToken(p, req);
     const me = user(p, t.login);
     const pageHeaders = (pg: ReturnType<typeof paginate>) => ({
-      'x-page': String(pg.page), 'x-per-page': String(pg.perPage), 'x-total': String(pg.total), 'x-total-pages': String(pg.pages),
-      'x-next-page': pg.hasNext ? String(pg.page + 1) : '', 'x-prev-page': pg.page > 1 ? String(pg.page - 1) : '',
-      ...(pg.hasNext ? { link: `<${pageUrl(url, pg.page + 1, 'per_page', pg.perPage)}>; rel="next", <${pageUrl(url, 1, 'per_page', pg.perPage)}>; rel="first", <${pageUrl(url, pg.pages, 'per_page', pg.perPage)}>; rel="last"` } : {}),
+      'x-page': String(pg.page),
+      'x-per-page': String(pg.perPage),
+      'x-total': String(pg.total),
+      'x-total-pages': String(pg.pages),
+      'x-next-page': pg.hasNext ? String(pg.page + 1) : '',
+      'x-prev-page': pg.page > 1 ? String(pg.page - 1) : '',
+      ...(pg.hasNext
+        ? {
+            link: `<${pageUrl(url, pg.page + 1, 'per_page', pg.perPage)}>; rel="next", <${pageUrl(url, 1, 'per_page', pg.perPage)}>; rel="first", <${pageUrl(url, pg.pages, 'per_page', pg.perPage)}>; rel="last"`,
+          }
+        : {}),
     });
     if (api[0] === 'user' && api.length === 1 && method === 'GET') {
-      json(res, 200, { id: me.id, username: me.login, name: me.name, state: 'active', locked: false, avatar_url: me.avatarUrl, web_url: `${base}/gitlab/${me.login}`, email: me.email, created_at: '2020-01-01T00:00:00.000Z' });
+      json(res, 200, {
+        id: me.id,
+        username: me.login,
+        name: me.name,
+        state: 'active',
+        locked: false,
+        avatar_url: me.avatarUrl,
+        web_url: `${base}/gitlab/${me.login}`,
+        email: me.email,
+        created_at: '2020-01-01T00:00:00.000Z',
+      });
       return true;
     }
     if (api[0] === 'projects' && api.length === 1 && method === 'GET') {
@@ -669,16 +1071,25 @@ export async function startGitStandin(options: GitStandinOptions = {}): Promise<
     const idOrPath = api[1]!;
     const full = repoOr404(p, /^\d+$/.test(idOrPath) ? ([...repoMeta.entries()].find(([, m]) => String(m.id) === idOrPath)?.[0] ?? '') : idOrPath);
     const rest = api.slice(2);
-    if (rest.length === 0 && method === 'GET') return json(res, 200, await glProject(full)), true;
+    if (rest.length === 0 && method === 'GET') return (json(res, 200, await glProject(full)), true);
     if (rest[0] === 'repository') {
       const r = rest.slice(1);
       if (r[0] === 'branches' && r.length === 1 && method === 'GET') {
         const def = await repos.defaultBranch(full);
         const pg = paginate(await repos.branches(full), url.searchParams, 'per_page', 20);
-        const values = await Promise.all(pg.values.map(async (b) => ({
-          name: b.name, merged: false, protected: false, default: b.name === def, developers_can_push: false, developers_can_merge: false, can_push: true,
-          web_url: `${webUrl('gitlab', full)}/-/tree/${b.name}`, commit: glCommit(full, await repos.commitData(full, b.sha)),
-        })));
+        const values = await Promise.all(
+          pg.values.map(async (b) => ({
+            name: b.name,
+            merged: false,
+            protected: false,
+            default: b.name === def,
+            developers_can_push: false,
+            developers_can_merge: false,
+            can_push: true,
+            web_url: `${webUrl('gitlab', full)}/-/tree/${b.name}`,
+            commit: glCommit(full, await repos.commitData(full, b.sha)),
+          })),
+        );
         json(res, 200, values, pageHeaders(pg));
         return true;
       }
@@ -699,7 +1110,14 @@ export async function startGitStandin(options: GitStandinOptions = {}): Promise<
         if (!a || !b) return notFound(p, 'Ref Not Found');
         const shas = await repos.commitsBetween(full, a, b);
         const commits = await Promise.all(shas.reverse().map(async (s) => glCommit(full, await repos.commitData(full, s))));
-        json(res, 200, { commit: commits.at(-1) ?? null, commits, diffs: (await repos.changesBetween(full, a, b)).map(glDiff), compare_timeout: false, compare_same_ref: a === b, web_url: `${webUrl('gitlab', full)}/-/compare/${a}...${b}` });
+        json(res, 200, {
+          commit: commits.at(-1) ?? null,
+          commits,
+          diffs: (await repos.changesBetween(full, a, b)).map(glDiff),
+          compare_timeout: false,
+          compare_same_ref: a === b,
+          web_url: `${webUrl('gitlab', full)}/-/compare/${a}...${b}`,
+        });
         return true;
       }
       if (r[0] === 'files' && r.length === 3 && r[2] === 'raw' && method === 'GET') {
@@ -719,7 +1137,8 @@ export async function startGitStandin(options: GitStandinOptions = {}): Promise<
       json(res, 201, glHook(addHook(p, full, b.url, b.token, ['push'])));
       return true;
     }
-    if (rest[0] === 'hooks' && rest.length === 1 && method === 'GET') return json(res, 200, hooks.filter((h) => h.provider === p && h.repo === full).map(glHook)), true;
+    if (rest[0] === 'hooks' && rest.length === 1 && method === 'GET')
+      return (json(res, 200, hooks.filter((h) => h.provider === p && h.repo === full).map(glHook)), true);
     if (rest[0] === 'hooks' && rest.length === 2 && method === 'DELETE') {
       removeHook(p, full, rest[1]!);
       res.writeHead(204).end();
@@ -743,23 +1162,32 @@ export async function startGitStandin(options: GitStandinOptions = {}): Promise<
       const basicAuth = basic(req);
       const id = basicAuth?.user ?? b.client_id;
       const secret = basicAuth?.password ?? b.client_secret;
-      if (id !== clients.bitbucket.clientId || secret !== clients.bitbucket.clientSecret) return json(res, 400, { error: 'invalid_client', error_description: 'Invalid OAuth client credentials' }), true;
+      if (id !== clients.bitbucket.clientId || secret !== clients.bitbucket.clientSecret)
+        return (json(res, 400, { error: 'invalid_client', error_description: 'Invalid OAuth client credentials' }), true);
       let login: string;
       let refresh: string;
       if (b.grant_type === 'authorization_code') {
         const r = redeemCode(p, b.code, b.redirect_uri, false);
-        if ('error' in r) return json(res, 400, { error: 'invalid_grant', error_description: 'The specified code is not valid.' }), true;
+        if ('error' in r) return (json(res, 400, { error: 'invalid_grant', error_description: 'The specified code is not valid.' }), true);
         login = r.login;
         refresh = issue(p, 'refresh', login).token;
       } else if (b.grant_type === 'refresh_token') {
         const old = tokens.get(b.refresh_token ?? '');
-        if (!old || old.provider !== p || old.kind !== 'refresh' || old.revoked) return json(res, 400, { error: 'invalid_grant', error_description: 'Invalid refresh_token' }), true;
+        if (!old || old.provider !== p || old.kind !== 'refresh' || old.revoked)
+          return (json(res, 400, { error: 'invalid_grant', error_description: 'Invalid refresh_token' }), true);
         login = old.login;
         refresh = old.token; // Bitbucket refresh tokens do not change
       } else {
-        return json(res, 400, { error: 'unsupported_grant_type', error_description: `Unsupported grant type: ${b.grant_type}` }), true;
+        return (json(res, 400, { error: 'unsupported_grant_type', error_description: `Unsupported grant type: ${b.grant_type}` }), true);
       }
-      json(res, 200, { access_token: issue(p, 'access', login).token, scopes: 'repository account webhook', token_type: 'bearer', expires_in: ttl, state: b.grant_type, refresh_token: refresh });
+      json(res, 200, {
+        access_token: issue(p, 'access', login).token,
+        scopes: 'repository account webhook',
+        token_type: 'bearer',
+        expires_in: ttl,
+        state: b.grant_type,
+        refresh_token: refresh,
+      });
       return true;
     }
     if (seg[0] !== '2.0') return false;
@@ -769,16 +1197,30 @@ export async function startGitStandin(options: GitStandinOptions = {}): Promise<
     const page = <T>(items: T[], defaultSize = 10) => {
       const pg = paginate(items, url.searchParams, 'pagelen', defaultSize);
       return {
-        pagelen: pg.perPage, size: pg.total, page: pg.page, values: pg.values,
+        pagelen: pg.perPage,
+        size: pg.total,
+        page: pg.page,
+        values: pg.values,
         ...(pg.hasNext ? { next: pageUrl(url, pg.page + 1, 'pagelen', pg.perPage) } : {}),
         ...(pg.page > 1 ? { previous: pageUrl(url, pg.page - 1, 'pagelen', pg.perPage) } : {}),
       };
     };
     if (api[0] === 'user' && api.length === 1 && method === 'GET') {
       json(res, 200, {
-        type: 'user', uuid: braces(me.uuid), username: me.login, nickname: me.login, display_name: me.name, account_id: String(me.id), account_status: 'active',
-        created_on: '2020-01-01T00:00:00.000000+00:00', has_2fa_enabled: null,
-        links: { self: { href: `${base}/bitbucket/2.0/users/${braces(me.uuid)}` }, avatar: { href: me.avatarUrl }, html: { href: `${base}/bitbucket/${braces(me.uuid)}/` } },
+        type: 'user',
+        uuid: braces(me.uuid),
+        username: me.login,
+        nickname: me.login,
+        display_name: me.name,
+        account_id: String(me.id),
+        account_status: 'active',
+        created_on: '2020-01-01T00:00:00.000000+00:00',
+        has_2fa_enabled: null,
+        links: {
+          self: { href: `${base}/bitbucket/2.0/users/${braces(me.uuid)}` },
+          avatar: { href: me.avatarUrl },
+          html: { href: `${base}/bitbucket/${braces(me.uuid)}/` },
+        },
       });
       return true;
     }
@@ -791,10 +1233,15 @@ export async function startGitStandin(options: GitStandinOptions = {}): Promise<
     if (api.length < 3) return false;
     const full = repoOr404(p, `${api[1]}/${api[2]}`);
     const rest = api.slice(3);
-    if (rest.length === 0 && method === 'GET') return json(res, 200, await bbRepo(full)), true;
+    if (rest.length === 0 && method === 'GET') return (json(res, 200, await bbRepo(full)), true);
     const branchObj = async (name: string, sha: string) => ({
-      type: 'branch', name, target: bbCommit(full, await repos.commitData(full, sha)),
-      links: { self: { href: `${base}/bitbucket/2.0/repositories/${full}/refs/branches/${name}` }, html: { href: `${webUrl('bitbucket', full)}/branch/${name}` } },
+      type: 'branch',
+      name,
+      target: bbCommit(full, await repos.commitData(full, sha)),
+      links: {
+        self: { href: `${base}/bitbucket/2.0/repositories/${full}/refs/branches/${name}` },
+        html: { href: `${webUrl('bitbucket', full)}/branch/${name}` },
+      },
     });
     if (rest[0] === 'refs' && rest[1] === 'branches' && rest.length === 2 && method === 'GET') {
       const list = page(await repos.branches(full));
@@ -805,12 +1252,12 @@ export async function startGitStandin(options: GitStandinOptions = {}): Promise<
       const name = rest.slice(2).join('/');
       const sha = await repos.resolve(full, `refs/heads/${name}`);
       if (!sha) return notFound(p, `Branch "${name}" does not exist.`);
-      return json(res, 200, await branchObj(name, sha)), true;
+      return (json(res, 200, await branchObj(name, sha)), true);
     }
     if (rest[0] === 'commit' && rest.length === 2 && method === 'GET') {
       if (!/^[0-9a-f]{4,40}$/i.test(rest[1]!)) return notFound(p, `Commit not found`);
       const c = await commitOr404(p, full, rest[1]!);
-      return json(res, 200, bbCommit(full, c)), true;
+      return (json(res, 200, bbCommit(full, c)), true);
     }
     if (rest[0] === 'src' && rest.length >= 2 && method === 'GET') {
       const sha = await repos.resolve(full, rest[1]!);
@@ -818,7 +1265,17 @@ export async function startGitStandin(options: GitStandinOptions = {}): Promise<
       const found = sha ? await repos.read(full, sha, file) : null;
       if (!found) return notFound(p, 'No such file or directory');
       if (found.kind === 'tree') {
-        json(res, 200, page(found.entries.map((e) => ({ type: e.type === 'blob' ? 'commit_file' : 'commit_directory', path: file ? `${file}/${e.name}` : e.name, commit: { type: 'commit', hash: sha } }))));
+        json(
+          res,
+          200,
+          page(
+            found.entries.map((e) => ({
+              type: e.type === 'blob' ? 'commit_file' : 'commit_directory',
+              path: file ? `${file}/${e.name}` : e.name,
+              commit: { type: 'commit', hash: sha },
+            })),
+          ),
+        );
         return true;
       }
       res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
@@ -836,20 +1293,36 @@ export async function startGitStandin(options: GitStandinOptions = {}): Promise<
         changes = await repos.changesBetween(full, from, to);
       } else changes = await repos.changesOf(full, to);
       const file = (pth: string) => ({ path: pth, type: 'commit_file', escaped_path: pth });
-      json(res, 200, page(changes.map((c) => ({
-        type: 'diffstat', status: c.status, lines_added: 0, lines_removed: 0,
-        old: c.status === 'added' ? null : file(c.path), new: c.status === 'removed' ? null : file(c.path),
-      })), 500));
+      json(
+        res,
+        200,
+        page(
+          changes.map((c) => ({
+            type: 'diffstat',
+            status: c.status,
+            lines_added: 0,
+            lines_removed: 0,
+            old: c.status === 'added' ? null : file(c.path),
+            new: c.status === 'removed' ? null : file(c.path),
+          })),
+          500,
+        ),
+      );
       return true;
     }
     if (rest[0] === 'hooks' && rest.length === 1 && method === 'POST') {
       const b = await params(req, new URLSearchParams());
       const events: string[] = Array.isArray(b.events) ? b.events : [];
-      if (!events.includes('repo:push')) throw new HttpError(400, { type: 'error', error: { message: 'The stand-in only delivers repo:push events', fields: { events: ['Include repo:push'] } } });
+      if (!events.includes('repo:push'))
+        throw new HttpError(400, {
+          type: 'error',
+          error: { message: 'The stand-in only delivers repo:push events', fields: { events: ['Include repo:push'] } },
+        });
       json(res, 201, bbHook(addHook(p, full, b.url, b.secret, events)));
       return true;
     }
-    if (rest[0] === 'hooks' && rest.length === 1 && method === 'GET') return json(res, 200, page(hooks.filter((h) => h.provider === p && h.repo === full).map(bbHook))), true;
+    if (rest[0] === 'hooks' && rest.length === 1 && method === 'GET')
+      return (json(res, 200, page(hooks.filter((h) => h.provider === p && h.repo === full).map(bbHook))), true);
     if (rest[0] === 'hooks' && rest.length === 2 && method === 'DELETE') {
       removeHook(p, full, rest[1]!);
       res.writeHead(204).end();
@@ -859,7 +1332,8 @@ export async function startGitStandin(options: GitStandinOptions = {}): Promise<
   }
 
   // ── git over HTTP and the repository web page ─────────────────────────────────────────────────────
-  const GIT_PATH = /^\/(github|gitlab|bitbucket)\/([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+?)(?:\.git)?(\/(?:info\/refs|git-upload-pack|git-receive-pack|HEAD|objects\/.+))$/;
+  const GIT_PATH =
+    /^\/(github|gitlab|bitbucket)\/([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+?)(?:\.git)?(\/(?:info\/refs|git-upload-pack|git-receive-pack|HEAD|objects\/.+))$/;
   function gitRequest(req: IncomingMessage, res: ServerResponse, url: URL): boolean {
     const m = url.pathname.match(GIT_PATH);
     if (!m) return false;
@@ -921,9 +1395,22 @@ export async function startGitStandin(options: GitStandinOptions = {}): Promise<
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const env: Record<string, string> = {};
-  if (served.has('github')) Object.assign(env, { GITHUB_CLIENT_ID: clients.github.clientId, GITHUB_CLIENT_SECRET: clients.github.clientSecret, GITHUB_OAUTH_URL: `${base}/github`, GITHUB_API_URL: `${base}/github/api/v3` });
-  if (served.has('gitlab')) Object.assign(env, { GITLAB_CLIENT_ID: clients.gitlab.clientId, GITLAB_CLIENT_SECRET: clients.gitlab.clientSecret, GITLAB_URL: `${base}/gitlab` });
-  if (served.has('bitbucket')) Object.assign(env, { BITBUCKET_CLIENT_ID: clients.bitbucket.clientId, BITBUCKET_CLIENT_SECRET: clients.bitbucket.clientSecret, BITBUCKET_OAUTH_URL: `${base}/bitbucket`, BITBUCKET_API_URL: `${base}/bitbucket/2.0` });
+  if (served.has('github'))
+    Object.assign(env, {
+      GITHUB_CLIENT_ID: clients.github.clientId,
+      GITHUB_CLIENT_SECRET: clients.github.clientSecret,
+      GITHUB_OAUTH_URL: `${base}/github`,
+      GITHUB_API_URL: `${base}/github/api/v3`,
+    });
+  if (served.has('gitlab'))
+    Object.assign(env, { GITLAB_CLIENT_ID: clients.gitlab.clientId, GITLAB_CLIENT_SECRET: clients.gitlab.clientSecret, GITLAB_URL: `${base}/gitlab` });
+  if (served.has('bitbucket'))
+    Object.assign(env, {
+      BITBUCKET_CLIENT_ID: clients.bitbucket.clientId,
+      BITBUCKET_CLIENT_SECRET: clients.bitbucket.clientSecret,
+      BITBUCKET_OAUTH_URL: `${base}/bitbucket`,
+      BITBUCKET_API_URL: `${base}/bitbucket/2.0`,
+    });
   const primary: StandinProvider = [...STANDIN_PROVIDERS].find((p) => served.has(p)) ?? 'github';
 
   return {
@@ -961,9 +1448,15 @@ export async function startGitStandin(options: GitStandinOptions = {}): Promise<
       for (const t of tokens.values()) if (t.kind === 'access' && (!provider || t.provider === provider)) t.expiresAt = Date.now() - 1000;
     },
     user,
-    get hooks() { return hooks; },
-    get deliveries() { return deliveries; },
-    get issuedTokens() { return [...tokens.values()]; },
+    get hooks() {
+      return hooks;
+    },
+    get deliveries() {
+      return deliveries;
+    },
+    get issuedTokens() {
+      return [...tokens.values()];
+    },
     async settled() {
       while (pending.size) await Promise.allSettled([...pending]);
     },

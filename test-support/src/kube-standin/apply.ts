@@ -75,7 +75,15 @@ export function fromFieldsV1(f: KObj, prefix: Path = []): Path[] {
   return entries.flatMap(([k, v]) => fromFieldsV1(v, [...prefix, k.slice(2)]));
 }
 
-interface Entry { manager: string; operation: 'Apply' | 'Update'; apiVersion: string; time: string; fieldsType: 'FieldsV1'; fieldsV1: KObj; subresource?: string }
+interface Entry {
+  manager: string;
+  operation: 'Apply' | 'Update';
+  apiVersion: string;
+  time: string;
+  fieldsType: 'FieldsV1';
+  fieldsV1: KObj;
+  subresource?: string;
+}
 type Owners = { entry: Entry; paths: Set<string> }[];
 
 const ownersOf = (obj: KObj | undefined): Owners =>
@@ -88,7 +96,13 @@ function writeOwners(obj: KObj, owners: Owners) {
 
 function ownerFor(owners: Owners, manager: string, operation: Entry['operation'], apiVersion: string, now: string, subresource?: string) {
   let o = owners.find((x) => x.entry.manager === manager && x.entry.operation === operation && x.entry.subresource === subresource);
-  if (!o) owners.push((o = { entry: { manager, operation, apiVersion, time: now, fieldsType: 'FieldsV1', fieldsV1: {}, ...(subresource ? { subresource } : {}) }, paths: new Set() }));
+  if (!o)
+    owners.push(
+      (o = {
+        entry: { manager, operation, apiVersion, time: now, fieldsType: 'FieldsV1', fieldsV1: {}, ...(subresource ? { subresource } : {}) },
+        paths: new Set(),
+      }),
+    );
   o.entry = { ...o.entry, apiVersion, time: now };
   return o;
 }
@@ -98,7 +112,11 @@ function ownerFor(owners: Owners, manager: string, operation: Entry['operation']
  * field the config sets to a different value) are a 409 unless force, which takes the fields over. Fields this
  * manager applied before and leaves out now are removed, unless another manager also owns them.
  */
-export function serverSideApply(live: KObj | undefined, applied: KObj, o: { manager: string; force: boolean; apiVersion: string; now: string; qualifiedName: string }): KObj {
+export function serverSideApply(
+  live: KObj | undefined,
+  applied: KObj,
+  o: { manager: string; force: boolean; apiVersion: string; now: string; qualifiedName: string },
+): KObj {
   const owners = ownersOf(live);
   const appliedPaths = leafPaths(applied).map(enc);
   const mine = ownerFor(owners, o.manager, 'Apply', o.apiVersion, o.now);
@@ -114,9 +132,12 @@ export function serverSideApply(live: KObj | undefined, applied: KObj, o: { mana
   }
   if (conflicts.length) {
     const msg = `Apply failed with ${conflicts.length} conflict${conflicts.length > 1 ? 's' : ''}: ${conflicts.map((c) => `conflict with "${c.manager}" using ${c.apiVersion}: ${c.path}`).join('\n')}`;
-    throw new KubeError(409, statusBody(409, 'Conflict', msg, {
-      causes: conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: `conflict with "${c.manager}" using ${c.apiVersion}`, field: c.path })),
-    }));
+    throw new KubeError(
+      409,
+      statusBody(409, 'Conflict', msg, {
+        causes: conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: `conflict with "${c.manager}" using ${c.apiVersion}`, field: c.path })),
+      }),
+    );
   }
   const next: KObj = merge(live ? structuredClone(live) : {}, applied);
   const nowApplied = new Set(appliedPaths);
@@ -134,9 +155,15 @@ export function trackUpdate(before: KObj | undefined, after: KObj, o: { manager:
   const owners = ownersOf(before);
   const withStatus = o.subresource === 'status';
   const changed = before
-    ? leafPaths(after, withStatus).map(enc).filter((p) => !same(getPath(before, dec(p)), getPath(after, dec(p))))
+    ? leafPaths(after, withStatus)
+        .map(enc)
+        .filter((p) => !same(getPath(before, dec(p)), getPath(after, dec(p))))
     : leafPaths(after).map(enc);
-  const removed = before ? leafPaths(before, withStatus).map(enc).filter((p) => getPath(after, dec(p)) === undefined) : [];
+  const removed = before
+    ? leafPaths(before, withStatus)
+        .map(enc)
+        .filter((p) => getPath(after, dec(p)) === undefined)
+    : [];
   for (const x of owners) for (const p of removed) x.paths.delete(p);
   if (changed.length) {
     const mine = ownerFor(owners, o.manager, 'Update', o.apiVersion, o.now, o.subresource);
@@ -161,11 +188,16 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
 export function jsonPatch(doc: KObj, ops: { op: string; path: string; value?: unknown }[]): KObj {
   const out = structuredClone(doc);
   for (const op of ops) {
-    const parts = op.path.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const parts = op.path
+      .split('/')
+      .slice(1)
+      .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
     const last = parts.pop()!;
     const parent = parts.reduce<any>((cur, k) => cur?.[k], out);
-    if (parent == null) throw new KubeError(422, statusBody(422, 'Invalid', `the server rejected our request due to an error in our request: path ${op.path} not found`));
-    if (op.op === 'test' && !same(parent[last], op.value)) throw new KubeError(422, statusBody(422, 'Invalid', `the server rejected our request due to an error in our request: test failed at ${op.path}`));
+    if (parent == null)
+      throw new KubeError(422, statusBody(422, 'Invalid', `the server rejected our request due to an error in our request: path ${op.path} not found`));
+    if (op.op === 'test' && !same(parent[last], op.value))
+      throw new KubeError(422, statusBody(422, 'Invalid', `the server rejected our request due to an error in our request: test failed at ${op.path}`));
     if (op.op === 'remove' && Array.isArray(parent)) parent.splice(Number(last), 1);
     else if (op.op === 'remove') delete parent[last];
     if (op.op === 'add' && Array.isArray(parent)) parent.splice(last === '-' ? parent.length : Number(last), 0, op.value);

@@ -32,12 +32,14 @@ const has = (list: string[] | undefined, value: string) => !list || list.include
 
 export function isAllowed(rules: TokenRule[], a: Attributes): boolean {
   const resource = a.subresource ? `${a.resource}/${a.subresource}` : a.resource;
-  return rules.some((r) =>
-    has(r.verbs, a.verb) &&
-    has(r.apiGroups, a.group) &&
-    (has(r.resources, resource) || (a.subresource !== undefined && r.resources.includes(`${a.resource}/*`))) &&
-    // a namespace-limited rule never grants cluster-scoped access (as a RoleBinding would not)
-    (r.namespaces === undefined || r.namespaces.includes('*') || (a.namespace !== undefined && r.namespaces.includes(a.namespace))));
+  return rules.some(
+    (r) =>
+      has(r.verbs, a.verb) &&
+      has(r.apiGroups, a.group) &&
+      (has(r.resources, resource) || (a.subresource !== undefined && r.resources.includes(`${a.resource}/*`))) &&
+      // a namespace-limited rule never grants cluster-scoped access (as a RoleBinding would not)
+      (r.namespaces === undefined || r.namespaces.includes('*') || (a.namespace !== undefined && r.namespaces.includes(a.namespace))),
+  );
 }
 
 export class TokenRegistry {

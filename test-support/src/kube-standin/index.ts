@@ -50,8 +50,15 @@ export interface KubeStandin {
   kubeconfig(o?: { token?: string; namespace?: string }): string;
 
   // test API (not HTTP)
-  get(kind: 'pods' | 'deployments' | 'replicasets' | 'services' | 'secrets' | 'events' | 'namespaces' | 'nodes' | 'horizontalpodautoscalers', namespace: string | undefined, name: string): KObj | undefined;
-  list(kind: 'pods' | 'deployments' | 'replicasets' | 'services' | 'secrets' | 'events' | 'namespaces' | 'nodes' | 'horizontalpodautoscalers', namespace?: string): KObj[];
+  get(
+    kind: 'pods' | 'deployments' | 'replicasets' | 'services' | 'secrets' | 'events' | 'namespaces' | 'nodes' | 'horizontalpodautoscalers',
+    namespace: string | undefined,
+    name: string,
+  ): KObj | undefined;
+  list(
+    kind: 'pods' | 'deployments' | 'replicasets' | 'services' | 'secrets' | 'events' | 'namespaces' | 'nodes' | 'horizontalpodautoscalers',
+    namespace?: string,
+  ): KObj[];
   /** Appends a line to a running container's log (follow streams get it). Container defaults to the first. */
   addLogLine(namespace: string, pod: string, text: string, container?: string): void;
   /** Fails a pod: CrashLoopBackOff (phase Running, the default) or, with crashLoop false, phase Failed (its ReplicaSet replaces it). */
@@ -94,7 +101,7 @@ export async function startKubeStandin(options: KubeStandinOptions = {}): Promis
   });
   url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  const defOf = (kind: string) => ({ horizontalpodautoscalers: R.hpas } as Record<string, typeof R.pods>)[kind] ?? (R as Record<string, typeof R.pods>)[kind];
+  const defOf = (kind: string) => (({ horizontalpodautoscalers: R.hpas }) as Record<string, typeof R.pods>)[kind] ?? (R as Record<string, typeof R.pods>)[kind];
   const pod = (ns: string, name: string) => state.get(R.pods, ns, name);
 
   return {
@@ -103,13 +110,28 @@ export async function startKubeStandin(options: KubeStandinOptions = {}): Promis
     adminToken: admin.token,
     addToken: (user, rules) => tokens.add({ user, rules }).token,
     revokeToken: (t) => tokens.revoke(t),
-    kubeconfig: (o = {}) => [
-      'apiVersion: v1', 'kind: Config',
-      'clusters:', '- name: standin', '  cluster:', `    server: ${url}`, `    certificate-authority-data: ${Buffer.from(tls.caPem).toString('base64')}`,
-      'users:', '- name: standin-user', '  user:', `    token: ${o.token ?? admin.token}`,
-      'contexts:', '- name: standin', '  context:', '    cluster: standin', '    user: standin-user', `    namespace: ${o.namespace ?? 'default'}`,
-      'current-context: standin', '',
-    ].join('\n'),
+    kubeconfig: (o = {}) =>
+      [
+        'apiVersion: v1',
+        'kind: Config',
+        'clusters:',
+        '- name: standin',
+        '  cluster:',
+        `    server: ${url}`,
+        `    certificate-authority-data: ${Buffer.from(tls.caPem).toString('base64')}`,
+        'users:',
+        '- name: standin-user',
+        '  user:',
+        `    token: ${o.token ?? admin.token}`,
+        'contexts:',
+        '- name: standin',
+        '  context:',
+        '    cluster: standin',
+        '    user: standin-user',
+        `    namespace: ${o.namespace ?? 'default'}`,
+        'current-context: standin',
+        '',
+      ].join('\n'),
     get: (kind, ns, name) => state.store.get(defOf(kind), ns, name),
     list: (kind, ns) => state.store.list(defOf(kind), ns),
     addLogLine: (ns, name, text, container) => {
@@ -129,9 +151,17 @@ export async function startKubeStandin(options: KubeStandinOptions = {}): Promis
     addNode: (name, o) => seedNode(state, name ?? `standin-node-${state.store.list(R.nodes).length + 1}`, state.store.list(R.nodes).length + 1, o),
     setNodeReady: (name, ready) => {
       const n = state.get(R.nodes, undefined, name);
-      const conditions = n.status.conditions.map((c: KObj) => (c.type === 'Ready'
-        ? { ...c, status: ready ? 'True' : 'Unknown', reason: ready ? 'KubeletReady' : 'NodeStatusUnknown', message: ready ? 'kubelet is posting ready status' : 'Kubelet stopped posting node status.', lastTransitionTime: state.now() }
-        : c));
+      const conditions = n.status.conditions.map((c: KObj) =>
+        c.type === 'Ready'
+          ? {
+              ...c,
+              status: ready ? 'True' : 'Unknown',
+              reason: ready ? 'KubeletReady' : 'NodeStatusUnknown',
+              message: ready ? 'kubelet is posting ready status' : 'Kubelet stopped posting node status.',
+              lastTransitionTime: state.now(),
+            }
+          : c,
+      );
       state.writeStatus(R.nodes, n, { ...n.status, conditions });
     },
     settle: async (ms = tickMs * 4 + 50) => {

@@ -38,7 +38,10 @@ export function prepare(def: ResourceDef, obj: KObj, old: KObj | undefined, ctx:
   if (!name) throw invalid(def.kind, def.group, '', [{ field: 'metadata.name', message: 'Required value: name or generateName is required' }]);
   const pattern = def === R.namespaces ? DNS1123_LABEL : DNS1123_SUBDOMAIN;
   if (!pattern.test(name) || name.length > (def === R.namespaces ? 63 : 253)) {
-    causes.push({ field: 'metadata.name', message: `Invalid value: "${name}": a lowercase RFC 1123 ${def === R.namespaces ? 'label' : 'subdomain'} must consist of lower case alphanumeric characters, '-'${def === R.namespaces ? '' : " or '.'"}, and must start and end with an alphanumeric character` });
+    causes.push({
+      field: 'metadata.name',
+      message: `Invalid value: "${name}": a lowercase RFC 1123 ${def === R.namespaces ? 'label' : 'subdomain'} must consist of lower case alphanumeric characters, '-'${def === R.namespaces ? '' : " or '.'"}, and must start and end with an alphanumeric character`,
+    });
   }
   obj.apiVersion = def.group ? `${def.group}/${def.version}` : def.version;
   obj.kind = def.kind;
@@ -69,7 +72,11 @@ export function prepare(def: ResourceDef, obj: KObj, old: KObj | undefined, ctx:
       else {
         const labels = tmpl.metadata?.labels ?? {};
         const ok = Object.entries(spec.selector.matchLabels ?? {}).every(([k, v]) => labels[k] === v);
-        if (!ok) causes.push({ field: 'spec.template.metadata.labels', message: `Invalid value: ${JSON.stringify(labels)}: \`selector\` does not match template \`labels\`` });
+        if (!ok)
+          causes.push({
+            field: 'spec.template.metadata.labels',
+            message: `Invalid value: ${JSON.stringify(labels)}: \`selector\` does not match template \`labels\``,
+          });
       }
       if (!tmpl.spec?.containers?.length) causes.push({ field: 'spec.template.spec.containers', message: 'Required value' });
       else defaultPodSpec(tmpl.spec);
@@ -147,6 +154,8 @@ export function prepare(def: ResourceDef, obj: KObj, old: KObj | undefined, ctx:
 /** Checks an apply/create body names the kind the URL does. */
 export function checkKind(def: ResourceDef, body: KObj, requireBoth: boolean) {
   const want = def.group ? `${def.group}/${def.version}` : def.version;
-  if ((requireBoth || body.kind !== undefined) && body.kind !== def.kind) throw badRequest(`the body of the request kind "${body.kind ?? ''}" does not match the URL's ${def.kind}`);
-  if ((requireBoth || body.apiVersion !== undefined) && body.apiVersion !== want) throw badRequest(`the API version in the data (${body.apiVersion ?? ''}) does not match the expected API version (${want})`);
+  if ((requireBoth || body.kind !== undefined) && body.kind !== def.kind)
+    throw badRequest(`the body of the request kind "${body.kind ?? ''}" does not match the URL's ${def.kind}`);
+  if ((requireBoth || body.apiVersion !== undefined) && body.apiVersion !== want)
+    throw badRequest(`the API version in the data (${body.apiVersion ?? ''}) does not match the expected API version (${want})`);
 }

@@ -7,13 +7,22 @@ import { startKubeStandin, type KubeStandin } from './index.js';
 
 // kubectl runs as a child process (asynchronously: the stand-in answers from this same event loop)
 
-const DEPLOYMENT = (o: { name: string; image: string; replicas?: number }) => JSON.stringify({
-  apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: o.name, namespace: 'default', labels: { app: o.name } },
-  spec: {
-    ...(o.replicas !== undefined ? { replicas: o.replicas } : {}), selector: { matchLabels: { app: o.name } },
-    template: { metadata: { labels: { app: o.name } }, spec: { containers: [{ name: o.name, image: o.image, env: [{ name: 'GREETING', value: 'hello' }], resources: { requests: { cpu: '100m', memory: '64Mi' } } }] } },
-  },
-});
+const DEPLOYMENT = (o: { name: string; image: string; replicas?: number }) =>
+  JSON.stringify({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: o.name, namespace: 'default', labels: { app: o.name } },
+    spec: {
+      ...(o.replicas !== undefined ? { replicas: o.replicas } : {}),
+      selector: { matchLabels: { app: o.name } },
+      template: {
+        metadata: { labels: { app: o.name } },
+        spec: {
+          containers: [{ name: o.name, image: o.image, env: [{ name: 'GREETING', value: 'hello' }], resources: { requests: { cpu: '100m', memory: '64Mi' } } }],
+        },
+      },
+    },
+  });
 
 let k: KubeStandin;
 let dir: string;
@@ -26,7 +35,8 @@ function kubectl(args: string[], o: { token?: string; config?: string } = {}): P
   }
   return new Promise((resolve) => {
     execFile('kubectl', ['--kubeconfig', config, ...args], { timeout: 30_000 }, (err, stdout, stderr) =>
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }));
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
+    );
   });
 }
 
@@ -42,7 +52,12 @@ const write = (name: string, text: string) => {
   return f;
 };
 
-const rows = (table: string) => table.trim().split('\n').slice(1).map((l) => l.trim().split(/\s{2,}/));
+const rows = (table: string) =>
+  table
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => l.trim().split(/\s{2,}/));
 
 async function until<T>(fn: () => Promise<T | undefined> | T | undefined, ms = 10_000): Promise<T> {
   const deadline = Date.now() + ms;
@@ -69,7 +84,12 @@ describe('kube stand-in checked with kubectl', () => {
     const list = JSON.parse(await ok(['get', 'nodes', '-o', 'json']));
     expect(list.items).toHaveLength(3);
     const n = list.items[0];
-    expect(n).toMatchObject({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'standin-node-1' }, status: { capacity: { cpu: '8', pods: '110' }, allocatable: { cpu: '7900m' } } });
+    expect(n).toMatchObject({
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: 'standin-node-1' },
+      status: { capacity: { cpu: '8', pods: '110' }, allocatable: { cpu: '7900m' } },
+    });
     expect(n.status.conditions.find((c: any) => c.type === 'Ready').status).toBe('True');
     expect(rows(await ok(['get', 'nodes']))[0]).toEqual(['standin-node-1', 'Ready', '<none>', expect.any(String), 'v1.30.0']);
     expect((await ok(['version', '-o', 'json'])).includes('v1.30.0-gantry-standin')).toBe(true);
@@ -107,7 +127,13 @@ describe('kube stand-in checked with kubectl', () => {
 
     const events = rows(await ok(['get', 'events', '--field-selector', `involvedObject.name=${pods[0][1]}`]));
     expect(events.map((e) => e[2])).toEqual(['Scheduled', 'Pulled', 'Created', 'Started']);
-    expect(events[0]).toEqual([expect.any(String), 'Normal', 'Scheduled', `pod/${pods[0][1]}`, expect.stringMatching(/^Successfully assigned default\/web-.* to standin-node-\d$/)]);
+    expect(events[0]).toEqual([
+      expect.any(String),
+      'Normal',
+      'Scheduled',
+      `pod/${pods[0][1]}`,
+      expect.stringMatching(/^Successfully assigned default\/web-.* to standin-node-\d$/),
+    ]);
   });
 
   it('shows a failing image as CrashLoopBackOff with a BackOff event and a previous log', async () => {
@@ -132,7 +158,9 @@ describe('kube stand-in checked with kubectl', () => {
     expect((await ok(['auth', 'can-i', 'create', 'deployments.apps', '-n', 'team-a'])).trim()).toBe('yes');
     expect(rows(await ok(['get', 'pods', '-n', 'team-a'], { token: dev }))).toEqual([]);
     const denied = await kubectl(['get', 'pods', '-n', 'default'], { token: dev });
-    expect(denied.stderr).toContain('Error from server (Forbidden): pods is forbidden: User "dev" cannot list resource "pods" in API group "" in the namespace "default"');
+    expect(denied.stderr).toContain(
+      'Error from server (Forbidden): pods is forbidden: User "dev" cannot list resource "pods" in API group "" in the namespace "default"',
+    );
     const nodes = await kubectl(['get', 'nodes'], { token: dev });
     expect(nodes.stderr).toContain('User "dev" cannot list resource "nodes" in API group "" at the cluster scope');
     const bad = await kubectl(['get', 'pods'], { token: 'not-a-token' });
@@ -146,15 +174,33 @@ describe('kube stand-in checked with kubectl', () => {
     const top = rows(await ok(['top', 'pods', '-l', 'app=web']));
     expect(top.find((r) => r[0] === pod[0])).toEqual([pod[0], '150m', '100Mi']);
     k.setNodeMetrics('standin-node-1', { cpu: '2', memory: '4Gi' });
-    expect(rows(await ok(['top', 'nodes'])).find((r) => r[0] === 'standin-node-1')).toEqual(['standin-node-1', '2000m', '25%', '4096Mi', expect.stringMatching(/%$/)]);
+    expect(rows(await ok(['top', 'nodes'])).find((r) => r[0] === 'standin-node-1')).toEqual([
+      'standin-node-1',
+      '2000m',
+      '25%',
+      '4096Mi',
+      expect.stringMatching(/%$/),
+    ]);
   });
 
   it('an HPA scales to its minimum and a re-apply that leaves replicas out keeps them', async () => {
-    const hpa = write('hpa.json', JSON.stringify({
-      apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name: 'web', namespace: 'default' },
-      spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, minReplicas: 3, maxReplicas: 5, metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }] },
-    }));
-    expect((await ok(['apply', '--server-side', '-f', hpa, '--field-manager', 'gantry'])).trim()).toBe('horizontalpodautoscaler.autoscaling/web serverside-applied');
+    const hpa = write(
+      'hpa.json',
+      JSON.stringify({
+        apiVersion: 'autoscaling/v2',
+        kind: 'HorizontalPodAutoscaler',
+        metadata: { name: 'web', namespace: 'default' },
+        spec: {
+          scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
+          minReplicas: 3,
+          maxReplicas: 5,
+          metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }],
+        },
+      }),
+    );
+    expect((await ok(['apply', '--server-side', '-f', hpa, '--field-manager', 'gantry'])).trim()).toBe(
+      'horizontalpodautoscaler.autoscaling/web serverside-applied',
+    );
     await until(async () => JSON.parse(await ok(['get', 'deploy', 'web', '-o', 'json'])).status.readyReplicas === 3);
     const [row] = await until(async () => {
       const r = rows(await ok(['get', 'hpa']));
@@ -162,7 +208,11 @@ describe('kube stand-in checked with kubectl', () => {
     });
     expect(row).toEqual(['web', 'Deployment/web', expect.stringMatching(/^cpu: \d+%\/80%$/), '3', '5', '3', expect.any(String)]);
     const d = JSON.parse(await ok(['get', 'deploy', 'web', '-o', 'json', '--show-managed-fields']));
-    expect(d.metadata.managedFields.find((m: any) => m.manager === 'kube-controller-manager')).toMatchObject({ operation: 'Update', subresource: 'scale', fieldsV1: { 'f:spec': { 'f:replicas': {} } } });
+    expect(d.metadata.managedFields.find((m: any) => m.manager === 'kube-controller-manager')).toMatchObject({
+      operation: 'Update',
+      subresource: 'scale',
+      fieldsV1: { 'f:spec': { 'f:replicas': {} } },
+    });
 
     const same = await kubectl(['apply', '--server-side', '-f', path.join(dir, 'web.json'), '--field-manager', 'gantry']);
     expect(same.stderr).toContain('conflict with "kube-controller-manager"');
@@ -181,12 +231,24 @@ describe('kube stand-in checked with kubectl', () => {
     await ok(['create', 'secret', 'docker-registry', 'regcred', '--docker-server=registry.local:5000', '--docker-username=u', '--docker-password=p']);
     const s = JSON.parse(await ok(['get', 'secret', 'regcred', '-o', 'json']));
     expect(s.type).toBe('kubernetes.io/dockerconfigjson');
-    expect(JSON.parse(Buffer.from(s.data['.dockerconfigjson'], 'base64').toString()).auths['registry.local:5000']).toMatchObject({ username: 'u', password: 'p' });
+    expect(JSON.parse(Buffer.from(s.data['.dockerconfigjson'], 'base64').toString()).auths['registry.local:5000']).toMatchObject({
+      username: 'u',
+      password: 'p',
+    });
     await ok(['expose', 'deployment', 'web', '--port=80', '--target-port=8080']);
     expect(rows(await ok(['get', 'svc', 'web']))[0]).toEqual(['web', 'ClusterIP', expect.stringMatching(/^10\.96\./), '<none>', '80/TCP', expect.any(String)]);
 
     await ok(['create', 'namespace', 'team-b']);
-    await ok(['apply', '--server-side', '-n', 'team-b', '-f', write('nsd.json', DEPLOYMENT({ name: 'api', image: 'api:1' }).replace('"namespace":"default"', '"namespace":"team-b"')), '--field-manager', 'gantry']);
+    await ok([
+      'apply',
+      '--server-side',
+      '-n',
+      'team-b',
+      '-f',
+      write('nsd.json', DEPLOYMENT({ name: 'api', image: 'api:1' }).replace('"namespace":"default"', '"namespace":"team-b"')),
+      '--field-manager',
+      'gantry',
+    ]);
     expect((await ok(['delete', 'namespace', 'team-b'])).trim()).toBe('namespace "team-b" deleted');
     expect((await kubectl(['get', 'ns', 'team-b'])).stderr).toContain('namespaces "team-b" not found');
     expect(k.list('pods', 'team-b')).toEqual([]);
@@ -206,7 +268,10 @@ describe('a cluster without metrics-server', () => {
       const r = await kubectl(['top', 'nodes'], { config });
       expect(r.code).toBe(1);
       expect(r.stderr).toContain('Metrics API not available');
-      const res = await fetch(`${bare.url}/apis/metrics.k8s.io/v1beta1/nodes`, { headers: { authorization: `Bearer ${bare.adminToken}` }, dispatcher: undefined } as RequestInit).catch((e: Error) => e);
+      const res = await fetch(`${bare.url}/apis/metrics.k8s.io/v1beta1/nodes`, {
+        headers: { authorization: `Bearer ${bare.adminToken}` },
+        dispatcher: undefined,
+      } as RequestInit).catch((e: Error) => e);
       expect(res).toBeInstanceOf(Error); // node's fetch does not trust the private CA: clients must be given caPem
     } finally {
       await bare.close();

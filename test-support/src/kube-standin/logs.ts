@@ -1,7 +1,15 @@
 /** Container logs the stand-in's "kubelet" keeps: the current and the previous instance per container. */
 
-export interface LogLine { time: string; text: string }
-interface Follower { uid: string; container: string; onLine(l: LogLine): void; onEnd(): void }
+export interface LogLine {
+  time: string;
+  text: string;
+}
+interface Follower {
+  uid: string;
+  container: string;
+  onLine(l: LogLine): void;
+  onEnd(): void;
+}
 
 export class LogBook {
   private readonly logs = new Map<string, Map<string, { current: LogLine[]; previous?: LogLine[] }>>();
@@ -43,9 +51,10 @@ export class LogBook {
   /** The pod is gone: follow streams end, as the kubelet closes them. */
   forget(uid: string) {
     this.logs.delete(uid);
-    for (const f of [...this.followers]) if (f.uid === uid) {
-      this.followers.delete(f);
-      f.onEnd();
-    }
+    for (const f of [...this.followers])
+      if (f.uid === uid) {
+        this.followers.delete(f);
+        f.onEnd();
+      }
   }
 }

@@ -2,8 +2,14 @@ import crypto from 'node:crypto';
 import { parseQuantity } from './quantity.js';
 import type { KObj } from './store.js';
 
-export interface Usage { cpu: number; memory: number }
-export interface UsageInput { cpu: string | number; memory: string | number }
+export interface Usage {
+  cpu: number;
+  memory: number;
+}
+export interface UsageInput {
+  cpu: string | number;
+  memory: string | number;
+}
 
 /**
  * What metrics-server would report. Without an override a running container uses a steady amount derived from
@@ -21,7 +27,10 @@ export class MetricsBook {
   setPod(namespace: string, name: string, usage: UsageInput | Record<string, UsageInput>) {
     const toUsage = (u: UsageInput): Usage => ({ cpu: parseQuantity(u.cpu), memory: parseQuantity(u.memory) });
     const whole = 'cpu' in usage && 'memory' in usage && typeof (usage as UsageInput).cpu !== 'object';
-    this.pods.set(`${namespace}/${name}`, whole ? toUsage(usage as UsageInput) : Object.fromEntries(Object.entries(usage as Record<string, UsageInput>).map(([k, v]) => [k, toUsage(v)])));
+    this.pods.set(
+      `${namespace}/${name}`,
+      whole ? toUsage(usage as UsageInput) : Object.fromEntries(Object.entries(usage as Record<string, UsageInput>).map(([k, v]) => [k, toUsage(v)])),
+    );
   }
 
   setNode(name: string, usage: UsageInput) {
@@ -32,21 +41,24 @@ export class MetricsBook {
     const o = this.pods.get(`${pod.metadata.namespace}/${pod.metadata.name}`);
     const containers: KObj[] = pod.spec.containers;
     return containers.map((c) => {
-      if (o && 'cpu' in o && typeof o.cpu === 'number') return { name: c.name, cpu: (o as Usage).cpu / containers.length, memory: (o as Usage).memory / containers.length };
+      if (o && 'cpu' in o && typeof o.cpu === 'number')
+        return { name: c.name, cpu: (o as Usage).cpu / containers.length, memory: (o as Usage).memory / containers.length };
       const own = o ? (o as Record<string, Usage>)[c.name] : undefined;
       if (own) return { name: c.name, ...own };
       const h = crypto.createHash('sha1').update(`${pod.metadata.name}/${c.name}`).digest();
       // with a CPU request, 20-60% of it: an HPA with a usual target then holds at its minimum unless a test sets usage
       const request = parseQuantity(c.resources?.requests?.cpu);
-      const cpu = request > 0 ? request * (0.2 + (h[0] % 41) / 100) : (1 + (h[0] * 256 + h[1]) % 250) / 1000;
-      return { name: c.name, cpu, memory: (16 + h[2] % 241) * 2 ** 20 };
+      const cpu = request > 0 ? request * (0.2 + (h[0] % 41) / 100) : (1 + ((h[0] * 256 + h[1]) % 250)) / 1000;
+      return { name: c.name, cpu, memory: (16 + (h[2] % 241)) * 2 ** 20 };
     });
   }
 
   nodeUsage(node: KObj, podsOnNode: KObj[]): Usage {
     const o = this.nodes.get(node.metadata.name);
     if (o) return o;
-    const sum = podsOnNode.flatMap((p) => this.podUsage(p)).reduce((a, c) => ({ cpu: a.cpu + c.cpu, memory: a.memory + c.memory }), { cpu: 0.1, memory: 512 * 2 ** 20 });
+    const sum = podsOnNode
+      .flatMap((p) => this.podUsage(p))
+      .reduce((a, c) => ({ cpu: a.cpu + c.cpu, memory: a.memory + c.memory }), { cpu: 0.1, memory: 512 * 2 ** 20 });
     return sum;
   }
 }

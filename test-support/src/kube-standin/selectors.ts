@@ -32,21 +32,50 @@ export function parseLabelSelector(s: string | null): (labels: Record<string, st
     if (m) return { key: m[2], op: m[1] ? '!exists' : 'exists', values: [] };
     throw badRequest(`unable to parse requirement: found '${t}', expected: in, notin, =, ==, !=, gt, lt`);
   });
-  return (labels = {}) => reqs.every((r) => {
-    const v = labels[r.key];
-    switch (r.op) {
-      case 'in': return v !== undefined && r.values.includes(v);
-      case 'notin': return v === undefined || !r.values.includes(v);
-      case 'exists': return v !== undefined;
-      case '!exists': return v === undefined;
-    }
-  });
+  return (labels = {}) =>
+    reqs.every((r) => {
+      const v = labels[r.key];
+      switch (r.op) {
+        case 'in':
+          return v !== undefined && r.values.includes(v);
+        case 'notin':
+          return v === undefined || !r.values.includes(v);
+        case 'exists':
+          return v !== undefined;
+        case '!exists':
+          return v === undefined;
+      }
+    });
 }
 
 /** The fields each kind can be selected on (the API server rejects others, as here). */
 const FIELDS: Record<string, string[]> = {
-  Pod: ['metadata.name', 'metadata.namespace', 'status.phase', 'spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'status.podIP', 'status.nominatedNodeName'],
-  Event: ['metadata.name', 'metadata.namespace', 'involvedObject.kind', 'involvedObject.namespace', 'involvedObject.name', 'involvedObject.uid', 'involvedObject.apiVersion', 'involvedObject.resourceVersion', 'involvedObject.fieldPath', 'reason', 'reportingComponent', 'source', 'type'],
+  Pod: [
+    'metadata.name',
+    'metadata.namespace',
+    'status.phase',
+    'spec.nodeName',
+    'spec.restartPolicy',
+    'spec.schedulerName',
+    'spec.serviceAccountName',
+    'status.podIP',
+    'status.nominatedNodeName',
+  ],
+  Event: [
+    'metadata.name',
+    'metadata.namespace',
+    'involvedObject.kind',
+    'involvedObject.namespace',
+    'involvedObject.name',
+    'involvedObject.uid',
+    'involvedObject.apiVersion',
+    'involvedObject.resourceVersion',
+    'involvedObject.fieldPath',
+    'reason',
+    'reportingComponent',
+    'source',
+    'type',
+  ],
   Secret: ['metadata.name', 'metadata.namespace', 'type'],
   Namespace: ['metadata.name', 'status.phase'],
   Node: ['metadata.name', 'spec.unschedulable'],

@@ -19,19 +19,25 @@ export interface ServerContext {
   url: () => string;
 }
 
-interface Target { def: ResourceDef; namespace?: string; name?: string; subresource?: string }
+interface Target {
+  def: ResourceDef;
+  namespace?: string;
+  name?: string;
+  subresource?: string;
+}
 
 const send = (res: ServerResponse, code: number, body: unknown) => {
   res.writeHead(code, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' });
   res.end(JSON.stringify(body));
 };
 
-const readBody = (req: IncomingMessage) => new Promise<string>((resolve, reject) => {
-  const chunks: Buffer[] = [];
-  req.on('data', (c: Buffer) => chunks.push(c));
-  req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-  req.on('error', reject);
-});
+const readBody = (req: IncomingMessage) =>
+  new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
 
 /** /api/v1/... and /apis/<group>/<version>/... into a resource, namespace, name and subresource. */
 function parseTarget(parts: string[], metrics: boolean): Target | undefined {
@@ -52,12 +58,18 @@ function parseTarget(parts: string[], metrics: boolean): Target | undefined {
 
 function verbOf(method: string, t: Target, watch: boolean): string {
   switch (method) {
-    case 'GET': return watch ? 'watch' : t.name ? 'get' : 'list';
-    case 'POST': return 'create';
-    case 'PUT': return 'update';
-    case 'PATCH': return 'patch';
-    case 'DELETE': return t.name ? 'delete' : 'deletecollection';
-    default: return method.toLowerCase();
+    case 'GET':
+      return watch ? 'watch' : t.name ? 'get' : 'list';
+    case 'POST':
+      return 'create';
+    case 'PUT':
+      return 'update';
+    case 'PATCH':
+      return 'patch';
+    case 'DELETE':
+      return t.name ? 'delete' : 'deletecollection';
+    default:
+      return method.toLowerCase();
   }
 }
 
@@ -109,7 +121,8 @@ async function route(ctx: ServerContext, req: IncomingMessage, res: ServerRespon
   const verb = verbOf(req.method ?? 'GET', t, watch);
   const attrs = { verb, group: t.def.group, resource: t.def.resource, subresource: t.subresource, namespace: t.namespace, name: t.name };
   // every authenticated user may review its own access (system:basic-user)
-  if (t.def !== R.selfSubjectAccessReviews && !isAllowed(who.rules, attrs)) throw forbidden(who.user, verb, t.subresource ? `${t.def.resource}/${t.subresource}` : t.def.resource, t.def.group, t.namespace, t.name);
+  if (t.def !== R.selfSubjectAccessReviews && !isAllowed(who.rules, attrs))
+    throw forbidden(who.user, verb, t.subresource ? `${t.def.resource}/${t.subresource}` : t.def.resource, t.def.group, t.namespace, t.name);
   if (!t.def.verbs.includes(verb)) throw methodNotAllowed();
 
   if (t.def === R.selfSubjectAccessReviews) return send(res, 201, accessReview(who, parseBody(await readBody(req))));
@@ -152,7 +165,11 @@ async function route(ctx: ServerContext, req: IncomingMessage, res: ServerRespon
       const isApply = type.startsWith('application/apply-patch');
       if (isApply && !q.get('fieldManager')) throw badRequest('PATCH request with apply-patch content type requires fieldManager query parameter');
       const existed = !!state.store.get(def, t.namespace, t.name);
-      const out = state.patch(def, t.namespace, t.name, body, type, { manager: managerOf(req, q), subresource: t.subresource, force: q.get('force') === 'true' });
+      const out = state.patch(def, t.namespace, t.name, body, type, {
+        manager: managerOf(req, q),
+        subresource: t.subresource,
+        force: q.get('force') === 'true',
+      });
       return send(res, isApply && !existed ? 201 : 200, out);
     }
     case 'DELETE': {
@@ -184,36 +201,75 @@ function deleteObject(ctx: ServerContext, def: ResourceDef, namespace: string | 
   const o = state.get(def, namespace, name);
   if (def === R.namespaces) {
     if (['default', 'kube-system', 'kube-public'].includes(name)) {
-      throw new KubeError(403, statusBody(403, 'Forbidden', `namespaces "${name}" is forbidden: this namespace may not be deleted`, { name, kind: 'namespaces' }));
+      throw new KubeError(
+        403,
+        statusBody(403, 'Forbidden', `namespaces "${name}" is forbidden: this namespace may not be deleted`, { name, kind: 'namespaces' }),
+      );
     }
-    const terminating = o.status?.phase === 'Terminating' ? o : state.writeRaw(R.namespaces, { ...o, metadata: { ...o.metadata, deletionTimestamp: state.now() }, status: { phase: 'Terminating' } });
+    const terminating =
+      o.status?.phase === 'Terminating'
+        ? o
+        : state.writeRaw(R.namespaces, { ...o, metadata: { ...o.metadata, deletionTimestamp: state.now() }, status: { phase: 'Terminating' } });
     return terminating;
   }
   const gone = state.remove(def, namespace, name);
   if (def === R.pods) return { ...gone, metadata: { ...gone.metadata, deletionTimestamp: state.now(), deletionGracePeriodSeconds: 30 } };
-  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name, ...(def.group ? { group: def.group } : {}), kind: def.resource, uid: gone.metadata.uid } };
+  return {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Success',
+    details: { name, ...(def.group ? { group: def.group } : {}), kind: def.resource, uid: gone.metadata.uid },
+  };
 }
 
 function scaleOf(d: KObj) {
   return {
-    kind: 'Scale', apiVersion: 'autoscaling/v1',
-    metadata: { name: d.metadata.name, namespace: d.metadata.namespace, uid: d.metadata.uid, resourceVersion: d.metadata.resourceVersion, creationTimestamp: d.metadata.creationTimestamp },
-    spec: { replicas: d.spec.replicas }, status: { replicas: d.status?.replicas ?? 0, selector: Object.entries(d.spec.selector?.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`).join(',') },
+    kind: 'Scale',
+    apiVersion: 'autoscaling/v1',
+    metadata: {
+      name: d.metadata.name,
+      namespace: d.metadata.namespace,
+      uid: d.metadata.uid,
+      resourceVersion: d.metadata.resourceVersion,
+      creationTimestamp: d.metadata.creationTimestamp,
+    },
+    spec: { replicas: d.spec.replicas },
+    status: {
+      replicas: d.status?.replicas ?? 0,
+      selector: Object.entries(d.spec.selector?.matchLabels ?? {})
+        .map(([k, v]) => `${k}=${v}`)
+        .join(','),
+    },
   };
 }
 
 function setScale(ctx: ServerContext, t: Target, replicas: unknown, manager: string) {
   if (typeof replicas !== 'number' || replicas < 0) throw badRequest('spec.replicas: must be a non-negative integer');
-  return ctx.state.patch(t.def, t.namespace, t.name!, JSON.stringify({ spec: { replicas } }), 'application/merge-patch+json', { manager, subresource: 'scale', force: false });
+  return ctx.state.patch(t.def, t.namespace, t.name!, JSON.stringify({ spec: { replicas } }), 'application/merge-patch+json', {
+    manager,
+    subresource: 'scale',
+    force: false,
+  });
 }
 
 function accessReview(who: TokenInfo, body: KObj) {
   const ra = body?.spec?.resourceAttributes;
   const allowed = ra
-    ? isAllowed(who.rules, { verb: ra.verb ?? '', group: ra.group ?? '', resource: ra.resource ?? '', subresource: ra.subresource || undefined, namespace: ra.namespace || undefined, name: ra.name })
+    ? isAllowed(who.rules, {
+        verb: ra.verb ?? '',
+        group: ra.group ?? '',
+        resource: ra.resource ?? '',
+        subresource: ra.subresource || undefined,
+        namespace: ra.namespace || undefined,
+        name: ra.name,
+      })
     : false;
   return {
-    kind: 'SelfSubjectAccessReview', apiVersion: 'authorization.k8s.io/v1', metadata: { creationTimestamp: null }, spec: body?.spec ?? {},
+    kind: 'SelfSubjectAccessReview',
+    apiVersion: 'authorization.k8s.io/v1',
+    metadata: { creationTimestamp: null },
+    spec: body?.spec ?? {},
     status: { allowed, ...(allowed ? { reason: `RBAC: allowed by the stand-in token of "${who.user}"` } : {}) },
   };
 }
@@ -225,14 +281,36 @@ function metricsAnswer(ctx: ServerContext, res: ServerResponse, t: Target, q: UR
   if (t.def === R.nodeMetrics) {
     const allPods = state.store.list(R.pods).filter((p) => p.status?.phase === 'Running');
     const nm = (n: KObj) => {
-      const u = metrics.nodeUsage(n, allPods.filter((p) => p.spec.nodeName === n.metadata.name));
-      return { kind: 'NodeMetrics', apiVersion: 'metrics.k8s.io/v1beta1', metadata: { name: n.metadata.name, creationTimestamp: now, labels: n.metadata.labels }, timestamp: now, window: '20.006s', usage: { cpu: formatNanoCores(u.cpu), memory: formatKi(u.memory) } };
+      const u = metrics.nodeUsage(
+        n,
+        allPods.filter((p) => p.spec.nodeName === n.metadata.name),
+      );
+      return {
+        kind: 'NodeMetrics',
+        apiVersion: 'metrics.k8s.io/v1beta1',
+        metadata: { name: n.metadata.name, creationTimestamp: now, labels: n.metadata.labels },
+        timestamp: now,
+        window: '20.006s',
+        usage: { cpu: formatNanoCores(u.cpu), memory: formatKi(u.memory) },
+      };
     };
     if (t.name) return send(res, 200, nm(state.get(R.nodes, undefined, t.name)));
-    return send(res, 200, { kind: 'NodeMetricsList', apiVersion: 'metrics.k8s.io/v1beta1', metadata: {}, items: state.store.list(R.nodes).filter((n) => labels(n.metadata.labels)).map(nm) });
+    return send(res, 200, {
+      kind: 'NodeMetricsList',
+      apiVersion: 'metrics.k8s.io/v1beta1',
+      metadata: {},
+      items: state.store
+        .list(R.nodes)
+        .filter((n) => labels(n.metadata.labels))
+        .map(nm),
+    });
   }
   const pm = (p: KObj) => ({
-    kind: 'PodMetrics', apiVersion: 'metrics.k8s.io/v1beta1', metadata: { name: p.metadata.name, namespace: p.metadata.namespace, creationTimestamp: now, labels: p.metadata.labels }, timestamp: now, window: '18.074s',
+    kind: 'PodMetrics',
+    apiVersion: 'metrics.k8s.io/v1beta1',
+    metadata: { name: p.metadata.name, namespace: p.metadata.namespace, creationTimestamp: now, labels: p.metadata.labels },
+    timestamp: now,
+    window: '18.074s',
     containers: metrics.podUsage(p).map((c) => ({ name: c.name, usage: { cpu: formatNanoCores(c.cpu), memory: formatKi(c.memory) } })),
   });
   const running = state.store.list(R.pods, t.namespace).filter((p) => p.status?.phase === 'Running' && labels(p.metadata.labels));
@@ -247,10 +325,15 @@ function metricsAnswer(ctx: ServerContext, res: ServerResponse, t: Target, q: UR
 function startWatch(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, t: Target, q: URLSearchParams) {
   const labels = parseLabelSelector(q.get('labelSelector'));
   const fields = parseFieldSelector(q.get('fieldSelector'), t.def.kind);
-  const matches = (o: KObj | undefined) => !!o && (!t.namespace || o.metadata.namespace === t.namespace) && (!t.name || o.metadata.name === t.name) && labels(o.metadata.labels) && fields(o);
+  const matches = (o: KObj | undefined) =>
+    !!o && (!t.namespace || o.metadata.namespace === t.namespace) && (!t.name || o.metadata.name === t.name) && labels(o.metadata.labels) && fields(o);
   const rv = q.get('resourceVersion');
   let backlog: { type: string; object: KObj }[];
-  if (!rv || rv === '0') backlog = ctx.state.store.list(t.def, t.namespace).filter(matches).map((object) => ({ type: 'ADDED', object }));
+  if (!rv || rv === '0')
+    backlog = ctx.state.store
+      .list(t.def, t.namespace)
+      .filter(matches)
+      .map((object) => ({ type: 'ADDED', object }));
   else {
     const past = ctx.state.store.since(Number(rv));
     if (!past) {
@@ -306,7 +389,11 @@ function podLogs(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, 
   if (tail !== null) lines = Number(tail) > 0 ? lines.slice(-Number(tail)) : [];
   const timestamps = q.get('timestamps') === 'true';
   const fmt = (l: { time: string; text: string }) => `${timestamps ? `${l.time} ` : ''}${l.text}\n`;
-  res.writeHead(200, { 'Content-Type': 'text/plain', 'Cache-Control': 'no-cache, private', ...(q.get('follow') === 'true' ? { 'Transfer-Encoding': 'chunked' } : {}) });
+  res.writeHead(200, {
+    'Content-Type': 'text/plain',
+    'Cache-Control': 'no-cache, private',
+    ...(q.get('follow') === 'true' ? { 'Transfer-Encoding': 'chunked' } : {}),
+  });
   const limit = Number(q.get('limitBytes') ?? 0);
   const text = lines.map(fmt).join('');
   if (q.get('follow') !== 'true' || previous) {
@@ -314,7 +401,12 @@ function podLogs(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, 
     return;
   }
   res.write(text);
-  const stop = ctx.state.logs.follow(pod.metadata.uid, container, (l) => res.write(fmt(l)), () => res.end());
+  const stop = ctx.state.logs.follow(
+    pod.metadata.uid,
+    container,
+    (l) => res.write(fmt(l)),
+    () => res.end(),
+  );
   req.on('close', stop);
   res.on('close', stop);
 }

@@ -6,7 +6,10 @@ import { R, groupVersion, type ResourceDef } from './resources.js';
 import { KubeError, alreadyExists, badRequest, conflict, notFound, statusBody, unsupportedMediaType } from './status.js';
 import { ObjectStore, type KObj } from './store.js';
 
-export interface WriteOptions { manager: string; subresource?: string }
+export interface WriteOptions {
+  manager: string;
+  subresource?: string;
+}
 
 /**
  * The API server's write path over the store (admission, defaults, managed fields, optimistic concurrency),
@@ -22,7 +25,13 @@ export class KubeState {
   }
 
   private ctx() {
-    return { now: this.now(), allocateClusterIp: () => { const n = this.clusterIps++; return `10.96.${Math.floor(n / 250)}.${n % 250}`; } };
+    return {
+      now: this.now(),
+      allocateClusterIp: () => {
+        const n = this.clusterIps++;
+        return `10.96.${Math.floor(n / 250)}.${n % 250}`;
+      },
+    };
   }
 
   get(def: ResourceDef, namespace: string | undefined, name: string): KObj {
@@ -36,7 +45,12 @@ export class KubeState {
     const ns = this.store.get(R.namespaces, undefined, namespace ?? '');
     if (!ns) throw notFound('namespaces', '', namespace ?? '');
     if (creating && ns.status?.phase === 'Terminating') {
-      throw new KubeError(403, statusBody(403, 'Forbidden', `${def.resource} is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`, { kind: def.resource }));
+      throw new KubeError(
+        403,
+        statusBody(403, 'Forbidden', `${def.resource} is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`, {
+          kind: def.resource,
+        }),
+      );
     }
   }
 
@@ -45,7 +59,8 @@ export class KubeState {
     const obj = structuredClone(body);
     obj.metadata ??= {};
     if (def.namespaced) {
-      if (obj.metadata.namespace && namespace && obj.metadata.namespace !== namespace) throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      if (obj.metadata.namespace && namespace && obj.metadata.namespace !== namespace)
+        throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
       obj.metadata.namespace = namespace ?? obj.metadata.namespace;
     }
     this.requireNamespace(def, obj.metadata.namespace, true);
@@ -87,8 +102,10 @@ export class KubeState {
 
   apply(def: ResourceDef, namespace: string | undefined, name: string, applied: KObj, o: WriteOptions & { force: boolean }): KObj {
     checkKind(def, applied, true);
-    if (applied.metadata?.name !== undefined && applied.metadata.name !== name) throw badRequest(`the name of the object (${applied.metadata.name}) does not match the name on the URL (${name})`);
-    if (def.namespaced && applied.metadata?.namespace && applied.metadata.namespace !== namespace) throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    if (applied.metadata?.name !== undefined && applied.metadata.name !== name)
+      throw badRequest(`the name of the object (${applied.metadata.name}) does not match the name on the URL (${name})`);
+    if (def.namespaced && applied.metadata?.namespace && applied.metadata.namespace !== namespace)
+      throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
     const old = this.store.get(def, namespace, name);
     if (!old) this.requireNamespace(def, namespace, true);
     const c = this.ctx();
@@ -98,13 +115,23 @@ export class KubeState {
     const managed = next.metadata.managedFields;
     prepare(def, next, old, c);
     next.metadata.managedFields = managed;
-    if (old && JSON.stringify({ ...old, metadata: { ...old.metadata, resourceVersion: 0 } }) === JSON.stringify({ ...next, metadata: { ...next.metadata, resourceVersion: 0 } })) return old;
+    if (
+      old &&
+      JSON.stringify({ ...old, metadata: { ...old.metadata, resourceVersion: 0 } }) ===
+        JSON.stringify({ ...next, metadata: { ...next.metadata, resourceVersion: 0 } })
+    )
+      return old;
     return this.store.put(def, next);
   }
 
   private commit(def: ResourceDef, old: KObj, next: KObj, o: WriteOptions): KObj {
     const c = this.ctx();
-    next.metadata = { ...next.metadata, name: old.metadata.name, ...(def.namespaced ? { namespace: old.metadata.namespace } : {}), managedFields: old.metadata.managedFields };
+    next.metadata = {
+      ...next.metadata,
+      name: old.metadata.name,
+      ...(def.namespaced ? { namespace: old.metadata.namespace } : {}),
+      managedFields: old.metadata.managedFields,
+    };
     prepare(def, next, old, c);
     trackUpdate(old, next, { manager: o.manager, apiVersion: groupVersion(def), now: c.now, subresource: o.subresource });
     return this.store.put(def, next);
@@ -139,14 +166,28 @@ export class KubeState {
     }
     const name = `${involved.metadata.name}.${crypto.randomBytes(8).toString('hex')}`;
     this.store.put(R.events, {
-      kind: 'Event', apiVersion: 'v1',
+      kind: 'Event',
+      apiVersion: 'v1',
       metadata: { name, namespace: ns, uid: crypto.randomUUID(), creationTimestamp: now },
       involvedObject: {
-        kind: involved.kind, namespace: involved.metadata.namespace, name: involved.metadata.name, uid: involved.metadata.uid,
-        apiVersion: involved.apiVersion, resourceVersion: involved.metadata.resourceVersion, ...(fieldPath ? { fieldPath } : {}),
+        kind: involved.kind,
+        namespace: involved.metadata.namespace,
+        name: involved.metadata.name,
+        uid: involved.metadata.uid,
+        apiVersion: involved.apiVersion,
+        resourceVersion: involved.metadata.resourceVersion,
+        ...(fieldPath ? { fieldPath } : {}),
       },
-      reason, message, source: { component, ...(host ? { host } : {}) },
-      firstTimestamp: now, lastTimestamp: now, count: 1, type, eventTime: null, reportingComponent: component, reportingInstance: host ?? '',
+      reason,
+      message,
+      source: { component, ...(host ? { host } : {}) },
+      firstTimestamp: now,
+      lastTimestamp: now,
+      count: 1,
+      type,
+      eventTime: null,
+      reportingComponent: component,
+      reportingInstance: host ?? '',
     });
   }
 }

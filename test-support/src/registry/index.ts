@@ -81,17 +81,29 @@ export async function startRegistry(o: StartRegistryOptions = {}): Promise<Local
   let authYaml = '';
   if (auth === 'htpasswd') {
     const file = path.join(dir, 'htpasswd');
-    fs.writeFileSync(file, Object.entries(users).map(([u, p]) => `${u}:${bcrypt.hashSync(p, 4)}`).join('\n') + '\n');
+    fs.writeFileSync(
+      file,
+      Object.entries(users)
+        .map(([u, p]) => `${u}:${bcrypt.hashSync(p, 4)}`)
+        .join('\n') + '\n',
+    );
     authYaml = `auth:\n  htpasswd:\n    realm: gantry-test\n    path: ${file}\n`;
   } else if (auth === 'token') {
     const keyFile = path.join(dir, 'token.key');
     const certFile = path.join(dir, 'token.crt');
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', certFile, '-days', '2', '-subj', '/CN=gantry-test-token-issuer'], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', certFile, '-days', '2', '-subj', '/CN=gantry-test-token-issuer'],
+      { stdio: 'ignore' },
+    );
     const key = crypto.createPrivateKey(fs.readFileSync(keyFile));
     const certDer = new crypto.X509Certificate(fs.readFileSync(certFile)).raw;
     tokenServer = http.createServer((req, res) => {
       const url = new URL(req.url ?? '/', 'http://x');
-      const scopes = url.searchParams.getAll('scope').flatMap((s) => s.split(' ')).filter(Boolean);
+      const scopes = url.searchParams
+        .getAll('scope')
+        .flatMap((s) => s.split(' '))
+        .filter(Boolean);
       const basic = /^Basic (.+)$/i.exec(req.headers.authorization ?? '');
       const [user, pass] = basic ? Buffer.from(basic[1]!, 'base64').toString().split(/:(.*)/s) : [];
       const ok = user !== undefined && users[user] !== undefined && users[user] === pass;
@@ -120,20 +132,30 @@ export async function startRegistry(o: StartRegistryOptions = {}): Promise<Local
   }
   const config = path.join(dir, 'config.yml');
   fs.mkdirSync(path.join(dir, 'storage'));
-  fs.writeFileSync(config, [
-    'version: 0.1',
-    'log:\n  level: error\n  accesslog:\n    disabled: true',
-    `storage:\n  filesystem:\n    rootdirectory: ${path.join(dir, 'storage')}\n  delete:\n    enabled: true`,
-    `http:\n  addr: ${host}\n  secret: ${crypto.randomBytes(16).toString('hex')}`,
-    authYaml,
-  ].join('\n'));
+  fs.writeFileSync(
+    config,
+    [
+      'version: 0.1',
+      'log:\n  level: error\n  accesslog:\n    disabled: true',
+      `storage:\n  filesystem:\n    rootdirectory: ${path.join(dir, 'storage')}\n  delete:\n    enabled: true`,
+      `http:\n  addr: ${host}\n  secret: ${crypto.randomBytes(16).toString('hex')}`,
+      authYaml,
+    ].join('\n'),
+  );
 
   let stderr = '';
   const child: ChildProcess = spawn(o.binary ?? '/usr/bin/docker-registry', ['serve', config], { stdio: ['ignore', 'ignore', 'pipe'] });
-  child.stderr!.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-4000); });
+  child.stderr!.on('data', (d: Buffer) => {
+    stderr = (stderr + d.toString()).slice(-4000);
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   try {
-    await Promise.race([waitForPort(port), exited.then(() => { throw new Error(`docker-registry exited: ${stderr}`); })]);
+    await Promise.race([
+      waitForPort(port),
+      exited.then(() => {
+        throw new Error(`docker-registry exited: ${stderr}`);
+      }),
+    ]);
   } catch (err) {
     child.kill('SIGKILL');
     tokenServer?.close();
@@ -145,31 +167,47 @@ export async function startRegistry(o: StartRegistryOptions = {}): Promise<Local
   const client = pushClient(url, auth === 'none' ? null : { username, password });
 
   return {
-    url, host, auth, username, password, realm, service: auth === 'token' ? service : undefined, tokenRequests,
+    url,
+    host,
+    auth,
+    username,
+    password,
+    realm,
+    service: auth === 'token' ? service : undefined,
+    tokenRequests,
     async pushImage(repository, tag, p = {}) {
       const oci = (p.format ?? 'docker') !== 'docker';
       const layer = zlib.gzipSync(Buffer.alloc(1024)); // an empty tar archive
       const layerDiff = sha256(Buffer.alloc(1024));
-      const cfg = Buffer.from(JSON.stringify({
-        architecture: 'amd64', os: 'linux', created: p.created ?? new Date().toISOString(),
-        config: { Labels: p.labels ?? {}, Cmd: ['/bin/sh'] },
-        rootfs: { type: 'layers', diff_ids: [layerDiff] },
-        history: [{ created: p.created ?? new Date().toISOString(), created_by: 'gantry test-support' }],
-      }));
+      const cfg = Buffer.from(
+        JSON.stringify({
+          architecture: 'amd64',
+          os: 'linux',
+          created: p.created ?? new Date().toISOString(),
+          config: { Labels: p.labels ?? {}, Cmd: ['/bin/sh'] },
+          rootfs: { type: 'layers', diff_ids: [layerDiff] },
+          history: [{ created: p.created ?? new Date().toISOString(), created_by: 'gantry test-support' }],
+        }),
+      );
       await client.blob(repository, layer);
       await client.blob(repository, cfg);
-      const manifest = Buffer.from(JSON.stringify({
-        schemaVersion: 2,
-        mediaType: oci ? OCI_MANIFEST : DOCKER_MANIFEST,
-        config: { mediaType: oci ? OCI_CONFIG : DOCKER_CONFIG, size: cfg.length, digest: sha256(cfg) },
-        layers: [{ mediaType: oci ? OCI_LAYER : DOCKER_LAYER, size: layer.length, digest: sha256(layer) }],
-      }));
+      const manifest = Buffer.from(
+        JSON.stringify({
+          schemaVersion: 2,
+          mediaType: oci ? OCI_MANIFEST : DOCKER_MANIFEST,
+          config: { mediaType: oci ? OCI_CONFIG : DOCKER_CONFIG, size: cfg.length, digest: sha256(cfg) },
+          layers: [{ mediaType: oci ? OCI_LAYER : DOCKER_LAYER, size: layer.length, digest: sha256(layer) }],
+        }),
+      );
       if (p.format !== 'index') return client.manifest(repository, tag, manifest, oci ? OCI_MANIFEST : DOCKER_MANIFEST);
       const inner = await client.manifest(repository, sha256(manifest), manifest, OCI_MANIFEST);
-      const index = Buffer.from(JSON.stringify({
-        schemaVersion: 2, mediaType: OCI_INDEX,
-        manifests: [{ mediaType: OCI_MANIFEST, size: manifest.length, digest: inner, platform: { architecture: 'amd64', os: 'linux' } }],
-      }));
+      const index = Buffer.from(
+        JSON.stringify({
+          schemaVersion: 2,
+          mediaType: OCI_INDEX,
+          manifests: [{ mediaType: OCI_MANIFEST, size: manifest.length, digest: inner, platform: { architecture: 'amd64', os: 'linux' } }],
+        }),
+      );
       return client.manifest(repository, tag, index, OCI_INDEX);
     },
     async stop() {
@@ -188,7 +226,11 @@ function pushClient(base: string, creds: { username: string; password: string } 
 
   async function call(repository: string, url: string, init: RequestInit): Promise<Response> {
     const scope = `repository:${repository}:pull,push`;
-    const withAuth = (a?: string) => fetch(url.startsWith('http') ? url : `${base}${url}`, { ...init, headers: { ...(init.headers as Record<string, string>), ...(a ? { authorization: a } : {}) } });
+    const withAuth = (a?: string) =>
+      fetch(url.startsWith('http') ? url : `${base}${url}`, {
+        ...init,
+        headers: { ...(init.headers as Record<string, string>), ...(a ? { authorization: a } : {}) },
+      });
     let res = await withAuth(tokens.has(scope) ? `Bearer ${tokens.get(scope)}` : basic);
     if (res.status !== 401) return res;
     const challenge = res.headers.get('www-authenticate') ?? '';
@@ -216,11 +258,21 @@ function pushClient(base: string, creds: { username: string; password: string } 
       const start = await ensure(await call(repository, `/v2/${repository}/blobs/uploads/`, { method: 'POST' }), 'start upload');
       const location = new URL(start.headers.get('location')!, base);
       location.searchParams.set('digest', digest);
-      await ensure(await call(repository, location.toString(), { method: 'PUT', body: new Uint8Array(data), headers: { 'content-type': 'application/octet-stream' } }), 'upload blob');
+      await ensure(
+        await call(repository, location.toString(), { method: 'PUT', body: new Uint8Array(data), headers: { 'content-type': 'application/octet-stream' } }),
+        'upload blob',
+      );
       return digest;
     },
     async manifest(repository: string, reference: string, body: Buffer, mediaType: string) {
-      const res = await ensure(await call(repository, `/v2/${repository}/manifests/${reference}`, { method: 'PUT', body: new Uint8Array(body), headers: { 'content-type': mediaType } }), 'put manifest');
+      const res = await ensure(
+        await call(repository, `/v2/${repository}/manifests/${reference}`, {
+          method: 'PUT',
+          body: new Uint8Array(body),
+          headers: { 'content-type': mediaType },
+        }),
+        'put manifest',
+      );
       return res.headers.get('docker-content-digest') ?? sha256(body);
     },
   };

@@ -3,8 +3,14 @@ import { can, type Permission, type ProjectAction } from '@gantry/contracts';
 import { bearerFrom, type IdTokens } from './tokens.js';
 import { Forbidden, NotFound, Unauthorized } from './errors.js';
 
-export interface AuthUser { id: string; email: string }
-export interface ProjectMember { projectId: string; permission: Permission }
+export interface AuthUser {
+  id: string;
+  email: string;
+}
+export interface ProjectMember {
+  projectId: string;
+  permission: Permission;
+}
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -44,7 +44,10 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
       await migratePg(db, { migrationsFolder });
     } catch (err) {
       await pool.end().catch(() => undefined);
-      throw new Error(`Could not apply the database migrations on PostgreSQL at ${where.hostPort} (database ${where.database}, user ${where.user}): ${(err as Error).message}. Check that this user may create schemas and tables there.`, { cause: err });
+      throw new Error(
+        `Could not apply the database migrations on PostgreSQL at ${where.hostPort} (database ${where.database}, user ${where.user}): ${(err as Error).message}. Check that this user may create schemas and tables there.`,
+        { cause: err },
+      );
     }
     return {
       db,
@@ -60,7 +63,10 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
     assertWritableDir(opts.dataDir, dir);
   }
   const client = await PGlite.create(dir ? { dataDir: dir } : {}).catch((err: Error) => {
-    throw new Error(`The embedded database in ${dir ?? 'memory'} could not be opened: ${err.message}.${dir ? ' Another Gantry may be using this data dir, or its files are damaged; set GANTRY_DATA_DIR to another directory to start afresh.' : ''}`, { cause: err });
+    throw new Error(
+      `The embedded database in ${dir ?? 'memory'} could not be opened: ${err.message}.${dir ? ' Another Gantry may be using this data dir, or its files are damaged; set GANTRY_DATA_DIR to another directory to start afresh.' : ''}`,
+      { cause: err },
+    );
   });
   const db = drizzlePglite({ client }) as unknown as Db;
   await migratePglite(drizzlePglite({ client }), { migrationsFolder });
@@ -83,7 +89,11 @@ function describeServer(url: string) {
   try {
     const u = new URL(url);
     const host = u.hostname || process.env.PGHOST || 'localhost';
-    return { hostPort: `${host}:${u.port || '5432'}`, database: decodeURIComponent(u.pathname.slice(1)) || '(default)', user: decodeURIComponent(u.username) || '(default)' };
+    return {
+      hostPort: `${host}:${u.port || '5432'}`,
+      database: decodeURIComponent(u.pathname.slice(1)) || '(default)',
+      user: decodeURIComponent(u.username) || '(default)',
+    };
   } catch {
     return { hostPort: '(DATABASE_URL is not a valid URL)', database: '?', user: '?' };
   }
@@ -112,7 +122,8 @@ function connectFailure(err: PgError, where: ReturnType<typeof describeServer>, 
     return `PostgreSQL at ${where.hostPort} refused user ${where.user} (${err.message}). Check the user and password in DATABASE_URL, and pg_hba.conf on the server.`;
   }
   if (code === '3D000') return `There is no database ${where.database} on PostgreSQL at ${where.hostPort}. Create it or fix the database name in DATABASE_URL.`;
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `Cannot resolve the PostgreSQL host in DATABASE_URL (${where.hostPort}, ${code}). Check the host name.`;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return `Cannot resolve the PostgreSQL host in DATABASE_URL (${where.hostPort}, ${code}). Check the host name.`;
   if (/timeout/i.test(err.message) || code === 'ETIMEDOUT') {
     return `No answer from PostgreSQL at ${where.hostPort} within ${timeoutMs / 1000} s. Check DATABASE_URL, that the server is running and that no firewall is in the way.`;
   }
@@ -137,6 +148,9 @@ export function assertWritableDir(dataDir: string, dir: string) {
     fs.rmSync(probe);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-    throw new Error(`The data dir ${path.resolve(dataDir)} is not writable by this user (uid ${uid}; ${code} at ${dir}). Fix its permissions or set GANTRY_DATA_DIR.`, { cause: err });
+    throw new Error(
+      `The data dir ${path.resolve(dataDir)} is not writable by this user (uid ${uid}; ${code} at ${dir}). Fix its permissions or set GANTRY_DATA_DIR.`,
+      { cause: err },
+    );
   }
 }

@@ -7,17 +7,28 @@ import { registerErrorHandler } from './errors.js';
 /** A Fastify app with the error handler whose log lines are kept, and a route that throws `error`. */
 async function appThrowing(error: Error) {
   const lines: string[] = [];
-  const stream = new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } });
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
   const app = Fastify({ logger: { level: 'info', stream } });
   registerErrorHandler(app);
-  app.get('/boom', async () => { throw error; });
+  app.get('/boom', async () => {
+    throw error;
+  });
   await app.ready();
   return { app, lines };
 }
 
 /** What drizzle throws when PostgreSQL refuses a query: the SQL and every bound value in the message. */
 function failedQuery() {
-  const driver = Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: '22021', severity: 'ERROR', detail: 'Key (email)=(victim@example.com) already exists.' });
+  const driver = Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), {
+    code: '22021',
+    severity: 'ERROR',
+    detail: 'Key (email)=(victim@example.com) already exists.',
+  });
   return new DrizzleQueryError('insert into "users" ("email", "password_hash") values ($1, $2)', ['victim@example.com', '$argon2id$secret-hash'], driver);
 }
 

@@ -14,13 +14,19 @@ export class AppError extends Error {
   }
 }
 export class NotFound extends AppError {
-  constructor(message = 'Not found') { super(404, message, 'NotFound'); }
+  constructor(message = 'Not found') {
+    super(404, message, 'NotFound');
+  }
 }
 export class Forbidden extends AppError {
-  constructor(message = 'You do not have permission to do this') { super(403, message, 'Forbidden'); }
+  constructor(message = 'You do not have permission to do this') {
+    super(403, message, 'Forbidden');
+  }
 }
 export class Conflict extends AppError {
-  constructor(message: string, extra: Record<string, unknown> = {}) { super(409, message, 'Conflict', extra); }
+  constructor(message: string, extra: Record<string, unknown> = {}) {
+    super(409, message, 'Conflict', extra);
+  }
 }
 export class Validation extends AppError {
   constructor(message: string, fields?: Record<string, string[]>, code: string = 'ValidationError') {
@@ -28,10 +34,14 @@ export class Validation extends AppError {
   }
 }
 export class PlanLimit extends AppError {
-  constructor(message: string) { super(402, message, 'PlanLimit'); }
+  constructor(message: string) {
+    super(402, message, 'PlanLimit');
+  }
 }
 export class Upstream extends AppError {
-  constructor(message: string) { super(502, message, 'Upstream'); }
+  constructor(message: string) {
+    super(502, message, 'Upstream');
+  }
 }
 export class Unauthorized extends AppError {
   constructor(message: string, code: string | number = 'NotAuthorizedException', type?: string) {
@@ -68,7 +78,9 @@ export function registerErrorHandler(app: FastifyInstance) {
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ message: messages.somethingWentWrong, code: 500 });
   });
-  app.setNotFoundHandler((request, reply) => reply.status(404).send({ message: `Route ${request.method} ${request.url.split('?')[0]} not found`, code: 'NotFound' }));
+  app.setNotFoundHandler((request, reply) =>
+    reply.status(404).send({ message: `Route ${request.method} ${request.url.split('?')[0]} not found`, code: 'NotFound' }),
+  );
 }
 
 type DriverError = Error & { code?: unknown; severity?: unknown; table?: unknown; column?: unknown; constraint?: unknown };
@@ -91,6 +103,9 @@ function databaseErrorOf(error: Error): Record<string, unknown> | undefined {
     type: error.constructor.name,
     sqlState: driver?.code,
     ...Object.fromEntries(Object.entries(names).filter(([, v]) => typeof v === 'string')),
-    stack: (error.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line)).join('\n'),
+    stack: (error.stack ?? '')
+      .split('\n')
+      .filter((line) => /^\s+at /.test(line))
+      .join('\n'),
   };
 }

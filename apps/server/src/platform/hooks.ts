@@ -59,9 +59,7 @@ export function createSignal<Event>(): Signal<Event> {
 
 /** One connected cloud account, as environments name it. */
 export type CloudAccountRef =
-  | { provider: 'aws'; awsAccountId: string }
-  | { provider: 'gcp'; gcpProjectId: string }
-  | { provider: 'azure'; tenantId: string; subscriptionId: string };
+  { provider: 'aws'; awsAccountId: string } | { provider: 'gcp'; gcpProjectId: string } | { provider: 'azure'; tenantId: string; subscriptionId: string };
 
 /** Per-project counts shown on the projects list. */
 export type ProjectCounts = Map<string, Partial<{ stagesCount: number; componentsCount: number }>>;
@@ -69,7 +67,13 @@ export type ProjectCounts = Map<string, Partial<{ stagesCount: number; component
 /** A build, deployment or other run that ended. */
 export type RunFinished = {
   kind: 'build';
-  projectId: string; pipelineId: string; pipelineName: string; number: number; status: string; branch: string; triggeredBy: string | null;
+  projectId: string;
+  pipelineId: string;
+  pipelineName: string;
+  number: number;
+  status: string;
+  branch: string;
+  triggeredBy: string | null;
 };
 
 /** One entry of the project timeline (/ms-elasticsearch). */

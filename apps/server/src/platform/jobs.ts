@@ -15,12 +15,7 @@ export interface Jobs {
 }
 
 /** pg-boss on the same database (PGlite through executeSql, or PostgreSQL): durable queues with retries. */
-export async function startJobs(opts: {
-  executeSql: ExecuteSql;
-  runWorkers: boolean;
-  concurrency: number;
-  log: FastifyBaseLogger;
-}): Promise<Jobs> {
+export async function startJobs(opts: { executeSql: ExecuteSql; runWorkers: boolean; concurrency: number; log: FastifyBaseLogger }): Promise<Jobs> {
   const boss = new PgBoss({ db: { executeSql: opts.executeSql } as any, schedule: opts.runWorkers, supervise: opts.runWorkers });
   boss.on('error', (err) => opts.log.error({ err }, 'job queue error'));
   await boss.start();

@@ -16,11 +16,16 @@ describe('log sink', () => {
     const sink = createLogSink({
       write: async (c) => void written.push(c),
       publish: (c) => published.push(c.seq),
-      mask: createMasker(['pw123']), maxLines: 3, flushMs: 10_000,
+      mask: createMasker(['pw123']),
+      maxLines: 3,
+      flushMs: 10_000,
     });
     for (const l of ['a', 'b', 'pw123', 'd']) sink.line(l);
     await sink.flush();
-    expect(written).toEqual([{ seq: 0, text: 'a\nb\n****' }, { seq: 1, text: 'd' }]);
+    expect(written).toEqual([
+      { seq: 0, text: 'a\nb\n****' },
+      { seq: 1, text: 'd' },
+    ]);
     expect(published).toEqual([0, 1]);
   });
 });
@@ -30,15 +35,22 @@ describe('log sink writes that fail', () => {
     const written: number[] = [];
     const failed: number[] = [];
     let release!: () => void;
-    const slow = new Promise<void>((r) => { release = r; });
+    const slow = new Promise<void>((r) => {
+      release = r;
+    });
     const sink = createLogSink({
       write: async (c) => {
-        if (c.seq === 0) { await slow; throw new Error('PGlite is closed'); }
+        if (c.seq === 0) {
+          await slow;
+          throw new Error('PGlite is closed');
+        }
         written.push(c.seq);
       },
       publish: () => undefined,
       onWriteError: (_err, c) => failed.push(c.seq),
-      mask: (l) => l, maxLines: 1, flushMs: 10_000,
+      mask: (l) => l,
+      maxLines: 1,
+      flushMs: 10_000,
     });
     sink.line('a'); // flushed at once (maxLines 1), nobody awaits it
     sink.line('b');

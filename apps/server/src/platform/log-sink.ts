@@ -1,5 +1,8 @@
 /** One flushed piece of a log: lines joined by newlines, numbered from 0. */
-export interface LogChunk { seq: number; text: string }
+export interface LogChunk {
+  seq: number;
+  text: string;
+}
 
 /**
  * Collects a job's log lines (a build step's, a deployment's) and writes them in chunks: one row and
@@ -25,12 +28,20 @@ export function createLogSink(o: {
 
   /** Sends the buffered lines; resolves once every write queued so far has settled (never rejects). */
   const flush = () => {
-    if (timer) { clearTimeout(timer); timer = null; }
+    if (timer) {
+      clearTimeout(timer);
+      timer = null;
+    }
     if (lines.length) {
       const chunk = { seq: seq++, text: lines.join('\n') };
       lines = [];
       o.publish(chunk);
-      writing = writing.then(() => o.write(chunk)).then(() => undefined, (err) => onWriteError(err, chunk));
+      writing = writing
+        .then(() => o.write(chunk))
+        .then(
+          () => undefined,
+          (err) => onWriteError(err, chunk),
+        );
     }
     return writing;
   };

@@ -15,7 +15,11 @@ afterAll(async () => {
 
 describe('mail over a real SMTP server', () => {
   it('delivers the verification mail through the queue, with a link that verifies the account', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/ms-usermanagement/auth/sign-up', payload: { username: 'smtp-user@example.com', password: PASSWORD, firstName: 'Sam', lastName: 'Tp' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/ms-usermanagement/auth/sign-up',
+      payload: { username: 'smtp-user@example.com', password: PASSWORD, firstName: 'Sam', lastName: 'Tp' },
+    });
     expect(res.statusCode).toBe(201);
     const mail = await smtp.waitFor('smtp-user@example.com', 15_000);
     expect(mail.from).toBe('gantry@example.com');

@@ -41,7 +41,10 @@ export async function createMailer(opts: { db: Db; jobs: Jobs; smtpUrl?: string;
         await opts.jobs.send(QUEUE, { id: row!.id });
       } else {
         const links = message.text.match(/https?:\/\/\S+/g) ?? [];
-        opts.log.info({ to: message.to, subject: message.subject, links }, `mail (no SMTP_URL, kept in outbox): "${message.subject}" to ${message.to} ${links.join(' ')}`);
+        opts.log.info(
+          { to: message.to, subject: message.subject, links },
+          `mail (no SMTP_URL, kept in outbox): "${message.subject}" to ${message.to} ${links.join(' ')}`,
+        );
       }
     },
     async outbox(limit = 100) {

@@ -19,7 +19,9 @@ const b64url = (b64: string) => b64.replace(/\+/g, '-').replace(/\//g, '_');
 function base64Cores(secret: Buffer): string[] {
   const cores: string[] = [];
   for (let offset = 0; offset < 3; offset++) {
-    const encoded = Buffer.concat([Buffer.alloc(offset), secret]).toString('base64').replace(/=+$/, '');
+    const encoded = Buffer.concat([Buffer.alloc(offset), secret])
+      .toString('base64')
+      .replace(/=+$/, '');
     const first = Math.ceil((offset * 8) / 6);
     const last = Math.floor(((offset + secret.length) * 8) / 6);
     const core = encoded.slice(first, last);

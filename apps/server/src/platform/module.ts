@@ -83,7 +83,10 @@ export function defineModule<Name extends string, Needs = object, Api = undefine
 /** A typed job, for a module's `jobs` part. */
 export const job = <T>(queue: string, handler: (data: T) => Promise<void>): ModuleJob => ({ queue, handler: handler as (data: never) => Promise<void> });
 
-interface Entry { name: string; create: AnyModule['create'] }
+interface Entry {
+  name: string;
+  create: AnyModule['create'];
+}
 
 /**
  * Modules in dependency order. `add` accepts a module only when every api it needs was added before it,

@@ -41,7 +41,7 @@ describe('id tokens', () => {
   const key = new Uint8Array(32).fill(7);
   const claims = { sub: '00000000-0000-4000-8000-000000000001', email: 'a@example.com' };
 
-  it('refuses a token issued before the user\'s revocation, even within the same second, and accepts one issued after it', async () => {
+  it("refuses a token issued before the user's revocation, even within the same second, and accepts one issued after it", async () => {
     let tokensValidAfter: Date | null = null;
     const tokens = createIdTokens(key, 900, async () => ({ tokensValidAfter }));
     const before = await tokens.sign(claims);
@@ -65,7 +65,9 @@ describe('HTTP platform', () => {
     t = await createTestApp();
     url = await t.app.listen({ port: 0, host: '127.0.0.1' });
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('maps the plan gate to 402 with its message', async () => {
     const s = await registerUser(t, 'gate@example.com');
@@ -81,7 +83,9 @@ describe('HTTP platform', () => {
     const res = await fetch(`${url}/docs/json`);
     expect(res.status).toBe(200);
     const doc = (await res.json()) as { paths: Record<string, unknown> };
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/ms-usermanagement/auth/login', '/ms-project/projects/{projectId}/users', '/ms-project/payment-plans']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/ms-usermanagement/auth/login', '/ms-project/projects/{projectId}/users', '/ms-project/payment-plans']),
+    );
   });
 
   it('answers unknown API paths with the JSON error model', async () => {
@@ -102,7 +106,10 @@ describe('HTTP platform', () => {
     bad.close();
 
     const sock = ioClient(url, { path: REALTIME_PATH, query: { Authorization: s.idToken }, transports: ['websocket'], reconnection: false });
-    await new Promise<void>((resolve, reject) => { sock.on('connect', () => resolve()); sock.on('connect_error', reject); });
+    await new Promise<void>((resolve, reject) => {
+      sock.on('connect', () => resolve());
+      sock.on('connect_error', reject);
+    });
     expect(await sock.emitWithAck('project:join', theirs)).toEqual({ ok: false, message: 'Project not found' });
     expect(await sock.emitWithAck('project:join', mine)).toEqual({ ok: true });
     const got = new Promise((resolve) => sock.on('logs', resolve));

@@ -105,15 +105,16 @@ export function createRealtime(deps: { idTokens: IdTokens; membership: Membershi
         }
       });
     },
-    close: () => new Promise((resolve) => {
-      const closing = io;
-      io = null; // a run's late log line after the stop is dropped, not sent through a closed adapter
-      const done = () => {
-        adapter?.close();
-        resolve();
-      };
-      if (closing) closing.close(() => done());
-      else done();
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        const closing = io;
+        io = null; // a run's late log line after the stop is dropped, not sent through a closed adapter
+        const done = () => {
+          adapter?.close();
+          resolve();
+        };
+        if (closing) closing.close(() => done());
+        else done();
+      }),
   };
 }

@@ -4,7 +4,14 @@ import type { FastifyBaseLogger } from 'fastify';
 import { createRunKit, createRunPool, stoppedByServer, type RunKitStore, type StaleRun } from './run-kit.js';
 
 /** The job kit on a small in-memory store: the rows a domain would keep, with compare-and-set claims. */
-interface Row { id: string; status: 'QUEUED' | 'RUNNING' | 'DONE' | 'FAILED'; workerId: string | null; heartbeatAt: Date | null; cancel: boolean; reason: string | null }
+interface Row {
+  id: string;
+  status: 'QUEUED' | 'RUNNING' | 'DONE' | 'FAILED';
+  workerId: string | null;
+  heartbeatAt: Date | null;
+  cancel: boolean;
+  reason: string | null;
+}
 
 function memoryStore(rows: Row[]) {
   const byId = new Map(rows.map((r) => [r.id, r]));
@@ -50,7 +57,10 @@ describe('the run kit', () => {
   it('runs a run once when two kits on one store claim it together', async () => {
     const m = memoryStore([queued('r1')]);
     const executed: string[] = [];
-    const execute = async (run: Row) => { executed.push(run.id); run.status = 'DONE'; };
+    const execute = async (run: Row) => {
+      executed.push(run.id);
+      run.status = 'DONE';
+    };
     const a = createRunKit({ ...base, store: m.store, execute });
     const b = createRunKit({ ...base, store: m.store, execute });
     expect(a.workerId).not.toBe(b.workerId);
@@ -62,7 +72,15 @@ describe('the run kit', () => {
   it('beats while a run runs, and stops beating when none does', async () => {
     const m = memoryStore([queued('r1')]);
     let release!: () => void;
-    const kit = createRunKit({ ...base, heartbeatMs: 10, store: m.store, execute: () => new Promise<void>((r) => { release = r; }) });
+    const kit = createRunKit({
+      ...base,
+      heartbeatMs: 10,
+      store: m.store,
+      execute: () =>
+        new Promise<void>((r) => {
+          release = r;
+        }),
+    });
     const run = kit.run('r1');
     await new Promise((r) => setTimeout(r, 80));
     expect(m.calls.heartbeats).toBeGreaterThanOrEqual(3);
@@ -129,7 +147,8 @@ describe('the run kit', () => {
   it('stop ends the runs within the time: aborted ones end themselves, a hung one is failed as interrupted', async () => {
     const m = memoryStore([queued('polite'), queued('hung')]);
     const kit = createRunKit({
-      ...base, store: m.store,
+      ...base,
+      store: m.store,
       execute: (run, signal) => (run.id === 'hung' ? new Promise<void>(() => undefined) : untilAborted(m)(run, signal)),
     });
     void kit.run('polite');

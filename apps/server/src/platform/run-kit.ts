@@ -167,7 +167,14 @@ export function createRunKit<Run, Stale extends StaleRun = StaleRun>(o: RunKitOp
     const olderThan = new Date(now - o.staleAfterMs);
     for (const s of await store.staleRuns(olderThan)) {
       if (pool.runs.has(s.id)) continue;
-      if (o.otherHostStaleAfterMs && s.workerId && hostOfWorker(s.workerId) !== host && s.heartbeatAt && now - s.heartbeatAt.getTime() < o.otherHostStaleAfterMs) continue;
+      if (
+        o.otherHostStaleAfterMs &&
+        s.workerId &&
+        hostOfWorker(s.workerId) !== host &&
+        s.heartbeatAt &&
+        now - s.heartbeatAt.getTime() < o.otherHostStaleAfterMs
+      )
+        continue;
       await store.markFailed(s.id, o.staleReason, { run: s, olderThan });
     }
   }

@@ -30,8 +30,9 @@ describe('opening PostgreSQL', () => {
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', () => r()));
     const { port } = silent.address() as net.AddressInfo;
     try {
-      await expect(openDatabase({ databaseUrl: `postgres://gantry@127.0.0.1:${port}/gantry`, connectTimeoutMs: 500 }))
-        .rejects.toThrow(`No answer from PostgreSQL at 127.0.0.1:${port} within 0.5 s. Check DATABASE_URL, that the server is running and that no firewall is in the way.`);
+      await expect(openDatabase({ databaseUrl: `postgres://gantry@127.0.0.1:${port}/gantry`, connectTimeoutMs: 500 })).rejects.toThrow(
+        `No answer from PostgreSQL at 127.0.0.1:${port} within 0.5 s. Check DATABASE_URL, that the server is running and that no firewall is in the way.`,
+      );
     } finally {
       silent.close();
     }
@@ -42,8 +43,9 @@ describe('opening PostgreSQL', () => {
     await new Promise<void>((r) => rude.listen(0, '127.0.0.1', () => r()));
     const { port } = rude.address() as net.AddressInfo;
     try {
-      await expect(openDatabase({ databaseUrl: `postgres://gantry@127.0.0.1:${port}/gantry` }))
-        .rejects.toThrow(`Something at 127.0.0.1:${port} closed the connection before PostgreSQL answered. Check the host, port and sslmode in DATABASE_URL, and that a PostgreSQL server listens there.`);
+      await expect(openDatabase({ databaseUrl: `postgres://gantry@127.0.0.1:${port}/gantry` })).rejects.toThrow(
+        `Something at 127.0.0.1:${port} closed the connection before PostgreSQL answered. Check the host, port and sslmode in DATABASE_URL, and that a PostgreSQL server listens there.`,
+      );
     } finally {
       rude.close();
     }
@@ -53,7 +55,9 @@ describe('opening PostgreSQL', () => {
     const url = new URL(process.env.TEST_DATABASE_URL!);
     url.username = 'gantry_no_such_user';
     url.password = 'wrong';
-    await expect(openDatabase({ databaseUrl: url.toString() })).rejects.toThrow(/refused user gantry_no_such_user .*Check the user and password in DATABASE_URL/);
+    await expect(openDatabase({ databaseUrl: url.toString() })).rejects.toThrow(
+      /refused user gantry_no_such_user .*Check the user and password in DATABASE_URL/,
+    );
   });
 });
 
@@ -87,7 +91,9 @@ describe('the gantry command', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
-    child.stderr!.on('data', (c) => { stderr += c; });
+    child.stderr!.on('data', (c) => {
+      stderr += c;
+    });
     const code = await new Promise<number | null>((r) => child.once('exit', r));
     expect(code).toBe(1);
     expect(stderr).toContain(`Cannot reach PostgreSQL at 127.0.0.1:${port} (ECONNREFUSED)`);

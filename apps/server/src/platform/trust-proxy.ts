@@ -31,7 +31,10 @@ export const TrustProxy = z
       ctx.addIssue({ code: 'custom', message: 'a hop count cannot tell a proxy from a client; list the proxy addresses or CIDRs instead (or true)' });
       return z.NEVER;
     }
-    const entries = value.split(',').map((e) => e.trim()).filter(Boolean);
+    const entries = value
+      .split(',')
+      .map((e) => e.trim())
+      .filter(Boolean);
     const bad = entries.filter((e) => !isAddressOrRange(e));
     if (bad.length || !entries.length) {
       ctx.addIssue({ code: 'custom', message: `expected true, false or a comma-separated list of proxy addresses/CIDRs, not "${bad.join(', ') || raw}"` });

@@ -36,7 +36,14 @@ const api = (who: 'alice' | 'bob', method: 'GET' | 'POST' | 'PUT', url: string, 
   t.app.inject({ method, url: `/ms-ap/projects/${users[who].projectId}${url}`, headers: bearer(users[who].idToken), payload });
 
 async function createPipeline(who: 'alice' | 'bob', name: string, repoUrl: string, extra: object = {}) {
-  const res = await api(who, 'POST', '/pipelines', { name, gitAccountId: users[who].gitAccountId, repositoryUrl: repoUrl, branchFilter: 'main', automatedTrigger: false, ...extra });
+  const res = await api(who, 'POST', '/pipelines', {
+    name,
+    gitAccountId: users[who].gitAccountId,
+    repositoryUrl: repoUrl,
+    branchFilter: 'main',
+    automatedTrigger: false,
+    ...extra,
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().pipelineId as string;
 }
@@ -50,9 +57,14 @@ async function trigger(who: 'alice' | 'bob', pipelineId: string, branch = 'main'
   expect(res.statusCode, res.body).toBe(201);
   return res.json().buildId as string;
 }
-const buildOf = async (who: 'alice' | 'bob', pipelineId: string, buildId: string) => (await api(who, 'GET', `/pipelines/${pipelineId}/builds/${buildId}`)).json();
+const buildOf = async (who: 'alice' | 'bob', pipelineId: string, buildId: string) =>
+  (await api(who, 'GET', `/pipelines/${pipelineId}/builds/${buildId}`)).json();
 const waitForBuild = (who: 'alice' | 'bob', pipelineId: string, buildId: string) =>
-  until(() => buildOf(who, pipelineId, buildId), (b) => ['SUCCEEDED', 'FAILED', 'ABORTED'].includes(b.status), `build ${buildId} to finish`);
+  until(
+    () => buildOf(who, pipelineId, buildId),
+    (b) => ['SUCCEEDED', 'FAILED', 'ABORTED'].includes(b.status),
+    `build ${buildId} to finish`,
+  );
 async function logsOf(who: 'alice' | 'bob', pipelineId: string, buildId: string, step: string) {
   const res = await api(who, 'GET', `/pipelines/${pipelineId}/builds/${buildId}/steps/${step}/logs`);
   return (res.json().chunks as { text: string }[]).map((c) => c.text).join('\n');
@@ -90,11 +102,23 @@ beforeAll(async () => {
   const access: GitAccess = {
     async clientFor(projectId, gitAccountId) {
       const real = await git.access.clientFor(projectId, gitAccountId);
-      return { ...real, token: GIT_TOKEN, client: { ...real.client, cloneUrl: (repo, token) => real.client.cloneUrl(repo, token).replace('http://', `http://x-access-token:${token}@`) } };
+      return {
+        ...real,
+        token: GIT_TOKEN,
+        client: { ...real.client, cloneUrl: (repo, token) => real.client.cloneUrl(repo, token).replace('http://', `http://x-access-token:${token}@`) },
+      };
     },
   };
   // no GANTRY_SECRET_KEY: the key is generated into the data dir, as on a default install
-  t = await createTestApp({ GANTRY_SECRET_KEY: '' }, { overrides: { pipelines: { gitAccess: access } }, beforeReady: async (_app, config) => { dataDir = config.dataDir; } });
+  t = await createTestApp(
+    { GANTRY_SECRET_KEY: '' },
+    {
+      overrides: { pipelines: { gitAccess: access } },
+      beforeReady: async (_app, config) => {
+        dataDir = config.dataDir;
+      },
+    },
+  );
   // open the data dir and the key to every uid: only the sandbox's mounts keep them away (as when the box runs as the server's own user)
   fs.chmodSync(dataDir, 0o755);
   fs.chmodSync(path.join(dataDir, 'secret.key'), 0o644);
@@ -103,14 +127,21 @@ beforeAll(async () => {
   for (const who of ['alice', 'bob'] as const) {
     const { idToken } = await registerUser(t, `${who}-sec@example.com`);
     const projectId = await createProject(t, idToken, `${who} project`);
-    const [row] = await t.app.services.database.db.insert(gitAccounts).values({ projectId, type: 'github', accountName: who, externalId: who, accessTokenSealed: t.app.services.secrets.seal(GIT_TOKEN) }).returning();
+    const [row] = await t.app.services.database.db
+      .insert(gitAccounts)
+      .values({ projectId, type: 'github', accountName: who, externalId: who, accessTokenSealed: t.app.services.secrets.seal(GIT_TOKEN) })
+      .returning();
     users[who] = { idToken, projectId, gitAccountId: row!.id };
   }
 });
 
 afterAll(async () => {
   for (const pid of leftoverPids) {
-    try { process.kill(pid, 'SIGKILL'); } catch { /* ended, as it should have */ }
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      /* ended, as it should have */
+    }
   }
   await t?.close();
   git?.close();
@@ -145,7 +176,10 @@ printf '{"env":"%s","environs":"%s","gitconfig":"%s","remote":"%s","home":"%s"}'
   "$(env | base64 -w0)" "$(cat /proc/[0-9]*/environ | base64 -w0)" "$(base64 -w0 .git/config)" "$(git remote -v | base64 -w0)" \\
   "$(find "$HOME" -type f -exec cat {} + 2>/dev/null | base64 -w0)" > dump.json
 `;
-    const { pipelineId } = await pipelineOf('alice', 'probe', { 'gantry.yaml': scriptSpec('probe.sh', '    artifacts:\n      json: dump.json\n'), 'probe.sh': probe });
+    const { pipelineId } = await pipelineOf('alice', 'probe', {
+      'gantry.yaml': scriptSpec('probe.sh', '    artifacts:\n      json: dump.json\n'),
+      'probe.sh': probe,
+    });
     const build = await run('alice', pipelineId);
     expect(build.status, build.errorMessage).toBe('SUCCEEDED'); // the clone worked with the token kept out of the URL
     const log = await logsOf('alice', pipelineId, build.id, 'Attack');
@@ -153,15 +187,29 @@ printf '{"env":"%s","environs":"%s","gitconfig":"%s","remote":"%s","home":"%s"}'
 
     const results = outcomes(log);
     expect(results).toEqual({
-      'read-key': 'FAILED', 'read-artifacts': 'FAILED', 'host-environ': 'FAILED', 'host-cmdline': 'FAILED',
-      'touch-usr': 'FAILED', 'touch-etc': 'FAILED', 'touch-root': 'FAILED', 'touch-data': 'FAILED', 'touch-workspaces': 'FAILED',
+      'read-key': 'FAILED',
+      'read-artifacts': 'FAILED',
+      'host-environ': 'FAILED',
+      'host-cmdline': 'FAILED',
+      'touch-usr': 'FAILED',
+      'touch-etc': 'FAILED',
+      'touch-root': 'FAILED',
+      'touch-data': 'FAILED',
+      'touch-workspaces': 'FAILED',
     });
     expectNoSecrets(log);
     expectNoSecrets(clone);
     expect(/^DATA-LS=(.*)$/m.exec(log)?.[1]?.trim()).toBe('workspaces');
     expect(/^WORKSPACES-LS=(.*)$/m.exec(log)?.[1]?.trim().split(' ').sort()).toEqual([build.id, `${build.id}.gantry`]);
     // nothing was written on the host
-    for (const f of [`/usr/pwned-${mark}`, `/etc/pwned-${mark}`, `/pwned-${mark}`, path.join(dataDir, `pwned-${mark}`), path.join(dataDir, 'workspaces', `pwned-${mark}`)]) expect(fs.existsSync(f), f).toBe(false);
+    for (const f of [
+      `/usr/pwned-${mark}`,
+      `/etc/pwned-${mark}`,
+      `/pwned-${mark}`,
+      path.join(dataDir, `pwned-${mark}`),
+      path.join(dataDir, 'workspaces', `pwned-${mark}`),
+    ])
+      expect(fs.existsSync(f), f).toBe(false);
 
     // an unprivileged uid: neither root nor the server's
     const uid = /^UID=(\d+) /m.exec(log)?.[1];
@@ -183,7 +231,17 @@ printf '{"env":"%s","environs":"%s","gitconfig":"%s","remote":"%s","home":"%s"}'
     const env = /ENV-BEGIN\n([\s\S]*?)\nENV-END/.exec(log)?.[1] ?? '';
     expect(env).toContain('GANTRY_PIPELINE_NAME=probe'); // the dump is real
     const names = env.split('\n').map((l) => l.split('=')[0]);
-    for (const name of ['GANTRY_TEST_CANARY', 'GANTRY_SECRET_KEY', 'DATABASE_URL', 'GANTRY_DATA_DIR', 'GANTRY_GIT_PASSWORD', 'GANTRY_GIT_USERNAME', 'NODE_OPTIONS', 'VITEST']) expect(names).not.toContain(name);
+    for (const name of [
+      'GANTRY_TEST_CANARY',
+      'GANTRY_SECRET_KEY',
+      'DATABASE_URL',
+      'GANTRY_DATA_DIR',
+      'GANTRY_GIT_PASSWORD',
+      'GANTRY_GIT_USERNAME',
+      'NODE_OPTIONS',
+      'VITEST',
+    ])
+      expect(names).not.toContain(name);
     const environs = /ENVIRONS-BEGIN\n([\s\S]*?)\nENVIRONS-END/.exec(log)?.[1] ?? '';
     expect(environs).toContain('GANTRY_PIPELINE_NAME=probe');
     expect(environs).not.toMatch(/GANTRY_TEST_CANARY|GANTRY_SECRET_KEY|DATABASE_URL|GANTRY_GIT_PASSWORD/);
@@ -204,7 +262,7 @@ printf '{"env":"%s","environs":"%s","gitconfig":"%s","remote":"%s","home":"%s"}'
     }
   });
 
-  it('cannot read the workspace of another project\'s build running at the same time', async () => {
+  it("cannot read the workspace of another project's build running at the same time", async () => {
     const secret = `holder-secret-${rand()}`;
     const holder = await pipelineOf('alice', 'holder', {
       'gantry.yaml': scriptSpec('hold.sh'),
@@ -212,7 +270,11 @@ printf '{"env":"%s","environs":"%s","gitconfig":"%s","remote":"%s","home":"%s"}'
       'hold.sh': `echo "${secret}" > ../secret.txt\necho "${secret}" > in-src.txt\necho holder-ready\nfor i in $(seq 1 900); do [ -e ../go ] && break; sleep 0.1; done\necho holder-done\n`,
     });
     const holderId = await trigger('alice', holder.pipelineId);
-    await until(() => logsOf('alice', holder.pipelineId, holderId, 'Attack'), (l) => l.includes('holder-ready'), 'the holder to write its secret');
+    await until(
+      () => logsOf('alice', holder.pipelineId, holderId, 'Attack'),
+      (l) => l.includes('holder-ready'),
+      'the holder to write its secret',
+    );
     const holderWorkspace = path.join(dataDir, 'workspaces', holderId);
     // the attack's target is real: the file is there on the host, at the path the reader uses
     expect(fs.readFileSync(path.join(holderWorkspace, 'secret.txt'), 'utf8')).toContain(secret);
@@ -261,14 +323,24 @@ echo leaving
     const buildId = await trigger('alice', pipelineId);
     // while the step runs, the host sees the four sleepers: the check below can see them
     const kinds = ['bg', 'setsid', 'nohup', 'daemon'].map((k) => `${tag}-${k}`);
-    const running = await until(async () => hostProcesses(tag), (p) => kinds.every((k) => p.some((x) => x.argv.startsWith(`${k} `))), 'the sleepers to start', 60_000);
+    const running = await until(
+      async () => hostProcesses(tag),
+      (p) => kinds.every((k) => p.some((x) => x.argv.startsWith(`${k} `))),
+      'the sleepers to start',
+      60_000,
+    );
     leftoverPids.push(...running.map((p) => p.pid));
     fs.writeFileSync(path.join(dataDir, 'workspaces', buildId, 'go'), '');
     const build = await waitForBuild('alice', pipelineId, buildId);
     expect(build.status, build.errorMessage).toBe('SUCCEEDED');
     expect(await logsOf('alice', pipelineId, buildId, 'Attack')).toContain('leaving');
     // the kernel ends them with the box; a short bounded wait for the reaping, not for a timer
-    const left = await until(async () => hostProcesses(tag), (p) => p.length === 0, 'the sleepers to be gone', 10_000).catch(() => hostProcesses(tag));
+    const left = await until(
+      async () => hostProcesses(tag),
+      (p) => p.length === 0,
+      'the sleepers to be gone',
+      10_000,
+    ).catch(() => hostProcesses(tag));
     expect(left).toEqual([]);
   });
 
@@ -350,7 +422,9 @@ ls -l . dir
       if (hostname.length > 6) expect(content).not.toContain(hostname);
     }
     // and nothing of the host is stored under the artifacts either
-    const stored = (await t.app.services.database.executeSql(`select location from build_artifacts where build_id = '${build.id}'`)).rows.map((r) => r.location as string);
+    const stored = (await t.app.services.database.executeSql(`select location from build_artifacts where build_id = '${build.id}'`)).rows.map(
+      (r) => r.location as string,
+    );
     expect(stored).toHaveLength(1);
   });
 
@@ -387,16 +461,26 @@ printf 'url=%s\\n' "$(urlenc "$SECRET")"
 printf 'shifted=%s\\n' "$(printf 'ab%s' "$SECRET" | base64 -w0)"
 printf 'inline=before-%s-after\\n' "$SECRET"
 `;
-    const { pipelineId } = await pipelineOf('alice', 'masked', { 'gantry.yaml': scriptSpec('mask.sh'), 'mask.sh': script }, {
-      environmentVariables: [{ key: 'SECRET', value: secret, sensitive: true }],
-    });
+    const { pipelineId } = await pipelineOf(
+      'alice',
+      'masked',
+      { 'gantry.yaml': scriptSpec('mask.sh'), 'mask.sh': script },
+      {
+        environmentVariables: [{ key: 'SECRET', value: secret, sensitive: true }],
+      },
+    );
     const build = await run('alice', pipelineId);
     expect(build.status, build.errorMessage).toBe('SUCCEEDED');
     const log = await logsOf('alice', pipelineId, build.id, 'Attack');
     const bytes = Buffer.from(secret);
     const forms = {
-      raw: secret, b64: bytes.toString('base64').replace(/=+$/, ''), b64url: bytes.toString('base64url'), hex: bytes.toString('hex'), HEX: bytes.toString('hex').toUpperCase(),
-      url: encodeURIComponent(secret), shifted: Buffer.from(`ab${secret}`).toString('base64').replace(/=+$/, ''),
+      raw: secret,
+      b64: bytes.toString('base64').replace(/=+$/, ''),
+      b64url: bytes.toString('base64url'),
+      hex: bytes.toString('hex'),
+      HEX: bytes.toString('hex').toUpperCase(),
+      url: encodeURIComponent(secret),
+      shifted: Buffer.from(`ab${secret}`).toString('base64').replace(/=+$/, ''),
     };
     for (const [name, value] of Object.entries(forms)) {
       expect(log, name).not.toContain(value);

@@ -17,7 +17,9 @@ export function hostProcesses(needle: string): { pid: number; argv: string }[] {
     try {
       const argv = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ');
       if (argv.includes(needle)) found.push({ pid: Number(entry), argv });
-    } catch { /* ended meanwhile */ }
+    } catch {
+      /* ended meanwhile */
+    }
   }
   return found;
 }
@@ -58,7 +60,13 @@ export function unzip(buf: Buffer): Map<string, Buffer> {
 /** Pushes a commit holding a symbolic link (local-git writes regular files only). */
 export function commitSymlink(bareRepo: string, link: string, target: string, branch = 'main') {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-link-'));
-  const env = { ...process.env, GIT_AUTHOR_NAME: 'Dev', GIT_AUTHOR_EMAIL: 'dev@example.com', GIT_COMMITTER_NAME: 'Dev', GIT_COMMITTER_EMAIL: 'dev@example.com' };
+  const env = {
+    ...process.env,
+    GIT_AUTHOR_NAME: 'Dev',
+    GIT_AUTHOR_EMAIL: 'dev@example.com',
+    GIT_COMMITTER_NAME: 'Dev',
+    GIT_COMMITTER_EMAIL: 'dev@example.com',
+  };
   const git = (...args: string[]) => execFileSync('git', args, { cwd: work, env, encoding: 'utf8' });
   try {
     git('clone', '-q', '--branch', branch, bareRepo, '.');

@@ -44,7 +44,7 @@ afterAll(async () => {
 });
 
 describe.skipIf(!optWritable)('a data dir under /opt', { timeout: 180_000 }, () => {
-  it('is hidden from a build step: no key, no other build\'s workspace, no other environment\'s state', async () => {
+  it("is hidden from a build step: no key, no other build's workspace, no other environment's state", async () => {
     // what another project's running build and terraform run leave there, owned by the sandbox uid as the server hands them over
     const otherBuild = crypto.randomUUID();
     const otherStage = crypto.randomUUID();
@@ -52,7 +52,10 @@ describe.skipIf(!optWritable)('a data dir under /opt', { timeout: 180_000 }, () 
     const stateSecret = `other-state-${rand()}`;
     const otherWorkspace = path.join(dataDir, 'workspaces', otherBuild);
     const otherStageDir = path.join(dataDir, 'terraform', 'stages', otherStage);
-    for (const [dir, file, text] of [[otherWorkspace, 'secret.txt', buildSecret], [otherStageDir, 'terraform.tfstate', stateSecret]] as const) {
+    for (const [dir, file, text] of [
+      [otherWorkspace, 'secret.txt', buildSecret],
+      [otherStageDir, 'terraform.tfstate', stateSecret],
+    ] as const) {
       fs.mkdirSync(dir, { recursive: true });
       fs.writeFileSync(path.join(dir, file), text, { mode: 0o600 });
       for (const p of [dir, path.join(dir, file)]) fs.chownSync(p, 64000, 64000);
@@ -61,7 +64,10 @@ describe.skipIf(!optWritable)('a data dir under /opt', { timeout: 180_000 }, () 
 
     const { idToken } = await registerUser(t, 'opt-sec@example.com');
     const projectId = await createProject(t, idToken, 'Opt');
-    const [acc] = await t.app.services.database.db.insert(gitAccounts).values({ projectId, type: 'github', accountName: 'o', externalId: 'o', accessTokenSealed: t.app.services.secrets.seal('local-token') }).returning();
+    const [acc] = await t.app.services.database.db
+      .insert(gitAccounts)
+      .values({ projectId, type: 'github', accountName: 'o', externalId: 'o', accessTokenSealed: t.app.services.secrets.seal('local-token') })
+      .returning();
     const script = `DATA='${dataDir}'
 attempt() { local name="$1"; shift; if out=$("$@" 2>&1); then echo "ATTACK-OK $name"; else echo "ATTACK-FAILED $name"; fi; printf '%s\\n' "$out"; }
 attempt read-key cat "$DATA/secret.key"
@@ -73,18 +79,39 @@ echo "DATA-LS=$(ls -A "$DATA" | tr '\\n' ' ')"
 echo "WORKSPACES-LS=$(ls -A "$DATA/workspaces" | tr '\\n' ' ')"
 echo "OPT-LS=$(ls -A /opt | tr '\\n' ' ')"
 `;
-    const repo = git.createRepo('opt/probe', { 'gantry.yaml': 'steps:\n  Clone:\n    type: git-clone\n  Attack:\n    commands:\n      - bash probe.sh\n', 'probe.sh': script });
+    const repo = git.createRepo('opt/probe', {
+      'gantry.yaml': 'steps:\n  Clone:\n    type: git-clone\n  Attack:\n    commands:\n      - bash probe.sh\n',
+      'probe.sh': script,
+    });
     const base = `/ms-ap/projects/${projectId}/pipelines`;
-    const created = await t.app.inject({ method: 'POST', url: base, headers: bearer(idToken), payload: { name: 'probe', gitAccountId: acc!.id, repositoryUrl: repo.url, branchFilter: 'main', automatedTrigger: false } });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: base,
+      headers: bearer(idToken),
+      payload: { name: 'probe', gitAccountId: acc!.id, repositoryUrl: repo.url, branchFilter: 'main', automatedTrigger: false },
+    });
     expect(created.statusCode, created.body).toBe(201);
     const pipelineId = created.json().pipelineId;
-    const buildId = (await t.app.inject({ method: 'POST', url: `${base}/${pipelineId}/builds`, headers: bearer(idToken), payload: { ref: 'refs/heads/main' } })).json().buildId;
-    const build = await until(async () => (await t.app.inject({ method: 'GET', url: `${base}/${pipelineId}/builds/${buildId}`, headers: bearer(idToken) })).json(), (b) => ['SUCCEEDED', 'FAILED', 'ABORTED'].includes(b.status), 'the build');
+    const buildId = (
+      await t.app.inject({ method: 'POST', url: `${base}/${pipelineId}/builds`, headers: bearer(idToken), payload: { ref: 'refs/heads/main' } })
+    ).json().buildId;
+    const build = await until(
+      async () => (await t.app.inject({ method: 'GET', url: `${base}/${pipelineId}/builds/${buildId}`, headers: bearer(idToken) })).json(),
+      (b) => ['SUCCEEDED', 'FAILED', 'ABORTED'].includes(b.status),
+      'the build',
+    );
     expect(build.status, build.errorMessage).toBe('SUCCEEDED');
-    const log = (await t.app.inject({ method: 'GET', url: `${base}/${pipelineId}/builds/${buildId}/steps/Attack/logs`, headers: bearer(idToken) })).json().chunks.map((c: { text: string }) => c.text).join('\n');
+    const log = (await t.app.inject({ method: 'GET', url: `${base}/${pipelineId}/builds/${buildId}/steps/Attack/logs`, headers: bearer(idToken) }))
+      .json()
+      .chunks.map((c: { text: string }) => c.text)
+      .join('\n');
 
     expect(Object.fromEntries([...log.matchAll(/^ATTACK-(OK|FAILED) (\S+)$/gm)].map((m) => [m[2], m[1]]))).toEqual({
-      'read-key': 'FAILED', 'read-other-build': 'FAILED', 'write-other-build': 'FAILED', 'read-other-state': 'FAILED', 'read-artifacts': 'FAILED',
+      'read-key': 'FAILED',
+      'read-other-build': 'FAILED',
+      'write-other-build': 'FAILED',
+      'read-other-state': 'FAILED',
+      'read-artifacts': 'FAILED',
     });
     for (const s of [key, buildSecret, stateSecret]) expect(log).not.toContain(s);
     expect(fs.existsSync(path.join(otherWorkspace, 'pwned'))).toBe(false);

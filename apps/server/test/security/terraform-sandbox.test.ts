@@ -85,41 +85,105 @@ let stageId: string;
 let componentId: string;
 
 const engine = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
-  t.app.inject({ method, url: `/ms-engine/projects/${projectId}${url}`, headers: bearer(idToken), ...(payload ? { payload } : method === 'POST' ? { payload: {} } : {}) });
-const settled = (id: string) => until(async () => (await engine('GET', `/stages/${stageId}/deployments/${id}`)).json(), (d) => !d.status.endsWith('IN_PROGRESS') && d.status !== 'DEPLOY_QUEUED', `deployment ${id}`);
-const logText = async (id: string) => (await engine('GET', `/stages/${stageId}/deployments/${id}/logs`)).json().chunks.map((c: { text: string }) => c.text).join('\n');
+  t.app.inject({
+    method,
+    url: `/ms-engine/projects/${projectId}${url}`,
+    headers: bearer(idToken),
+    ...(payload ? { payload } : method === 'POST' ? { payload: {} } : {}),
+  });
+const settled = (id: string) =>
+  until(
+    async () => (await engine('GET', `/stages/${stageId}/deployments/${id}`)).json(),
+    (d) => !d.status.endsWith('IN_PROGRESS') && d.status !== 'DEPLOY_QUEUED',
+    `deployment ${id}`,
+  );
+const logText = async (id: string) =>
+  (await engine('GET', `/stages/${stageId}/deployments/${id}/logs`))
+    .json()
+    .chunks.map((c: { text: string }) => c.text)
+    .join('\n');
 
 beforeAll(async () => {
   git = createLocalGit();
   // no GANTRY_SECRET_KEY: generated into the data dir, which (with the key) is opened to every uid — only the sandbox keeps it away
-  t = await createTestApp({ GANTRY_SECRET_KEY: '' }, {
-    overrides: { pipelines: { gitAccess: git.access }, cloudAccounts: { verifier: acceptingCloudVerifier }, deployments: { credentialsFor: async () => CREDENTIALS } },
-    beforeReady: async (_app, config) => { dataDir = config.dataDir; },
-  });
+  t = await createTestApp(
+    { GANTRY_SECRET_KEY: '' },
+    {
+      overrides: {
+        pipelines: { gitAccess: git.access },
+        cloudAccounts: { verifier: acceptingCloudVerifier },
+        deployments: { credentialsFor: async () => CREDENTIALS },
+      },
+      beforeReady: async (_app, config) => {
+        dataDir = config.dataDir;
+      },
+    },
+  );
   fs.chmodSync(dataDir, 0o755);
   fs.chmodSync(path.join(dataDir, 'secret.key'), 0o644);
   secretKey = fs.readFileSync(path.join(dataDir, 'secret.key'), 'utf8').trim();
-  const repoUrl = git.createRepo('acme/infra', { 'gantry.yaml': SPEC, 'infra/main.tf': MAIN_TF, 'infra/schema.json': SCHEMA, 'infra/probe.sh': probe(dataDir, process.pid) }).url;
+  const repoUrl = git.createRepo('acme/infra', {
+    'gantry.yaml': SPEC,
+    'infra/main.tf': MAIN_TF,
+    'infra/schema.json': SCHEMA,
+    'infra/probe.sh': probe(dataDir, process.pid),
+  }).url;
 
   ({ idToken } = await registerUser(t, 'tf-sec@example.com'));
   projectId = await createProject(t, idToken, 'Infra');
   const [code] = await t.app.services.billing.createPromoCodes({ kind: 'PROMO', planId: 'PRO', count: 1 });
   await t.app.inject({ method: 'POST', url: `/ms-project/projects/${projectId}/promo-code`, headers: bearer(idToken), payload: { redeemCode: code } });
-  expect((await t.app.inject({ method: 'POST', url: `/ms-aws/projects/${projectId}/aws-accounts`, headers: bearer(idToken), payload: { accountName: 'prod', iamRole: 'arn:aws:iam::210987654321:role/gantry', externalId: 'ext-1' } })).statusCode).toBeLessThan(300);
+  expect(
+    (
+      await t.app.inject({
+        method: 'POST',
+        url: `/ms-aws/projects/${projectId}/aws-accounts`,
+        headers: bearer(idToken),
+        payload: { accountName: 'prod', iamRole: 'arn:aws:iam::210987654321:role/gantry', externalId: 'ext-1' },
+      })
+    ).statusCode,
+  ).toBeLessThan(300);
 
-  const [acc] = await t.app.services.database.db.insert(gitAccounts).values({ projectId, type: 'github', accountName: 'acme', externalId: '1', accessTokenSealed: t.app.services.secrets.seal('local-token') }).returning();
-  const pipeline = await t.app.inject({ method: 'POST', url: `/ms-ap/projects/${projectId}/pipelines`, headers: bearer(idToken), payload: { name: 'infra-module', gitAccountId: acc!.id, repositoryUrl: repoUrl, branchFilter: 'main', automatedTrigger: false } });
+  const [acc] = await t.app.services.database.db
+    .insert(gitAccounts)
+    .values({ projectId, type: 'github', accountName: 'acme', externalId: '1', accessTokenSealed: t.app.services.secrets.seal('local-token') })
+    .returning();
+  const pipeline = await t.app.inject({
+    method: 'POST',
+    url: `/ms-ap/projects/${projectId}/pipelines`,
+    headers: bearer(idToken),
+    payload: { name: 'infra-module', gitAccountId: acc!.id, repositoryUrl: repoUrl, branchFilter: 'main', automatedTrigger: false },
+  });
   expect(pipeline.statusCode, pipeline.body).toBe(201);
   const pipelineId = pipeline.json().pipelineId as string;
-  const comp = await engine('POST', '/components', { name: 'Probe', type: 'Other', description: 'A probe', cloudProvider: 'aws', infrastructureAsCodeTool: 'terraform', pipelineId, artifactStep: 'Module' });
+  const comp = await engine('POST', '/components', {
+    name: 'Probe',
+    type: 'Other',
+    description: 'A probe',
+    cloudProvider: 'aws',
+    infrastructureAsCodeTool: 'terraform',
+    pipelineId,
+    artifactStep: 'Module',
+  });
   expect(comp.statusCode, comp.body).toBe(201);
   componentId = comp.json().componentId;
   const builds = `/ms-ap/projects/${projectId}/pipelines/${pipelineId}/builds`;
   const buildId = (await t.app.inject({ method: 'POST', url: builds, headers: bearer(idToken), payload: { ref: 'refs/heads/main' } })).json().buildId;
-  const build = await until(async () => (await t.app.inject({ method: 'GET', url: `${builds}/${buildId}`, headers: bearer(idToken) })).json(), (b) => ['SUCCEEDED', 'FAILED', 'ABORTED'].includes(b.status), 'the build');
+  const build = await until(
+    async () => (await t.app.inject({ method: 'GET', url: `${builds}/${buildId}`, headers: bearer(idToken) })).json(),
+    (b) => ['SUCCEEDED', 'FAILED', 'ABORTED'].includes(b.status),
+    'the build',
+  );
   expect(build.status, build.errorMessage).toBe('SUCCEEDED');
 
-  const created = await engine('POST', '/stages', { name: 'sec', description: 'Security', cloudProvider: 'aws', infrastructureAsCodeTool: 'terraform', awsAccountId: '210987654321', awsRegion: 'eu-west-1' });
+  const created = await engine('POST', '/stages', {
+    name: 'sec',
+    description: 'Security',
+    cloudProvider: 'aws',
+    infrastructureAsCodeTool: 'terraform',
+    awsAccountId: '210987654321',
+    awsRegion: 'eu-west-1',
+  });
   expect(created.statusCode, created.body).toBe(201);
   stageId = created.json().stageId;
 }, 120_000);
@@ -133,11 +197,26 @@ describe('a terraform module cannot reach the server', { timeout: 180_000 }, () 
   let deploymentId: string;
 
   it('its local-exec provisioner reads nothing of the data dir, the key, host processes or the host environment, and writes nothing outside', async () => {
-    expect((await engine('POST', `/stages/${stageId}/resources`, { name: 'probe', componentId, configurations: [{ key: 'name', value: 'alpha' }, { key: 'secret', value: SECRET_INPUT }] })).statusCode).toBe(201);
+    expect(
+      (
+        await engine('POST', `/stages/${stageId}/resources`, {
+          name: 'probe',
+          componentId,
+          configurations: [
+            { key: 'name', value: 'alpha' },
+            { key: 'secret', value: SECRET_INPUT },
+          ],
+        })
+      ).statusCode,
+    ).toBe(201);
     const plan = await engine('POST', `/stages/${stageId}/plans`);
     expect(plan.statusCode, plan.body).toBe(202);
     const planId = plan.json().planId as string;
-    const made = await until(async () => (await engine('GET', `/stages/${stageId}/plans/${planId}`)).json(), (p) => p.status !== 'CREATING', 'the plan');
+    const made = await until(
+      async () => (await engine('GET', `/stages/${stageId}/plans/${planId}`)).json(),
+      (p) => p.status !== 'CREATING',
+      'the plan',
+    );
     expect(made.error).toBeNull();
     const applied = await engine('POST', `/stages/${stageId}/plans/${planId}/deploy`);
     expect(applied.statusCode, applied.body).toBe(202);
@@ -149,7 +228,14 @@ describe('a terraform module cannot reach the server', { timeout: 180_000 }, () 
     const log = await logText(deploymentId);
     expect(log).toContain('probe-done'); // the provisioner ran, and its output is in the log
     const results = Object.fromEntries([...log.matchAll(/ATTACK-(OK|FAILED) (\S+)/g)].map((m) => [m[2], m[1]]));
-    expect(results).toEqual({ 'read-key': 'FAILED', 'read-artifacts': 'FAILED', 'read-plans': 'FAILED', 'host-environ': 'FAILED', 'touch-data': 'FAILED', 'touch-usr': 'FAILED' });
+    expect(results).toEqual({
+      'read-key': 'FAILED',
+      'read-artifacts': 'FAILED',
+      'read-plans': 'FAILED',
+      'host-environ': 'FAILED',
+      'touch-data': 'FAILED',
+      'touch-usr': 'FAILED',
+    });
     expect(log).not.toContain(secretKey);
     for (const s of [...HOST_SECRETS, SECRET_INPUT, ...Object.values(CREDENTIALS)]) expect(log).not.toContain(s);
     expect(fs.existsSync(path.join(dataDir, `pwned-${MARK}`))).toBe(false);
@@ -168,7 +254,12 @@ describe('a terraform module cannot reach the server', { timeout: 180_000 }, () 
     const env = /ENV-BEGIN\n([\s\S]*?)\n[^\n]*ENV-END/.exec(log)?.[1] ?? '';
     // nothing the provisioner started outlives the run
     expect(log).toContain('SLEEPER-SEEN');
-    const left = await until(async () => hostProcesses(LEFTOVER), (p) => p.length === 0, 'the sleeper to be gone', 10_000).catch(() => hostProcesses(LEFTOVER));
+    const left = await until(
+      async () => hostProcesses(LEFTOVER),
+      (p) => p.length === 0,
+      'the sleeper to be gone',
+      10_000,
+    ).catch(() => hostProcesses(LEFTOVER));
     for (const p of left) process.kill(p.pid, 'SIGKILL'); // (only on failure) not left running after the test
     expect(left).toEqual([]);
     expect(env).toContain('TF_IN_AUTOMATION=1'); // the dump is real
@@ -177,7 +268,12 @@ describe('a terraform module cannot reach the server', { timeout: 180_000 }, () 
 
   it('keeps the sensitive input and output sealed at rest (database and data dir) while the outputs still work', async () => {
     const outputs = (await engine('GET', `/stages/${stageId}/resources/probe/outputs`)).json().outputs;
-    expect(outputs).toEqual(expect.arrayContaining([{ key: 'greeting', value: 'hello alpha', sensitive: false }, { key: 'token', value: '(sensitive)', sensitive: true }]));
+    expect(outputs).toEqual(
+      expect.arrayContaining([
+        { key: 'greeting', value: 'hello alpha', sensitive: false },
+        { key: 'token', value: '(sensitive)', sensitive: true },
+      ]),
+    );
 
     const states = await t.app.services.database.executeSql(`select sealed from terraform_states where stage_id = '${stageId}'`);
     expect(states.rows).toHaveLength(1);

@@ -35,10 +35,7 @@ export const isTokenExpired = (e: ApiError) => e.status === 401 && e.type === AU
 
 /** 401 that ends the session: NotAuthorizedException in code or message, or a JsonWebTokenError. */
 export const isSessionInvalid = (e: ApiError) =>
-  e.status === 401 &&
-  (e.type === AUTH_ERROR.invalid ||
-    String(e.code).includes(AUTH_ERROR.notAuthorized) ||
-    e.message.includes(AUTH_ERROR.notAuthorized));
+  e.status === 401 && (e.type === AUTH_ERROR.invalid || String(e.code).includes(AUTH_ERROR.notAuthorized) || e.message.includes(AUTH_ERROR.notAuthorized));
 
 /** The text of an error toast: the server message, else the given fallback (default 'Something went wrong!'). */
 export function errorMessage(e: unknown, fallback: string = messages.somethingWentWrong): string {

@@ -13,7 +13,12 @@ describe('log chunks', () => {
 
   it('takes a chunk repeated within one batch once, and one older than all held into its place', () => {
     const held = mergeChunks([], [chunk(4), chunk(5)]);
-    expect(mergeChunks(held, [chunk(6), chunk(6, 'again'), chunk(1)]).map((c) => [c.seq, c.text])).toEqual([[1, 'line 1'], [4, 'line 4'], [5, 'line 5'], [6, 'line 6']]);
+    expect(mergeChunks(held, [chunk(6), chunk(6, 'again'), chunk(1)]).map((c) => [c.seq, c.text])).toEqual([
+      [1, 'line 1'],
+      [4, 'line 4'],
+      [5, 'line 5'],
+      [6, 'line 6'],
+    ]);
   });
 
   it('shows lines without ANSI codes, a trailing newline adding no empty line', () => {

@@ -38,4 +38,9 @@ const ANSI = /\x1b\[[0-9;?]*[A-Za-z]/g;
 
 /** The display lines of a log: ANSI codes stripped, and a chunk's trailing newline is no extra line. */
 export const chunkLines = (chunks: readonly SeqChunk[]): string[] =>
-  chunks.flatMap((c) => c.text.replace(ANSI, '').replace(/\r?\n$/, '').split(/\r?\n/));
+  chunks.flatMap((c) =>
+    c.text
+      .replace(ANSI, '')
+      .replace(/\r?\n$/, '')
+      .split(/\r?\n/),
+  );

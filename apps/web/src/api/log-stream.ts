@@ -55,9 +55,7 @@ export function openLogStream(source: LogSource, on: LogStreamHandlers): () => v
     if (carries(source, chunk)) on.onChunk(chunk);
   });
   const stopUnreachable = onRealtimeUnreachable(on.onUnreachable);
-  const stopSubscribing = whileConnected((s) =>
-    subscribe(s, source, (err, answer) => (err ? on.onUnreachable() : on.onAnswer(answer))),
-  );
+  const stopSubscribing = whileConnected((s) => subscribe(s, source, (err, answer) => (err ? on.onUnreachable() : on.onAnswer(answer))));
   return () => {
     stopSubscribing();
     stopUnreachable();

@@ -6,8 +6,6 @@ import { ComingSoonPage } from '../ui/ComingSoon';
  * says so with its page title, so menus and links never lead nowhere.
  */
 const placeholders: [path: string, title: string][] = [
-
-
   ['/kubernetes/clusters/:clusterId/namespaces/:namespace/:microserviceName/details', 'Service Details'],
   ['/kubernetes/services', 'Services'],
   ['/kubernetes/services/create', 'Create Service'],

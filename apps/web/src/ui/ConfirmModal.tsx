@@ -14,7 +14,17 @@ export interface ConfirmModalProps {
 }
 
 /** A yes/no question; stays open and busy while the confirmed action runs. */
-export function ConfirmModal({ opened, title, message, confirmLabel = 'Confirm', cancelLabel = 'Cancel', danger, loading, onConfirm, onCancel }: ConfirmModalProps) {
+export function ConfirmModal({
+  opened,
+  title,
+  message,
+  confirmLabel = 'Confirm',
+  cancelLabel = 'Cancel',
+  danger,
+  loading,
+  onConfirm,
+  onCancel,
+}: ConfirmModalProps) {
   return (
     <Modal opened={opened} onClose={loading ? () => undefined : onCancel} title={<Text fw={600}>{title}</Text>} centered radius="md">
       {typeof message === 'string' ? <Text size="sm">{message}</Text> : message}

@@ -39,35 +39,35 @@ export function DataTable<T>({ columns, rows, rowKey, loading, emptyText = NO_DA
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {loading
-            ? [0, 1, 2].map((i) => (
-                <Table.Tr key={`skeleton-${i}`} data-testid="table-skeleton-row">
-                  {columns.map((c) => (
-                    <Table.Td key={c.key}>
-                      <Skeleton height={14} radius="sm" width={i === 1 ? '60%' : '80%'} />
-                    </Table.Td>
-                  ))}
-                </Table.Tr>
-              ))
-            : rows && rows.length > 0
-              ? rows.map((row) => (
-                  <Table.Tr key={rowKey(row)} onClick={onRowClick ? () => onRowClick(row) : undefined} style={onRowClick ? { cursor: 'pointer' } : undefined}>
-                    {columns.map((c) => (
-                      <Table.Td key={c.key} ta={c.align}>
-                        {c.render(row)}
-                      </Table.Td>
-                    ))}
-                  </Table.Tr>
-                ))
-              : (
-                  <Table.Tr>
-                    <Table.Td colSpan={columns.length}>
-                      <Text ta="center" c="dimmed" py="lg" size="sm">
-                        {emptyText}
-                      </Text>
-                    </Table.Td>
-                  </Table.Tr>
-                )}
+          {loading ? (
+            [0, 1, 2].map((i) => (
+              <Table.Tr key={`skeleton-${i}`} data-testid="table-skeleton-row">
+                {columns.map((c) => (
+                  <Table.Td key={c.key}>
+                    <Skeleton height={14} radius="sm" width={i === 1 ? '60%' : '80%'} />
+                  </Table.Td>
+                ))}
+              </Table.Tr>
+            ))
+          ) : rows && rows.length > 0 ? (
+            rows.map((row) => (
+              <Table.Tr key={rowKey(row)} onClick={onRowClick ? () => onRowClick(row) : undefined} style={onRowClick ? { cursor: 'pointer' } : undefined}>
+                {columns.map((c) => (
+                  <Table.Td key={c.key} ta={c.align}>
+                    {c.render(row)}
+                  </Table.Td>
+                ))}
+              </Table.Tr>
+            ))
+          ) : (
+            <Table.Tr>
+              <Table.Td colSpan={columns.length}>
+                <Text ta="center" c="dimmed" py="lg" size="sm">
+                  {emptyText}
+                </Text>
+              </Table.Td>
+            </Table.Tr>
+          )}
         </Table.Tbody>
       </Table>
     </Table.ScrollContainer>

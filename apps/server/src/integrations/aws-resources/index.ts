@@ -13,7 +13,10 @@ export interface TaggedTarget {
   tagValue: string;
 }
 export type StateAction = 'start' | 'stop';
-export interface StateChange { ec2: string[]; rds: string[] }
+export interface StateChange {
+  ec2: string[];
+  rds: string[];
+}
 
 export async function changeTaggedState(t: TaggedTarget, action: StateAction): Promise<StateChange> {
   const ec2 = new EC2Client({ region: t.region, credentials: t.credentials });
@@ -24,13 +27,20 @@ export async function changeTaggedState(t: TaggedTarget, action: StateAction): P
     const instanceIds: string[] = [];
     let token: string | undefined;
     do {
-      const page = await ec2.send(new DescribeInstancesCommand({
-        Filters: [{ Name: `tag:${t.tagKey}`, Values: [t.tagValue] }, { Name: 'instance-state-name', Values: [from] }], NextToken: token,
-      }));
+      const page = await ec2.send(
+        new DescribeInstancesCommand({
+          Filters: [
+            { Name: `tag:${t.tagKey}`, Values: [t.tagValue] },
+            { Name: 'instance-state-name', Values: [from] },
+          ],
+          NextToken: token,
+        }),
+      );
       for (const r of page.Reservations ?? []) for (const i of r.Instances ?? []) if (i.InstanceId) instanceIds.push(i.InstanceId);
       token = page.NextToken;
     } while (token);
-    if (instanceIds.length) await ec2.send(action === 'start' ? new StartInstancesCommand({ InstanceIds: instanceIds }) : new StopInstancesCommand({ InstanceIds: instanceIds }));
+    if (instanceIds.length)
+      await ec2.send(action === 'start' ? new StartInstancesCommand({ InstanceIds: instanceIds }) : new StopInstancesCommand({ InstanceIds: instanceIds }));
 
     const dbs: string[] = [];
     let marker: string | undefined;
@@ -43,7 +53,8 @@ export async function changeTaggedState(t: TaggedTarget, action: StateAction): P
       }
       marker = page.Marker;
     } while (marker);
-    for (const id of dbs) await rds.send(action === 'start' ? new StartDBInstanceCommand({ DBInstanceIdentifier: id }) : new StopDBInstanceCommand({ DBInstanceIdentifier: id }));
+    for (const id of dbs)
+      await rds.send(action === 'start' ? new StartDBInstanceCommand({ DBInstanceIdentifier: id }) : new StopDBInstanceCommand({ DBInstanceIdentifier: id }));
     return { ec2: instanceIds, rds: dbs };
   } finally {
     ec2.destroy();

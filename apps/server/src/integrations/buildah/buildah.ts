@@ -55,7 +55,11 @@ export function prepareBuildah(d: BuildahDirs, uid: number) {
   fs.mkdirSync(d.dir, { recursive: true, mode: 0o700 });
   fs.chmodSync(d.dir, 0o700);
   for (const sub of [d.storage, d.runroot, d.home, d.xdgRuntime, d.tmp]) fs.mkdirSync(sub, { mode: 0o700 });
-  fs.writeFileSync(d.passwd, `root:x:0:0:root:/root:/usr/sbin/nologin\ngantry:x:${uid}:${uid}:Gantry build:${d.home}:/usr/sbin/nologin\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n`, { mode: 0o644 });
+  fs.writeFileSync(
+    d.passwd,
+    `root:x:0:0:root:/root:/usr/sbin/nologin\ngantry:x:${uid}:${uid}:Gantry build:${d.home}:/usr/sbin/nologin\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n`,
+    { mode: 0o644 },
+  );
   fs.writeFileSync(d.group, `root:x:0:\ngantry:x:${uid}:\nnogroup:x:65534:\n`, { mode: 0o644 });
   const policy: string[] = [];
   if (!fs.existsSync(SYSTEM_POLICY)) {
@@ -66,6 +70,9 @@ export function prepareBuildah(d: BuildahDirs, uid: number) {
     global: ['--root', d.storage, '--runroot', d.runroot, '--storage-driver', 'vfs'],
     policy,
     env: { HOME: d.home, XDG_RUNTIME_DIR: d.xdgRuntime, TMPDIR: d.tmp, BUILDAH_ISOLATION: 'chroot', STORAGE_DRIVER: 'vfs' },
-    files: [{ source: d.passwd, target: '/etc/passwd' }, { source: d.group, target: '/etc/group' }],
+    files: [
+      { source: d.passwd, target: '/etc/passwd' },
+      { source: d.group, target: '/etc/group' },
+    ],
   };
 }

@@ -46,7 +46,8 @@ export function checkImageName(name: string): string {
 export function repositoryOf(t: Pick<ImageTarget, 'repositoryPrefix' | 'imageName'>): string {
   const prefix = t.repositoryPrefix.replace(/^\/+|\/+$/g, '');
   const name = checkImageName(t.imageName);
-  if (prefix && prefix.split('/').some((c) => !PATH_COMPONENT.test(c))) throw new Error(`The registry's repository prefix "${t.repositoryPrefix}" is not a valid image path`);
+  if (prefix && prefix.split('/').some((c) => !PATH_COMPONENT.test(c)))
+    throw new Error(`The registry's repository prefix "${t.repositoryPrefix}" is not a valid image path`);
   return prefix ? `${prefix}/${name}` : name;
 }
 

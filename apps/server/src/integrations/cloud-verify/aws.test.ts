@@ -13,7 +13,8 @@ const assumeRoleOutput = {
   Credentials: {
     AccessKeyId: 'ASIAIOSFODNN7EXAMPLE',
     SecretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY',
-    SessionToken: 'AQoDYXdzEPT//////////wEXAMPLEtc764bNrC9SAPBSM22wDOk4x4HIZ8j4FZTwdQWLWsKWHGBuFqwAeMicRXmxfpSPfIeoIYRqTflfKD8YUuwthAx7mSEI/qkPpKPi/kMcGdQrmGdeehM4IC1NtBmUpp2wUE8phUZampKsburEDy0KPkyQDYwT7WZ0wq5VSXDvp75YU9HFvlRd8Tx6q6fE8YQcHNVXAkiY9q6d+xo0rKwT38xVqr7ZD0u0iPPkUL64lIZbqBAz+scqKmlzm8FDrypNC9Yjc8fPOLn9FX9KSYvKTr4rvx3iSIlTJabIQwj2ICCR/oLxBA==',
+    SessionToken:
+      'AQoDYXdzEPT//////////wEXAMPLEtc764bNrC9SAPBSM22wDOk4x4HIZ8j4FZTwdQWLWsKWHGBuFqwAeMicRXmxfpSPfIeoIYRqTflfKD8YUuwthAx7mSEI/qkPpKPi/kMcGdQrmGdeehM4IC1NtBmUpp2wUE8phUZampKsburEDy0KPkyQDYwT7WZ0wq5VSXDvp75YU9HFvlRd8Tx6q6fE8YQcHNVXAkiY9q6d+xo0rKwT38xVqr7ZD0u0iPPkUL64lIZbqBAz+scqKmlzm8FDrypNC9Yjc8fPOLn9FX9KSYvKTr4rvx3iSIlTJabIQwj2ICCR/oLxBA==',
     Expiration: new Date('2026-05-01T12:15:00Z'),
   },
   AssumedRoleUser: { AssumedRoleId: 'AROA3XFRBF535PLBIFPI4:gantry-verify', Arn: 'arn:aws:sts::111122223333:assumed-role/GantryDeployer/gantry-verify' },
@@ -45,12 +46,22 @@ describe('AWS verifier (STS AssumeRole through the SDK)', () => {
       expiration: new Date('2026-05-01T12:15:00Z'),
     });
     expect(sts.commandCalls(AssumeRoleCommand)).toHaveLength(1);
-    expect(sts.commandCalls(AssumeRoleCommand)[0]!.args[0].input).toEqual({ RoleArn: ROLE, ExternalId: 'ext-42', RoleSessionName: 'gantry-verify', DurationSeconds: 900 });
+    expect(sts.commandCalls(AssumeRoleCommand)[0]!.args[0].input).toEqual({
+      RoleArn: ROLE,
+      ExternalId: 'ext-42',
+      RoleSessionName: 'gantry-verify',
+      DurationSeconds: 900,
+    });
   });
 
   it('passes a longer session on for deployments', async () => {
     sts.on(AssumeRoleCommand).resolves(assumeRoleOutput);
-    await createAwsVerifier({ client: new STSClient({ region: 'us-east-1' }) }).assumeRole({ roleArn: ROLE, externalId: 'x', sessionName: 'gantry-deploy', durationSeconds: 3600 });
+    await createAwsVerifier({ client: new STSClient({ region: 'us-east-1' }) }).assumeRole({
+      roleArn: ROLE,
+      externalId: 'x',
+      sessionName: 'gantry-deploy',
+      durationSeconds: 3600,
+    });
     expect(sts.commandCalls(AssumeRoleCommand)[0]!.args[0].input.DurationSeconds).toBe(3600);
   });
 
@@ -65,9 +76,9 @@ describe('AWS verifier (STS AssumeRole through the SDK)', () => {
 
   it('rejects an answer without credentials', async () => {
     sts.on(AssumeRoleCommand).resolves({ $metadata: {} });
-    await expect(createAwsVerifier({ client: new STSClient({ region: 'us-east-1' }) }).assumeRole({ roleArn: ROLE, externalId: 'x', sessionName: 's1' })).rejects.toThrow(
-      /without credentials/,
-    );
+    await expect(
+      createAwsVerifier({ client: new STSClient({ region: 'us-east-1' }) }).assumeRole({ roleArn: ROLE, externalId: 'x', sessionName: 's1' }),
+    ).rejects.toThrow(/without credentials/);
   });
 });
 
@@ -97,7 +108,7 @@ describe('AWS verifier on the SDK default chain', () => {
     Object.assign(process.env, saved);
   });
 
-  it('signs with Gantry\'s own credentials from the environment and honours AWS_ENDPOINT_URL_STS and AWS_REGION', async () => {
+  it("signs with Gantry's own credentials from the environment and honours AWS_ENDPOINT_URL_STS and AWS_REGION", async () => {
     const seen: { auth?: string; body: string; url?: string }[] = [];
     const server = http.createServer((req, res) => {
       let body = '';
@@ -125,7 +136,13 @@ describe('AWS verifier on the SDK default chain', () => {
       expect(creds.sessionToken).toBe('FwoGZXIvYXdzEXAMPLE');
       expect(seen[0]!.auth).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIAGANTRYOWNIDENTITY\/\d{8}\/eu-central-1\/sts\/aws4_request/);
       const form = new URLSearchParams(seen[0]!.body);
-      expect(Object.fromEntries(form)).toMatchObject({ Action: 'AssumeRole', RoleArn: ROLE, ExternalId: 'ext-42', RoleSessionName: 'gantry-verify', DurationSeconds: '900' });
+      expect(Object.fromEntries(form)).toMatchObject({
+        Action: 'AssumeRole',
+        RoleArn: ROLE,
+        ExternalId: 'ext-42',
+        RoleSessionName: 'gantry-verify',
+        DurationSeconds: '900',
+      });
 
       await expect(verifier.assumeRole({ roleArn: ROLE, externalId: 'wrong', sessionName: 'gantry-verify' })).rejects.toMatchObject({ name: 'AccessDenied' });
     } finally {

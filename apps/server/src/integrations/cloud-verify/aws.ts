@@ -27,7 +27,9 @@ export function createAwsVerifier(opts: AwsVerifierOptions = {}): CloudVerifier[
 
   return {
     async assumeRole(input: AwsAssumeRoleInput): Promise<AwsSessionCredentials> {
-      const res = await (await sts()).send(
+      const res = await (
+        await sts()
+      ).send(
         new AssumeRoleCommand({
           RoleArn: input.roleArn,
           ExternalId: input.externalId,

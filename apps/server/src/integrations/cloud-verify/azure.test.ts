@@ -13,7 +13,10 @@ const AUTHORITY = 'https://login.gantry.test';
 function entraStandin(secrets: Record<string, string>) {
   const requests: { method: string; url: string; form?: URLSearchParams }[] = [];
   const json = (request: PipelineRequest, status: number, body: unknown): PipelineResponse => ({
-    request, status, headers: createHttpHeaders({ 'content-type': 'application/json; charset=utf-8' }), bodyAsText: JSON.stringify(body),
+    request,
+    status,
+    headers: createHttpHeaders({ 'content-type': 'application/json; charset=utf-8' }),
+    bodyAsText: JSON.stringify(body),
   });
   const client: HttpClient = {
     async sendRequest(request) {
@@ -61,7 +64,12 @@ function entraStandin(secrets: Record<string, string>) {
             error_uri: `${AUTHORITY}/error?code=7000215`,
           });
         }
-        return json(request, 200, { token_type: 'Bearer', expires_in: 3599, ext_expires_in: 3599, access_token: 'eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9.eyJhdWQiOiJodHRwczovL21hbmFnZW1lbnQuYXp1cmUuY29tIn0.c2ln' });
+        return json(request, 200, {
+          token_type: 'Bearer',
+          expires_in: 3599,
+          ext_expires_in: 3599,
+          access_token: 'eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9.eyJhdWQiOiJodHRwczovL21hbmFnZW1lbnQuYXp1cmUuY29tIn0.c2ln',
+        });
       }
       return json(request, 404, { error: 'not_found' });
     },

@@ -28,14 +28,23 @@ beforeAll(async () => {
         return;
       }
       res.statusCode = 403;
-      res.end(JSON.stringify({
-        error: {
-          code: 403,
-          message: "Permission 'iam.serviceAccounts.getAccessToken' denied on resource (or it may not exist).",
-          status: 'PERMISSION_DENIED',
-          details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'IAM_PERMISSION_DENIED', domain: 'iam.googleapis.com', metadata: { permission: 'iam.serviceAccounts.getAccessToken' } }],
-        },
-      }));
+      res.end(
+        JSON.stringify({
+          error: {
+            code: 403,
+            message: "Permission 'iam.serviceAccounts.getAccessToken' denied on resource (or it may not exist).",
+            status: 'PERMISSION_DENIED',
+            details: [
+              {
+                '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+                reason: 'IAM_PERMISSION_DENIED',
+                domain: 'iam.googleapis.com',
+                metadata: { permission: 'iam.serviceAccounts.getAccessToken' },
+              },
+            ],
+          },
+        }),
+      );
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -51,7 +60,7 @@ const gantryIdentity = async () => {
 };
 
 describe('GCP verifier (google-auth-library Impersonated)', () => {
-  it('impersonates the target service account with Gantry\'s identity', async () => {
+  it("impersonates the target service account with Gantry's identity", async () => {
     const verifier = createGcpVerifier({ sourceClient: gantryIdentity, endpoint });
     const token = await verifier.impersonate({ targetServiceAccount: TARGET });
     expect(token.expiresOn).toBeInstanceOf(Date);
@@ -63,7 +72,9 @@ describe('GCP verifier (google-auth-library Impersonated)', () => {
 
   it('rejects when IAM refuses the impersonation (PERMISSION_DENIED)', async () => {
     const verifier = createGcpVerifier({ sourceClient: gantryIdentity, endpoint });
-    await expect(verifier.impersonate({ targetServiceAccount: 'other@my-project-123.iam.gserviceaccount.com' })).rejects.toThrow(/iam.serviceAccounts.getAccessToken/);
+    await expect(verifier.impersonate({ targetServiceAccount: 'other@my-project-123.iam.gserviceaccount.com' })).rejects.toThrow(
+      /iam.serviceAccounts.getAccessToken/,
+    );
   });
 
   it('rejects when Gantry has no identity of its own', async () => {

@@ -16,10 +16,13 @@ export interface GcpVerifierOptions {
  */
 export function createGcpVerifier(opts: GcpVerifierOptions = {}): CloudVerifier['gcp'] {
   let adc: Promise<AuthClient> | undefined;
-  const source = opts.sourceClient ?? (() => (adc ??= new GoogleAuth({ scopes: [GCP_CLOUD_PLATFORM_SCOPE] }).getClient().catch((err: unknown) => {
-    adc = undefined; // ADC may appear later (a mounted key, a metadata server); try again next time.
-    throw err;
-  })));
+  const source =
+    opts.sourceClient ??
+    (() =>
+      (adc ??= new GoogleAuth({ scopes: [GCP_CLOUD_PLATFORM_SCOPE] }).getClient().catch((err: unknown) => {
+        adc = undefined; // ADC may appear later (a mounted key, a metadata server); try again next time.
+        throw err;
+      })));
   return {
     async impersonate(input: GcpImpersonationInput): Promise<AccessToken> {
       const client = new Impersonated({

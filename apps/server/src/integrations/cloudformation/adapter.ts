@@ -4,8 +4,17 @@ import { clientsFor, toSession, type AwsCredentials, type AwsEnvCredentials, typ
 import { objectUrl, templateBucketFor, templateKey, uploadTemplates } from './bucket.js';
 import { buildParentTemplate, OUTPUT_SOURCE, type NestedResource } from './parent-template.js';
 import {
-  describeStack, rawStackEvents, createOrUpdate, deleteStack, cancelUpdate, continueRollback as continueUpdateRollback,
-  nestedStacks, sleep, TERMINAL, PollingAborted, type NestedStack,
+  describeStack,
+  rawStackEvents,
+  createOrUpdate,
+  deleteStack,
+  cancelUpdate,
+  continueRollback as continueUpdateRollback,
+  nestedStacks,
+  sleep,
+  TERMINAL,
+  PollingAborted,
+  type NestedStack,
 } from './stack.js';
 import { toStackEvent, errorLogsByResource, type ErrorLogs, type OwnedEvent, type StackEventView } from './events.js';
 
@@ -50,9 +59,7 @@ export interface DeployOutcome extends StackOutcome {
   changed: boolean;
 }
 
-export type CancelOutcome =
-  | { action: 'cancel-update' | 'delete'; status: string }
-  | { action: 'none'; status: string | null };
+export type CancelOutcome = { action: 'cancel-update' | 'delete'; status: string } | { action: 'none'; status: string | null };
 
 export type ResourceOutputs = Record<string, { key: string; value: string }[]>;
 
@@ -98,7 +105,10 @@ export function createCloudFormationAdapter(opts: CloudFormationAdapterOptions =
       // by id from here: a deleted stack still answers by its id (a cancelled create ends deleted)
       if (stack?.StackId) stackRef = stack.StackId;
       const status = stack?.StackStatus ?? 'DELETE_COMPLETE';
-      const fresh: OwnedEvent[] = (await rawStackEvents(c, stackRef)).reverse().filter(take).map((event) => ({ resource: null, event }));
+      const fresh: OwnedEvent[] = (await rawStackEvents(c, stackRef))
+        .reverse()
+        .filter(take)
+        .map((event) => ({ resource: null, event }));
       for (const { event } of fresh) since = Math.min(since ?? Infinity, event.Timestamp?.getTime() ?? Infinity);
       // a deleted stack still answers by its id, with its resources' last statuses
       if (stack) nested = await nestedStacks(c, stackRef);
@@ -113,9 +123,17 @@ export function createCloudFormationAdapter(opts: CloudFormationAdapterOptions =
       }
       owned.push(...fresh);
       if (fresh.length) await f.onEvents?.(fresh.sort(byTime).map(view));
-      if (status !== last) { last = status; await f.onStatus?.(status); }
+      if (status !== last) {
+        last = status;
+        await f.onStatus?.(status);
+      }
       if (TERMINAL(status)) {
-        return { status, succeeded: goal.includes(status), resources: Object.fromEntries(nested.map((n) => [n.name, n.status])), logs: errorLogsByResource(owned, stackName) };
+        return {
+          status,
+          succeeded: goal.includes(status),
+          resources: Object.fromEntries(nested.map((n) => [n.name, n.status])),
+          logs: errorLogsByResource(owned, stackName),
+        };
       }
       await sleep(pollMs, f.signal);
     }
@@ -175,8 +193,14 @@ export function createCloudFormationAdapter(opts: CloudFormationAdapterOptions =
     async cancel(t: StackTarget): Promise<CancelOutcome> {
       const c = clients(t);
       const status = (await describeStack(c, t.stackName))?.StackStatus ?? null;
-      if (status === 'UPDATE_IN_PROGRESS') { await cancelUpdate(c, t.stackName); return { action: 'cancel-update', status }; }
-      if (status === 'CREATE_IN_PROGRESS') { await deleteStack(c, t.stackName); return { action: 'delete', status }; }
+      if (status === 'UPDATE_IN_PROGRESS') {
+        await cancelUpdate(c, t.stackName);
+        return { action: 'cancel-update', status };
+      }
+      if (status === 'CREATE_IN_PROGRESS') {
+        await deleteStack(c, t.stackName);
+        return { action: 'delete', status };
+      }
       return { action: 'none', status };
     },
 

@@ -1,4 +1,10 @@
-import { HeadBucketCommand, CreateBucketCommand, PutObjectCommand, PutBucketLifecycleConfigurationCommand, type BucketLocationConstraint } from '@aws-sdk/client-s3';
+import {
+  HeadBucketCommand,
+  CreateBucketCommand,
+  PutObjectCommand,
+  PutBucketLifecycleConfigurationCommand,
+  type BucketLocationConstraint,
+} from '@aws-sdk/client-s3';
 import { s3EndpointOverride, type CfnClients } from './clients.js';
 import type { NestedResource } from './parent-template.js';
 
@@ -20,30 +26,44 @@ export async function ensureBucket(c: CfnClients, bucket: string, region: string
     if (!named(err, 'NotFound', 'NoSuchBucket') && status(err) !== 404) throw err;
   }
   try {
-    await c.s3.send(new CreateBucketCommand({ Bucket: bucket, ...(region === 'us-east-1' ? {} : { CreateBucketConfiguration: { LocationConstraint: region as BucketLocationConstraint } }) }));
+    await c.s3.send(
+      new CreateBucketCommand({
+        Bucket: bucket,
+        ...(region === 'us-east-1' ? {} : { CreateBucketConfiguration: { LocationConstraint: region as BucketLocationConstraint } }),
+      }),
+    );
   } catch (err) {
     // another deployment of the same account made it meanwhile
     if (!named(err, 'BucketAlreadyOwnedByYou')) throw err;
   }
   // every deployment uploads its own copies; CloudFormation keeps the templates it ran (rollbacks
   // do not fetch them again), so old uploads can go
-  await c.s3.send(new PutBucketLifecycleConfigurationCommand({
-    Bucket: bucket,
-    LifecycleConfiguration: { Rules: [{ ID: 'gantry-expire-templates', Status: 'Enabled', Filter: { Prefix: '' }, Expiration: { Days: TEMPLATE_RETENTION_DAYS } }] },
-  }));
+  await c.s3.send(
+    new PutBucketLifecycleConfigurationCommand({
+      Bucket: bucket,
+      LifecycleConfiguration: {
+        Rules: [{ ID: 'gantry-expire-templates', Status: 'Enabled', Filter: { Prefix: '' }, Expiration: { Days: TEMPLATE_RETENTION_DAYS } }],
+      },
+    }),
+  );
   return true;
 }
 
 /** Where CloudFormation fetches an object: the configured S3 endpoint (path style) or AWS's regional one. */
 export function objectUrl(bucket: string, region: string, key: string) {
   const endpoint = s3EndpointOverride();
-  return endpoint ? `${endpoint.replace(/\/+$/, '')}/${bucket}/${key}` : `https://${bucket}.s3.${region}.${region.startsWith('cn-') ? 'amazonaws.com.cn' : 'amazonaws.com'}/${key}`;
+  return endpoint
+    ? `${endpoint.replace(/\/+$/, '')}/${bucket}/${key}`
+    : `https://${bucket}.s3.${region}.${region.startsWith('cn-') ? 'amazonaws.com.cn' : 'amazonaws.com'}/${key}`;
 }
 
 export const templateKey = (prefix: string, resource: string) => `${prefix}/${resource}.template`;
 
 /** Uploads each nested template under `prefix/<resource>.template`; answers their URLs by resource name. */
-export async function uploadTemplates(c: CfnClients, o: { bucket: string; region: string; prefix: string; resources: Pick<NestedResource, 'name' | 'templateBody'>[] }) {
+export async function uploadTemplates(
+  c: CfnClients,
+  o: { bucket: string; region: string; prefix: string; resources: Pick<NestedResource, 'name' | 'templateBody'>[] },
+) {
   await ensureBucket(c, o.bucket, o.region);
   const urls: Record<string, string> = {};
   for (const r of o.resources) {

@@ -2,12 +2,37 @@ import { parseDocument, type CollectionTag, type ScalarTag } from 'yaml';
 
 /** CloudFormation's short-form intrinsics (`!Ref`, `!GetAtt`, `!Sub` …, and the Rules ones) as their long JSON form. */
 const INTRINSICS = [
-  'Base64', 'Cidr', 'FindInMap', 'GetAtt', 'GetAZs', 'ImportValue', 'Join', 'Length', 'Select', 'Split', 'Sub', 'ToJsonString', 'Transform',
-  'And', 'Equals', 'If', 'Not', 'Or', 'Condition', 'Ref', 'Contains', 'EachMemberEquals', 'EachMemberIn', 'RefAll', 'ValueOf', 'ValueOfAll',
+  'Base64',
+  'Cidr',
+  'FindInMap',
+  'GetAtt',
+  'GetAZs',
+  'ImportValue',
+  'Join',
+  'Length',
+  'Select',
+  'Split',
+  'Sub',
+  'ToJsonString',
+  'Transform',
+  'And',
+  'Equals',
+  'If',
+  'Not',
+  'Or',
+  'Condition',
+  'Ref',
+  'Contains',
+  'EachMemberEquals',
+  'EachMemberIn',
+  'RefAll',
+  'ValueOf',
+  'ValueOfAll',
 ];
 const longName = (n: string) => (n === 'Ref' || n === 'Condition' ? n : `Fn::${n}`);
-const scalar = (n: string): unknown => (value: string) =>
-  ({ [longName(n)]: n === 'GetAtt' ? [value.slice(0, value.indexOf('.')), value.slice(value.indexOf('.') + 1)] : value });
+const scalar =
+  (n: string): unknown =>
+  (value: string) => ({ [longName(n)]: n === 'GetAtt' ? [value.slice(0, value.indexOf('.')), value.slice(value.indexOf('.') + 1)] : value });
 
 export const CFN_YAML_TAGS: (ScalarTag | CollectionTag)[] = INTRINSICS.flatMap((n) => [
   { tag: `!${n}`, resolve: scalar(n) } as ScalarTag,
@@ -45,7 +70,9 @@ export function parseTemplate(body: string, what = 'template'): Record<string, u
 export function unconditionalOutputs(doc: Record<string, unknown> | null): string[] | null {
   if (!doc) return null;
   const outputs = (doc.Outputs ?? {}) as Record<string, { Condition?: unknown }>;
-  return Object.entries(outputs).filter(([, o]) => !o?.Condition).map(([k]) => k);
+  return Object.entries(outputs)
+    .filter(([, o]) => !o?.Condition)
+    .map(([k]) => k);
 }
 
 export const parameterNames = (doc: Record<string, unknown> | null) => Object.keys((doc?.Parameters ?? {}) as object);

@@ -1,11 +1,21 @@
 import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { S3Client } from '@aws-sdk/client-s3';
 
-export interface AwsCredentials { accessKeyId: string; secretAccessKey: string; sessionToken?: string }
+export interface AwsCredentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken?: string;
+}
 /** The environment-variable form the cloud-accounts service's `credentialsFor` answers. */
 export type AwsEnvCredentials = Record<string, string | undefined>;
-export interface AwsSession { region: string; credentials: AwsCredentials }
-export interface CfnClients { cfn: CloudFormationClient; s3: S3Client }
+export interface AwsSession {
+  region: string;
+  credentials: AwsCredentials;
+}
+export interface CfnClients {
+  cfn: CloudFormationClient;
+  s3: S3Client;
+}
 
 /** Either credentials form, checked: an empty key would silently fall back to nothing useful. */
 export function toCredentials(given: AwsCredentials | AwsEnvCredentials): AwsCredentials {
@@ -21,7 +31,8 @@ export const toSession = (region: string, credentials: AwsCredentials | AwsEnvCr
 
 /** From the env-var form, without checks (kept for callers that validated already). */
 export const sessionFromEnv = (region: string, env: Record<string, string>): AwsSession => ({
-  region, credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID ?? '', secretAccessKey: env.AWS_SECRET_ACCESS_KEY ?? '', sessionToken: env.AWS_SESSION_TOKEN },
+  region,
+  credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID ?? '', secretAccessKey: env.AWS_SECRET_ACCESS_KEY ?? '', sessionToken: env.AWS_SESSION_TOKEN },
 });
 
 /** A custom S3 endpoint (LocalStack, a stand-in) from the SDK's own variables (DESIGN §8). */

@@ -27,7 +27,13 @@ const server = http.createServer((req, res) => {
   let body = '';
   req.on('data', (c) => (body += c));
   req.on('end', () => {
-    seen.push({ method: req.method!, url: req.url!, body, auth: String(req.headers.authorization ?? ''), token: String(req.headers['x-amz-security-token'] ?? '') });
+    seen.push({
+      method: req.method!,
+      url: req.url!,
+      body,
+      auth: String(req.headers.authorization ?? ''),
+      token: String(req.headers['x-amz-security-token'] ?? ''),
+    });
     const form = new URLSearchParams(body);
     if (req.url === '/cfn/' && form.get('Action') === 'DescribeStacks') {
       const known = form.get('StackName') === STACK;
@@ -46,8 +52,12 @@ beforeAll(async () => {
   process.env.AWS_ENDPOINT_URL_S3 = `${base}/s3`;
 });
 afterAll(async () => {
-  for (const [k, v] of [['AWS_ENDPOINT_URL_CLOUDFORMATION', saved.cfn], ['AWS_ENDPOINT_URL_S3', saved.s3]] as const) {
-    if (v === undefined) delete process.env[k]; else process.env[k] = v;
+  for (const [k, v] of [
+    ['AWS_ENDPOINT_URL_CLOUDFORMATION', saved.cfn],
+    ['AWS_ENDPOINT_URL_S3', saved.s3],
+  ] as const) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
   }
   await new Promise((r) => server.close(r));
 });
@@ -69,7 +79,12 @@ describe('endpoints from the SDK chain', () => {
 
   it('templates go to AWS_ENDPOINT_URL_S3 (path style), and their URLs point there', async () => {
     const c = clientsFor({ region: 'eu-west-1', credentials: toCredentials(credentials) });
-    const urls = await uploadTemplates(c, { bucket: 'gantry-templates-123456789012-eu-west-1', region: 'eu-west-1', prefix: 'stage/dep', resources: [{ name: 'vpc', templateBody: 'Resources: {}' }] });
+    const urls = await uploadTemplates(c, {
+      bucket: 'gantry-templates-123456789012-eu-west-1',
+      region: 'eu-west-1',
+      prefix: 'stage/dep',
+      resources: [{ name: 'vpc', templateBody: 'Resources: {}' }],
+    });
     expect(urls).toEqual({ vpc: `${base}/s3/gantry-templates-123456789012-eu-west-1/stage/dep/vpc.template` });
     const s3 = seen.filter((s) => s.url.startsWith('/s3/'));
     expect(s3.map((s) => [s.method, s.url.split('?')[0]])).toEqual([

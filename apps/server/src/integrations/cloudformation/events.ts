@@ -10,9 +10,12 @@ export type ErrorLogs = Record<string, { errorMessages: { logicalResourceId: str
  * (`vpc/PublicSubnet1`): child logical ids alone would be ambiguous across resources.
  */
 export const toStackEvent = (e: CfnEvent, resource?: string): StackEventView => ({
-  eventId: e.EventId ?? '', timestamp: (e.Timestamp ?? new Date(0)).toISOString(),
-  logicalResourceId: resource ? `${resource}/${e.LogicalResourceId ?? ''}` : e.LogicalResourceId ?? '',
-  resourceType: e.ResourceType ?? '', resourceStatus: e.ResourceStatus ?? '', statusReason: e.ResourceStatusReason ?? null,
+  eventId: e.EventId ?? '',
+  timestamp: (e.Timestamp ?? new Date(0)).toISOString(),
+  logicalResourceId: resource ? `${resource}/${e.LogicalResourceId ?? ''}` : (e.LogicalResourceId ?? ''),
+  resourceType: e.ResourceType ?? '',
+  resourceStatus: e.ResourceStatus ?? '',
+  statusReason: e.ResourceStatusReason ?? null,
 });
 
 export const isFailureEvent = (status: string | undefined) => !!status && status.endsWith('_FAILED');
@@ -22,13 +25,20 @@ export function errorLogs(events: StackEventView[]): ErrorLogs {
   const logs: ErrorLogs = {};
   for (const e of events) {
     if (!isFailureEvent(e.resourceStatus) || !e.statusReason) continue;
-    (logs[e.logicalResourceId] ??= { errorMessages: [] }).errorMessages.push({ logicalResourceId: e.logicalResourceId, resourceType: e.resourceType, statusReason: e.statusReason });
+    (logs[e.logicalResourceId] ??= { errorMessages: [] }).errorMessages.push({
+      logicalResourceId: e.logicalResourceId,
+      resourceType: e.resourceType,
+      statusReason: e.statusReason,
+    });
   }
   return logs;
 }
 
 /** An event and the environment resource it belongs to: the nested stack's name, or null for the parent's own. */
-export interface OwnedEvent { resource: string | null; event: CfnEvent }
+export interface OwnedEvent {
+  resource: string | null;
+  event: CfnEvent;
+}
 
 /**
  * Error events grouped by environment resource: the parent's failure of a nested stack and the
@@ -40,8 +50,12 @@ export function errorLogsByResource(events: OwnedEvent[], stackName: string): Er
   const sorted = [...events].sort((a, b) => (a.event.Timestamp?.getTime() ?? 0) - (b.event.Timestamp?.getTime() ?? 0));
   for (const { resource, event: e } of sorted) {
     if (!isFailureEvent(e.ResourceStatus) || !e.ResourceStatusReason) continue;
-    const key = resource ?? (e.LogicalResourceId === stackName ? stackName : e.LogicalResourceId ?? stackName);
-    (logs[key] ??= { errorMessages: [] }).errorMessages.push({ logicalResourceId: e.LogicalResourceId ?? '', resourceType: e.ResourceType ?? '', statusReason: e.ResourceStatusReason });
+    const key = resource ?? (e.LogicalResourceId === stackName ? stackName : (e.LogicalResourceId ?? stackName));
+    (logs[key] ??= { errorMessages: [] }).errorMessages.push({
+      logicalResourceId: e.LogicalResourceId ?? '',
+      resourceType: e.ResourceType ?? '',
+      statusReason: e.ResourceStatusReason,
+    });
   }
   return logs;
 }

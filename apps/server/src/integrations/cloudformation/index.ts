@@ -35,9 +35,17 @@
  *     read from the parent's re-exported outputs.
  */
 export {
-  createCloudFormationAdapter, stackNameFor,
-  type CloudFormationAdapter, type CloudFormationAdapterOptions, type StackTarget, type Following, type DeployInput,
-  type StackOutcome, type DeployOutcome, type CancelOutcome, type ResourceOutputs,
+  createCloudFormationAdapter,
+  stackNameFor,
+  type CloudFormationAdapter,
+  type CloudFormationAdapterOptions,
+  type StackTarget,
+  type Following,
+  type DeployInput,
+  type StackOutcome,
+  type DeployOutcome,
+  type CancelOutcome,
+  type ResourceOutputs,
 } from './adapter.js';
 export { TemplateError, parseTemplate, parameterNames, outputNames, CFN_YAML_TAGS } from './child-template.js';
 export { buildParentTemplate, parentTemplate, type NestedResource, type ParentTemplate } from './parent-template.js';
@@ -49,6 +57,4 @@ export { toCredentials, type AwsCredentials, type AwsEnvCredentials } from './cl
 // The lower-level steps modules/deployments/cloudformation-engine.ts composes itself.
 export { clientsFor, sessionFromEnv, type AwsSession, type CfnClients } from './clients.js';
 export { uploadTemplates, ensureBucket } from './bucket.js';
-export {
-  TERMINAL, describeStack, stackEvents, createOrUpdate, waitForStack, deleteStack, cancelUpdate, continueRollback, nestedStacks,
-} from './stack.js';
+export { TERMINAL, describeStack, stackEvents, createOrUpdate, waitForStack, deleteStack, cancelUpdate, continueRollback, nestedStacks } from './stack.js';

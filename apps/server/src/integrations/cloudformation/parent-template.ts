@@ -33,7 +33,8 @@ function checkNoCycle(deps: Map<string, Set<string>>) {
   const state = new Map<string, 'visiting' | 'done'>();
   const visit = (n: string, trail: string[]) => {
     if (state.get(n) === 'done') return;
-    if (state.get(n) === 'visiting') throw new TemplateError(`The resources refer to each other in a cycle: ${[...trail.slice(trail.indexOf(n)), n].join(' → ')}`);
+    if (state.get(n) === 'visiting')
+      throw new TemplateError(`The resources refer to each other in a cycle: ${[...trail.slice(trail.indexOf(n)), n].join(' → ')}`);
     state.set(n, 'visiting');
     for (const d of deps.get(n) ?? []) visit(d, [...trail, n]);
     state.set(n, 'done');
@@ -46,7 +47,10 @@ function checkNoCycle(deps: Map<string, Set<string>>) {
  * becomes `Fn::GetAtt [res, Outputs.Out]`; every (unconditional) child output is re-exported as
  * `<res><Out>` with the description `res.Out`, so one DescribeStacks gives all outputs.
  */
-export function buildParentTemplate(resources: NestedResource[], o: { templateUrl: (name: string) => string; tags: Record<string, string>; description?: string }): ParentTemplate {
+export function buildParentTemplate(
+  resources: NestedResource[],
+  o: { templateUrl: (name: string) => string; tags: Record<string, string>; description?: string },
+): ParentTemplate {
   const children = new Map<string, string[] | null>();
   for (const r of resources) {
     if (!LOGICAL_ID.test(r.name)) throw new TemplateError(`${r.name} cannot name a nested stack: a letter, then letters and digits`);
@@ -67,7 +71,8 @@ export function buildParentTemplate(resources: NestedResource[], o: { templateUr
     for (const p of r.parameters) {
       if (p.reference) {
         const [res, out, ...rest] = String(p.value).split('.');
-        if (!res || !out || rest.length || !children.has(res)) throw new TemplateError(`${r.name}.${p.key} refers to ${p.value}, which is no resource output of this environment`);
+        if (!res || !out || rest.length || !children.has(res))
+          throw new TemplateError(`${r.name}.${p.key} refers to ${p.value}, which is no resource output of this environment`);
         const known = children.get(res);
         if (known && !known.includes(out)) throw new TemplateError(`${r.name}.${p.key} refers to ${p.value}, but ${res} has no (unconditional) output ${out}`);
         params[p.key] = { 'Fn::GetAtt': [res, `Outputs.${out}`] };
@@ -93,8 +98,11 @@ export function buildParentTemplate(resources: NestedResource[], o: { templateUr
     }
   }
   const doc = {
-    AWSTemplateFormatVersion: '2010-09-09', Description: o.description ?? 'Gantry environment',
-    ...(values.length ? { Parameters } : {}), Resources, ...(Object.keys(Outputs).length ? { Outputs } : {}),
+    AWSTemplateFormatVersion: '2010-09-09',
+    Description: o.description ?? 'Gantry environment',
+    ...(values.length ? { Parameters } : {}),
+    Resources,
+    ...(Object.keys(Outputs).length ? { Outputs } : {}),
   };
   return { body: JSON.stringify(doc, null, 2), parameters: values, outputs };
 }
@@ -104,4 +112,7 @@ export function buildParentTemplate(resources: NestedResource[], o: { templateUr
  * no parameter values to pass along, so sensitive literals stay inline here; `deploy()` keeps them out.
  */
 export const parentTemplate = (resources: NestedResource[], templateUrl: (name: string) => string, tags: Record<string, string>): string =>
-  buildParentTemplate(resources.map((r) => ({ ...r, parameters: r.parameters.map((p) => ({ ...p, sensitive: false })) })), { templateUrl, tags }).body;
+  buildParentTemplate(
+    resources.map((r) => ({ ...r, parameters: r.parameters.map((p) => ({ ...p, sensitive: false })) })),
+    { templateUrl, tags },
+  ).body;

@@ -1,6 +1,16 @@
 import {
-  CreateStackCommand, UpdateStackCommand, DeleteStackCommand, DescribeStacksCommand, DescribeStackEventsCommand, DescribeStackResourcesCommand,
-  CancelUpdateStackCommand, ContinueUpdateRollbackCommand, type Stack, type StackEvent as CfnEvent, type Capability, type Parameter,
+  CreateStackCommand,
+  UpdateStackCommand,
+  DeleteStackCommand,
+  DescribeStacksCommand,
+  DescribeStackEventsCommand,
+  DescribeStackResourcesCommand,
+  CancelUpdateStackCommand,
+  ContinueUpdateRollbackCommand,
+  type Stack,
+  type StackEvent as CfnEvent,
+  type Capability,
+  type Parameter,
 } from '@aws-sdk/client-cloudformation';
 import type { CfnClients } from './clients.js';
 import { toStackEvent, type StackEventView } from './events.js';
@@ -32,14 +42,24 @@ export async function rawStackEvents(c: CfnClients, stackName: string): Promise<
   }
 }
 
-export const stackEvents = async (c: CfnClients, stackName: string): Promise<StackEventView[]> => (await rawStackEvents(c, stackName)).map((e) => toStackEvent(e));
+export const stackEvents = async (c: CfnClients, stackName: string): Promise<StackEventView[]> =>
+  (await rawStackEvents(c, stackName)).map((e) => toStackEvent(e));
 
 const tagList = (tags: Record<string, string>) => Object.entries(tags).map(([Key, Value]) => ({ Key, Value }));
 
 /** CreateStack or UpdateStack; false when CloudFormation has nothing to update. */
-export async function createOrUpdate(c: CfnClients, o: { stackName: string; templateBody: string; tags: Record<string, string>; parameters?: Parameter[]; exists?: boolean }): Promise<boolean> {
+export async function createOrUpdate(
+  c: CfnClients,
+  o: { stackName: string; templateBody: string; tags: Record<string, string>; parameters?: Parameter[]; exists?: boolean },
+): Promise<boolean> {
   const exists = o.exists ?? (await describeStack(c, o.stackName).then((s) => !!s && s.StackStatus !== 'DELETE_COMPLETE'));
-  const input = { StackName: o.stackName, TemplateBody: o.templateBody, Capabilities: CAPABILITIES, Tags: tagList(o.tags), ...(o.parameters?.length ? { Parameters: o.parameters } : {}) };
+  const input = {
+    StackName: o.stackName,
+    TemplateBody: o.templateBody,
+    Capabilities: CAPABILITIES,
+    Tags: tagList(o.tags),
+    ...(o.parameters?.length ? { Parameters: o.parameters } : {}),
+  };
   if (!exists) {
     await c.cfn.send(new CreateStackCommand(input));
     return true;
@@ -60,23 +80,35 @@ export class PollingAborted extends Error {
   }
 }
 
-export const sleep = (ms: number, signal?: AbortSignal) => new Promise<void>((resolve) => {
-  const t = setTimeout(done, ms);
-  signal?.addEventListener('abort', done, { once: true });
-  function done() { clearTimeout(t); signal?.removeEventListener('abort', done); resolve(); }
-});
+export const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const t = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+    function done() {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+  });
 
 /**
  * Polls the stack until a terminal status, telling each status change and each new event once
  * (oldest first). `seen` holds event ids not to tell (those from before the operation). With a
  * `signal`, an abort stops the polling (PollingAborted); the stack itself carries on.
  */
-export async function waitForStack(c: CfnClients, o: {
-  stackName: string; pollMs?: number; signal?: AbortSignal; seen?: Set<string>;
-  onStatus?: (status: string) => Promise<void> | void; onEvent?: (e: StackEventView) => void;
-  /** Called each poll after the parent's events, for callers that follow nested stacks too. */
-  onPoll?: (stack: Stack | null) => Promise<void>;
-}): Promise<string> {
+export async function waitForStack(
+  c: CfnClients,
+  o: {
+    stackName: string;
+    pollMs?: number;
+    signal?: AbortSignal;
+    seen?: Set<string>;
+    onStatus?: (status: string) => Promise<void> | void;
+    onEvent?: (e: StackEventView) => void;
+    /** Called each poll after the parent's events, for callers that follow nested stacks too. */
+    onPoll?: (stack: Stack | null) => Promise<void>;
+  },
+): Promise<string> {
   const seen = o.seen ?? new Set<string>();
   let last: string | null = null;
   for (;;) {
@@ -89,7 +121,10 @@ export async function waitForStack(c: CfnClients, o: {
       o.onEvent?.(toStackEvent(e));
     }
     await o.onPoll?.(stack);
-    if (status !== last) { last = status; await o.onStatus?.(status); }
+    if (status !== last) {
+      last = status;
+      await o.onStatus?.(status);
+    }
     if (TERMINAL(status)) return status;
     await sleep(o.pollMs ?? 3000, o.signal);
   }
@@ -100,15 +135,25 @@ export const cancelUpdate = (c: CfnClients, stackName: string) => c.cfn.send(new
 export const continueRollback = (c: CfnClients, stackName: string, resourcesToSkip?: string[]) =>
   c.cfn.send(new ContinueUpdateRollbackCommand({ StackName: stackName, ...(resourcesToSkip?.length ? { ResourcesToSkip: resourcesToSkip } : {}) }));
 
-export interface NestedStack { name: string; stackId: string; status: string; reason: string | null }
+export interface NestedStack {
+  name: string;
+  stackId: string;
+  status: string;
+  reason: string | null;
+}
 
 /** The nested stacks of the environment's stack: resource name → physical id and status. */
 export async function nestedStacks(c: CfnClients, stackName: string): Promise<NestedStack[]> {
   try {
     const res = (await c.cfn.send(new DescribeStackResourcesCommand({ StackName: stackName })))?.StackResources ?? [];
-    return res.filter((r) => r.ResourceType === 'AWS::CloudFormation::Stack').map((r) => ({
-      name: r.LogicalResourceId ?? '', stackId: r.PhysicalResourceId ?? '', status: r.ResourceStatus ?? '', reason: r.ResourceStatusReason ?? null,
-    }));
+    return res
+      .filter((r) => r.ResourceType === 'AWS::CloudFormation::Stack')
+      .map((r) => ({
+        name: r.LogicalResourceId ?? '',
+        stackId: r.PhysicalResourceId ?? '',
+        status: r.ResourceStatus ?? '',
+        reason: r.ResourceStatusReason ?? null,
+      }));
   } catch (err) {
     if (notFound(err)) return [];
     throw err;

@@ -9,7 +9,12 @@ const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
 describe('local executor', () => {
   it('streams stdout and stderr by line and answers the exit code', async () => {
     const lines: string[] = [];
-    const code = await runProcess('bash', ['-c', 'echo one; echo two >&2; printf "three"; exit 3'], { cwd: os.tmpdir(), env, signal: new AbortController().signal, onLine: (l) => lines.push(l) });
+    const code = await runProcess('bash', ['-c', 'echo one; echo two >&2; printf "three"; exit 3'], {
+      cwd: os.tmpdir(),
+      env,
+      signal: new AbortController().signal,
+      onLine: (l) => lines.push(l),
+    });
     expect(code).toBe(3);
     expect(lines.sort()).toEqual(['one', 'three', 'two']);
   });
@@ -18,7 +23,13 @@ describe('local executor', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'exec-'));
     const pidFile = path.join(dir, 'child.pid');
     const abort = new AbortController();
-    const run = runProcess('bash', ['-c', `sleep 300 & echo $! > ${pidFile}; wait`], { cwd: dir, env, signal: abort.signal, onLine: () => undefined, killGraceMs: 500 });
+    const run = runProcess('bash', ['-c', `sleep 300 & echo $! > ${pidFile}; wait`], {
+      cwd: dir,
+      env,
+      signal: abort.signal,
+      onLine: () => undefined,
+      killGraceMs: 500,
+    });
     while (!fs.existsSync(pidFile) || !fs.readFileSync(pidFile, 'utf8').trim()) await new Promise((r) => setTimeout(r, 20));
     const childPid = Number(fs.readFileSync(pidFile, 'utf8'));
     abort.abort();

@@ -3,7 +3,10 @@ import readline from 'node:readline';
 import { readChildPid, type Sandbox, type SandboxRun } from './sandbox.js';
 
 /** Where a process runs: in the sandbox with these mounts (cwd is the run's), or on the host as is. */
-export interface Boxed { sandbox: Sandbox; run: Omit<SandboxRun, 'cwd'> }
+export interface Boxed {
+  sandbox: Sandbox;
+  run: Omit<SandboxRun, 'cwd'>;
+}
 
 export interface RunOptions {
   cwd: string;
@@ -16,14 +19,20 @@ export interface RunOptions {
 }
 
 export class AbortedError extends Error {
-  constructor() { super('Stopped by user'); }
+  constructor() {
+    super('Stopped by user');
+  }
 }
 
 /**
  * Spawns a command as the leader of its own process group, in the sandbox when `box` is given.
  * `onBoxPid` hears the host pid of the box's pid 1 (the command itself with `asPid1`).
  */
-export function spawnProcess(command: string, args: string[], o: { cwd: string; env: Record<string, string>; box?: Boxed; onBoxPid?: (pid: number) => void }): ChildProcess {
+export function spawnProcess(
+  command: string,
+  args: string[],
+  o: { cwd: string; env: Record<string, string>; box?: Boxed; onBoxPid?: (pid: number) => void },
+): ChildProcess {
   const wrapped = o.box ? o.box.sandbox.wrap(command, args, { ...o.box.run, cwd: o.cwd }) : { command, args, infoFd: false };
   const child = spawn(wrapped.command, wrapped.args, {
     cwd: wrapped.infoFd ? '/' : o.cwd,
@@ -37,11 +46,16 @@ export function spawnProcess(command: string, args: string[], o: { cwd: string; 
 
 /** Reads a child's stdout and stderr by line; resolves once both have closed. */
 export function readLines(child: ChildProcess, onLine: RunOptions['onLine'], streams: ('stdout' | 'stderr')[] = ['stdout', 'stderr']): Promise<void> {
-  return Promise.all(streams.map((name) => new Promise<void>((resolve) => {
-    const rl = readline.createInterface({ input: child[name]!, crlfDelay: Infinity });
-    rl.on('line', (line) => onLine(line, name));
-    rl.once('close', () => resolve());
-  }))).then(() => undefined);
+  return Promise.all(
+    streams.map(
+      (name) =>
+        new Promise<void>((resolve) => {
+          const rl = readline.createInterface({ input: child[name]!, crlfDelay: Infinity });
+          rl.on('line', (line) => onLine(line, name));
+          rl.once('close', () => resolve());
+        }),
+    ),
+  ).then(() => undefined);
 }
 
 /**
@@ -61,7 +75,9 @@ export function runProcess(command: string, args: string[], o: RunOptions): Prom
     const killGroup = (sig: NodeJS.Signals) => {
       try {
         if (child.pid) process.kill(-child.pid, sig);
-      } catch { /* already gone */ }
+      } catch {
+        /* already gone */
+      }
     };
     const onAbort = () => {
       killGroup('SIGTERM');

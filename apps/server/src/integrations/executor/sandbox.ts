@@ -69,11 +69,14 @@ const RESOLVER_DIRS = ['/run/systemd/resolve'];
 
 export const SANDBOX_MISSING_HELP =
   'Build steps and terraform runs need the sandbox (Debian package "bubblewrap": apt-get install bubblewrap). ' +
-  'Install it, or set BUILD_SANDBOX=none to run them unsandboxed with the server\'s own rights (only for a single-user instance you trust).';
-export const UNSANDBOXED_WARNING = '[gantry] WARNING: BUILD_SANDBOX=none — this runs unsandboxed with the Gantry server\'s own rights';
+  "Install it, or set BUILD_SANDBOX=none to run them unsandboxed with the server's own rights (only for a single-user instance you trust).";
+export const UNSANDBOXED_WARNING = "[gantry] WARNING: BUILD_SANDBOX=none — this runs unsandboxed with the Gantry server's own rights";
 
 export function createSandbox(o: {
-  mode: SandboxMode; uid?: number; bwrapBin?: string; isRoot?: boolean;
+  mode: SandboxMode;
+  uid?: number;
+  bwrapBin?: string;
+  isRoot?: boolean;
   /**
    * Host folders no run may see (the data dir): one inside a system folder the box shows read-only
    * (`/opt/gantry/data`) is covered by an empty tmpfs, under which only the run's own mounts appear.
@@ -87,7 +90,13 @@ export function createSandbox(o: {
   // system binds — every run could list it, read other builds' workspaces (all owned by the one
   // sandbox uid) and other environments' unsealed state, and, when the box runs as the server's own
   // user, the secret key. Hidden dirs outside the system folders are not in the box at all.
-  const realOrResolved = (d: string) => { try { return fs.realpathSync(d); } catch { return path.resolve(d); } };
+  const realOrResolved = (d: string) => {
+    try {
+      return fs.realpathSync(d);
+    } catch {
+      return path.resolve(d);
+    }
+  };
   // by real path: a data dir reached through a link into /opt is visible there too (and one that only looks to be there is not)
   const hidden = (o.hidden ?? []).map(realOrResolved).filter((d) => inSystemDir(d) && !SYSTEM_DIRS.includes(d));
   const bwrap = o.bwrapBin ?? 'bwrap';
@@ -97,7 +106,16 @@ export function createSandbox(o: {
   let systemArgs: string[] | undefined;
   function systemPart(): string[] {
     if (systemArgs) return systemArgs;
-    const args = ['--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--hostname', 'gantry-sandbox', '--die-with-parent', '--new-session'];
+    const args = [
+      '--unshare-pid',
+      '--unshare-ipc',
+      '--unshare-uts',
+      '--unshare-cgroup-try',
+      '--hostname',
+      'gantry-sandbox',
+      '--die-with-parent',
+      '--new-session',
+    ];
     if (isRoot) args.push('--cap-add', 'CAP_SETUID', '--cap-add', 'CAP_SETGID');
     else args.push('--unshare-user', '--uid', String(uid), '--gid', String(uid));
     for (const dir of SYSTEM_DIRS) if (fs.existsSync(dir)) args.push('--ro-bind', dir, dir);
@@ -130,11 +148,14 @@ export function createSandbox(o: {
   }
 
   const dropToUid = (command: string, args: string[]) =>
-    isRoot ? ['setpriv', `--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs', '--', command, ...args] : [command, ...args];
+    isRoot
+      ? ['setpriv', `--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs', '--', command, ...args]
+      : [command, ...args];
 
   // probed on first use (a worker asks at start; an API-only process, which runs no user code, never does)
   let probed: { reason: string | null } | undefined;
-  const unavailable = () => (probed ??= { reason: o.mode === 'bwrap' ? probe(bwrap, bwrapArgs({ mounts: [], cwd: '/' }), dropToUid('true', [])) : null }).reason;
+  const unavailable = () =>
+    (probed ??= { reason: o.mode === 'bwrap' ? probe(bwrap, bwrapArgs({ mounts: [], cwd: '/' }), dropToUid('true', [])) : null }).reason;
 
   return {
     mode: o.mode,

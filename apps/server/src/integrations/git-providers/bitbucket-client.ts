@@ -1,7 +1,17 @@
 import type { GitRepository } from '@gantry/contracts';
 import {
-  PORTAL_STATE, MAX_PAGES, header, isZeroSha, looksLikeSha, parseWebhookJson, providerHttp, readTokenAnswer,
-  repoPath, verifySha256Signature, withCredentials, type GitProviderClient,
+  PORTAL_STATE,
+  MAX_PAGES,
+  header,
+  isZeroSha,
+  looksLikeSha,
+  parseWebhookJson,
+  providerHttp,
+  readTokenAnswer,
+  repoPath,
+  verifySha256Signature,
+  withCredentials,
+  type GitProviderClient,
 } from './git-provider.js';
 
 export interface BitbucketClientOptions {
@@ -14,9 +24,21 @@ export interface BitbucketClientOptions {
   redirectUri?: string;
 }
 
-interface BbRepo { uuid: string; full_name: string; links: { html: { href: string } }; mainbranch?: { name: string } | null }
-interface BbCommit { hash: string; message: string; author?: { raw?: string; user?: { display_name?: string; links?: { avatar?: { href?: string } } } } }
-interface BbPage<T> { values: T[]; next?: string }
+interface BbRepo {
+  uuid: string;
+  full_name: string;
+  links: { html: { href: string } };
+  mainbranch?: { name: string } | null;
+}
+interface BbCommit {
+  hash: string;
+  message: string;
+  author?: { raw?: string; user?: { display_name?: string; links?: { avatar?: { href?: string } } } };
+}
+interface BbPage<T> {
+  values: T[];
+  next?: string;
+}
 
 /** "Ada Lovelace <ada@example.com>" → "Ada Lovelace". */
 const nameOfRaw = (raw = '') => raw.replace(/\s*<[^>]*>\s*$/, '').trim() || raw;
@@ -82,7 +104,12 @@ export function createBitbucketClient(o: BitbucketClientOptions): GitProviderCli
 
     async listRepositories(t) {
       const repos = await pages<BbRepo>(`${api}/repositories?role=member&pagelen=100&sort=full_name`, t);
-      return repos.map((r): GitRepository => ({ id: r.uuid, fullName: r.full_name, url: r.links.html.href, ...(r.mainbranch?.name ? { defaultBranch: r.mainbranch.name } : {}) }));
+      return repos.map((r): GitRepository => ({
+        id: r.uuid,
+        fullName: r.full_name,
+        url: r.links.html.href,
+        ...(r.mainbranch?.name ? { defaultBranch: r.mainbranch.name } : {}),
+      }));
     },
 
     async listBranches(t, repo) {

@@ -8,8 +8,16 @@ export interface TokenSet {
   expiresAt?: Date;
 }
 
-export interface GitUser { id: string; name: string }
-export interface GitCommitInfo { sha: string; message: string; author: string; avatar: string | null }
+export interface GitUser {
+  id: string;
+  name: string;
+}
+export interface GitCommitInfo {
+  sha: string;
+  message: string;
+  author: string;
+  avatar: string | null;
+}
 
 /** A verified push to a branch, read from a provider's webhook delivery. */
 export interface PushEvent {
@@ -66,7 +74,11 @@ export interface GitProviderClient {
 
 /** The provider answered with an error status (status 0: it could not be reached). */
 export class GitProviderError extends Error {
-  constructor(readonly provider: GitProvider, readonly status: number, message: string) {
+  constructor(
+    readonly provider: GitProvider,
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
     this.name = 'GitProviderError';
   }
@@ -97,8 +109,7 @@ export function timingSafeEqualText(a: string, b: string): boolean {
   return crypto.timingSafeEqual(ha, hb) && a.length === b.length;
 }
 
-export const hmacHex = (algorithm: 'sha256' | 'sha1', secret: string, body: string) =>
-  crypto.createHmac(algorithm, secret).update(body, 'utf8').digest('hex');
+export const hmacHex = (algorithm: 'sha256' | 'sha1', secret: string, body: string) => crypto.createHmac(algorithm, secret).update(body, 'utf8').digest('hex');
 
 /** Checks a `sha256=<hex>` signature header (GitHub's X-Hub-Signature-256, Bitbucket's X-Hub-Signature). */
 export function verifySha256Signature(signature: string | undefined, secret: string, rawBody: string) {
@@ -134,7 +145,10 @@ export const MAX_PAGES = 100;
 
 /** A small fetch wrapper per provider: auth header, JSON, provider errors, optional 404 → null. */
 export function providerHttp(provider: GitProvider, authHeaders: (token: string) => Record<string, string>) {
-  async function send(url: string, o: { token?: string; method?: string; json?: unknown; form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<Response> {
+  async function send(
+    url: string,
+    o: { token?: string; method?: string; json?: unknown; form?: Record<string, string>; headers?: Record<string, string> } = {},
+  ): Promise<Response> {
     const headers: Record<string, string> = { 'user-agent': 'Gantry', ...(o.token ? authHeaders(o.token) : {}), ...o.headers };
     let body: string | undefined;
     if (o.json !== undefined) {
@@ -158,7 +172,9 @@ export function providerHttp(provider: GitProvider, authHeaders: (token: string)
       const j = JSON.parse(text) as { message?: unknown; error?: unknown; error_description?: unknown };
       const e = j.error as { message?: string } | string | undefined;
       message = String(j.error_description ?? j.message ?? (typeof e === 'object' ? e?.message : e) ?? message);
-    } catch { /* not JSON */ }
+    } catch {
+      /* not JSON */
+    }
     throw new GitProviderError(provider, res.status, `${provider} answered ${res.status}: ${message}`);
   }
 
@@ -218,7 +234,7 @@ export function filesOfCommits(commits: { added?: string[]; modified?: string[];
 
 /** Webhook bodies are JSON, or (GitHub hooks set to form content) `payload=<json>`. */
 export function parseWebhookJson(rawBody: string): any {
-  const text = rawBody.startsWith('payload=') ? new URLSearchParams(rawBody).get('payload') ?? '' : rawBody;
+  const text = rawBody.startsWith('payload=') ? (new URLSearchParams(rawBody).get('payload') ?? '') : rawBody;
   try {
     return JSON.parse(text);
   } catch {

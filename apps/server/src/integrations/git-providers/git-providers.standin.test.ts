@@ -24,7 +24,9 @@ beforeAll(async () => {
   await standin.commit('acme/app', { 'src/feature.ts': 'export const f = 1;\n' }, 'Start a feature', 'feature/one');
   clients = createGitProviderClients(standin.env as unknown as Config, redirect);
 }, 60_000);
-afterAll(async () => { await standin?.close(); });
+afterAll(async () => {
+  await standin?.close();
+});
 
 /** The authorize page as a browser would follow it: a redirect back with code and state. */
 async function authorize(type: keyof GitProviderClients) {

@@ -1,12 +1,26 @@
 import crypto from 'node:crypto';
 import { describe, it, expect } from 'vitest';
-import {
-  createBitbucketClient, createGithubClient, createGitlabClient, InvalidSignature, nextLink, timingSafeEqualText,
-} from './index.js';
+import { createBitbucketClient, createGithubClient, createGitlabClient, InvalidSignature, nextLink, timingSafeEqualText } from './index.js';
 
-const github = createGithubClient({ clientId: 'gh-id', clientSecret: 'gh-secret', oauthUrl: 'https://ghe.example.com/', apiUrl: 'https://ghe.example.com/api/v3', redirectUri: 'https://gantry.example/settings?tab=git&type=github' });
-const gitlab = createGitlabClient({ clientId: 'gl-id', clientSecret: 'gl-secret', url: 'https://gitlab.example.com', redirectUri: 'https://gantry.example/settings?tab=git&type=gitlab' });
-const bitbucket = createBitbucketClient({ clientId: 'bb-id', clientSecret: 'bb-secret', oauthUrl: 'https://bitbucket.org', apiUrl: 'https://api.bitbucket.org/2.0' });
+const github = createGithubClient({
+  clientId: 'gh-id',
+  clientSecret: 'gh-secret',
+  oauthUrl: 'https://ghe.example.com/',
+  apiUrl: 'https://ghe.example.com/api/v3',
+  redirectUri: 'https://gantry.example/settings?tab=git&type=github',
+});
+const gitlab = createGitlabClient({
+  clientId: 'gl-id',
+  clientSecret: 'gl-secret',
+  url: 'https://gitlab.example.com',
+  redirectUri: 'https://gantry.example/settings?tab=git&type=gitlab',
+});
+const bitbucket = createBitbucketClient({
+  clientId: 'bb-id',
+  clientSecret: 'bb-secret',
+  oauthUrl: 'https://bitbucket.org',
+  apiUrl: 'https://api.bitbucket.org/2.0',
+});
 
 const SECRET = 'hook-secret';
 const hmac = (alg: 'sha1' | 'sha256', body: string, secret = SECRET) => crypto.createHmac(alg, secret).update(body).digest('hex');
@@ -14,45 +28,85 @@ const A = 'a'.repeat(40);
 const B = 'b'.repeat(40);
 const ZERO = '0'.repeat(40);
 
-const githubPush = (o: Record<string, unknown> = {}) => JSON.stringify({
-  ref: 'refs/heads/main', before: A, after: B, created: false, deleted: false,
-  commits: [
-    { id: 'c'.repeat(40), message: 'First', author: { name: 'Ada', email: 'ada@example.com' }, added: ['src/a.ts'], modified: [], removed: [] },
-    { id: B, message: 'Second', author: { name: 'Ada', email: 'ada@example.com', username: 'ada' }, added: [], modified: ['src/a.ts', 'README.md'], removed: ['old.txt'] },
-  ],
-  head_commit: { id: B, message: 'Second', author: { name: 'Ada', email: 'ada@example.com', username: 'ada' }, added: [], modified: ['src/a.ts', 'README.md'], removed: ['old.txt'] },
-  pusher: { name: 'ada', email: 'ada@example.com' },
-  ...o,
-});
-const gitlabPush = (o: Record<string, unknown> = {}) => JSON.stringify({
-  object_kind: 'push', event_name: 'push', before: A, after: B, ref: 'refs/heads/feature/x', checkout_sha: B, user_name: 'Grace',
-  commits: [
-    { id: 'c'.repeat(40), message: 'One\n', author: { name: 'Grace', email: 'g@example.com' }, added: ['a'], modified: [], removed: [] },
-    { id: B, message: 'Two\n', author: { name: 'Grace Hopper', email: 'g@example.com' }, added: [], modified: ['b'], removed: ['c'] },
-  ],
-  total_commits_count: 2,
-  ...o,
-});
-const bitbucketPush = (o: Record<string, unknown> = {}) => JSON.stringify({
-  push: {
-    changes: [{
-      old: { type: 'branch', name: 'main', target: { type: 'commit', hash: A } },
-      new: { type: 'branch', name: 'main', target: { type: 'commit', hash: B, message: 'Fix it\n', author: { raw: 'Linus T <l@example.com>' } } },
-      created: false, closed: false, commits: [],
-    }],
-  },
-  actor: { display_name: 'Linus' },
-  ...o,
-});
+const githubPush = (o: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    ref: 'refs/heads/main',
+    before: A,
+    after: B,
+    created: false,
+    deleted: false,
+    commits: [
+      { id: 'c'.repeat(40), message: 'First', author: { name: 'Ada', email: 'ada@example.com' }, added: ['src/a.ts'], modified: [], removed: [] },
+      {
+        id: B,
+        message: 'Second',
+        author: { name: 'Ada', email: 'ada@example.com', username: 'ada' },
+        added: [],
+        modified: ['src/a.ts', 'README.md'],
+        removed: ['old.txt'],
+      },
+    ],
+    head_commit: {
+      id: B,
+      message: 'Second',
+      author: { name: 'Ada', email: 'ada@example.com', username: 'ada' },
+      added: [],
+      modified: ['src/a.ts', 'README.md'],
+      removed: ['old.txt'],
+    },
+    pusher: { name: 'ada', email: 'ada@example.com' },
+    ...o,
+  });
+const gitlabPush = (o: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    object_kind: 'push',
+    event_name: 'push',
+    before: A,
+    after: B,
+    ref: 'refs/heads/feature/x',
+    checkout_sha: B,
+    user_name: 'Grace',
+    commits: [
+      { id: 'c'.repeat(40), message: 'One\n', author: { name: 'Grace', email: 'g@example.com' }, added: ['a'], modified: [], removed: [] },
+      { id: B, message: 'Two\n', author: { name: 'Grace Hopper', email: 'g@example.com' }, added: [], modified: ['b'], removed: ['c'] },
+    ],
+    total_commits_count: 2,
+    ...o,
+  });
+const bitbucketPush = (o: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    push: {
+      changes: [
+        {
+          old: { type: 'branch', name: 'main', target: { type: 'commit', hash: A } },
+          new: { type: 'branch', name: 'main', target: { type: 'commit', hash: B, message: 'Fix it\n', author: { raw: 'Linus T <l@example.com>' } } },
+          created: false,
+          closed: false,
+          commits: [],
+        },
+      ],
+    },
+    actor: { display_name: 'Linus' },
+    ...o,
+  });
 
 describe('GitHub webhooks', () => {
-  const headers = (body: string, event = 'push', sig = `sha256=${hmac('sha256', body)}`) => ({ 'x-github-event': event, 'x-hub-signature-256': sig, 'content-type': 'application/json' });
+  const headers = (body: string, event = 'push', sig = `sha256=${hmac('sha256', body)}`) => ({
+    'x-github-event': event,
+    'x-hub-signature-256': sig,
+    'content-type': 'application/json',
+  });
 
   it('reads a signed push: branch, head commit, author and every changed file', () => {
     const body = githubPush();
     expect(github.parsePush(headers(body), body, SECRET)).toEqual({
-      branch: 'main', sha: B, before: A, message: 'Second', author: 'Ada',
-      changedFiles: ['src/a.ts', 'README.md', 'old.txt'], changedFilesComplete: true,
+      branch: 'main',
+      sha: B,
+      before: A,
+      message: 'Second',
+      author: 'Ada',
+      changedFiles: ['src/a.ts', 'README.md', 'old.txt'],
+      changedFilesComplete: true,
     });
   });
 
@@ -98,7 +152,13 @@ describe('GitLab webhooks', () => {
   it('reads a push authenticated by X-Gitlab-Token', () => {
     const body = gitlabPush();
     expect(gitlab.parsePush(headers(), body, SECRET)).toEqual({
-      branch: 'feature/x', sha: B, before: A, message: 'Two\n', author: 'Grace Hopper', changedFiles: ['a', 'b', 'c'], changedFilesComplete: true,
+      branch: 'feature/x',
+      sha: B,
+      before: A,
+      message: 'Two\n',
+      author: 'Grace Hopper',
+      changedFiles: ['a', 'b', 'c'],
+      changedFilesComplete: true,
     });
   });
 
@@ -124,12 +184,21 @@ describe('GitLab webhooks', () => {
 });
 
 describe('Bitbucket webhooks', () => {
-  const headers = (body: string, event = 'repo:push', secret = SECRET) => ({ 'x-event-key': event, 'x-hub-signature': `sha256=${hmac('sha256', body, secret)}` });
+  const headers = (body: string, event = 'repo:push', secret = SECRET) => ({
+    'x-event-key': event,
+    'x-hub-signature': `sha256=${hmac('sha256', body, secret)}`,
+  });
 
   it('reads a signed repo:push; the payload names no files, so changedFiles is marked incomplete', () => {
     const body = bitbucketPush();
     expect(bitbucket.parsePush(headers(body), body, SECRET)).toEqual({
-      branch: 'main', sha: B, before: A, message: 'Fix it', author: 'Linus T', changedFiles: [], changedFilesComplete: false,
+      branch: 'main',
+      sha: B,
+      before: A,
+      message: 'Fix it',
+      author: 'Linus T',
+      changedFiles: [],
+      changedFilesComplete: false,
     });
   });
 
@@ -153,18 +222,33 @@ describe('authorize URLs', () => {
   it('carry the client id, the scopes, state redirect:portal and the redirect URI', () => {
     const gh = new URL(github.authorizeUrl());
     expect(gh.origin + gh.pathname).toBe('https://ghe.example.com/login/oauth/authorize');
-    expect(Object.fromEntries(gh.searchParams)).toEqual({ client_id: 'gh-id', scope: 'repo', state: 'redirect:portal', redirect_uri: 'https://gantry.example/settings?tab=git&type=github' });
+    expect(Object.fromEntries(gh.searchParams)).toEqual({
+      client_id: 'gh-id',
+      scope: 'repo',
+      state: 'redirect:portal',
+      redirect_uri: 'https://gantry.example/settings?tab=git&type=github',
+    });
     const gl = new URL(gitlab.authorizeUrl());
     expect(gl.origin + gl.pathname).toBe('https://gitlab.example.com/oauth/authorize');
-    expect(Object.fromEntries(gl.searchParams)).toMatchObject({ client_id: 'gl-id', response_type: 'code', scope: 'read_repository api read_user', state: 'redirect:portal' });
+    expect(Object.fromEntries(gl.searchParams)).toMatchObject({
+      client_id: 'gl-id',
+      response_type: 'code',
+      scope: 'read_repository api read_user',
+      state: 'redirect:portal',
+    });
     const bb = new URL(bitbucket.authorizeUrl());
     expect(bb.origin + bb.pathname).toBe('https://bitbucket.org/site/oauth2/authorize');
-    expect(Object.fromEntries(bb.searchParams)).toEqual({ client_id: 'bb-id', response_type: 'code', scope: 'repository account webhook', state: 'redirect:portal' });
+    expect(Object.fromEntries(bb.searchParams)).toEqual({
+      client_id: 'bb-id',
+      response_type: 'code',
+      scope: 'repository account webhook',
+      state: 'redirect:portal',
+    });
   });
 });
 
 describe('clone URLs', () => {
-  it('put the token in each provider\'s https credentials form, URL-encoded', () => {
+  it("put the token in each provider's https credentials form, URL-encoded", () => {
     expect(github.cloneUrl('https://github.com/acme/app', 'gho_abc')).toBe('https://x-access-token:gho_abc@github.com/acme/app');
     expect(gitlab.cloneUrl('https://gitlab.example.com/group/sub/app.git', 'tok')).toBe('https://oauth2:tok@gitlab.example.com/group/sub/app.git');
     expect(bitbucket.cloneUrl('https://bitbucket.org/ws/app', 'a/b+c=')).toBe('https://x-token-auth:a%2Fb%2Bc%3D@bitbucket.org/ws/app');

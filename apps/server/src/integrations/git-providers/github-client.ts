@@ -1,7 +1,18 @@
 import type { GitRepository } from '@gantry/contracts';
 import {
-  PORTAL_STATE, MAX_PAGES, filesOfCommits, header, isZeroSha, nextLink, parseWebhookJson,
-  providerHttp, readTokenAnswer, repoPath, verifySha256Signature, withCredentials, type GitProviderClient,
+  PORTAL_STATE,
+  MAX_PAGES,
+  filesOfCommits,
+  header,
+  isZeroSha,
+  nextLink,
+  parseWebhookJson,
+  providerHttp,
+  readTokenAnswer,
+  repoPath,
+  verifySha256Signature,
+  withCredentials,
+  type GitProviderClient,
 } from './git-provider.js';
 
 export interface GithubClientOptions {
@@ -14,7 +25,13 @@ export interface GithubClientOptions {
   redirectUri?: string;
 }
 
-interface GhRepo { id: number; full_name: string; html_url: string; clone_url?: string; default_branch?: string }
+interface GhRepo {
+  id: number;
+  full_name: string;
+  html_url: string;
+  clone_url?: string;
+  default_branch?: string;
+}
 
 /** GitHub (and GitHub Enterprise) over its REST API v3 and OAuth apps. Scope `repo`. */
 export function createGithubClient(o: GithubClientOptions): GitProviderClient {
@@ -65,7 +82,12 @@ export function createGithubClient(o: GithubClientOptions): GitProviderClient {
 
     async listRepositories(t) {
       const repos = await pages<GhRepo>(`${api}/user/repos?per_page=100&sort=full_name`, t);
-      return repos.map((r): GitRepository => ({ id: String(r.id), fullName: r.full_name, url: r.html_url, ...(r.default_branch ? { defaultBranch: r.default_branch } : {}) }));
+      return repos.map((r): GitRepository => ({
+        id: String(r.id),
+        fullName: r.full_name,
+        url: r.html_url,
+        ...(r.default_branch ? { defaultBranch: r.default_branch } : {}),
+      }));
     },
 
     async listBranches(t, repo) {
@@ -73,9 +95,17 @@ export function createGithubClient(o: GithubClientOptions): GitProviderClient {
     },
 
     async getCommit(t, repo, ref) {
-      const { data } = await http.json<{ sha: string; commit: { message: string; author?: { name?: string } }; author?: { login?: string; avatar_url?: string } | null }>(
-        `${api}/repos/${repoPath(repo)}/commits/${encodeURIComponent(ref)}`, { token: t });
-      return { sha: data.sha, message: data.commit.message, author: data.commit.author?.name ?? data.author?.login ?? '', avatar: data.author?.avatar_url ?? null };
+      const { data } = await http.json<{
+        sha: string;
+        commit: { message: string; author?: { name?: string } };
+        author?: { login?: string; avatar_url?: string } | null;
+      }>(`${api}/repos/${repoPath(repo)}/commits/${encodeURIComponent(ref)}`, { token: t });
+      return {
+        sha: data.sha,
+        message: data.commit.message,
+        author: data.commit.author?.name ?? data.author?.login ?? '',
+        avatar: data.author?.avatar_url ?? null,
+      };
     },
 
     async getFile(t, repo, ref, path) {
@@ -92,11 +122,15 @@ export function createGithubClient(o: GithubClientOptions): GitProviderClient {
 
     async changedFiles(t, repo, before, after) {
       if (isZeroSha(before)) {
-        const { data } = await http.json<{ files?: { filename: string }[] }>(`${api}/repos/${repoPath(repo)}/commits/${encodeURIComponent(after)}`, { token: t });
+        const { data } = await http.json<{ files?: { filename: string }[] }>(`${api}/repos/${repoPath(repo)}/commits/${encodeURIComponent(after)}`, {
+          token: t,
+        });
         return (data.files ?? []).map((f) => f.filename);
       }
       const { data } = await http.json<{ files?: { filename: string; previous_filename?: string }[] }>(
-        `${api}/repos/${repoPath(repo)}/compare/${encodeURIComponent(before!)}...${encodeURIComponent(after)}`, { token: t });
+        `${api}/repos/${repoPath(repo)}/compare/${encodeURIComponent(before!)}...${encodeURIComponent(after)}`,
+        { token: t },
+      );
       return [...new Set((data.files ?? []).flatMap((f) => (f.previous_filename ? [f.filename, f.previous_filename] : [f.filename])))];
     },
 

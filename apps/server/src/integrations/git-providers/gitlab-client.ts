@@ -1,7 +1,18 @@
 import type { GitRepository } from '@gantry/contracts';
 import {
-  InvalidSignature, PORTAL_STATE, MAX_PAGES, filesOfCommits, header, isZeroSha, nextLink, parseWebhookJson,
-  providerHttp, readTokenAnswer, timingSafeEqualText, withCredentials, type GitProviderClient,
+  InvalidSignature,
+  PORTAL_STATE,
+  MAX_PAGES,
+  filesOfCommits,
+  header,
+  isZeroSha,
+  nextLink,
+  parseWebhookJson,
+  providerHttp,
+  readTokenAnswer,
+  timingSafeEqualText,
+  withCredentials,
+  type GitProviderClient,
 } from './git-provider.js';
 
 export interface GitlabClientOptions {
@@ -13,7 +24,13 @@ export interface GitlabClientOptions {
   redirectUri?: string;
 }
 
-interface GlProject { id: number; path_with_namespace: string; web_url: string; http_url_to_repo?: string; default_branch?: string | null }
+interface GlProject {
+  id: number;
+  path_with_namespace: string;
+  web_url: string;
+  http_url_to_repo?: string;
+  default_branch?: string | null;
+}
 
 /** GitLab (gitlab.com or self-managed) over REST API v4 and its OAuth 2 provider. Scopes `read_repository api read_user`. */
 export function createGitlabClient(o: GitlabClientOptions): GitProviderClient {
@@ -60,8 +77,7 @@ export function createGitlabClient(o: GitlabClientOptions): GitProviderClient {
     },
     exchangeCode: (code, redirectUri = o.redirectUri) =>
       token({ code, grant_type: 'authorization_code', ...(redirectUri ? { redirect_uri: redirectUri } : {}) }),
-    refresh: (refreshToken) =>
-      token({ refresh_token: refreshToken, grant_type: 'refresh_token', ...(o.redirectUri ? { redirect_uri: o.redirectUri } : {}) }),
+    refresh: (refreshToken) => token({ refresh_token: refreshToken, grant_type: 'refresh_token', ...(o.redirectUri ? { redirect_uri: o.redirectUri } : {}) }),
 
     async currentUser(t) {
       const { data } = await http.json<{ id: number; username: string }>(`${api}/user`, { token: t });
@@ -70,7 +86,12 @@ export function createGitlabClient(o: GitlabClientOptions): GitProviderClient {
 
     async listRepositories(t) {
       const projects = await pages<GlProject>(`${api}/projects?membership=true&simple=true&per_page=100&order_by=path&sort=asc`, t);
-      return projects.map((p): GitRepository => ({ id: String(p.id), fullName: p.path_with_namespace, url: p.web_url, ...(p.default_branch ? { defaultBranch: p.default_branch } : {}) }));
+      return projects.map((p): GitRepository => ({
+        id: String(p.id),
+        fullName: p.path_with_namespace,
+        url: p.web_url,
+        ...(p.default_branch ? { defaultBranch: p.default_branch } : {}),
+      }));
     },
 
     async listBranches(t, repo) {
@@ -78,7 +99,9 @@ export function createGitlabClient(o: GitlabClientOptions): GitProviderClient {
     },
 
     async getCommit(t, repo, ref) {
-      const { data } = await http.json<{ id: string; message: string; author_name: string }>(`${project(repo)}/repository/commits/${encodeURIComponent(ref)}`, { token: t });
+      const { data } = await http.json<{ id: string; message: string; author_name: string }>(`${project(repo)}/repository/commits/${encodeURIComponent(ref)}`, {
+        token: t,
+      });
       return { sha: data.id, message: data.message, author: data.author_name, avatar: null };
     },
 
@@ -96,7 +119,10 @@ export function createGitlabClient(o: GitlabClientOptions): GitProviderClient {
         const diffs = await pages<Diff>(`${project(repo)}/repository/commits/${encodeURIComponent(after)}/diff?per_page=100`, t);
         return [...new Set(diffs.flatMap((d) => [d.new_path, d.old_path]))];
       }
-      const { data } = await http.json<{ diffs: Diff[] }>(`${project(repo)}/repository/compare?from=${encodeURIComponent(before!)}&to=${encodeURIComponent(after)}`, { token: t });
+      const { data } = await http.json<{ diffs: Diff[] }>(
+        `${project(repo)}/repository/compare?from=${encodeURIComponent(before!)}&to=${encodeURIComponent(after)}`,
+        { token: t },
+      );
       return [...new Set(data.diffs.flatMap((d) => [d.new_path, d.old_path]))];
     },
 

@@ -8,7 +8,8 @@ export function createGithubIdentity(o: { clientId: string; clientSecret: string
   const oauth = o.oauthUrl.replace(/\/$/, '');
   const api = o.apiUrl.replace(/\/$/, '');
   return {
-    authorizeUrl: () => `${oauth}/login/oauth/authorize?client_id=${encodeURIComponent(o.clientId)}&scope=${encodeURIComponent('read:user user:email')}&state=login`,
+    authorizeUrl: () =>
+      `${oauth}/login/oauth/authorize?client_id=${encodeURIComponent(o.clientId)}&scope=${encodeURIComponent('read:user user:email')}&state=login`,
     async identify(code) {
       const tokenRes = await fetch(`${oauth}/login/oauth/access_token`, {
         method: 'POST',
@@ -20,7 +21,7 @@ export function createGithubIdentity(o: { clientId: string; clientSecret: string
       const headers = { authorization: `Bearer ${token.access_token}`, accept: 'application/vnd.github+json' };
       const user = (await (await fetch(`${api}/user`, { headers })).json()) as { id: number; name?: string; login: string };
       const emails = (await (await fetch(`${api}/user/emails`, { headers })).json()) as { email: string; primary: boolean; verified: boolean }[];
-      const primary = Array.isArray(emails) ? emails.find((e) => e.primary && e.verified) ?? emails.find((e) => e.verified) : undefined;
+      const primary = Array.isArray(emails) ? (emails.find((e) => e.primary && e.verified) ?? emails.find((e) => e.verified)) : undefined;
       if (!user?.id || !primary) throw new Error('Your GitHub account has no verified e-mail address');
       const [firstName, ...rest] = (user.name ?? user.login).split(' ');
       return { id: String(user.id), email: primary.email.toLowerCase(), firstName: firstName ?? user.login, lastName: rest.join(' ') };

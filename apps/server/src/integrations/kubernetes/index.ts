@@ -19,7 +19,11 @@ export interface KubeTarget {
 export type KubeFailureKind = 'unreachable' | 'refused';
 
 export class KubeFailure extends Error {
-  constructor(readonly kind: KubeFailureKind, message: string, readonly o: { status?: number; certificate?: boolean } = {}) {
+  constructor(
+    readonly kind: KubeFailureKind,
+    message: string,
+    readonly o: { status?: number; certificate?: boolean } = {},
+  ) {
     super(message);
   }
 }
@@ -75,8 +79,22 @@ export function parseQuantity(q: string | number | undefined | null): number {
   const m = /^([+-]?[0-9.]+(?:[eE][+-]?[0-9]+)?)([a-zA-Z]*)$/.exec(q.trim());
   if (!m) return 0;
   const factors: Record<string, number> = {
-    '': 1, n: 1e-9, u: 1e-6, m: 1e-3, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, E: 1e18,
-    Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50, Ei: 2 ** 60,
+    '': 1,
+    n: 1e-9,
+    u: 1e-6,
+    m: 1e-3,
+    k: 1e3,
+    M: 1e6,
+    G: 1e9,
+    T: 1e12,
+    P: 1e15,
+    E: 1e18,
+    Ki: 2 ** 10,
+    Mi: 2 ** 20,
+    Gi: 2 ** 30,
+    Ti: 2 ** 40,
+    Pi: 2 ** 50,
+    Ei: 2 ** 60,
   };
   return Number(m[1]) * (factors[m[2]!] ?? 1);
 }
@@ -94,8 +112,9 @@ export function countPods(pods: k8s.V1Pod[]): KubeStatusFigures['pods'] {
   const out = { running: 0, succeeded: 0, failed: 0, pending: 0, total: pods.length };
   for (const p of pods) {
     const phase = p.status?.phase;
-    const failing = [...(p.status?.containerStatuses ?? []), ...(p.status?.initContainerStatuses ?? [])]
-      .some((c) => FAILING_WAIT_REASONS.has(c.state?.waiting?.reason ?? ''));
+    const failing = [...(p.status?.containerStatuses ?? []), ...(p.status?.initContainerStatuses ?? [])].some((c) =>
+      FAILING_WAIT_REASONS.has(c.state?.waiting?.reason ?? ''),
+    );
     if (phase === 'Failed' || (phase === 'Running' && failing)) out.failed++;
     else if (phase === 'Running') out.running++;
     else if (phase === 'Succeeded') out.succeeded++;
@@ -112,7 +131,10 @@ export function countDeployments(deployments: k8s.V1Deployment[]): KubeStatusFig
   };
 }
 
-interface NodeMetric { metadata: { name: string }; usage: { cpu: string; memory: string } }
+interface NodeMetric {
+  metadata: { name: string };
+  usage: { cpu: string; memory: string };
+}
 
 /** Average over the nodes that have metrics of usage / allocatable, in %, 2 decimals; null when none has. */
 export function averageUtilization(nodes: k8s.V1Node[], metrics: NodeMetric[] | null): KubeStatusFigures['utilization'] {
@@ -133,8 +155,14 @@ export function averageUtilization(nodes: k8s.V1Node[], metrics: NodeMetric[] | 
 }
 
 const TLS_CODES = new Set([
-  'SELF_SIGNED_CERT_IN_CHAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'CERT_HAS_EXPIRED', 'ERR_TLS_CERT_ALTNAME_INVALID', 'CERT_SIGNATURE_FAILURE', 'UNABLE_TO_GET_ISSUER_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'CERT_SIGNATURE_FAILURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
 ]);
 
 /**
@@ -144,7 +172,11 @@ const TLS_CODES = new Set([
 function statusMessage(body: unknown): string | undefined {
   let b = body;
   if (typeof body === 'string') {
-    try { b = JSON.parse(body); } catch { return undefined; }
+    try {
+      b = JSON.parse(body);
+    } catch {
+      return undefined;
+    }
   }
   const st = b as { kind?: unknown; message?: unknown } | null;
   return st?.kind === 'Status' && typeof st.message === 'string' && st.message ? st.message.slice(0, 300) : undefined;
@@ -156,7 +188,8 @@ export function toKubeFailure(err: unknown, endpoint: string, timeoutMs: number)
   if (err instanceof k8s.ApiException) {
     const status = err.code;
     const detail = statusMessage(err.body);
-    if (status === 401) return new KubeFailure('refused', `the token is not valid (401 Unauthorized${detail && detail !== 'Unauthorized' ? `: ${detail}` : ''})`, { status });
+    if (status === 401)
+      return new KubeFailure('refused', `the token is not valid (401 Unauthorized${detail && detail !== 'Unauthorized' ? `: ${detail}` : ''})`, { status });
     if (status === 403) return new KubeFailure('refused', `403 Forbidden${detail ? `: ${detail}` : ''}`, { status });
     if (detail) return new KubeFailure('unreachable', `the API server answered ${status}: ${detail}`, { status });
     return new KubeFailure('unreachable', `the endpoint answered HTTP ${status}, not as a Kubernetes API server`, { status });
@@ -164,8 +197,13 @@ export function toKubeFailure(err: unknown, endpoint: string, timeoutMs: number)
   const e = err as { name?: string; code?: string; type?: string; message?: string; cause?: { code?: string } } | undefined;
   const code = e?.code ?? e?.cause?.code;
   let host = endpoint;
-  try { host = new URL(endpoint).host; } catch { /* keep the endpoint as written */ }
-  if (e?.name === 'AbortError' || e?.name === 'TimeoutError' || e?.type === 'aborted') return new KubeFailure('unreachable', `no answer from ${host} within ${timeoutMs / 1000} s`);
+  try {
+    host = new URL(endpoint).host;
+  } catch {
+    /* keep the endpoint as written */
+  }
+  if (e?.name === 'AbortError' || e?.name === 'TimeoutError' || e?.type === 'aborted')
+    return new KubeFailure('unreachable', `no answer from ${host} within ${timeoutMs / 1000} s`);
   if (code && TLS_CODES.has(code)) {
     return new KubeFailure('unreachable', `the server's TLS certificate is not trusted (${code}); give the cluster's CA certificate`, { certificate: true });
   }
@@ -182,12 +220,15 @@ export function kubeConfigFor(target: KubeTarget): k8s.KubeConfig {
   const kc = new k8s.KubeConfig();
   const plainHttp = target.endpoint.startsWith('http:');
   kc.loadFromOptions({
-    clusters: [{
-      name: 'cluster', server: target.endpoint.replace(/\/+$/, ''),
-      // client-node 1.x refuses http:// unless skipTLSVerify is set; there is no TLS to verify on plain HTTP anyway
-      skipTLSVerify: plainHttp,
-      ...(target.caCertificate ? { caData: Buffer.from(target.caCertificate).toString('base64') } : {}),
-    }],
+    clusters: [
+      {
+        name: 'cluster',
+        server: target.endpoint.replace(/\/+$/, ''),
+        // client-node 1.x refuses http:// unless skipTLSVerify is set; there is no TLS to verify on plain HTTP anyway
+        skipTLSVerify: plainHttp,
+        ...(target.caCertificate ? { caData: Buffer.from(target.caCertificate).toString('base64') } : {}),
+      },
+    ],
     users: [{ name: 'gantry', token: target.token }],
     contexts: [{ name: 'gantry', cluster: 'cluster', user: 'gantry' }],
     currentContext: 'gantry',
@@ -202,7 +243,15 @@ export const connectKube: KubeConnector = (target, o = {}) => {
   // a deadline per request: the generated clients take middleware that may set the request's AbortSignal
   const passthrough = k8s.setHeaderMiddleware('User-Agent', 'gantry');
   const deadline = (): k8s.ConfigurationOptions => ({
-    middleware: [{ pre: (ctx) => { ctx.setSignal(AbortSignal.timeout(timeoutMs)); return passthrough.pre(ctx); }, post: (res) => passthrough.post(res) }],
+    middleware: [
+      {
+        pre: (ctx) => {
+          ctx.setSignal(AbortSignal.timeout(timeoutMs));
+          return passthrough.pre(ctx);
+        },
+        post: (res) => passthrough.post(res),
+      },
+    ],
     middlewareMergeStrategy: 'append',
   });
   const core = kc.makeApiClient(k8s.CoreV1Api);
@@ -227,18 +276,34 @@ export const connectKube: KubeConnector = (target, o = {}) => {
     }
   };
 
-  const version = () => call(async () => {
-    const v = await versionApi.getCode({}, deadline());
-    if (!v?.gitVersion) throw new KubeFailure('unreachable', 'the endpoint does not answer /version as a Kubernetes API server');
-    return v.gitVersion;
-  });
+  const version = () =>
+    call(async () => {
+      const v = await versionApi.getCode({}, deadline());
+      if (!v?.gitVersion) throw new KubeFailure('unreachable', 'the endpoint does not answer /version as a Kubernetes API server');
+      return v.gitVersion;
+    });
 
   return {
     version,
     async firstDenied(checks) {
-      const reviews = await Promise.all(checks.map((c) => call(() => authz.createSelfSubjectAccessReview({
-        body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec: { resourceAttributes: { verb: c.verb, resource: c.resource, group: c.group ?? '', ...(c.namespace ? { namespace: c.namespace } : {}) } } },
-      }, deadline()))));
+      const reviews = await Promise.all(
+        checks.map((c) =>
+          call(() =>
+            authz.createSelfSubjectAccessReview(
+              {
+                body: {
+                  apiVersion: 'authorization.k8s.io/v1',
+                  kind: 'SelfSubjectAccessReview',
+                  spec: {
+                    resourceAttributes: { verb: c.verb, resource: c.resource, group: c.group ?? '', ...(c.namespace ? { namespace: c.namespace } : {}) },
+                  },
+                },
+              },
+              deadline(),
+            ),
+          ),
+        ),
+      );
       const i = reviews.findIndex((r) => !r.status?.allowed);
       if (i < 0) return null;
       const st = reviews[i]!.status;
@@ -252,7 +317,10 @@ export const connectKube: KubeConnector = (target, o = {}) => {
         call(() => (namespace ? apps.listNamespacedDeployment({ namespace }, deadline()) : apps.listDeploymentForAllNamespaces({}, deadline()))),
       ]);
       const nodeMetrics = nodes
-        ? await optional(async () => (await custom.listClusterCustomObject({ group: 'metrics.k8s.io', version: 'v1beta1', plural: 'nodes' }, deadline())) as { items: NodeMetric[] })
+        ? await optional(
+            async () =>
+              (await custom.listClusterCustomObject({ group: 'metrics.k8s.io', version: 'v1beta1', plural: 'nodes' }, deadline())) as { items: NodeMetric[] },
+          )
         : null;
       const nodeItems = nodes?.items ?? [];
       return {
@@ -279,12 +347,19 @@ export function connectWithin(network: OutboundNetwork, connect: KubeConnector =
   if (network === 'any') return connect;
   return (target, o) => {
     const kube = connect(target, o);
-    const reachable = () => assertReachable(new URL(target.endpoint), network).catch((err: unknown) => {
-      throw err instanceof OutboundRefused ? new KubeFailure('unreachable', err.message) : err;
-    });
+    const reachable = () =>
+      assertReachable(new URL(target.endpoint), network).catch((err: unknown) => {
+        throw err instanceof OutboundRefused ? new KubeFailure('unreachable', err.message) : err;
+      });
     const guarded = {} as Record<string, unknown>;
     for (const [name, method] of Object.entries(kube)) {
-      guarded[name] = typeof method === 'function' ? async (...args: unknown[]) => { await reachable(); return (method as (...a: unknown[]) => unknown).apply(kube, args); } : method;
+      guarded[name] =
+        typeof method === 'function'
+          ? async (...args: unknown[]) => {
+              await reachable();
+              return (method as (...a: unknown[]) => unknown).apply(kube, args);
+            }
+          : method;
     }
     return guarded as unknown as KubeAdapter;
   };

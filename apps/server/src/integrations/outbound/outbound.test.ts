@@ -42,11 +42,19 @@ describe('guardedFetch', () => {
 
   it('follows redirects itself: a hop to the metadata address is refused, credentials stay with their origin', async () => {
     const seen: { url: string; auth: string | null }[] = [];
-    const f = guardedFetch('lan', answering({
-      'http://10.0.0.5/v2/': new Response(null, { status: 307, headers: { location: 'http://169.254.169.254/latest/meta-data/' } }),
-      'http://10.0.0.5/v2/blob': new Response(null, { status: 302, headers: { location: 'http://10.0.0.6/storage/blob?sig=1' } }),
-    }, seen));
-    await expect(f('http://10.0.0.5/v2/', { headers: { authorization: 'Basic eA==' } })).rejects.toThrow(/169\.254\.169\.254 is a loopback or link-local address/);
+    const f = guardedFetch(
+      'lan',
+      answering(
+        {
+          'http://10.0.0.5/v2/': new Response(null, { status: 307, headers: { location: 'http://169.254.169.254/latest/meta-data/' } }),
+          'http://10.0.0.5/v2/blob': new Response(null, { status: 302, headers: { location: 'http://10.0.0.6/storage/blob?sig=1' } }),
+        },
+        seen,
+      ),
+    );
+    await expect(f('http://10.0.0.5/v2/', { headers: { authorization: 'Basic eA==' } })).rejects.toThrow(
+      /169\.254\.169\.254 is a loopback or link-local address/,
+    );
     const res = await f('http://10.0.0.5/v2/blob', { headers: { authorization: 'Basic eA==' } });
     expect(res.status).toBe(200);
     expect(seen).toEqual([

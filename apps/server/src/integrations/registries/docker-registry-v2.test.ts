@@ -12,7 +12,8 @@ const exec = promisify(execFile);
 describe('challenge parsing', () => {
   it('reads Bearer and Basic challenges and Link headers', () => {
     expect(parseChallenge('Bearer realm="https://auth.docker.io/token",service="registry.docker.io",scope="repository:library/busybox:pull"')).toEqual({
-      scheme: 'bearer', params: { realm: 'https://auth.docker.io/token', service: 'registry.docker.io', scope: 'repository:library/busybox:pull' },
+      scheme: 'bearer',
+      params: { realm: 'https://auth.docker.io/token', service: 'registry.docker.io', scope: 'repository:library/busybox:pull' },
     });
     expect(parseChallenge('Basic realm="Registry Realm"')).toEqual({ scheme: 'basic', params: { realm: 'Registry Realm' } });
     expect(nextLink('</v2/_catalog?last=b&n=2>; rel="next"')).toBe('/v2/_catalog?last=b&n=2');
@@ -38,9 +39,10 @@ describe.each(['htpasswd', 'token'] as const)('Docker Registry v2 adapter agains
     await reg?.stop();
   });
 
-  const adapter = (o: { url?: string; password?: string } = {}) => dockerRegistryV2Adapter({ registryUrl: o.url ?? reg.url, username: reg.username, password: o.password ?? reg.password });
+  const adapter = (o: { url?: string; password?: string } = {}) =>
+    dockerRegistryV2Adapter({ registryUrl: o.url ?? reg.url, username: reg.username, password: o.password ?? reg.password });
 
-  it('verifies good credentials and refuses bad ones with the registry\'s reason', async () => {
+  it("verifies good credentials and refuses bad ones with the registry's reason", async () => {
     await expect(adapter().verify()).resolves.toBeUndefined();
     const bad = adapter({ password: 'wrong' }).verify();
     await expect(bad).rejects.toBeInstanceOf(RegistryFailure);
@@ -52,7 +54,12 @@ describe.each(['htpasswd', 'token'] as const)('Docker Registry v2 adapter agains
     expect(await adapter().listRepositories()).toEqual(['other', 'team/alpha', 'team/api', 'team/zeta']);
     expect(await adapter({ url: `${reg.url}/team` }).listRepositories()).toEqual(['alpha', 'api', 'zeta']);
     // one repository a page: every Link followed
-    expect(await dockerRegistryV2Adapter({ registryUrl: reg.url, username: reg.username, password: reg.password, pageSize: 1 }).listRepositories()).toEqual(['other', 'team/alpha', 'team/api', 'team/zeta']);
+    expect(await dockerRegistryV2Adapter({ registryUrl: reg.url, username: reg.username, password: reg.password, pageSize: 1 }).listRepositories()).toEqual([
+      'other',
+      'team/alpha',
+      'team/api',
+      'team/zeta',
+    ]);
     if (auth === 'token') expect(reg.tokenRequests.some((r) => r.scopes.includes('registry:catalog:*') && r.status === 200)).toBe(true);
   });
 
@@ -66,11 +73,23 @@ describe.each(['htpasswd', 'token'] as const)('Docker Registry v2 adapter agains
   });
 
   it('answers the push target with the path as prefix and plain HTTP', async () => {
-    expect(await adapter({ url: `${reg.url}/team` }).pushTarget()).toEqual({ host: reg.host, repositoryPrefix: 'team', username: reg.username, password: reg.password, tls: false });
+    expect(await adapter({ url: `${reg.url}/team` }).pushTarget()).toEqual({
+      host: reg.host,
+      repositoryPrefix: 'team',
+      username: reg.username,
+      password: reg.password,
+      tls: false,
+    });
   });
 
   it('pushed a real image: skopeo reads it with the same digest', async () => {
-    const { stdout } = await exec('skopeo', ['inspect', '--tls-verify=false', '--creds', `${reg.username}:${reg.password}`, `docker://${reg.host}/team/api:v1`]);
+    const { stdout } = await exec('skopeo', [
+      'inspect',
+      '--tls-verify=false',
+      '--creds',
+      `${reg.username}:${reg.password}`,
+      `docker://${reg.host}/team/api:v1`,
+    ]);
     expect(JSON.parse(stdout)).toMatchObject({ Digest: digests.v1, Labels: labels });
   });
 

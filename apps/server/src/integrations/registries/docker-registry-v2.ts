@@ -9,9 +9,21 @@ const DESCRIBE_CONCURRENCY = 8;
  * A plain Docker Registry v2 (Distribution, Harbor, GHCR, Quay…): registry_url is host[:port] with an optional
  * path, which becomes the push prefix and filters the catalog. http:// means plain HTTP.
  */
-export function dockerRegistryV2Adapter(c: { registryUrl: string; username: string; password: string; fetch?: typeof fetch; pageSize?: number }): RegistryAdapter {
+export function dockerRegistryV2Adapter(c: {
+  registryUrl: string;
+  username: string;
+  password: string;
+  fetch?: typeof fetch;
+  pageSize?: number;
+}): RegistryAdapter {
   const { tls, host, path: prefix } = parseRegistryUrl(c.registryUrl);
-  const client = createV2Client({ baseUrl: `${tls ? 'https' : 'http'}://${host}`, username: c.username, password: c.password, fetch: c.fetch, pageSize: c.pageSize });
+  const client = createV2Client({
+    baseUrl: `${tls ? 'https' : 'http'}://${host}`,
+    username: c.username,
+    password: c.password,
+    fetch: c.fetch,
+    pageSize: c.pageSize,
+  });
   const full = (repository: string) => (prefix ? `${prefix}/${repository}` : repository);
   return {
     verify: () => client.ping(),

@@ -12,14 +12,16 @@ beforeAll(async () => {
   reg = await startRegistry({ auth: 'token', users: { Acme: user.password } });
   const digest = await reg.pushImage('acme/web', 'v2', { labels: { [GANTRY_IMAGE_LABELS.revision]: 'abc1234def' } });
   hub = await startDockerHubStandin({
-    ...user, pageSize: 2,
+    ...user,
+    pageSize: 2,
     repositories: {
       web: [
         { name: 'v1', digest: 'sha256:1111', last_updated: '2026-01-01T00:00:00.000000Z' },
         { name: 'v2', digest, last_updated: '2026-02-01T00:00:00.000000Z' },
         { name: 'latest', digest, last_updated: '2026-02-01T00:00:00.000000Z' },
       ],
-      api: [], worker: [],
+      api: [],
+      worker: [],
     },
   });
 });
@@ -31,12 +33,12 @@ afterAll(async () => {
 const adapter = (password = user.password) => dockerhubAdapter({ apiUrl: hub.url, registryUrl: reg.url, username: user.username, password });
 
 describe('Docker Hub adapter', () => {
-  it('verifies through POST /v2/users/login and answers Docker Hub\'s reason on refusal', async () => {
+  it("verifies through POST /v2/users/login and answers Docker Hub's reason on refusal", async () => {
     await expect(adapter().verify()).resolves.toBeUndefined();
     await expect(adapter('wrong').verify()).rejects.toMatchObject({ message: 'Incorrect authentication credentials.', status: 401 });
   });
 
-  it('lists the user\'s repositories over every page', async () => {
+  it("lists the user's repositories over every page", async () => {
     expect(await adapter().listRepositories()).toEqual(['api', 'web', 'worker']);
     expect(hub.requests.filter((r) => r.path.startsWith('/v2/repositories/acme/?')).length).toBe(2);
   });

@@ -25,7 +25,11 @@ export function dockerhubAdapter(c: { apiUrl: string; registryUrl: string; usern
   }
   async function login(): Promise<string> {
     if (jwt) return jwt;
-    const res = await call('/v2/users/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: c.username, password: c.password }) });
+    const res = await call('/v2/users/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: c.username, password: c.password }),
+    });
     if (!res.ok) throw new RegistryFailure(await reason(res), res.status);
     const body = (await res.json()) as { token?: string };
     if (!body.token) throw new RegistryFailure('Docker Hub answered no token');
@@ -55,10 +59,18 @@ export function dockerhubAdapter(c: { apiUrl: string; registryUrl: string; usern
       return repos.map((r) => r.name).sort();
     },
     async listTags(repository) {
-      const tags = await pages<{ name: string; last_updated?: string | null; tag_last_pushed?: string | null; digest?: string | null; images?: { digest?: string }[] }>(
-        `/v2/repositories/${encodeURIComponent(ns)}/${encodeURIComponent(repository)}/tags?page_size=100`, `Tags of ${repository}`,
-      );
-      return tags.map((t): RegistryTag => ({ name: t.name, date: t.tag_last_pushed ?? t.last_updated ?? null, digest: t.digest ?? t.images?.[0]?.digest ?? null }));
+      const tags = await pages<{
+        name: string;
+        last_updated?: string | null;
+        tag_last_pushed?: string | null;
+        digest?: string | null;
+        images?: { digest?: string }[];
+      }>(`/v2/repositories/${encodeURIComponent(ns)}/${encodeURIComponent(repository)}/tags?page_size=100`, `Tags of ${repository}`);
+      return tags.map((t): RegistryTag => ({
+        name: t.name,
+        date: t.tag_last_pushed ?? t.last_updated ?? null,
+        digest: t.digest ?? t.images?.[0]?.digest ?? null,
+      }));
     },
     async labels(repository, tag) {
       return (await registry().describe(`${ns}/${repository}`, tag)).labels ?? {};

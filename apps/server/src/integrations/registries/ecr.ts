@@ -1,6 +1,11 @@
 import {
-  ECRClient, DescribeImageScanFindingsCommand, DescribeImagesCommand, DescribeRepositoriesCommand, GetAuthorizationTokenCommand,
-  type ImageDetail, type Repository,
+  ECRClient,
+  DescribeImageScanFindingsCommand,
+  DescribeImagesCommand,
+  DescribeRepositoriesCommand,
+  GetAuthorizationTokenCommand,
+  type ImageDetail,
+  type Repository,
 } from '@aws-sdk/client-ecr';
 import { SEVERITIES, type ContainerScan } from '@gantry/contracts';
 import { createV2Client } from './v2-client.js';
@@ -20,9 +25,14 @@ function failure(what: string, err: unknown): RegistryFailure {
  * is, so AWS_ENDPOINT_URL_ECR reaches a stand-in). Pushes use a fresh authorization token (user AWS).
  */
 export function ecrAdapter(c: {
-  accountId: string; region: string; accessKeyId: string; secretAccessKey: string;
+  accountId: string;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
   /** Between DescribeImageScanFindings calls while a scan is still running (default 5 s), at most `scanPolls` times. */
-  scanPollMs?: number; scanPolls?: number; fetch?: typeof fetch;
+  scanPollMs?: number;
+  scanPolls?: number;
+  fetch?: typeof fetch;
 }): RegistryAdapter {
   const client = new ECRClient({ region: c.region, credentials: { accessKeyId: c.accessKeyId, secretAccessKey: c.secretAccessKey } });
   const registryId = c.accountId;
@@ -66,12 +76,15 @@ export function ecrAdapter(c: {
       do {
         let out;
         try {
-          out = await client.send(new DescribeImagesCommand({ registryId, repositoryName: repository, filter: { tagStatus: 'TAGGED' }, nextToken, maxResults: 1000 }));
+          out = await client.send(
+            new DescribeImagesCommand({ registryId, repositoryName: repository, filter: { tagStatus: 'TAGGED' }, nextToken, maxResults: 1000 }),
+          );
         } catch (err) {
           throw failure(`DescribeImages of ${repository}`, err);
         }
         for (const image of out.imageDetails ?? ([] as ImageDetail[])) {
-          for (const name of image.imageTags ?? []) tags.push({ name, date: image.imagePushedAt ? new Date(image.imagePushedAt).toISOString() : null, digest: image.imageDigest ?? null });
+          for (const name of image.imageTags ?? [])
+            tags.push({ name, date: image.imagePushedAt ? new Date(image.imagePushedAt).toISOString() : null, digest: image.imageDigest ?? null });
         }
         nextToken = out.nextToken;
       } while (nextToken);
@@ -88,7 +101,9 @@ export function ecrAdapter(c: {
       for (let i = 0; ; i++) {
         let out;
         try {
-          out = await client.send(new DescribeImageScanFindingsCommand({ registryId, repositoryName: repository, imageId: { imageDigest: digest }, maxResults: 1 }));
+          out = await client.send(
+            new DescribeImageScanFindingsCommand({ registryId, repositoryName: repository, imageId: { imageDigest: digest }, maxResults: 1 }),
+          );
         } catch (err) {
           if ((err as { name?: string }).name === 'ScanNotFoundException') return null;
           throw failure(`DescribeImageScanFindings of ${repository}@${digest}`, err);
@@ -98,13 +113,23 @@ export function ecrAdapter(c: {
         if (status === 'COMPLETE') {
           const counts = out.imageScanFindings?.findingSeverityCounts ?? {};
           return {
-            imageName: repository, imageTag: tag, status: 'COMPLETE', statusDescription: out.imageScanStatus?.description ?? 'The scan was completed successfully.',
+            imageName: repository,
+            imageTag: tag,
+            status: 'COMPLETE',
+            statusDescription: out.imageScanStatus?.description ?? 'The scan was completed successfully.',
             severityCounts: Object.fromEntries(Object.entries(counts).filter(([k]) => (SEVERITIES as readonly string[]).includes(k))),
             scanner: 'Amazon ECR',
           };
         }
-        if (status !== 'IN_PROGRESS' && status !== 'PENDING' || i >= polls) {
-          return { imageName: repository, imageTag: tag, status: 'FAILED', statusDescription: out.imageScanStatus?.description ?? `Scan ${status ?? 'status unknown'}`, severityCounts: {}, scanner: 'Amazon ECR' };
+        if ((status !== 'IN_PROGRESS' && status !== 'PENDING') || i >= polls) {
+          return {
+            imageName: repository,
+            imageTag: tag,
+            status: 'FAILED',
+            statusDescription: out.imageScanStatus?.description ?? `Scan ${status ?? 'status unknown'}`,
+            severityCounts: {},
+            scanner: 'Amazon ECR',
+          };
         }
         await new Promise((r) => setTimeout(r, c.scanPollMs ?? 5_000));
       }

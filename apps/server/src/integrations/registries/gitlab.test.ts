@@ -11,11 +11,23 @@ beforeAll(async () => {
   reg = await startRegistry({ auth: 'token', users: { 'gantry-deploy': TOKEN } });
   const digest = await reg.pushImage('acme/shop/api', '1.0.0', { labels: { [GANTRY_IMAGE_LABELS.revision]: 'feedbeef' } });
   gl = await startGitlabRegistryStandin({
-    token: TOKEN, pageSize: 1,
+    token: TOKEN,
+    pageSize: 1,
     groups: [{ id: 7, fullPath: 'acme' }],
-    projects: [{ id: 42, pathWithNamespace: 'acme/shop', groupId: 7 }, { id: 43, pathWithNamespace: 'acme/blog', groupId: 7 }],
+    projects: [
+      { id: 42, pathWithNamespace: 'acme/shop', groupId: 7 },
+      { id: 43, pathWithNamespace: 'acme/blog', groupId: 7 },
+    ],
     repositories: [
-      { id: 1, projectId: 42, path: 'acme/shop/api', tags: [{ name: '1.0.0', digest, created_at: '2026-03-01T12:00:00.000+00:00' }, { name: 'latest', digest, created_at: '2026-03-01T12:00:00.000+00:00' }] },
+      {
+        id: 1,
+        projectId: 42,
+        path: 'acme/shop/api',
+        tags: [
+          { name: '1.0.0', digest, created_at: '2026-03-01T12:00:00.000+00:00' },
+          { name: 'latest', digest, created_at: '2026-03-01T12:00:00.000+00:00' },
+        ],
+      },
       { id: 2, projectId: 42, path: 'acme/shop', tags: [] },
       { id: 3, projectId: 43, path: 'acme/blog/web', tags: [] },
     ],
@@ -27,16 +39,23 @@ afterAll(async () => {
 });
 
 const adapter = (o: { hierarchy?: 'groups' | 'projects'; id?: string; password?: string } = {}) =>
-  gitlabAdapter({ gitlabUrl: gl.gitlabUrl, registryUrl: reg.url, hierarchy: o.hierarchy ?? 'projects', id: o.id ?? '42', username: 'gantry-deploy', password: o.password ?? TOKEN });
+  gitlabAdapter({
+    gitlabUrl: gl.gitlabUrl,
+    registryUrl: reg.url,
+    hierarchy: o.hierarchy ?? 'projects',
+    id: o.id ?? '42',
+    username: 'gantry-deploy',
+    password: o.password ?? TOKEN,
+  });
 
 describe('GitLab container registry adapter', () => {
-  it('verifies the token through the API and answers GitLab\'s reason on refusal', async () => {
+  it("verifies the token through the API and answers GitLab's reason on refusal", async () => {
     await expect(adapter().verify()).resolves.toBeUndefined();
     await expect(adapter({ password: 'glpat-wrong' }).verify()).rejects.toMatchObject({ message: 'GitLab project 42: 401 Unauthorized', status: 401 });
     await expect(adapter({ id: '999' }).verify()).rejects.toMatchObject({ status: 404 });
   });
 
-  it('lists a project\'s repositories relative to its path, over every page', async () => {
+  it("lists a project's repositories relative to its path, over every page", async () => {
     expect(await adapter().listRepositories()).toEqual(['acme/shop', 'api']);
     expect(await adapter({ hierarchy: 'groups', id: '7' }).listRepositories()).toEqual(['blog/web', 'shop', 'shop/api']);
   });

@@ -2,14 +2,29 @@ import { parseRegistryUrl } from '@gantry/contracts';
 import { createV2Client, mapLimit } from './v2-client.js';
 import { RegistryFailure, type RegistryAdapter, type RegistryTag } from './types.js';
 
-interface GitlabRepository { id: number; name: string; path: string; project_id: number; location?: string }
+interface GitlabRepository {
+  id: number;
+  name: string;
+  path: string;
+  project_id: number;
+  location?: string;
+}
 
 /**
  * GitLab's container registry of a group or a project: the REST API (`{gitlabUrl}/api/v4`, PRIVATE-TOKEN) lists
  * repositories and tags (tag detail for created_at and digest); labels come from the registry itself (registry_url,
  * token flow with the token name and value). Images are pushed as <registry>/<group or project full path>/<repository>.
  */
-export function gitlabAdapter(c: { gitlabUrl: string; registryUrl: string; hierarchy: 'groups' | 'projects'; id: string; username: string; password: string; fetch?: typeof fetch; registryFetch?: typeof fetch }): RegistryAdapter {
+export function gitlabAdapter(c: {
+  gitlabUrl: string;
+  registryUrl: string;
+  hierarchy: 'groups' | 'projects';
+  id: string;
+  username: string;
+  password: string;
+  fetch?: typeof fetch;
+  registryFetch?: typeof fetch;
+}): RegistryAdapter {
   const doFetch = c.fetch ?? fetch;
   const api = `${c.gitlabUrl.replace(/\/+$/, '')}/api/v4`;
   const owner = `/${c.hierarchy}/${encodeURIComponent(c.id)}`;
@@ -25,7 +40,11 @@ export function gitlabAdapter(c: { gitlabUrl: string; registryUrl: string; hiera
     }
     if (!res.ok) {
       const body = (await res.json().catch(() => ({}))) as { message?: unknown; error?: string; error_description?: string };
-      const m = body.error_description ?? (typeof body.message === 'string' ? body.message : body.message ? JSON.stringify(body.message) : undefined) ?? body.error ?? `HTTP ${res.status}`;
+      const m =
+        body.error_description ??
+        (typeof body.message === 'string' ? body.message : body.message ? JSON.stringify(body.message) : undefined) ??
+        body.error ??
+        `HTTP ${res.status}`;
       throw new RegistryFailure(`${what}: ${m}`, res.status);
     }
     return { body: (await res.json()) as T, res };
@@ -42,7 +61,10 @@ export function gitlabAdapter(c: { gitlabUrl: string; registryUrl: string; hiera
   }
   async function prefix(): Promise<string> {
     if (fullPath === undefined) {
-      const { body } = await get<{ full_path?: string; path_with_namespace?: string }>(owner, `GitLab ${c.hierarchy === 'groups' ? 'group' : 'project'} ${c.id}`);
+      const { body } = await get<{ full_path?: string; path_with_namespace?: string }>(
+        owner,
+        `GitLab ${c.hierarchy === 'groups' ? 'group' : 'project'} ${c.id}`,
+      );
       fullPath = (body.full_path ?? body.path_with_namespace ?? '').toLowerCase();
     }
     return fullPath;
@@ -72,13 +94,21 @@ export function gitlabAdapter(c: { gitlabUrl: string; registryUrl: string; hiera
       const base = `/projects/${repo.project_id}/registry/repositories/${repo.id}/tags`;
       const tags = await all<{ name: string }>(base, `Tags of ${repository}`);
       return mapLimit(tags, 8, async (t): Promise<RegistryTag> => {
-        const { body } = await get<{ name: string; digest?: string | null; created_at?: string | null }>(`${base}/${encodeURIComponent(t.name)}`, `Tag ${repository}:${t.name}`);
+        const { body } = await get<{ name: string; digest?: string | null; created_at?: string | null }>(
+          `${base}/${encodeURIComponent(t.name)}`,
+          `Tag ${repository}:${t.name}`,
+        );
         return { name: t.name, date: body.created_at ?? null, digest: body.digest ?? null };
       });
     },
     async labels(repository, tag) {
       const repo = await find(repository);
-      const client = createV2Client({ baseUrl: `${tls ? 'https' : 'http'}://${host}`, username: c.username, password: c.password, fetch: c.registryFetch ?? c.fetch });
+      const client = createV2Client({
+        baseUrl: `${tls ? 'https' : 'http'}://${host}`,
+        username: c.username,
+        password: c.password,
+        fetch: c.registryFetch ?? c.fetch,
+      });
       return (await client.describe(repo.path, tag)).labels ?? {};
     },
     async pushTarget() {

@@ -34,9 +34,25 @@ export function createRegistryAdapters(e: RegistryEndpoints): RegistryAdapters {
       case 'Dockerhub':
         return dockerhubAdapter({ apiUrl: e.dockerhubApiUrl, registryUrl: e.dockerhubRegistryUrl, username, password, fetch: e.fetch });
       case 'Ecr':
-        return ecrAdapter({ accountId: v.aws_account_id!, region: v.aws_region!, accessKeyId: v.aws_access_key_id!, secretAccessKey: v.aws_secret_access_key!, scanPollMs: e.ecrScanPollMs, fetch: e.fetch });
+        return ecrAdapter({
+          accountId: v.aws_account_id!,
+          region: v.aws_region!,
+          accessKeyId: v.aws_access_key_id!,
+          secretAccessKey: v.aws_secret_access_key!,
+          scanPollMs: e.ecrScanPollMs,
+          fetch: e.fetch,
+        });
       case 'GitlabContainerRegistry':
-        return gitlabAdapter({ gitlabUrl: e.gitlabUrl, registryUrl: v.registry_url!, hierarchy: v.gitlab_hierarchy_type === 'groups' ? 'groups' : 'projects', id: v.gitlab_id!, username, password, fetch: e.fetch, registryFetch: e.registryFetch ?? e.fetch });
+        return gitlabAdapter({
+          gitlabUrl: e.gitlabUrl,
+          registryUrl: v.registry_url!,
+          hierarchy: v.gitlab_hierarchy_type === 'groups' ? 'groups' : 'projects',
+          id: v.gitlab_id!,
+          username,
+          password,
+          fetch: e.fetch,
+          registryFetch: e.registryFetch ?? e.fetch,
+        });
       case 'DockerRegistryV2':
         return dockerRegistryV2Adapter({ registryUrl: v.registry_url!, username, password, fetch: e.registryFetch ?? e.fetch });
     }

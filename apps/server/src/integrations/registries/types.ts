@@ -2,7 +2,10 @@ import type { ContainerScan } from '@gantry/contracts';
 
 /** A provider's refusal or failure; `status` is the provider's HTTP status when there was one. */
 export class RegistryFailure extends Error {
-  constructor(message: string, readonly status?: number) {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
     super(message);
     this.name = 'RegistryFailure';
   }

@@ -39,7 +39,9 @@ async function reasonOf(res: Response): Promise<string> {
     if (e) return [e.code, e.message].filter(Boolean).join(': ');
     const m = body.details ?? body.detail ?? body.message;
     if (m) return m;
-  } catch { /* not JSON */ }
+  } catch {
+    /* not JSON */
+  }
   return `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`;
 }
 
@@ -66,7 +68,11 @@ export function createV2Client(o: V2ClientOptions) {
     } catch (err) {
       throw new RegistryFailure(`Cannot reach the token service ${url.host}: ${(err as Error).message}`);
     }
-    if (!res.ok) throw new RegistryFailure(`The token service refused the credentials (${await reasonOf(res)})`, res.status === 401 || res.status === 403 ? 401 : res.status);
+    if (!res.ok)
+      throw new RegistryFailure(
+        `The token service refused the credentials (${await reasonOf(res)})`,
+        res.status === 401 || res.status === 403 ? 401 : res.status,
+      );
     const body = (await res.json()) as { token?: string; access_token?: string };
     const t = body.token ?? body.access_token;
     if (!t) throw new RegistryFailure('The token service answered no token');
@@ -78,7 +84,10 @@ export function createV2Client(o: V2ClientOptions) {
     const url = path.startsWith('http') ? path : `${base}${path}`;
     const send = async (authorization?: string) => {
       try {
-        return await doFetch(url, { headers: { ...(init.accept ? { accept: init.accept } : {}), ...(authorization ? { authorization } : {}) }, redirect: 'follow' });
+        return await doFetch(url, {
+          headers: { ...(init.accept ? { accept: init.accept } : {}), ...(authorization ? { authorization } : {}) },
+          redirect: 'follow',
+        });
       } catch (err) {
         throw new RegistryFailure(`Cannot reach ${new URL(url).host}: ${(err as Error).message}`);
       }
@@ -108,8 +117,21 @@ export function createV2Client(o: V2ClientOptions) {
 
   const pull = (repository: string) => `repository:${repository}:pull`;
 
-  async function manifest(repository: string, reference: string): Promise<{ digest: string | null; body: { mediaType?: string; config?: { digest: string }; manifests?: { digest: string; mediaType?: string; platform?: { os?: string; architecture?: string } }[] } }> {
-    const res = await ok(await request(`/v2/${repository}/manifests/${encodeURIComponent(reference)}`, { accept: ACCEPT, scope: pull(repository) }), `Manifest ${repository}:${reference}`);
+  async function manifest(
+    repository: string,
+    reference: string,
+  ): Promise<{
+    digest: string | null;
+    body: {
+      mediaType?: string;
+      config?: { digest: string };
+      manifests?: { digest: string; mediaType?: string; platform?: { os?: string; architecture?: string } }[];
+    };
+  }> {
+    const res = await ok(
+      await request(`/v2/${repository}/manifests/${encodeURIComponent(reference)}`, { accept: ACCEPT, scope: pull(repository) }),
+      `Manifest ${repository}:${reference}`,
+    );
     const digest = res.headers.get('docker-content-digest');
     const body = (await res.json()) as Awaited<ReturnType<typeof manifest>>['body'];
     return { digest, body: { ...body, mediaType: body.mediaType ?? res.headers.get('content-type') ?? undefined } };
@@ -154,7 +176,10 @@ export function createV2Client(o: V2ClientOptions) {
         image = (await manifest(repository, entry.digest)).body;
       }
       if (!image.config?.digest) return { name: tag, date: null, digest: top.digest, labels: {} };
-      const res = await ok(await request(`/v2/${repository}/blobs/${image.config.digest}`, { scope: pull(repository) }), `Image config of ${repository}:${tag}`);
+      const res = await ok(
+        await request(`/v2/${repository}/blobs/${image.config.digest}`, { scope: pull(repository) }),
+        `Image config of ${repository}:${tag}`,
+      );
       const config = (await res.json()) as { created?: string; config?: { Labels?: Record<string, string> | null } };
       return { name: tag, date: config.created ?? null, digest: top.digest, labels: config.config?.Labels ?? {} };
     },
@@ -166,11 +191,13 @@ export type V2Client = ReturnType<typeof createV2Client>;
 export async function mapLimit<T, R>(items: T[], n: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let i = 0;
-  await Promise.all(Array.from({ length: Math.min(n, items.length) }, async () => {
-    while (i < items.length) {
-      const k = i++;
-      out[k] = await fn(items[k]!);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(n, items.length) }, async () => {
+      while (i < items.length) {
+        const k = i++;
+        out[k] = await fn(items[k]!);
+      }
+    }),
+  );
   return out;
 }

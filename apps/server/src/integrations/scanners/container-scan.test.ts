@@ -25,14 +25,28 @@ describe('container scanner output', () => {
 
   it('makes a report the contract accepts: COMPLETE with counts, FAILED with the reason', () => {
     const done = containerScanReport({ imageName: 'app', imageTag: 'abc1234', scanner: 'trivy', output: fixture('trivy.json') });
-    expect(ContainerScan.parse(done)).toEqual({ imageName: 'app', imageTag: 'abc1234', status: 'COMPLETE', statusDescription: 'Found 1 critical, 2 high, 1 medium, 1 low, 1 undefined', severityCounts: { CRITICAL: 1, HIGH: 2, MEDIUM: 1, LOW: 1, UNDEFINED: 1 }, scanner: 'trivy' });
+    expect(ContainerScan.parse(done)).toEqual({
+      imageName: 'app',
+      imageTag: 'abc1234',
+      status: 'COMPLETE',
+      statusDescription: 'Found 1 critical, 2 high, 1 medium, 1 low, 1 undefined',
+      severityCounts: { CRITICAL: 1, HIGH: 2, MEDIUM: 1, LOW: 1, UNDEFINED: 1 },
+      scanner: 'trivy',
+    });
     const bad = containerScanReport({ imageName: 'app', imageTag: 't', scanner: 'grype', output: 'oops' });
     expect(ContainerScan.parse(bad)).toMatchObject({ status: 'FAILED', statusDescription: 'the container scanner did not print JSON', severityCounts: {} });
-    expect(containerScanReport({ imageName: 'a', imageTag: 't', scanner: 'trivy', error: 'exit 2' })).toMatchObject({ status: 'FAILED', statusDescription: 'exit 2' });
+    expect(containerScanReport({ imageName: 'a', imageTag: 't', scanner: 'trivy', error: 'exit 2' })).toMatchObject({
+      status: 'FAILED',
+      statusDescription: 'exit 2',
+    });
   });
 
   it('splits the scanner command without a shell and puts the archive in', () => {
-    expect(scannerCommand('/usr/bin/trivy image --format json --input {archive}', '/p/image.tar')).toEqual({ command: '/usr/bin/trivy', args: ['image', '--format', 'json', '--input', '/p/image.tar'], name: 'trivy' });
+    expect(scannerCommand('/usr/bin/trivy image --format json --input {archive}', '/p/image.tar')).toEqual({
+      command: '/usr/bin/trivy',
+      args: ['image', '--format', 'json', '--input', '/p/image.tar'],
+      name: 'trivy',
+    });
     expect(scannerCommand('grype oci-archive:{archive} -o json', '/p/i.tar').args).toEqual(['oci-archive:/p/i.tar', '-o', 'json']);
   });
 });

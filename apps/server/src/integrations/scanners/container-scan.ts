@@ -10,7 +10,9 @@ export type SeverityCounts = Partial<Record<Severity, number>>;
 
 /** Trivy's and Grype's severity words on the contract's scale (Grype's Negligible is informational; unknown is undefined). */
 function severityOf(word: unknown): Severity {
-  const w = String(word ?? '').trim().toUpperCase();
+  const w = String(word ?? '')
+    .trim()
+    .toUpperCase();
   if (w === 'CRITICAL' || w === 'HIGH' || w === 'MEDIUM' || w === 'LOW') return w;
   if (w === 'NEGLIGIBLE' || w === 'INFO' || w === 'INFORMATIONAL') return 'INFORMATIONAL';
   return 'UNDEFINED';
@@ -31,7 +33,11 @@ const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 /** Trivy JSON (schema 2): `Results[].Vulnerabilities[].Severity`. */
 export function parseTrivy(json: unknown): SeverityCounts {
   if (!isObject(json) || !('Results' in json || 'SchemaVersion' in json)) throw new Error('not Trivy JSON output');
-  return count(list(json.Results).flatMap((r) => (isObject(r) ? list(r.Vulnerabilities) : [])).map((v) => (isObject(v) ? v.Severity : undefined)));
+  return count(
+    list(json.Results)
+      .flatMap((r) => (isObject(r) ? list(r.Vulnerabilities) : []))
+      .map((v) => (isObject(v) ? v.Severity : undefined)),
+  );
 }
 
 /** Grype JSON: `matches[].vulnerability.severity`. */
@@ -61,12 +67,27 @@ export function describeCounts(counts: SeverityCounts): string {
 
 /** The scan report of an image: COMPLETE with the counts, or FAILED with why. */
 export function containerScanReport(o: { imageName: string; imageTag: string; scanner: string; output?: string; error?: string }): ContainerScan {
-  if (o.error !== undefined) return { imageName: o.imageName, imageTag: o.imageTag, status: 'FAILED', statusDescription: o.error, severityCounts: {}, scanner: o.scanner };
+  if (o.error !== undefined)
+    return { imageName: o.imageName, imageTag: o.imageTag, status: 'FAILED', statusDescription: o.error, severityCounts: {}, scanner: o.scanner };
   try {
     const parsed = parseScannerOutput(o.output ?? '');
-    return { imageName: o.imageName, imageTag: o.imageTag, status: 'COMPLETE', statusDescription: describeCounts(parsed.severityCounts), severityCounts: parsed.severityCounts, scanner: parsed.scanner };
+    return {
+      imageName: o.imageName,
+      imageTag: o.imageTag,
+      status: 'COMPLETE',
+      statusDescription: describeCounts(parsed.severityCounts),
+      severityCounts: parsed.severityCounts,
+      scanner: parsed.scanner,
+    };
   } catch (err) {
-    return { imageName: o.imageName, imageTag: o.imageTag, status: 'FAILED', statusDescription: (err as Error).message, severityCounts: {}, scanner: o.scanner };
+    return {
+      imageName: o.imageName,
+      imageTag: o.imageTag,
+      status: 'FAILED',
+      statusDescription: (err as Error).message,
+      severityCounts: {},
+      scanner: o.scanner,
+    };
   }
 }
 
@@ -75,7 +96,11 @@ export function containerScanReport(o: { imageName: string; imageTag: string; sc
  * OCI archive of the image. Its first word names the scanner in reports.
  */
 export function scannerCommand(template: string, archive: string): { command: string; args: string[]; name: string } {
-  const words = template.trim().split(/\s+/).filter(Boolean).map((w) => w.replaceAll('{archive}', archive));
+  const words = template
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((w) => w.replaceAll('{archive}', archive));
   if (!words.length) throw new Error('CONTAINER_SCANNER is empty');
   const [command, ...args] = words as [string, ...string[]];
   return { command, args, name: command.split('/').pop()! };

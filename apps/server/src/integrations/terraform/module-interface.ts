@@ -16,7 +16,10 @@ export interface ModuleInterface {
 
 export function readModuleInterface(dir: string): ModuleInterface {
   const result: ModuleInterface = { variables: [], outputs: [] };
-  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.tf') || f.endsWith('.tf.json')).sort();
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.tf') || f.endsWith('.tf.json'))
+    .sort();
   for (const file of files) {
     if (/(^|_)override\.tf(\.json)?$/.test(file)) continue;
     const text = fs.readFileSync(path.join(dir, file), 'utf8');

@@ -35,14 +35,19 @@ describe('generateRootModule', () => {
   });
 
   it('escapes template sequences in literal strings and keys, so they reach the module verbatim', () => {
-    const doc = main({ resources: [{ name: 'a', source: '/c/a', inputs: { s: { literal: 'x ${var.y} %{ if z }' }, o: { literal: { 'k${1}': ['${2}', 3] } } } }] });
+    const doc = main({
+      resources: [{ name: 'a', source: '/c/a', inputs: { s: { literal: 'x ${var.y} %{ if z }' }, o: { literal: { 'k${1}': ['${2}', 3] } } } }],
+    });
     expect(doc.module.a.s).toBe('x $${var.y} %%{ if z }');
     expect(doc.module.a.o).toEqual({ 'k$${1}': ['$${2}', 3] });
   });
 
   it('re-exports every declared module output as <resource>__<output>, sensitive ones staying sensitive', () => {
     const doc = main({
-      resources: [{ name: 'db', source: '/c/db', inputs: {} }, { name: 'app', source: '/c/app', inputs: { url: { reference: 'db.url' } } }],
+      resources: [
+        { name: 'db', source: '/c/db', inputs: {} },
+        { name: 'app', source: '/c/app', inputs: { url: { reference: 'db.url' } } },
+      ],
       outputs: { db: [{ name: 'url' }, { name: 'password', sensitive: true }], app: [{ name: 'host' }] },
     });
     expect(doc.output).toEqual({
@@ -54,7 +59,14 @@ describe('generateRootModule', () => {
 
   it('passes sensitive literal inputs through TF_VAR_ environment values, never into the file', () => {
     const root = generateRootModule({
-      resources: [{ name: 'db', source: '/c/db', inputs: { password: { literal: 'hunter2-secret' }, creds: { literal: { user: 'u', key: 'k3y-value' } }, size: { literal: 5 } }, sensitiveInputs: ['password', 'creds'] }],
+      resources: [
+        {
+          name: 'db',
+          source: '/c/db',
+          inputs: { password: { literal: 'hunter2-secret' }, creds: { literal: { user: 'u', key: 'k3y-value' } }, size: { literal: 5 } },
+          sensitiveInputs: ['password', 'creds'],
+        },
+      ],
     });
     const text = root.files['main.tf.json'];
     expect(text).not.toContain('hunter2-secret');
@@ -86,7 +98,11 @@ describe('generateRootModule', () => {
   it('rejects duplicate resources, unknown referenced resources or outputs and malformed references', () => {
     const p = problems({
       resources: [
-        { name: 'a', source: '/c/a', inputs: { x: { reference: 'ghost.id' }, y: { reference: 'b.nope' }, z: { reference: 'b' }, w: { reference: 'b.id.more' } } },
+        {
+          name: 'a',
+          source: '/c/a',
+          inputs: { x: { reference: 'ghost.id' }, y: { reference: 'b.nope' }, z: { reference: 'b' }, w: { reference: 'b.id.more' } },
+        },
         { name: 'a', source: '/c/a', inputs: {} },
         { name: 'b', source: '/c/b', inputs: {} },
       ],
@@ -129,7 +145,11 @@ describe('generateRootModule', () => {
   });
 
   it('rejects values Terraform cannot take and a sensitive input without a value', () => {
-    const p = problems({ resources: [{ name: 'a', source: '/c', inputs: { n: { literal: Number.NaN }, f: { literal: () => 1 }, d: { literal: new Date(0) } }, sensitiveInputs: ['missing'] }] });
+    const p = problems({
+      resources: [
+        { name: 'a', source: '/c', inputs: { n: { literal: Number.NaN }, f: { literal: () => 1 }, d: { literal: new Date(0) } }, sensitiveInputs: ['missing'] },
+      ],
+    });
     expect(p.join('\n')).toMatch(/input "n": NaN is not a number/);
     expect(p.join('\n')).toMatch(/input "f": a function value/);
     expect(p.join('\n')).toMatch(/input "d": a object value/);
@@ -147,7 +167,9 @@ describe('names, outputs and plan helpers', () => {
     expect(parseReference('a')).toBeUndefined();
     expect(splitRootOutputName('web__url__x')).toEqual({ resource: 'web', output: 'url__x' });
     expect(splitRootOutputName('plain')).toBeUndefined();
-    expect(outputsByResource({ web__url: { value: 'u', sensitive: false }, db__pw: { value: 'p', sensitive: true }, other: { value: 1, sensitive: false } })).toEqual({
+    expect(
+      outputsByResource({ web__url: { value: 'u', sensitive: false }, db__pw: { value: 'p', sensitive: true }, other: { value: 1, sensitive: false } }),
+    ).toEqual({
       web: { url: { value: 'u', sensitive: false } },
       db: { pw: { value: 'p', sensitive: true } },
     });

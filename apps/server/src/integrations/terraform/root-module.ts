@@ -136,11 +136,13 @@ export function generateRootModule(spec: RootModuleSpec): RootModule {
   const problems: string[] = [];
   const names = new Set<string>();
   for (const r of spec.resources) {
-    if (!TERRAFORM_IDENTIFIER.test(r.name)) problems.push(`resource name "${r.name}" is not a valid Terraform identifier (letters, digits, _ and -, not starting with a digit or -)`);
+    if (!TERRAFORM_IDENTIFIER.test(r.name))
+      problems.push(`resource name "${r.name}" is not a valid Terraform identifier (letters, digits, _ and -, not starting with a digit or -)`);
     else if (r.name.includes(OUTPUT_SEPARATOR)) problems.push(`resource name "${r.name}" must not contain "${OUTPUT_SEPARATOR}"`);
     if (names.has(r.name)) problems.push(`resource name "${r.name}" is used twice`);
     names.add(r.name);
-    if (typeof r.source !== 'string' || !path.isAbsolute(r.source)) problems.push(`resource "${r.name}": module source must be an absolute path, got "${r.source}"`);
+    if (typeof r.source !== 'string' || !path.isAbsolute(r.source))
+      problems.push(`resource "${r.name}": module source must be an absolute path, got "${r.source}"`);
     else if (/[$%]\{/.test(r.source)) problems.push(`resource "${r.name}": module source must not contain "\${" or "%{"`);
   }
   const declared = new Map<string, ModuleOutputDecl[]>();
@@ -149,7 +151,8 @@ export function generateRootModule(spec: RootModuleSpec): RootModule {
       problems.push(`outputs are given for unknown resource "${resource}"`);
       continue;
     }
-    for (const o of outs) if (!TERRAFORM_IDENTIFIER.test(o.name)) problems.push(`resource "${resource}": output name "${o.name}" is not a valid Terraform identifier`);
+    for (const o of outs)
+      if (!TERRAFORM_IDENTIFIER.test(o.name)) problems.push(`resource "${resource}": output name "${o.name}" is not a valid Terraform identifier`);
     declared.set(resource, outs);
   }
 

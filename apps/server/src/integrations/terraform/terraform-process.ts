@@ -38,7 +38,8 @@ export function runTerraformProcess(bin: string, args: string[], o: TerraformPro
     let child: ReturnType<typeof spawnProcess>;
     try {
       child = spawnProcess(bin, args, {
-        cwd: o.cwd, env: o.env,
+        cwd: o.cwd,
+        env: o.env,
         ...(o.box ? { box: { ...o.box, run: { ...o.box.run, asPid1: true } } } : {}),
         onBoxPid: (pid) => {
           terraformPid = pid;
@@ -57,7 +58,9 @@ export function runTerraformProcess(bin: string, args: string[], o: TerraformPro
     const killGroup = () => {
       try {
         if (child.pid) process.kill(-child.pid, 'SIGKILL');
-      } catch { /* already gone */ }
+      } catch {
+        /* already gone */
+      }
     };
     // one SIGINT only: a second one makes terraform exit at once and lose its state
     let interrupted = false;
@@ -66,7 +69,9 @@ export function runTerraformProcess(bin: string, args: string[], o: TerraformPro
       interrupted = true;
       try {
         process.kill(terraformPid, 'SIGINT');
-      } catch { /* already gone */ }
+      } catch {
+        /* already gone */
+      }
     };
     const onAbort = () => {
       interrupt(); // before the box has told terraform's pid, the SIGINT follows as soon as it does

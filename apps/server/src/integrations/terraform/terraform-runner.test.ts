@@ -161,7 +161,9 @@ describe('terraform runner (real CLI, local backend)', () => {
     const files = fs.readdirSync(env.workDir).filter((f) => f.endsWith('.json'));
     expect(files.sort()).toEqual([BACKEND_FILE, 'main.tf.json'].sort());
     for (const f of files) expect(fs.readFileSync(path.join(env.workDir, f), 'utf8')).not.toContain(TOKEN);
-    expect(JSON.parse(fs.readFileSync(path.join(env.workDir, BACKEND_FILE), 'utf8'))).toEqual({ terraform: { backend: { local: { path: path.join(tmp, 'state', 'stage1.tfstate') } } } });
+    expect(JSON.parse(fs.readFileSync(path.join(env.workDir, BACKEND_FILE), 'utf8'))).toEqual({
+      terraform: { backend: { local: { path: path.join(tmp, 'state', 'stage1.tfstate') } } },
+    });
   });
 
   it('plans both resources, applies exactly that plan and exports outputs through references', async () => {
@@ -198,7 +200,7 @@ describe('terraform runner (real CLI, local backend)', () => {
     expect(plan.summary).toEqual({ add: 0, change: 0, destroy: 0, replace: 0 });
   });
 
-  it('refuses a stale plan with a TerraformError carrying terraform\'s message', async () => {
+  it("refuses a stale plan with a TerraformError carrying terraform's message", async () => {
     const stale = await runner.plan({ destroy: true });
     const fresh = await runner.plan({ destroy: true, targets: [moduleAddress('b')] });
     expect(fresh.summary).toEqual({ add: 0, change: 0, destroy: 1, replace: 0 });
@@ -235,7 +237,10 @@ describe('terraform runner (real CLI, local backend)', () => {
   });
 
   it('a cancelled apply stops gracefully and leaves no lock: the next plan succeeds at once', async () => {
-    const slow = environment('slow', { resources: [{ name: 'slow', source: compSlow, inputs: {} }] }, () => ({ type: 'local', path: path.join(tmp, 'state', 'slow.tfstate') }));
+    const slow = environment('slow', { resources: [{ name: 'slow', source: compSlow, inputs: {} }] }, () => ({
+      type: 'local',
+      path: path.join(tmp, 'state', 'slow.tfstate'),
+    }));
     // terraform removes its lock file only when it unlocks; a killed terraform leaves it behind
     await cancelSlowApplyThenReplan(slow, () => expect(fs.existsSync(path.join(tmp, 'state', '.slow.tfstate.lock.info'))).toBe(false));
   });
@@ -293,7 +298,9 @@ describe('terraform runner (real CLI, pg backend)', () => {
     expect(rows.map((r) => r.name)).toEqual(['default']);
     // terraform's own files hold no connection string
     const walk = (d: string): string[] =>
-      fs.readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isSymbolicLink() ? [] : e.isDirectory() ? walk(path.join(d, e.name)) : [path.join(d, e.name)]));
+      fs
+        .readdirSync(d, { withFileTypes: true })
+        .flatMap((e) => (e.isSymbolicLink() ? [] : e.isDirectory() ? walk(path.join(d, e.name)) : [path.join(d, e.name)]));
     for (const f of walk(env.workDir).filter((f) => !f.endsWith('.tfplan'))) expect(fs.readFileSync(f, 'utf8')).not.toContain(connStr);
 
     await runner.destroy();
@@ -304,7 +311,9 @@ describe('terraform runner (real CLI, pg backend)', () => {
       // the pg backend locks with advisory locks: none may be held once terraform has stopped
       const db = new pg.Client({ connectionString: connStr });
       await db.connect();
-      const locks = await db.query("select count(*)::int as n from pg_locks where locktype = 'advisory' and database = (select oid from pg_database where datname = current_database())");
+      const locks = await db.query(
+        "select count(*)::int as n from pg_locks where locktype = 'advisory' and database = (select oid from pg_database where datname = current_database())",
+      );
       await db.end();
       expect(locks.rows[0].n).toBe(0);
     });

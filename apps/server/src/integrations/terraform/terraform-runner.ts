@@ -117,7 +117,21 @@ export { AbortedError };
 /** Name of the backend file the runner writes (an override file, so it wins over any backend block). */
 export const BACKEND_FILE = 'gantry_backend_override.tf.json';
 
-const PASSED_THROUGH = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'LC_ALL', 'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy', 'SSL_CERT_FILE', 'SSL_CERT_DIR'];
+const PASSED_THROUGH = [
+  'PATH',
+  'HOME',
+  'TMPDIR',
+  'LANG',
+  'LC_ALL',
+  'HTTP_PROXY',
+  'HTTPS_PROXY',
+  'NO_PROXY',
+  'http_proxy',
+  'https_proxy',
+  'no_proxy',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+];
 
 function backendSecrets(backend: TerraformBackend): string[] {
   if (backend.type !== 'pg') return [];
@@ -199,10 +213,7 @@ export function createTerraformRunner(o: TerraformRunnerOptions): TerraformRunne
     async init() {
       fs.mkdirSync(o.workDir, { recursive: true });
       fs.mkdirSync(o.pluginCacheDir, { recursive: true });
-      const backend =
-        o.backend.type === 'local'
-          ? { local: { path: path.resolve(o.backend.path) } }
-          : { pg: {} }; // conn_str and schema_name come from PG_CONN_STR / PG_SCHEMA_NAME
+      const backend = o.backend.type === 'local' ? { local: { path: path.resolve(o.backend.path) } } : { pg: {} }; // conn_str and schema_name come from PG_CONN_STR / PG_SCHEMA_NAME
       if (o.backend.type === 'local') fs.mkdirSync(path.dirname(path.resolve(o.backend.path)), { recursive: true });
       // a sandboxed run of this work dir may have left a link in the file's place: never write through it
       writeFileNoFollow(path.join(o.workDir, BACKEND_FILE), `${JSON.stringify({ terraform: { backend } }, null, 2)}\n`);
@@ -214,7 +225,15 @@ export function createTerraformRunner(o: TerraformRunnerOptions): TerraformRunne
       const planFile = path.resolve(o.workDir, opts.planFile ?? path.join('plans', `${Date.now()}-${crypto.randomBytes(4).toString('hex')}.tfplan`));
       ensureRealDir(path.dirname(planFile), 0o700);
       o.box?.sandbox.handOver(path.dirname(planFile));
-      await run('plan', ['plan', '-input=false', '-no-color', lockTimeout, `-out=${planFile}`, ...(opts.destroy ? ['-destroy'] : []), ...targetArgs(opts.targets)]);
+      await run('plan', [
+        'plan',
+        '-input=false',
+        '-no-color',
+        lockTimeout,
+        `-out=${planFile}`,
+        ...(opts.destroy ? ['-destroy'] : []),
+        ...targetArgs(opts.targets),
+      ]);
       // it holds the input values, sensitive ones included (in the box, its folder is the box's and 0700)
       if (!o.box) fs.chmodSync(planFile, 0o600);
       const shown = JSON.parse(await run('show', ['show', '-json', '-no-color', planFile], true)) as {
@@ -242,7 +261,10 @@ export function createTerraformRunner(o: TerraformRunnerOptions): TerraformRunne
 
     async stateList() {
       const out = await run('state list', ['state', 'list'], true);
-      return out.split('\n').map((l) => l.trim()).filter(Boolean);
+      return out
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean);
     },
   };
   return runner;
@@ -257,7 +279,9 @@ function diagnostics(lines: string[]): string {
 }
 
 /** Turns `terraform show -json` resource changes into a summary and a change list. */
-export function summarizePlan(resourceChanges: { address: string; module_address?: string; change: { actions: PlanAction[] } }[]): Omit<PlanResult, 'planFile'> {
+export function summarizePlan(
+  resourceChanges: { address: string; module_address?: string; change: { actions: PlanAction[] } }[],
+): Omit<PlanResult, 'planFile'> {
   const summary: PlanSummary = { add: 0, change: 0, destroy: 0, replace: 0 };
   const changes: PlanChange[] = [];
   for (const rc of resourceChanges) {

@@ -14,7 +14,9 @@ beforeAll(async () => {
   projectId = await createProject(t, owner.idToken, 'Billing');
   reader = await addMember(t, owner.idToken, projectId, 'bill-admin@example.com', 'admin');
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 const call = (method: 'GET' | 'POST' | 'PUT', url: string, idToken: string, payload?: object) =>
   t.app.inject({ method, url: `/ms-project${url}`, headers: bearer(idToken), payload });
@@ -25,9 +27,18 @@ describe('plans and subscriptions', () => {
     expect(res.statusCode).toBe(200);
     const plans = res.json().paymentPlans;
     expect(plans.map((p: any) => p.id)).toEqual(['STARTER', 'PRO', 'BUSINESS']);
-    expect(Object.keys(plans[0].limitations).sort()).toEqual(
-      ['biggerRuntimeEnvironments', 'buildMinutes', 'cloudCostOptimizer', 'deploymentInsights', 'environmentReplication', 'environmentsAllowed', 'fullPackComponents', 'kubernetesDashboard', 'pipelinesManager', 'slackIntegration'],
-    );
+    expect(Object.keys(plans[0].limitations).sort()).toEqual([
+      'biggerRuntimeEnvironments',
+      'buildMinutes',
+      'cloudCostOptimizer',
+      'deploymentInsights',
+      'environmentReplication',
+      'environmentsAllowed',
+      'fullPackComponents',
+      'kubernetesDashboard',
+      'pipelinesManager',
+      'slackIntegration',
+    ]);
     expect((await t.app.inject({ method: 'GET', url: '/ms-project/payment-plans' })).statusCode).toBe(401);
   });
 
@@ -93,7 +104,10 @@ describe('plan gate', () => {
   it('answers 402 with a message when the plan lacks a feature, and lets it through when it has it', async () => {
     const pid = await createProject(t, outsider.idToken, 'Gated');
     const billing = t.app.services.billing;
-    await expect(billing.assertFeature(pid, 'slackIntegration')).rejects.toMatchObject({ status: 402, message: 'Your plan does not include Slack integration. Upgrade your plan to use it.' });
+    await expect(billing.assertFeature(pid, 'slackIntegration')).rejects.toMatchObject({
+      status: 402,
+      message: 'Your plan does not include Slack integration. Upgrade your plan to use it.',
+    });
     await expect(billing.assertFeature(pid, 'pipelinesManager')).resolves.toBeUndefined();
     await expect(billing.assertWithinLimit(pid, 'environmentsAllowed', 2)).rejects.toMatchObject({ status: 402 });
     await expect(billing.assertWithinLimit(pid, 'environmentsAllowed', 1)).resolves.toBeUndefined();

@@ -1,8 +1,17 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  PaymentPlan, Subscription, SubscriptionHistoryEntry, RecurrencyBody, RedeemPromoBody, ProjectIdParams, OkBody,
-  ApplyPromoCodeBody, ReleasePromoCodeBody, PromotionQuery, PromotionAnswer,
+  PaymentPlan,
+  Subscription,
+  SubscriptionHistoryEntry,
+  RecurrencyBody,
+  RedeemPromoBody,
+  ProjectIdParams,
+  OkBody,
+  ApplyPromoCodeBody,
+  ReleasePromoCodeBody,
+  PromotionQuery,
+  PromotionAnswer,
 } from '@gantry/contracts';
 import type { Guards } from '../../platform/auth.js';
 import type { BillingService } from './billing.service.js';
@@ -13,23 +22,44 @@ export function billingRoutes(deps: { billing: BillingService; guards: Guards })
   const { billing, guards } = deps;
   return async (app) => {
     const tags = ['billing'];
-    app.get('/payment-plans', { preHandler: guards.authenticate, schema: { tags, response: { 200: z.object({ paymentPlans: z.array(PaymentPlan) }) } } }, async () => ({
-      paymentPlans: await billing.plans(),
-    }));
-    app.get('/projects/:projectId/subscription', { preHandler: guards.project('view'), schema: { tags, params: ProjectIdParams, response: { 200: Subscription } } }, (req) =>
-      billing.subscription(req.params.projectId),
+    app.get(
+      '/payment-plans',
+      { preHandler: guards.authenticate, schema: { tags, response: { 200: z.object({ paymentPlans: z.array(PaymentPlan) }) } } },
+      async () => ({
+        paymentPlans: await billing.plans(),
+      }),
     );
-    app.get('/projects/:projectId/subscription/history', { preHandler: guards.project('view'), schema: { tags, params: ProjectIdParams, response: { 200: z.object({ history: z.array(SubscriptionHistoryEntry) }) } } }, async (req) => ({
-      history: await billing.history(req.params.projectId),
-    }));
-    app.put('/projects/:projectId/subscription/recurrency', { preHandler: guards.project('manageProject'), schema: { tags, params: ProjectIdParams, body: RecurrencyBody, response: { 200: Subscription } } }, async (req) => {
-      await billing.setRecurrency(req.params.projectId, req.body.enabled);
-      return billing.subscription(req.params.projectId);
-    });
-    app.post('/projects/:projectId/promo-code', { preHandler: guards.project('manageProject'), schema: { tags, params: ProjectIdParams, body: RedeemPromoBody, response: { 200: Subscription } } }, async (req) => {
-      await billing.redeem(req.params.projectId, req.body.redeemCode);
-      return billing.subscription(req.params.projectId);
-    });
+    app.get(
+      '/projects/:projectId/subscription',
+      { preHandler: guards.project('view'), schema: { tags, params: ProjectIdParams, response: { 200: Subscription } } },
+      (req) => billing.subscription(req.params.projectId),
+    );
+    app.get(
+      '/projects/:projectId/subscription/history',
+      {
+        preHandler: guards.project('view'),
+        schema: { tags, params: ProjectIdParams, response: { 200: z.object({ history: z.array(SubscriptionHistoryEntry) }) } },
+      },
+      async (req) => ({
+        history: await billing.history(req.params.projectId),
+      }),
+    );
+    app.put(
+      '/projects/:projectId/subscription/recurrency',
+      { preHandler: guards.project('manageProject'), schema: { tags, params: ProjectIdParams, body: RecurrencyBody, response: { 200: Subscription } } },
+      async (req) => {
+        await billing.setRecurrency(req.params.projectId, req.body.enabled);
+        return billing.subscription(req.params.projectId);
+      },
+    );
+    app.post(
+      '/projects/:projectId/promo-code',
+      { preHandler: guards.project('manageProject'), schema: { tags, params: ProjectIdParams, body: RedeemPromoBody, response: { 200: Subscription } } },
+      async (req) => {
+        await billing.redeem(req.params.projectId, req.body.redeemCode);
+        return billing.subscription(req.params.projectId);
+      },
+    );
   };
 }
 

@@ -1,7 +1,14 @@
 import crypto from 'node:crypto';
 import {
-  STARTER_PLAN_ID, TRIAL_DAYS, PROMO_DAYS, planLimitMessage,
-  type FeatureLimitation, type NumericLimitation, type Subscription, type SubscriptionHistoryEntry, type PaymentPlan,
+  STARTER_PLAN_ID,
+  TRIAL_DAYS,
+  PROMO_DAYS,
+  planLimitMessage,
+  type FeatureLimitation,
+  type NumericLimitation,
+  type Subscription,
+  type SubscriptionHistoryEntry,
+  type PaymentPlan,
 } from '@gantry/contracts';
 import type { Tx } from '../../platform/db.js';
 import { NotFound, PlanLimit, Validation } from '../../platform/errors.js';
@@ -31,10 +38,17 @@ export function createBillingService(deps: { store: BillingStore; now?: () => Da
   async function redeemInto(projectId: string, code: string, email: string | null, tx?: Tx) {
     const row = await store.redeem(code, projectId, email, tx);
     if (!row) return false;
-    await store.addSubscription({
-      projectId, planId: row.planId, type: row.kind === 'APPSUMO' ? 'APPSUMO' : 'PROMO', frequency: 'yearly',
-      startDate: now(), expirationDate: days(now(), row.days),
-    }, tx);
+    await store.addSubscription(
+      {
+        projectId,
+        planId: row.planId,
+        type: row.kind === 'APPSUMO' ? 'APPSUMO' : 'PROMO',
+        frequency: 'yearly',
+        startDate: now(),
+        expirationDate: days(now(), row.days),
+      },
+      tx,
+    );
     return true;
   }
 
@@ -44,7 +58,12 @@ export function createBillingService(deps: { store: BillingStore; now?: () => Da
     },
 
     async plans(): Promise<PaymentPlan[]> {
-      return (await store.plans()).map((p) => ({ id: p.id, name: p.name, pricing: { monthly: p.priceMonthly, yearly: p.priceYearly }, limitations: p.limitations }));
+      return (await store.plans()).map((p) => ({
+        id: p.id,
+        name: p.name,
+        pricing: { monthly: p.priceMonthly, yearly: p.priceYearly },
+        limitations: p.limitations,
+      }));
     },
 
     /** A new project starts its STARTER trial, or the creator's reserved promotion if there is one. */
@@ -72,7 +91,10 @@ export function createBillingService(deps: { store: BillingStore; now?: () => Da
 
     async history(projectId: string): Promise<SubscriptionHistoryEntry[]> {
       return (await store.history(projectId)).map((s) => ({
-        subscriptionId: s.id, type: s.type, startDate: s.startDate.toISOString(), expirationDate: s.expirationDate?.toISOString() ?? null,
+        subscriptionId: s.id,
+        type: s.type,
+        startDate: s.startDate.toISOString(),
+        expirationDate: s.expirationDate?.toISOString() ?? null,
       }));
     },
 
@@ -82,11 +104,13 @@ export function createBillingService(deps: { store: BillingStore; now?: () => Da
     },
 
     async redeem(projectId: string, code: string) {
-      if (!(await redeemInto(projectId, code.trim(), null))) throw new Validation('This promo code is not valid or was already used.', { redeemCode: ['This promo code is not valid or was already used.'] });
+      if (!(await redeemInto(projectId, code.trim(), null)))
+        throw new Validation('This promo code is not valid or was already used.', { redeemCode: ['This promo code is not valid or was already used.'] });
     },
 
     async reserveCode(code: string, email: string) {
-      if (!(await store.reserve(code.trim(), email))) throw new Validation('This promo code is not valid or was already used.', { code: ['This promo code is not valid or was already used.'] });
+      if (!(await store.reserve(code.trim(), email)))
+        throw new Validation('This promo code is not valid or was already used.', { code: ['This promo code is not valid or was already used.'] });
     },
     releaseCode: (email: string) => store.release(email),
     hasPromotion: async (email: string) => !!(await store.reservedFor(email)),
@@ -111,7 +135,8 @@ export function createBillingService(deps: { store: BillingStore; now?: () => Da
     /** 402 when adding `adding` to `used` would pass the plan's numeric limit. */
     async assertWithinLimit(projectId: string, key: NumericLimitation, used: number, adding = 1) {
       const limit = Number((await this.limitations(projectId))[key] ?? 0);
-      if (used + adding > limit) throw new PlanLimit(`Your plan allows ${limit} ${key === 'buildMinutes' ? 'build minutes' : 'environments'}. Upgrade your plan to get more.`);
+      if (used + adding > limit)
+        throw new PlanLimit(`Your plan allows ${limit} ${key === 'buildMinutes' ? 'build minutes' : 'environments'}. Upgrade your plan to get more.`);
     },
   };
 }

@@ -5,17 +5,32 @@ import { paymentPlans, promoCodes, subscriptions } from './billing.tables.js';
 export function createBillingStore(db: Db) {
   return {
     upsertPlan: (p: typeof paymentPlans.$inferInsert) =>
-      db.insert(paymentPlans).values(p).onConflictDoUpdate({ target: paymentPlans.id, set: { name: p.name, priceMonthly: p.priceMonthly, priceYearly: p.priceYearly, limitations: p.limitations } }),
+      db
+        .insert(paymentPlans)
+        .values(p)
+        .onConflictDoUpdate({
+          target: paymentPlans.id,
+          set: { name: p.name, priceMonthly: p.priceMonthly, priceYearly: p.priceYearly, limitations: p.limitations },
+        }),
     plans: () => db.select().from(paymentPlans).orderBy(paymentPlans.priceMonthly),
     plan: async (id: string) => (await db.select().from(paymentPlans).where(eq(paymentPlans.id, id)))[0],
     addSubscription: (values: typeof subscriptions.$inferInsert, tx: Tx = db) => tx.insert(subscriptions).values(values).returning(),
     /** The newest subscription that has started. */
     current: async (projectId: string) =>
-      (await db.select().from(subscriptions).where(and(eq(subscriptions.projectId, projectId), lte(subscriptions.startDate, new Date()))).orderBy(desc(subscriptions.startDate)).limit(1))[0],
+      (
+        await db
+          .select()
+          .from(subscriptions)
+          .where(and(eq(subscriptions.projectId, projectId), lte(subscriptions.startDate, new Date())))
+          .orderBy(desc(subscriptions.startDate))
+          .limit(1)
+      )[0],
     /** The newest started subscription of each project, in one query. */
     currentFor: (projectIds: string[]) =>
       projectIds.length
-        ? db.selectDistinctOn([subscriptions.projectId]).from(subscriptions)
+        ? db
+            .selectDistinctOn([subscriptions.projectId])
+            .from(subscriptions)
             .where(and(inArray(subscriptions.projectId, projectIds), lte(subscriptions.startDate, new Date())))
             .orderBy(subscriptions.projectId, desc(subscriptions.startDate))
         : Promise.resolve([] as (typeof subscriptions.$inferSelect)[]),
@@ -26,18 +41,39 @@ export function createBillingStore(db: Db) {
     /** Reserves a free code for an e-mail; answers the row or nothing when the code is unknown or taken. */
     reserve: async (code: string, email: string) =>
       (
-        await db.update(promoCodes).set({ reservedEmail: email, reservedAt: new Date() })
-          .where(and(eq(promoCodes.code, code), isNull(promoCodes.redeemedAt), sql`(${promoCodes.reservedEmail} is null or ${promoCodes.reservedEmail} = ${email})`))
+        await db
+          .update(promoCodes)
+          .set({ reservedEmail: email, reservedAt: new Date() })
+          .where(
+            and(eq(promoCodes.code, code), isNull(promoCodes.redeemedAt), sql`(${promoCodes.reservedEmail} is null or ${promoCodes.reservedEmail} = ${email})`),
+          )
           .returning()
       )[0],
     release: (email: string) =>
-      db.update(promoCodes).set({ reservedEmail: null, reservedAt: null }).where(and(eq(promoCodes.reservedEmail, email), isNull(promoCodes.redeemedAt))),
+      db
+        .update(promoCodes)
+        .set({ reservedEmail: null, reservedAt: null })
+        .where(and(eq(promoCodes.reservedEmail, email), isNull(promoCodes.redeemedAt))),
     reservedFor: async (email: string, tx: Tx = db) =>
-      (await tx.select().from(promoCodes).where(and(eq(promoCodes.reservedEmail, email), isNull(promoCodes.redeemedAt))).limit(1))[0],
+      (
+        await tx
+          .select()
+          .from(promoCodes)
+          .where(and(eq(promoCodes.reservedEmail, email), isNull(promoCodes.redeemedAt)))
+          .limit(1)
+      )[0],
     redeem: async (code: string, projectId: string, email: string | null, tx: Tx = db) =>
       (
-        await tx.update(promoCodes).set({ redeemedAt: new Date(), redeemedProjectId: projectId, reservedEmail: email })
-          .where(and(eq(promoCodes.code, code), isNull(promoCodes.redeemedAt), email ? sql`(${promoCodes.reservedEmail} is null or ${promoCodes.reservedEmail} = ${email})` : isNull(promoCodes.reservedEmail)))
+        await tx
+          .update(promoCodes)
+          .set({ redeemedAt: new Date(), redeemedProjectId: projectId, reservedEmail: email })
+          .where(
+            and(
+              eq(promoCodes.code, code),
+              isNull(promoCodes.redeemedAt),
+              email ? sql`(${promoCodes.reservedEmail} is null or ${promoCodes.reservedEmail} = ${email})` : isNull(promoCodes.reservedEmail),
+            ),
+          )
           .returning()
       )[0],
   };

@@ -30,7 +30,13 @@ async function createPipeline(name: string, repo: string, extra: object = {}) {
   return res.json().pipelineId as string;
 }
 
-const buildsOf = async (pipelineId: string) => (await api('GET', `/pipelines/${pipelineId}/builds?limit=100`)).json().builds as { id: string; status: string; branch: string; errorMessage: string | null }[];
+const buildsOf = async (pipelineId: string) =>
+  (await api('GET', `/pipelines/${pipelineId}/builds?limit=100`)).json().builds as {
+    id: string;
+    status: string;
+    branch: string;
+    errorMessage: string | null;
+  }[];
 
 beforeAll(async () => {
   git = createLocalGit();
@@ -40,7 +46,10 @@ beforeAll(async () => {
   t = await createTestApp({}, { overrides: { pipelines: { gitAccess: git.access } } });
   token = (await registerUser(t, 'hardening@example.com')).idToken;
   projectId = await createProject(t, token, 'Hardening');
-  const [row] = await t.app.services.database.db.insert(gitAccounts).values({ projectId, type: 'github', accountName: 'acme', externalId: '1', accessTokenSealed: t.app.services.secrets.seal('local-token') }).returning();
+  const [row] = await t.app.services.database.db
+    .insert(gitAccounts)
+    .values({ projectId, type: 'github', accountName: 'acme', externalId: '1', accessTokenSealed: t.app.services.secrets.seal('local-token') })
+    .returning();
   gitAccountId = row!.id;
 });
 afterAll(async () => {
@@ -50,7 +59,9 @@ afterAll(async () => {
 
 describe('pipeline spec input', () => {
   let kept: string;
-  beforeAll(async () => { kept = await createPipeline('kept-spec', 'kept', { automatedTrigger: false }); });
+  beforeAll(async () => {
+    kept = await createPipeline('kept-spec', 'kept', { automatedTrigger: false });
+  });
 
   it('answers a self-referencing YAML merge key with 400 "Not a valid Yaml File"', async () => {
     for (const yaml of ['a: &a\n  <<: *a\n', 'steps: &s\n  X: *s\n']) {
@@ -85,7 +96,12 @@ describe('pipeline spec input', () => {
     const secret = t.app.services.pipelines.webhookSecret(row)!;
     const sha = git.commit('acme/huge', { 'src/a.js': 'x' }, 'push');
     const body = JSON.stringify({ sha, message: 'push', author: 'Dev', branch: 'main', changedFiles: ['src/a.js'] });
-    const hook = await t.app.inject({ method: 'POST', url: `/ms-ap/webhooks/github/${id}`, headers: { 'content-type': 'application/json', 'x-test-signature': git.sign(secret, body) }, payload: body });
+    const hook = await t.app.inject({
+      method: 'POST',
+      url: `/ms-ap/webhooks/github/${id}`,
+      headers: { 'content-type': 'application/json', 'x-test-signature': git.sign(secret, body) },
+      payload: body,
+    });
     expect(hook.statusCode, hook.body).toBe(202);
     const [failed] = await buildsOf(id);
     expect(failed).toMatchObject({ status: 'FAILED' });
@@ -113,7 +129,12 @@ describe('branch names from outside', () => {
     const before = (await buildsOf(id)).length;
     for (const branch of ['a..b', '-x', 'main\nevil', 'x.lock']) {
       const body = JSON.stringify({ sha: 'a'.repeat(40), message: 'm', author: 'Dev', branch, changedFiles: ['a'] });
-      const res = await t.app.inject({ method: 'POST', url: `/ms-ap/webhooks/github/${id}`, headers: { 'content-type': 'application/json', 'x-test-signature': git.sign(secret, body) }, payload: body });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/ms-ap/webhooks/github/${id}`,
+        headers: { 'content-type': 'application/json', 'x-test-signature': git.sign(secret, body) },
+        payload: body,
+      });
       expect(res.statusCode, res.body).toBe(202);
       expect(res.json()).toMatchObject({ triggered: false, buildId: null });
       expect(res.json().reason).toMatch(/branch name/i);
@@ -133,7 +154,12 @@ describe('replayed push webhooks', () => {
   });
   const deliver = (headers: Record<string, string>) => {
     const body = JSON.stringify({ sha, message: 'replay me', author: 'Dev', branch: 'main', changedFiles: ['src/b.js'] });
-    return t.app.inject({ method: 'POST', url: `/ms-ap/webhooks/github/${id}`, headers: { 'content-type': 'application/json', 'x-test-signature': git.sign(secret, body), ...headers }, payload: body });
+    return t.app.inject({
+      method: 'POST',
+      url: `/ms-ap/webhooks/github/${id}`,
+      headers: { 'content-type': 'application/json', 'x-test-signature': git.sign(secret, body), ...headers },
+      payload: body,
+    });
   };
 
   it('starts one build for the same signed delivery sent twice', async () => {

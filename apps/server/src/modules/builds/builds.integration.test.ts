@@ -39,11 +39,18 @@ const api = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, token: stri
 
 /** Waits on the build's state, not on time: a loaded machine only makes it slower. */
 const waitForBuild = (pipelineId: string, buildId: string) =>
-  until(async () => (await api('GET', `/pipelines/${pipelineId}/builds/${buildId}`, owner.idToken)).json(), (b) => ['SUCCEEDED', 'FAILED', 'ABORTED'].includes(b.status), `build ${buildId} to finish`);
+  until(
+    async () => (await api('GET', `/pipelines/${pipelineId}/builds/${buildId}`, owner.idToken)).json(),
+    (b) => ['SUCCEEDED', 'FAILED', 'ABORTED'].includes(b.status),
+    `build ${buildId} to finish`,
+  );
 
 async function logsOf(pipelineId: string, buildId: string, step: string) {
   const res = await api('GET', `/pipelines/${pipelineId}/builds/${buildId}/steps/${step}/logs`, owner.idToken);
-  return res.json().chunks.map((c: { text: string }) => c.text).join('\n');
+  return res
+    .json()
+    .chunks.map((c: { text: string }) => c.text)
+    .join('\n');
 }
 
 async function createPipeline(name: string, extra: object = {}) {
@@ -61,7 +68,10 @@ beforeAll(async () => {
   outsider = await registerUser(t, 'pipe-outsider@example.com');
   projectId = await createProject(t, owner.idToken, 'Pipes');
   reader = await addMember(t, owner.idToken, projectId, 'pipe-reader@example.com', 'read');
-  const [row] = await t.app.services.database.db.insert(gitAccounts).values({ projectId, type: 'github', accountName: 'acme', externalId: '1', accessTokenSealed: t.app.services.secrets.seal('local-token') }).returning();
+  const [row] = await t.app.services.database.db
+    .insert(gitAccounts)
+    .values({ projectId, type: 'github', accountName: 'acme', externalId: '1', accessTokenSealed: t.app.services.secrets.seal('local-token') })
+    .returning();
   gitAccountId = row!.id;
 });
 afterAll(async () => {
@@ -71,10 +81,18 @@ afterAll(async () => {
 
 describe('pipelines API', () => {
   it('creates a pipeline with defaults, seals sensitive variables and registers the push webhook', async () => {
-    const id = await createPipeline('app-main', { environmentVariables: [{ key: 'API_KEY', value: 'sup3rs3cret', sensitive: true }, { key: 'MODE', value: 'ci', sensitive: false }] });
+    const id = await createPipeline('app-main', {
+      environmentVariables: [
+        { key: 'API_KEY', value: 'sup3rs3cret', sensitive: true },
+        { key: 'MODE', value: 'ci', sensitive: false },
+      ],
+    });
     const res = await api('GET', `/pipelines/${id}`, reader.idToken);
     expect(res.json()).toMatchObject({ name: 'app-main', branchFilter: 'main', workDir: '/', automatedTrigger: true, latestBuild: null });
-    expect(res.json().environmentVariables).toEqual([{ key: 'API_KEY', value: '(sensitive)', sensitive: true }, { key: 'MODE', value: 'ci', sensitive: false }]);
+    expect(res.json().environmentVariables).toEqual([
+      { key: 'API_KEY', value: '(sensitive)', sensitive: true },
+      { key: 'MODE', value: 'ci', sensitive: false },
+    ]);
     expect(git.hooks.some((h) => h.url.endsWith(`/ms-ap/webhooks/github/${id}`))).toBe(true);
     const raw = await t.app.services.database.executeSql(`select environment_variables::text as v from pipelines where id = '${id}'`);
     expect(raw.rows[0].v).not.toContain('sup3rs3cret');
@@ -94,7 +112,12 @@ describe('pipelines API', () => {
 
   it('keeps a sensitive value when an update sends the placeholder', async () => {
     const id = await createPipeline('keep-secret', { environmentVariables: [{ key: 'TOKEN', value: 'abc123xyz', sensitive: true }], automatedTrigger: false });
-    const res = await api('PUT', `/pipelines/${id}`, owner.idToken, { gitAccountId, repositoryUrl: repoUrl, branchFilter: 'main|dev', environmentVariables: [{ key: 'TOKEN', value: '(sensitive)', sensitive: true }] });
+    const res = await api('PUT', `/pipelines/${id}`, owner.idToken, {
+      gitAccountId,
+      repositoryUrl: repoUrl,
+      branchFilter: 'main|dev',
+      environmentVariables: [{ key: 'TOKEN', value: '(sensitive)', sensitive: true }],
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().branchFilter).toBe('main|dev');
     const row = await t.app.services.pipelines.get(projectId, id);
@@ -133,7 +156,10 @@ describe('builds', () => {
     expect(res.statusCode, res.body).toBe(201);
     const build = await waitForBuild(pipelineId, res.json().buildId);
     expect(build.status, build.errorMessage).toBe('SUCCEEDED');
-    expect(build.steps.map((s: any) => [s.name, s.stage, s.status])).toEqual([['Clone', 'clone', 'SUCCEEDED'], ['Build', 'build', 'SUCCEEDED']]);
+    expect(build.steps.map((s: any) => [s.name, s.stage, s.status])).toEqual([
+      ['Clone', 'clone', 'SUCCEEDED'],
+      ['Build', 'build', 'SUCCEEDED'],
+    ]);
     expect(build.stages).toEqual([{ name: 'clone' }, { name: 'build' }]);
     expect(build.metadata.commit).toMatchObject({ message: 'initial', user: { name: 'Dev' } });
     const log = await logsOf(pipelineId, build.id, 'Build');
@@ -141,13 +167,24 @@ describe('builds', () => {
     expect(log).toContain('secret is ****');
     expect(log).not.toContain('sup3rs3cret');
     const artifacts = build.steps[1].artifacts;
-    expect(artifacts.map((a: any) => [a.kind, a.name, a.files])).toEqual([['files', 'bundle', 1], ['json', 'out.json', 1]]);
+    expect(artifacts.map((a: any) => [a.kind, a.name, a.files])).toEqual([
+      ['files', 'bundle', 1],
+      ['json', 'out.json', 1],
+    ]);
     const zip = await api('GET', `/pipelines/${pipelineId}/builds/${build.id}/artifacts/${artifacts[0].id}`, reader.idToken);
     expect(zip.headers['content-type']).toBe('application/zip');
     expect(zip.rawPayload.subarray(0, 2).toString()).toBe('PK');
     const json = await api('GET', `/pipelines/${pipelineId}/builds/${build.id}/artifacts/${artifacts[1].id}`, reader.idToken);
     expect(json.json()).toEqual({ version: 'main' });
-    expect((await t.app.inject({ method: 'GET', url: `/ms-ap/projects/${projectId}/pipelines/${pipelineId}/builds/${build.id}/artifacts/${artifacts[1].id}`, headers: bearer(outsider.idToken) })).statusCode).toBe(404);
+    expect(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: `/ms-ap/projects/${projectId}/pipelines/${pipelineId}/builds/${build.id}/artifacts/${artifacts[1].id}`,
+          headers: bearer(outsider.idToken),
+        })
+      ).statusCode,
+    ).toBe(404);
 
     const list = (await api('GET', '/pipelines', reader.idToken)).json().pipelines;
     expect(list.find((p: any) => p.id === pipelineId).latestBuild).toMatchObject({ id: build.id, status: 'SUCCEEDED' });
@@ -156,7 +193,12 @@ describe('builds', () => {
     expect(metrics.buildTime).toBeGreaterThan(0);
     expect((await api('GET', '/build-limitations', reader.idToken)).json().buildMinutes).toBe(500);
     const notes = (await t.app.inject({ method: 'GET', url: '/ms-notification/notifications', headers: bearer(reader.idToken) })).json().notifications;
-    expect(notes[0]).toMatchObject({ entityType: 'PIPELINE', itemId: pipelineId, version: String(build.number), message: `Build #${build.number} of app-main on main succeeded` });
+    expect(notes[0]).toMatchObject({
+      entityType: 'PIPELINE',
+      itemId: pipelineId,
+      version: String(build.number),
+      message: `Build #${build.number} of app-main on main succeeded`,
+    });
   });
 
   it('fails the build when a command fails', async () => {
@@ -175,7 +217,11 @@ describe('builds', () => {
     git.commit('acme/app', { 'gantry.yaml': SPEC.replace('echo "secret is $API_KEY"', 'echo started; sleep 60') }, 'slow');
     const res = await api('POST', `/pipelines/${pipelineId}/builds`, owner.idToken, { ref: 'refs/heads/main' });
     const buildId = res.json().buildId;
-    await until(() => logsOf(pipelineId, buildId, 'Build'), (log) => log.includes('started'), 'the step to start');
+    await until(
+      () => logsOf(pipelineId, buildId, 'Build'),
+      (log) => log.includes('started'),
+      'the step to start',
+    );
     expect((await api('POST', `/pipelines/${pipelineId}/builds/${buildId}/stop`, reader.idToken)).statusCode).toBe(403);
     expect((await api('POST', `/pipelines/${pipelineId}/builds/${buildId}/stop`, owner.idToken)).statusCode).toBe(200);
     const build = await waitForBuild(pipelineId, buildId);
@@ -192,9 +238,16 @@ describe('builds', () => {
     expect(events.length).toBeGreaterThanOrEqual(3);
     expect(events[0]).toMatchObject({ type: 'build', pipelineName: 'app-main', pipelineId, projectId });
     expect(Date.parse(events[0].timestamp)).toBeGreaterThanOrEqual(Date.parse(events[1].timestamp));
-    expect((await t.app.inject({ method: 'GET', url: `/ms-elasticsearch/projects/${projectId}/timeline?type=deployment`, headers: bearer(reader.idToken) })).json().events).toEqual([]);
-    expect((await t.app.inject({ method: 'GET', url: `/ms-elasticsearch/projects/${projectId}/timeline`, headers: bearer(outsider.idToken) })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'GET', url: `/ms-elasticsearch/projects/${projectId}/timeline?type=nope`, headers: bearer(reader.idToken) })).statusCode).toBe(400);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/ms-elasticsearch/projects/${projectId}/timeline?type=deployment`, headers: bearer(reader.idToken) })).json()
+        .events,
+    ).toEqual([]);
+    expect((await t.app.inject({ method: 'GET', url: `/ms-elasticsearch/projects/${projectId}/timeline`, headers: bearer(outsider.idToken) })).statusCode).toBe(
+      404,
+    );
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/ms-elasticsearch/projects/${projectId}/timeline?type=nope`, headers: bearer(reader.idToken) })).statusCode,
+    ).toBe(400);
   });
 
   it('pages builds newest first and finds one by id', async () => {
@@ -207,7 +260,7 @@ describe('builds', () => {
     expect((await api('GET', `/pipelines/${pipelineId}/builds/not-a-build`, reader.idToken)).statusCode).toBe(404);
   });
 
-  it('streams a step\'s log lines live to a socket of a project member', async () => {
+  it("streams a step's log lines live to a socket of a project member", async () => {
     git.commit('acme/app', { 'gantry.yaml': SPEC.replace('echo "secret is $API_KEY"', 'sleep 1; for i in 1 2 3; do echo live-$i; done') }, 'live');
     const url = await t.app.listen({ port: 0, host: '127.0.0.1' });
     const res = await api('POST', `/pipelines/${pipelineId}/builds`, owner.idToken, { ref: 'refs/heads/main' });
@@ -217,7 +270,13 @@ describe('builds', () => {
     sock.on('logs', (c: { text: string }) => text.push(c.text));
     expect(await sock.emitWithAck('logs:subscribe', { projectId, pipelineId, buildId, step: 'Build', type: 'pipeline' })).toEqual({ ok: true });
     await waitForBuild(pipelineId, buildId);
-    await until(async () => text.join('\n'), (all) => all.includes('live-3'), 'the live lines to arrive', 30_000, 50);
+    await until(
+      async () => text.join('\n'),
+      (all) => all.includes('live-3'),
+      'the live lines to arrive',
+      30_000,
+      50,
+    );
     expect(text.join('\n')).toMatch(/live-1\nlive-2\nlive-3/);
     sock.close();
     const spy = ioClient(url, { path: REALTIME_PATH, query: { Authorization: outsider.idToken }, transports: ['websocket'], reconnection: false });
@@ -245,14 +304,18 @@ describe('builds', () => {
     const build = await waitForBuild(pipelineId, res.json().buildId);
     expect(build.status).toBe('FAILED');
     // no registries module in the app yet: that is said first; with one, the missing Dockerfile is
-    expect(build.errorMessage).toMatch(/^Step Push failed: (The docker-push step needs the project's Docker registries|The Dockerfile Dockerfile was not found in the repository)/);
+    expect(build.errorMessage).toMatch(
+      /^Step Push failed: (The docker-push step needs the project's Docker registries|The Dockerfile Dockerfile was not found in the repository)/,
+    );
     git.commit('acme/app', { 'gantry.yaml': SPEC }, 'no push');
   });
 
   it('marks a build whose worker died as FAILED with the reason', async () => {
     const res = await api('POST', `/pipelines/${pipelineId}/builds`, owner.idToken, { ref: 'refs/heads/main' });
     const done = await waitForBuild(pipelineId, res.json().buildId);
-    await t.app.services.database.executeSql(`update builds set status = 'RUNNING', stop_date = null, worker_id = 'dead:1', heartbeat_at = now() - interval '5 minutes' where id = '${done.id}'`);
+    await t.app.services.database.executeSql(
+      `update builds set status = 'RUNNING', stop_date = null, worker_id = 'dead:1', heartbeat_at = now() - interval '5 minutes' where id = '${done.id}'`,
+    );
     await t.app.services.builds.recoverNow();
     const after = (await api('GET', `/pipelines/${pipelineId}/builds/${done.id}`, owner.idToken)).json();
     expect(after.status).toBe('FAILED');
@@ -263,7 +326,12 @@ describe('builds', () => {
 describe('push webhooks', () => {
   const deliver = (pipelineId: string, secret: string, push: object, signature?: string) => {
     const body = JSON.stringify(push);
-    return t.app.inject({ method: 'POST', url: `/ms-ap/webhooks/github/${pipelineId}`, headers: { 'content-type': 'application/json', 'x-test-signature': signature ?? git.sign(secret, body) }, payload: body });
+    return t.app.inject({
+      method: 'POST',
+      url: `/ms-ap/webhooks/github/${pipelineId}`,
+      headers: { 'content-type': 'application/json', 'x-test-signature': signature ?? git.sign(secret, body) },
+      payload: body,
+    });
   };
 
   it('triggers on a matching push and skips branches and files outside the filters', async () => {
@@ -277,7 +345,10 @@ describe('push webhooks', () => {
     expect(hit.json().triggered).toBe(true);
     const build = await waitForBuild(id, hit.json().buildId);
     expect(build.trigger).toBe('webhook');
-    expect((await deliver(id, secret, { ...base, branch: 'feature/x', changedFiles: ['src/a.js'] })).json()).toMatchObject({ triggered: false, reason: 'Branch feature/x does not match main|release/.*' });
+    expect((await deliver(id, secret, { ...base, branch: 'feature/x', changedFiles: ['src/a.js'] })).json()).toMatchObject({
+      triggered: false,
+      reason: 'Branch feature/x does not match main|release/.*',
+    });
     expect((await deliver(id, secret, { ...base, branch: 'main', changedFiles: ['README.md'] })).json()).toMatchObject({ triggered: false });
     expect((await deliver(id, secret, { ...base, branch: 'release/1.0', changedFiles: ['docs/guide.md'] })).json().triggered).toBe(true);
     expect((await deliver(id, secret, { ...base, branch: 'main', changedFiles: ['src/a.js'] }, 'forged')).statusCode).toBe(401);

@@ -62,7 +62,8 @@ export function createBuildsJobs(deps: {
   async function claim(buildId: string, workerId: string) {
     const build = await store.get(buildId);
     if (!build) return undefined;
-    if (!(await store.transition(buildId, ['QUEUED', 'SCHEDULING'], { status: 'RUNNING', startDate: new Date(), heartbeatAt: new Date(), workerId }))) return undefined;
+    if (!(await store.transition(buildId, ['QUEUED', 'SCHEDULING'], { status: 'RUNNING', startDate: new Date(), heartbeatAt: new Date(), workerId })))
+      return undefined;
     builds.publishStatus({ ...build, status: 'RUNNING' });
     return build;
   }
@@ -82,8 +83,11 @@ export function createBuildsJobs(deps: {
       const { env: pipelineEnv, masked } = deps.pipelines.variablesForBuild(pipeline);
       const { client, token } = await deps.git.clientFor(build.projectId, pipeline.gitAccountId);
       const platformEnv = {
-        GANTRY_PIPELINE_ID: pipeline.id, GANTRY_PIPELINE_NAME: pipeline.name, GANTRY_PIPELINE_EXECUTION_ID: build.id,
-        GANTRY_BRANCH: build.branch, GANTRY_COMMIT: build.commitSha ?? '',
+        GANTRY_PIPELINE_ID: pipeline.id,
+        GANTRY_PIPELINE_NAME: pipeline.name,
+        GANTRY_PIPELINE_EXECUTION_ID: build.id,
+        GANTRY_BRANCH: build.branch,
+        GANTRY_COMMIT: build.commitSha ?? '',
       };
       // a step may learn a secret on its way (a registry password): masked from then on, in every later line
       const secrets: string[] = [...masked, token];
@@ -113,12 +117,23 @@ export function createBuildsJobs(deps: {
         await store.updateStep(buildId, step.name, { status: 'RUNNING', startDate: new Date() });
         builds.publishStatus({ ...build, status: 'RUNNING' });
         const ctx: StepContext = {
-          build, pipeline, step: specStep, workspace, scriptsDir, sandbox: deps.sandbox, signal: signal, log: sink.line,
+          build,
+          pipeline,
+          step: specStep,
+          workspace,
+          scriptsDir,
+          sandbox: deps.sandbox,
+          signal: signal,
+          log: sink.line,
           env: { ...pipelineEnv, ...platformEnv },
           resolve: (text: string) => resolvePlaceholders(text, platformEnv),
           resolveCommand: (text: string) => resolvePlaceholders(text, shellSafePlaceholders(platformEnv)),
-          git: { client, token }, artifacts: deps.artifacts, store,
-          registries: deps.registries, containerScanner: deps.containerScanner, addSecret,
+          git: { client, token },
+          artifacts: deps.artifacts,
+          store,
+          registries: deps.registries,
+          containerScanner: deps.containerScanner,
+          addSecret,
           warnServer: (message) => deps.log.error({ buildId }, message),
           triggerPipeline: async (name, branch) => {
             const target = await deps.pipelines.byName(build.projectId, name);
@@ -138,11 +153,16 @@ export function createBuildsJobs(deps: {
           sink.line(interrupted ? `[gantry] ${INTERRUPTED}` : aborted ? '[gantry] Execution stopped by user' : `[gantry] ${message}`);
           await sink.flush();
           await store.updateStep(buildId, step.name, { status: aborted && !interrupted ? 'ABORTED' : 'FAILED', stopDate: new Date(), errorMessage: message });
-          outcome = interrupted ? { status: 'FAILED', error: INTERRUPTED } : aborted ? { status: 'ABORTED', error: 'Stopped by user' } : { status: 'FAILED', error: `Step ${step.name} failed: ${message}` };
+          outcome = interrupted
+            ? { status: 'FAILED', error: INTERRUPTED }
+            : aborted
+              ? { status: 'ABORTED', error: 'Stopped by user' }
+              : { status: 'FAILED', error: `Step ${step.name} failed: ${message}` };
           break;
         }
       }
-      if (signal.aborted && outcome.status === 'SUCCEEDED') outcome = stopReason() === INTERRUPTED ? { status: 'FAILED', error: INTERRUPTED } : { status: 'ABORTED', error: 'Stopped by user' };
+      if (signal.aborted && outcome.status === 'SUCCEEDED')
+        outcome = stopReason() === INTERRUPTED ? { status: 'FAILED', error: INTERRUPTED } : { status: 'ABORTED', error: 'Stopped by user' };
     } catch (err) {
       outcome = { status: 'FAILED', error: (err as Error).message };
     } finally {
@@ -154,7 +174,8 @@ export function createBuildsJobs(deps: {
   /** The workspace and scripts of a build (what its steps wrote may be unwritable to itself: removed whole). */
   async function removeWorkspace(buildId: string) {
     const workspace = path.join(deps.workspaceRoot, buildId);
-    for (const dir of [workspace, `${workspace}.gantry`]) await removeTree(dir).catch((err) => deps.log.warn({ err, buildId }, 'could not remove a build workspace'));
+    for (const dir of [workspace, `${workspace}.gantry`])
+      await removeTree(dir).catch((err) => deps.log.warn({ err, buildId }, 'could not remove a build workspace'));
   }
 
   /**
@@ -176,11 +197,17 @@ export function createBuildsJobs(deps: {
   }
 
   return createRunKit<BuildRow, BuildRow>({
-    name: 'build', log: deps.log, concurrency: deps.concurrency,
-    staleAfterMs: STALE_AFTER_MS, staleReason: WORKER_STOPPED, interruptedReason: INTERRUPTED,
+    name: 'build',
+    log: deps.log,
+    concurrency: deps.concurrency,
+    staleAfterMs: STALE_AFTER_MS,
+    staleReason: WORKER_STOPPED,
+    interruptedReason: INTERRUPTED,
     store: {
       claim,
-      heartbeat: async (ids) => { for (const id of ids) await store.update(id, { heartbeatAt: new Date() }); },
+      heartbeat: async (ids) => {
+        for (const id of ids) await store.update(id, { heartbeatAt: new Date() });
+      },
       cancelRequested: async (ids) => {
         const asked: string[] = [];
         for (const id of ids) if ((await store.get(id))?.abortRequested) asked.push(id);

@@ -53,7 +53,11 @@ const api = (method: 'GET' | 'POST', url: string, payload?: object) =>
   t.app.inject({ method, url: `/ms-ap/projects/${projectId}${url}`, headers: bearer(owner.idToken), payload });
 
 const finished = (pipelineId: string, buildId: string) =>
-  until(async () => (await api('GET', `/pipelines/${pipelineId}/builds/${buildId}`)).json(), (b) => ['SUCCEEDED', 'FAILED', 'ABORTED'].includes(b.status), 'the build to finish');
+  until(
+    async () => (await api('GET', `/pipelines/${pipelineId}/builds/${buildId}`)).json(),
+    (b) => ['SUCCEEDED', 'FAILED', 'ABORTED'].includes(b.status),
+    'the build to finish',
+  );
 
 describe.each(['github', 'gitlab', 'bitbucket'] as const)('a %s pipeline', (type) => {
   let pipelineId: string;
@@ -64,7 +68,13 @@ describe.each(['github', 'gitlab', 'bitbucket'] as const)('a %s pipeline', (type
     const gitAccountId = connect.json().gitAccountId;
     const repos = (await api('GET', `/git-accounts/${gitAccountId}/repositories`)).json().repositories;
     const repo = repos.find((r: { fullName: string }) => r.fullName === 'acme/shop');
-    const created = await api('POST', '/pipelines', { name: `shop-${type}`, gitAccountId, repositoryUrl: repo.url, branchFilter: 'main', modifiedFiles: 'VERSION' });
+    const created = await api('POST', '/pipelines', {
+      name: `shop-${type}`,
+      gitAccountId,
+      repositoryUrl: repo.url,
+      branchFilter: 'main',
+      modifiedFiles: 'VERSION',
+    });
     expect(created.statusCode, created.body).toBe(201);
     pipelineId = created.json().pipelineId;
     expect(standin.hooks.some((h) => h.provider === type && h.url.endsWith(`/ms-ap/webhooks/${type}/${pipelineId}`))).toBe(true);
@@ -79,9 +89,15 @@ describe.each(['github', 'gitlab', 'bitbucket'] as const)('a %s pipeline', (type
     expect(build.status, build.errorMessage).toBe('SUCCEEDED');
     expect(build.trigger).toBe('webhook');
     expect(build.metadata.commit.message).toBe(`release ${type}`);
-    const log = (await api('GET', `/pipelines/${pipelineId}/builds/${build.id}/steps/Test/logs`)).json().chunks.map((c: { text: string }) => c.text).join('\n');
+    const log = (await api('GET', `/pipelines/${pipelineId}/builds/${build.id}/steps/Test/logs`))
+      .json()
+      .chunks.map((c: { text: string }) => c.text)
+      .join('\n');
     expect(log).toContain(`2.0.0-${type}`);
-    const cloneLog = (await api('GET', `/pipelines/${pipelineId}/builds/${build.id}/steps/Clone/logs`)).json().chunks.map((c: { text: string }) => c.text).join('\n');
+    const cloneLog = (await api('GET', `/pipelines/${pipelineId}/builds/${build.id}/steps/Clone/logs`))
+      .json()
+      .chunks.map((c: { text: string }) => c.text)
+      .join('\n');
     for (const token of standin.issuedTokens.filter((x) => x.provider === type)) expect(cloneLog).not.toContain(token.token);
     expect(build.steps[1].artifacts[0]).toMatchObject({ kind: 'files', name: 'source', files: 1 });
   });

@@ -5,7 +5,13 @@ import type { BuildsService } from './builds.service.js';
 import type { BuildsStore } from './builds.store.js';
 import { logsRoom } from './builds.jobs.js';
 
-const Subscribe = z.object({ projectId: z.string().uuid(), pipelineId: z.string().uuid(), buildId: z.string(), step: z.string().min(1), type: z.literal('pipeline').default('pipeline') });
+const Subscribe = z.object({
+  projectId: z.string().uuid(),
+  pipelineId: z.string().uuid(),
+  buildId: z.string(),
+  step: z.string().min(1),
+  type: z.literal('pipeline').default('pipeline'),
+});
 
 /**
  * A step's log stream: the socket joins the step's room first, then gets the stored backlog,

@@ -1,6 +1,16 @@
 import {
-  executionPlan, isBuildActive, isSpecWithinSize, branchNameProblem, branchMatches, filesMatch, BRANCH_NAME_MESSAGE,
-  type Build, type GitProvider, type BuildStep, type Artifact, type TimelineEvent,
+  executionPlan,
+  isBuildActive,
+  isSpecWithinSize,
+  branchNameProblem,
+  branchMatches,
+  filesMatch,
+  BRANCH_NAME_MESSAGE,
+  type Build,
+  type GitProvider,
+  type BuildStep,
+  type Artifact,
+  type TimelineEvent,
 } from '@gantry/contracts';
 import type { Jobs } from '../../platform/jobs.js';
 import type { Realtime } from '../../platform/realtime.js';
@@ -17,7 +27,10 @@ import type { BuildsStore, BuildRow, StepRow, ArtifactRow } from './builds.store
 export const BUILD_QUEUE = 'build.run';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const iso = (d: Date | null) => d?.toISOString() ?? null;
-const startOfMonth = () => { const d = new Date(); return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1)); };
+const startOfMonth = () => {
+  const d = new Date();
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1));
+};
 
 export function toArtifact(a: ArtifactRow): Artifact {
   return { id: a.id, kind: a.kind, name: a.name, location: a.location, files: a.files, size: a.size };
@@ -25,8 +38,17 @@ export function toArtifact(a: ArtifactRow): Artifact {
 
 export function toBuild(b: BuildRow, pipelineName: string, steps: StepRow[] = [], artifacts: ArtifactRow[] = []): Build {
   return {
-    id: b.id, number: b.number, name: pipelineName, pipelineId: b.pipelineId, status: b.status, branch: b.branch,
-    startDate: iso(b.startDate), stopDate: iso(b.stopDate), createdAt: b.createdAt.toISOString(), errorMessage: b.errorMessage, trigger: b.trigger,
+    id: b.id,
+    number: b.number,
+    name: pipelineName,
+    pipelineId: b.pipelineId,
+    status: b.status,
+    branch: b.branch,
+    startDate: iso(b.startDate),
+    stopDate: iso(b.stopDate),
+    createdAt: b.createdAt.toISOString(),
+    errorMessage: b.errorMessage,
+    trigger: b.trigger,
     metadata: {
       commit: b.commitSha
         ? { name: b.commitSha, message: b.commitMessage ?? '', version: b.commitSha.slice(0, 7), user: { name: b.commitAuthor ?? '', avatar: b.commitAvatar } }
@@ -34,8 +56,14 @@ export function toBuild(b: BuildRow, pipelineName: string, steps: StepRow[] = []
     },
     stages: b.stages.map((name) => ({ name })),
     steps: steps.map((s): BuildStep => ({
-      name: s.name, stage: s.stage, type: s.type, status: s.status, startDate: iso(s.startDate), stopDate: iso(s.stopDate),
-      errorMessage: s.errorMessage, reports: s.reports ?? null,
+      name: s.name,
+      stage: s.stage,
+      type: s.type,
+      status: s.status,
+      startDate: iso(s.startDate),
+      stopDate: iso(s.stopDate),
+      errorMessage: s.errorMessage,
+      reports: s.reports ?? null,
       artifacts: artifacts.filter((a) => a.step === s.name).map(toArtifact),
     })),
   };
@@ -95,7 +123,9 @@ export function createBuildsService(deps: {
   async function buildOf(projectId: string, pipelineId: string, buildId: string) {
     const b = /^\d{1,9}$/.test(buildId)
       ? await store.byNumber(projectId, pipelineId, Number(buildId))
-      : UUID.test(buildId) ? await store.byId(projectId, pipelineId, buildId) : undefined;
+      : UUID.test(buildId)
+        ? await store.byId(projectId, pipelineId, buildId)
+        : undefined;
     if (!b) throw new NotFound('Build not found');
     return b;
   }
@@ -111,7 +141,9 @@ export function createBuildsService(deps: {
     lastPrune = Date.now();
     await store.pruneDeliveries(new Date(Date.now() - WEBHOOK_DELIVERY_MEMORY_MS));
   }
-  const pruneDeliveriesNowAndThen = async () => { if (Date.now() - lastPrune > PRUNE_EVERY_MS) await pruneDeliveries(); };
+  const pruneDeliveriesNowAndThen = async () => {
+    if (Date.now() - lastPrune > PRUNE_EVERY_MS) await pruneDeliveries();
+  };
 
   type Push = ReturnType<GitClientForBuilds['parsePush']>;
   async function handlePush(pipeline: PipelineRow, push: Push, git: { client: GitClientForBuilds; token: string }): Promise<PushOutcome> {
@@ -127,7 +159,9 @@ export function createBuildsService(deps: {
     }
     if (!filesMatch(pipeline.modifiedFiles, changed)) return skip('No changed file matches the modified-files filter');
     const build = await api.trigger(pipeline.projectId, pipeline, {
-      branch: push.branch, trigger: 'webhook', commit: { sha: push.sha, message: push.message, author: push.author },
+      branch: push.branch,
+      trigger: 'webhook',
+      commit: { sha: push.sha, message: push.message, author: push.author },
     });
     return { triggered: true, buildId: build.id, reason: null };
   }
@@ -141,20 +175,32 @@ export function createBuildsService(deps: {
       if (branchProblem) throw new Validation(`${BRANCH_NAME_MESSAGE}: ${branchProblem}`, { ref: [branchProblem] });
       await billing.assertWithinLimit(projectId, 'buildMinutes', Math.floor(await usedBuildMinutes(projectId)), 1);
       const { client, token } = await deps.git.clientFor(projectId, pipeline.gitAccountId);
-      const commit = o.commit ?? (await client.getCommit(token, pipeline.repositoryFullName, o.branch).catch((err: Error) => {
-        throw new Upstream(`Could not read branch ${o.branch} of ${pipeline.repositoryFullName}: ${err.message}`);
-      }));
+      const commit =
+        o.commit ??
+        (await client.getCommit(token, pipeline.repositoryFullName, o.branch).catch((err: Error) => {
+          throw new Upstream(`Could not read branch ${o.branch} of ${pipeline.repositoryFullName}: ${err.message}`);
+        }));
       const fromRepo = await client.getFile(token, pipeline.repositoryFullName, commit.sha, specPath(pipeline.workDir)).catch(() => null);
       const specYaml = fromRepo ?? pipeline.specYaml ?? (await deps.pipelines.spec(projectId, pipeline.id)).gantryYaml;
       const { errors, spec } = await validateSpecOffThread(specYaml);
       const base = {
-        projectId, pipelineId: pipeline.id, branch: o.branch, commitSha: commit.sha, commitMessage: commit.message,
-        commitAuthor: commit.author, commitAvatar: commit.avatar ?? null, trigger: o.trigger, triggeredBy: o.userId ?? null,
+        projectId,
+        pipelineId: pipeline.id,
+        branch: o.branch,
+        commitSha: commit.sha,
+        commitMessage: commit.message,
+        commitAuthor: commit.author,
+        commitAvatar: commit.avatar ?? null,
+        trigger: o.trigger,
+        triggeredBy: o.userId ?? null,
         specYaml: isSpecWithinSize(specYaml) ? specYaml : null, // an oversize spec is refused, not kept with the failed build
       };
       if (errors.length || !spec) {
         if (o.trigger === 'manual') throw new Validation(`The pipeline spec is not valid: ${errors[0]}`, { gantryYaml: errors });
-        const failed = await store.insertWithSteps({ ...base, status: 'FAILED', errorMessage: `The pipeline spec is not valid: ${errors.join('; ')}`, startDate: new Date(), stopDate: new Date() }, []);
+        const failed = await store.insertWithSteps(
+          { ...base, status: 'FAILED', errorMessage: `The pipeline spec is not valid: ${errors.join('; ')}`, startDate: new Date(), stopDate: new Date() },
+          [],
+        );
         publishStatus(failed);
         return failed;
       }
@@ -207,7 +253,13 @@ export function createBuildsService(deps: {
       const pipeline = await pipelineOf(projectId, pipelineId);
       const rows = await store.page(pipelineId, limit, offset, search?.trim() || undefined);
       const steps = await store.stepsFor(rows.map((r) => r.id));
-      return rows.map((r) => toBuild(r, pipeline.name, steps.filter((s) => s.buildId === r.id)));
+      return rows.map((r) =>
+        toBuild(
+          r,
+          pipeline.name,
+          steps.filter((s) => s.buildId === r.id),
+        ),
+      );
     },
 
     async get(projectId: string, pipelineId: string, buildId: string): Promise<Build> {
@@ -256,8 +308,14 @@ export function createBuildsService(deps: {
     async timeline(projectId: string, type?: string): Promise<TimelineEvent[]> {
       if (type && type.toLowerCase() !== 'build') return []; // deployments arrive with environments
       return (await store.recent(projectId, 50)).map(({ b, pipelineName }) => ({
-        type: 'build', projectId, status: b.status, timestamp: (b.stopDate ?? b.startDate ?? b.createdAt).toISOString(),
-        buildId: b.id, buildNumber: b.number, pipelineName, pipelineId: b.pipelineId,
+        type: 'build',
+        projectId,
+        status: b.status,
+        timestamp: (b.stopDate ?? b.startDate ?? b.createdAt).toISOString(),
+        buildId: b.id,
+        buildNumber: b.number,
+        pipelineName,
+        pipelineId: b.pipelineId,
       }));
     },
 

@@ -34,9 +34,19 @@ describe('a server stopped while a build prints', () => {
     t = await createTestApp({ BUILD_SANDBOX: 'none' }, { overrides: { pipelines: { gitAccess: git.access } } });
     const owner = await registerUser(t, 'shutdown@example.com');
     const projectId = await createProject(t, owner.idToken, 'Loud');
-    const [account] = await t.app.services.database.db.insert(gitAccounts).values({ projectId, type: 'github', accountName: 'acme', externalId: '1', accessTokenSealed: t.app.services.secrets.seal('local-token') }).returning();
-    const api = (method: 'GET' | 'POST', url: string, payload?: object) => t!.app.inject({ method, url: `/ms-ap/projects/${projectId}${url}`, headers: bearer(owner.idToken), payload });
-    const created = await api('POST', '/pipelines', { name: 'loud', gitAccountId: account!.id, repositoryUrl: repoUrl, branchFilter: 'main', automatedTrigger: false });
+    const [account] = await t.app.services.database.db
+      .insert(gitAccounts)
+      .values({ projectId, type: 'github', accountName: 'acme', externalId: '1', accessTokenSealed: t.app.services.secrets.seal('local-token') })
+      .returning();
+    const api = (method: 'GET' | 'POST', url: string, payload?: object) =>
+      t!.app.inject({ method, url: `/ms-ap/projects/${projectId}${url}`, headers: bearer(owner.idToken), payload });
+    const created = await api('POST', '/pipelines', {
+      name: 'loud',
+      gitAccountId: account!.id,
+      repositoryUrl: repoUrl,
+      branchFilter: 'main',
+      automatedTrigger: false,
+    });
     expect(created.statusCode, created.body).toBe(201);
     const pipelineId = created.json().pipelineId as string;
     const started = await api('POST', `/pipelines/${pipelineId}/builds`, { ref: 'refs/heads/main' });
@@ -50,7 +60,11 @@ describe('a server stopped while a build prints', () => {
     expect(await sock.emitWithAck('logs:subscribe', { projectId, pipelineId, buildId, step: 'Print', type: 'pipeline' })).toEqual({ ok: true });
 
     // stop while it prints, with lines in the sink's buffer and chunks being written
-    await until(async () => (fs.existsSync(printed) ? fs.readFileSync(printed, 'utf8').length : 0), (n) => n > 20_000, 'the step to print');
+    await until(
+      async () => (fs.existsSync(printed) ? fs.readFileSync(printed, 'utf8').length : 0),
+      (n) => n > 20_000,
+      'the step to print',
+    );
     await t.stopApp();
     expect(await disconnected).toBe('transport close'); // socket.io ends its sockets without a goodbye on close
 
@@ -60,9 +74,16 @@ describe('a server stopped while a build prints', () => {
     const step = (await db.executeSql(`select status, error_message from build_steps where build_id = '${buildId}'`)).rows[0];
     expect(step).toEqual({ status: 'FAILED', error_message: INTERRUPTED });
 
-    const chunks = (await db.executeSql(`select seq, text from build_logs where build_id = '${buildId}' and step = 'Print' order by seq`)).rows as { seq: number; text: string }[];
+    const chunks = (await db.executeSql(`select seq, text from build_logs where build_id = '${buildId}' and step = 'Print' order by seq`)).rows as {
+      seq: number;
+      text: string;
+    }[];
     expect(chunks.map((c) => Number(c.seq))).toEqual(chunks.map((_, i) => i));
-    const lines = chunks.map((c) => c.text).join('\n').split('\n').filter((l) => l.startsWith('line '));
+    const lines = chunks
+      .map((c) => c.text)
+      .join('\n')
+      .split('\n')
+      .filter((l) => l.startsWith('line '));
     const stored = lines.length;
     expect(lines).toEqual(Array.from({ length: stored }, (_, i) => `line ${i + 1}`));
     // the file gets each line just after stdout: the stop may fall between the two

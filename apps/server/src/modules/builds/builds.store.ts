@@ -14,67 +14,135 @@ export function createBuildsStore(db: Db) {
       return db.transaction(async (tx) => {
         // Serialise numbering per pipeline: the row lock on the pipeline's latest build is not enough when there is none.
         await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${build.pipelineId}))`);
-        const [{ next }] = (await tx.select({ next: sql<number>`coalesce(max(${builds.number}), 0) + 1` }).from(builds).where(eq(builds.pipelineId, build.pipelineId))) as [{ next: number }];
-        const [row] = await tx.insert(builds).values({ ...build, number: Number(next) }).returning();
+        const [{ next }] = (await tx
+          .select({ next: sql<number>`coalesce(max(${builds.number}), 0) + 1` })
+          .from(builds)
+          .where(eq(builds.pipelineId, build.pipelineId))) as [{ next: number }];
+        const [row] = await tx
+          .insert(builds)
+          .values({ ...build, number: Number(next) })
+          .returning();
         if (steps.length) await tx.insert(buildSteps).values(steps.map((s) => ({ ...s, buildId: row!.id })));
         return row!;
       });
     },
     byId: async (projectId: string, pipelineId: string, id: string) =>
-      (await db.select().from(builds).where(and(eq(builds.projectId, projectId), eq(builds.pipelineId, pipelineId), eq(builds.id, id))))[0],
+      (
+        await db
+          .select()
+          .from(builds)
+          .where(and(eq(builds.projectId, projectId), eq(builds.pipelineId, pipelineId), eq(builds.id, id)))
+      )[0],
     byNumber: async (projectId: string, pipelineId: string, n: number) =>
-      (await db.select().from(builds).where(and(eq(builds.projectId, projectId), eq(builds.pipelineId, pipelineId), eq(builds.number, n))))[0],
+      (
+        await db
+          .select()
+          .from(builds)
+          .where(and(eq(builds.projectId, projectId), eq(builds.pipelineId, pipelineId), eq(builds.number, n)))
+      )[0],
     get: async (id: string, tx: Tx = db) => (await tx.select().from(builds).where(eq(builds.id, id)))[0],
     page: (pipelineId: string, limit: number, offset: number, search?: string) =>
-      db.select().from(builds)
-        .where(and(eq(builds.pipelineId, pipelineId), search ? or(ilike(sql`${builds.id}::text`, `%${search}%`), sql`${builds.number}::text = ${search}`) : undefined))
-        .orderBy(desc(builds.createdAt)).limit(limit).offset(offset),
+      db
+        .select()
+        .from(builds)
+        .where(
+          and(
+            eq(builds.pipelineId, pipelineId),
+            search ? or(ilike(sql`${builds.id}::text`, `%${search}%`), sql`${builds.number}::text = ${search}`) : undefined,
+          ),
+        )
+        .orderBy(desc(builds.createdAt))
+        .limit(limit)
+        .offset(offset),
     /** The newest build of each of the given pipelines. */
     latestFor: (pipelineIds: string[]) =>
       pipelineIds.length
-        ? db.selectDistinctOn([builds.pipelineId]).from(builds).where(inArray(builds.pipelineId, pipelineIds)).orderBy(builds.pipelineId, desc(builds.createdAt))
+        ? db
+            .selectDistinctOn([builds.pipelineId])
+            .from(builds)
+            .where(inArray(builds.pipelineId, pipelineIds))
+            .orderBy(builds.pipelineId, desc(builds.createdAt))
         : Promise.resolve([] as BuildRow[]),
     steps: (buildId: string) => db.select().from(buildSteps).where(eq(buildSteps.buildId, buildId)).orderBy(asc(buildSteps.position)),
-    stepsFor: (buildIds: string[]) => (buildIds.length ? db.select().from(buildSteps).where(inArray(buildSteps.buildId, buildIds)).orderBy(asc(buildSteps.position)) : Promise.resolve([] as StepRow[])),
+    stepsFor: (buildIds: string[]) =>
+      buildIds.length
+        ? db.select().from(buildSteps).where(inArray(buildSteps.buildId, buildIds)).orderBy(asc(buildSteps.position))
+        : Promise.resolve([] as StepRow[]),
     update: (id: string, values: Partial<typeof builds.$inferInsert>, tx: Tx = db) => tx.update(builds).set(values).where(eq(builds.id, id)),
     /** Moves a build on only from one of the given statuses; answers whether it did. */
     transition: async (id: string, from: Status[], values: Partial<typeof builds.$inferInsert>) =>
-      (await db.update(builds).set(values).where(and(eq(builds.id, id), inArray(builds.status, from))).returning({ id: builds.id })).length > 0,
+      (
+        await db
+          .update(builds)
+          .set(values)
+          .where(and(eq(builds.id, id), inArray(builds.status, from)))
+          .returning({ id: builds.id })
+      ).length > 0,
     updateStep: (buildId: string, name: string, values: Partial<typeof buildSteps.$inferInsert>) =>
-      db.update(buildSteps).set(values).where(and(eq(buildSteps.buildId, buildId), eq(buildSteps.name, name))),
+      db
+        .update(buildSteps)
+        .set(values)
+        .where(and(eq(buildSteps.buildId, buildId), eq(buildSteps.name, name))),
     /** Builds some worker claimed but stopped beating for: their process died. */
     stale: (before: Date) =>
-      db.select().from(builds).where(and(inArray(builds.status, ['RUNNING']), or(lt(builds.heartbeatAt, before), sql`${builds.heartbeatAt} is null`))),
+      db
+        .select()
+        .from(builds)
+        .where(and(inArray(builds.status, ['RUNNING']), or(lt(builds.heartbeatAt, before), sql`${builds.heartbeatAt} is null`))),
     active: (projectId?: string) =>
-      db.select().from(builds).where(and(inArray(builds.status, ['SCHEDULING', 'QUEUED', 'RUNNING']), projectId ? eq(builds.projectId, projectId) : undefined)),
+      db
+        .select()
+        .from(builds)
+        .where(and(inArray(builds.status, ['SCHEDULING', 'QUEUED', 'RUNNING']), projectId ? eq(builds.projectId, projectId) : undefined)),
 
     /** The project's newest builds with their pipeline's name, for the timeline. */
     recent: (projectId: string, limit: number) =>
-      db.select({ b: builds, pipelineName: pipelines.name }).from(builds)
+      db
+        .select({ b: builds, pipelineName: pipelines.name })
+        .from(builds)
         .innerJoin(pipelines, eq(pipelines.id, builds.pipelineId))
-        .where(eq(builds.projectId, projectId)).orderBy(desc(builds.createdAt)).limit(limit),
+        .where(eq(builds.projectId, projectId))
+        .orderBy(desc(builds.createdAt))
+        .limit(limit),
 
     appendLog: (values: (typeof buildLogs.$inferInsert)[]) => db.insert(buildLogs).values(values),
     logs: (buildId: string, step: string, afterSeq = -1) =>
-      db.select({ seq: buildLogs.seq, text: buildLogs.text }).from(buildLogs)
-        .where(and(eq(buildLogs.buildId, buildId), eq(buildLogs.step, step), gt(buildLogs.seq, afterSeq))).orderBy(asc(buildLogs.seq)),
+      db
+        .select({ seq: buildLogs.seq, text: buildLogs.text })
+        .from(buildLogs)
+        .where(and(eq(buildLogs.buildId, buildId), eq(buildLogs.step, step), gt(buildLogs.seq, afterSeq)))
+        .orderBy(asc(buildLogs.seq)),
 
     addArtifact: async (values: typeof buildArtifacts.$inferInsert) => (await db.insert(buildArtifacts).values(values).returning())[0]!,
-    artifacts: (buildIds: string[]) => (buildIds.length ? db.select().from(buildArtifacts).where(inArray(buildArtifacts.buildId, buildIds)).orderBy(asc(buildArtifacts.createdAt)) : Promise.resolve([] as ArtifactRow[])),
-    artifact: async (buildId: string, id: string) => (await db.select().from(buildArtifacts).where(and(eq(buildArtifacts.buildId, buildId), eq(buildArtifacts.id, id))))[0],
+    artifacts: (buildIds: string[]) =>
+      buildIds.length
+        ? db.select().from(buildArtifacts).where(inArray(buildArtifacts.buildId, buildIds)).orderBy(asc(buildArtifacts.createdAt))
+        : Promise.resolve([] as ArtifactRow[]),
+    artifact: async (buildId: string, id: string) =>
+      (
+        await db
+          .select()
+          .from(buildArtifacts)
+          .where(and(eq(buildArtifacts.buildId, buildId), eq(buildArtifacts.id, id)))
+      )[0],
 
     /** Successful and failed counts and the summed build time (ms) of finished builds. */
     metrics: async (projectId: string, pipelineId?: string, since?: Date) => {
-      const [row] = await db.select({
-        ok: sql<number>`count(*) filter (where ${builds.status} = 'SUCCEEDED')`,
-        failed: sql<number>`count(*) filter (where ${builds.status} = 'FAILED')`,
-        ms: sql<number>`coalesce(sum(extract(epoch from (${builds.stopDate} - ${builds.startDate})) * 1000), 0)`,
-      }).from(builds).where(and(
-        eq(builds.projectId, projectId),
-        pipelineId ? eq(builds.pipelineId, pipelineId) : undefined,
-        since ? gt(builds.createdAt, since) : undefined,
-        isNotNull(builds.startDate),
-      ));
+      const [row] = await db
+        .select({
+          ok: sql<number>`count(*) filter (where ${builds.status} = 'SUCCEEDED')`,
+          failed: sql<number>`count(*) filter (where ${builds.status} = 'FAILED')`,
+          ms: sql<number>`coalesce(sum(extract(epoch from (${builds.stopDate} - ${builds.startDate})) * 1000), 0)`,
+        })
+        .from(builds)
+        .where(
+          and(
+            eq(builds.projectId, projectId),
+            pipelineId ? eq(builds.pipelineId, pipelineId) : undefined,
+            since ? gt(builds.createdAt, since) : undefined,
+            isNotNull(builds.startDate),
+          ),
+        );
       return { successfulExecutions: Number(row!.ok), failedExecutions: Number(row!.failed), buildTime: Math.round(Number(row!.ms)) };
     },
 
@@ -89,21 +157,41 @@ export function createBuildsStore(db: Db) {
     // read side of component builds (the components module reaches it through the pipelines api)
     /** SUCCEEDED builds of a pipeline that left component files at a step, newest first. */
     componentVersions: (pipelineId: string, step: string, filesName: string) =>
-      db.select({
-        buildId: builds.id, number: builds.number, stopDate: builds.stopDate, commitSha: builds.commitSha,
-        commitMessage: builds.commitMessage, commitAuthor: builds.commitAuthor, commitAvatar: builds.commitAvatar,
-      }).from(builds)
-        .innerJoin(buildArtifacts, and(eq(buildArtifacts.buildId, builds.id), eq(buildArtifacts.step, step), eq(buildArtifacts.name, filesName), eq(buildArtifacts.kind, 'files')))
+      db
+        .select({
+          buildId: builds.id,
+          number: builds.number,
+          stopDate: builds.stopDate,
+          commitSha: builds.commitSha,
+          commitMessage: builds.commitMessage,
+          commitAuthor: builds.commitAuthor,
+          commitAvatar: builds.commitAvatar,
+        })
+        .from(builds)
+        .innerJoin(
+          buildArtifacts,
+          and(eq(buildArtifacts.buildId, builds.id), eq(buildArtifacts.step, step), eq(buildArtifacts.name, filesName), eq(buildArtifacts.kind, 'files')),
+        )
         .where(and(eq(builds.pipelineId, pipelineId), eq(builds.status, 'SUCCEEDED')))
         .orderBy(desc(builds.stopDate), desc(builds.number)),
     /** The newest build of the pipeline that has not ended yet. */
     newestActive: async (pipelineId: string) =>
-      (await db.select().from(builds)
-        .where(and(eq(builds.pipelineId, pipelineId), inArray(builds.status, ['SCHEDULING', 'QUEUED', 'RUNNING'])))
-        .orderBy(desc(builds.createdAt)).limit(1))[0],
+      (
+        await db
+          .select()
+          .from(builds)
+          .where(and(eq(builds.pipelineId, pipelineId), inArray(builds.status, ['SCHEDULING', 'QUEUED', 'RUNNING'])))
+          .orderBy(desc(builds.createdAt))
+          .limit(1)
+      )[0],
     /** One artifact a build's step left, by name and kind. */
     stepArtifact: async (buildId: string, step: string, name: string, kind: ArtifactRow['kind']) =>
-      (await db.select().from(buildArtifacts).where(and(eq(buildArtifacts.buildId, buildId), eq(buildArtifacts.step, step), eq(buildArtifacts.name, name), eq(buildArtifacts.kind, kind))))[0],
+      (
+        await db
+          .select()
+          .from(buildArtifacts)
+          .where(and(eq(buildArtifacts.buildId, buildId), eq(buildArtifacts.step, step), eq(buildArtifacts.name, name), eq(buildArtifacts.kind, kind)))
+      )[0],
   };
 }
 export type BuildsStore = ReturnType<typeof createBuildsStore>;

@@ -25,11 +25,21 @@ function context(type: 'terraform-build' | 'cfn-component', config: Record<strin
     fs.writeFileSync(path.join(workspace, 'src', f), text);
   }
   return {
-    build: { id: 'b1' }, pipeline: { id: 'p1', workDir },
+    build: { id: 'b1' },
+    pipeline: { id: 'p1', workDir },
     step: { name: 'Package it', stage: null, type, commands: [], config },
-    workspace, signal: new AbortController().signal, log: () => undefined, env: {}, resolve: (s: string) => s.replace('{{GANTRY_BRANCH}}', 'main'),
+    workspace,
+    signal: new AbortController().signal,
+    log: () => undefined,
+    env: {},
+    resolve: (s: string) => s.replace('{{GANTRY_BRANCH}}', 'main'),
     artifacts: createFileArtifactStore(artifactsDir()),
-    store: { addArtifact: async (a: (typeof added)[number]) => { added.push(a); return a; } },
+    store: {
+      addArtifact: async (a: (typeof added)[number]) => {
+        added.push(a);
+        return a;
+      },
+    },
   } as unknown as StepContext;
 }
 
@@ -49,26 +59,44 @@ afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
 describe('terraform-build', () => {
   it('packages a module with its schema and README as the component artifacts', async () => {
-    await terraformBuild(context('terraform-build', { terraform_dir: 'infra' }, {
-      'infra/main.tf': 'resource "terraform_data" "x" {}', 'infra/variables.tf': 'variable "name" {}', 'infra/schema.json': SCHEMA,
-      'infra/README.md': '# Hello', 'infra/sub/extra.tf': '', 'infra/.terraform/providers/x': 'junk', 'infra/terraform.tfstate': '{}', 'other.txt': 'outside',
-    }));
-    expect(added.map((a) => [a.kind, a.name, a.step])).toEqual([['files', 'component', 'Package it'], ['json', 'component.json', 'Package it']]);
+    await terraformBuild(
+      context(
+        'terraform-build',
+        { terraform_dir: 'infra' },
+        {
+          'infra/main.tf': 'resource "terraform_data" "x" {}',
+          'infra/variables.tf': 'variable "name" {}',
+          'infra/schema.json': SCHEMA,
+          'infra/README.md': '# Hello',
+          'infra/sub/extra.tf': '',
+          'infra/.terraform/providers/x': 'junk',
+          'infra/terraform.tfstate': '{}',
+          'other.txt': 'outside',
+        },
+      ),
+    );
+    expect(added.map((a) => [a.kind, a.name, a.step])).toEqual([
+      ['files', 'component', 'Package it'],
+      ['json', 'component.json', 'Package it'],
+    ]);
     expect(added[0]!.location).toBe('pipelines/p1/b1/Package_it/component.zip');
-    expect((await zipEntries())).toEqual(['README.md', 'main.tf', 'schema.json', 'sub/extra.tf', 'variables.tf']);
+    expect(await zipEntries()).toEqual(['README.md', 'main.tf', 'schema.json', 'sub/extra.tf', 'variables.tf']);
     expect(manifest()).toMatchObject({ format: 'gantry-component/1', tool: 'terraform', template: null, readme: '# Hello', schema: JSON.parse(SCHEMA) });
   });
 
   it('uses the pipeline work dir and "." by default; README is optional', async () => {
     await terraformBuild(context('terraform-build', { terraform_dir: '.' }, { 'mod/main.tf': '', 'mod/schema.json': SCHEMA }, '/mod'));
-    expect((await zipEntries())).toEqual(['main.tf', 'schema.json']);
+    expect(await zipEntries()).toEqual(['main.tf', 'schema.json']);
     expect(manifest().readme).toBeNull();
   });
 
   it.each([
     [{ 'infra/main.tf': '' }, 'schema.json was not found in infra: a component needs the schema of its inputs and outputs'],
     [{ 'infra/main.tf': '', 'infra/schema.json': '{ nope' }, /^schema.json is not valid JSON: /],
-    [{ 'infra/main.tf': '', 'infra/schema.json': '{"properties":{"inputs":{"properties":{"a":{"type":"text"}}}}}' }, /^schema.json in infra is invalid: properties.inputs.properties.a.type must be one of/],
+    [
+      { 'infra/main.tf': '', 'infra/schema.json': '{"properties":{"inputs":{"properties":{"a":{"type":"text"}}}}}' },
+      /^schema.json in infra is invalid: properties.inputs.properties.a.type must be one of/,
+    ],
     [{ 'infra/schema.json': SCHEMA, 'infra/notes.txt': '' }, 'No Terraform files (*.tf) were found in infra'],
     [{ 'README.md': '' }, 'The Terraform directory infra does not exist in the repository'],
   ])('fails clearly: %j', async (files, message) => {
@@ -77,7 +105,9 @@ describe('terraform-build', () => {
   });
 
   it('refuses a directory outside the repository', async () => {
-    await expect(terraformBuild(context('terraform-build', { terraform_dir: '../..' }, { 'main.tf': '' }))).rejects.toThrow('The terraform_dir ../.. points outside the repository');
+    await expect(terraformBuild(context('terraform-build', { terraform_dir: '../..' }, { 'main.tf': '' }))).rejects.toThrow(
+      'The terraform_dir ../.. points outside the repository',
+    );
   });
 });
 
@@ -85,8 +115,14 @@ describe('cfn-component', () => {
   const TEMPLATE = 'AWSTemplateFormatVersion: "2010-09-09"\nResources:\n  Bucket:\n    Type: AWS::S3::Bucket\n    Properties:\n      BucketName: !Ref Name\n';
 
   it('packages the template with the schema beside it', async () => {
-    await cfnComponent(context('cfn-component', { template: 'cfn/stack.yaml' }, { 'cfn/stack.yaml': TEMPLATE, 'cfn/schema.json': SCHEMA, 'cfn/README.md': 'r', 'cfn/other.yaml': 'x' }));
-    expect((await zipEntries())).toEqual(['README.md', 'schema.json', 'stack.yaml']);
+    await cfnComponent(
+      context(
+        'cfn-component',
+        { template: 'cfn/stack.yaml' },
+        { 'cfn/stack.yaml': TEMPLATE, 'cfn/schema.json': SCHEMA, 'cfn/README.md': 'r', 'cfn/other.yaml': 'x' },
+      ),
+    );
+    expect(await zipEntries()).toEqual(['README.md', 'schema.json', 'stack.yaml']);
     expect(manifest()).toMatchObject({ tool: 'cloudformation', template: 'stack.yaml', readme: 'r' });
   });
 

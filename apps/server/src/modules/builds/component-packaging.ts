@@ -63,7 +63,8 @@ function readSchema(src: string, dir: string, shownDir: string) {
   if (!fs.existsSync(file)) throw new PackagingError(`schema.json was not found in ${shownDir}: a component needs the schema of its inputs and outputs`);
   const text = readInCheckout(src, file, path.join(shownDir, 'schema.json'));
   const { errors } = parseComponentSchemaText(text);
-  if (errors.length) throw new PackagingError(errors[0]!.startsWith('schema.json') ? errors[0]! : `schema.json in ${shownDir} is invalid: ${errors.join('; ')}`);
+  if (errors.length)
+    throw new PackagingError(errors[0]!.startsWith('schema.json') ? errors[0]! : `schema.json in ${shownDir} is invalid: ${errors.join('; ')}`);
   return { schema: JSON.parse(text) as unknown, text };
 }
 
@@ -77,9 +78,14 @@ async function zip(add: (a: archiver.Archiver) => void) {
   const archive = archiver('zip', { zlib: { level: 6 } });
   const files: string[] = [];
   const chunks: Buffer[] = [];
-  archive.on('entry', (e) => { if (!e.name.endsWith('/')) files.push(e.name); });
+  archive.on('entry', (e) => {
+    if (!e.name.endsWith('/')) files.push(e.name);
+  });
   archive.on('data', (c: Buffer) => chunks.push(c));
-  const done = new Promise<void>((resolve, reject) => { archive.on('end', () => resolve()); archive.on('error', reject); });
+  const done = new Promise<void>((resolve, reject) => {
+    archive.on('end', () => resolve());
+    archive.on('error', reject);
+  });
   add(archive);
   await archive.finalize();
   await done;
@@ -90,11 +96,27 @@ async function store(ctx: StepContext, body: Buffer, manifest: ComponentManifest
   const prefix = `pipelines/${ctx.pipeline.id}/${ctx.build.id}/${ctx.step.name.replace(/[^\w.-]/g, '_')}`;
   const zipLocation = `${prefix}/${COMPONENT_ARTIFACT.files}.zip`;
   const { size } = await ctx.artifacts.put(zipLocation, body);
-  await ctx.store.addArtifact({ buildId: ctx.build.id, step: ctx.step.name, kind: 'files', name: COMPONENT_ARTIFACT.files, location: zipLocation, files: manifest.files.length, size });
+  await ctx.store.addArtifact({
+    buildId: ctx.build.id,
+    step: ctx.step.name,
+    kind: 'files',
+    name: COMPONENT_ARTIFACT.files,
+    location: zipLocation,
+    files: manifest.files.length,
+    size,
+  });
   const manifestLocation = `${prefix}/${COMPONENT_ARTIFACT.manifest}`;
   const text = JSON.stringify(manifest);
   const m = await ctx.artifacts.put(manifestLocation, text);
-  await ctx.store.addArtifact({ buildId: ctx.build.id, step: ctx.step.name, kind: 'json', name: COMPONENT_ARTIFACT.manifest, location: manifestLocation, files: 1, size: m.size });
+  await ctx.store.addArtifact({
+    buildId: ctx.build.id,
+    step: ctx.step.name,
+    kind: 'json',
+    name: COMPONENT_ARTIFACT.manifest,
+    location: manifestLocation,
+    files: 1,
+    size: m.size,
+  });
   ctx.log(`[gantry] component artifact ${COMPONENT_ARTIFACT.files}.zip: ${manifest.files.length} files, ${size} bytes`);
 }
 
@@ -111,7 +133,9 @@ export async function terraformBuild(ctx: StepContext) {
   if (!readme) ctx.log(`[gantry] no README.md in ${shown}; the component will show no readme`);
   const module = listFilesInside(src, dir, { ignore: EXCLUDED });
   if (module.skipped.length) ctx.log(`[gantry] left out of the component (outside the repository): ${module.skipped.join(', ')}`);
-  const { body, files } = await zip((a) => { for (const f of module.files) a.file(f.abs, { name: f.rel }); });
+  const { body, files } = await zip((a) => {
+    for (const f of module.files) a.file(f.abs, { name: f.rel });
+  });
   await store(ctx, body, { format: MANIFEST_FORMAT, tool: 'terraform', template: null, schema, readme: readme?.text ?? null, files });
 }
 
@@ -141,7 +165,11 @@ export async function cfnComponent(ctx: StepContext) {
 export function checkTemplate(text: string, shown: string) {
   if (/\.json$/i.test(shown) || text.trimStart().startsWith('{')) {
     let doc: unknown;
-    try { doc = JSON.parse(text); } catch (err) { throw new PackagingError(`The template ${shown} is not valid JSON: ${(err as Error).message}`); }
+    try {
+      doc = JSON.parse(text);
+    } catch (err) {
+      throw new PackagingError(`The template ${shown} is not valid JSON: ${(err as Error).message}`);
+    }
     const resources = (doc as { Resources?: unknown } | null)?.Resources;
     if (!resources || typeof resources !== 'object') throw new PackagingError(`The template ${shown} has no Resources section`);
     return;
@@ -160,8 +188,12 @@ export interface ComponentBuildVersion {
   commitAuthor: string | null;
   commitAvatar: string | null;
 }
-export interface ComponentContent { schema: ParsedComponentSchema; readme: string | null; tool: string; template: string | null }
-
+export interface ComponentContent {
+  schema: ParsedComponentSchema;
+  readme: string | null;
+  tool: string;
+  template: string | null;
+}
 
 /**
  * Component versions as builds know them, for the components module (it never reads the build

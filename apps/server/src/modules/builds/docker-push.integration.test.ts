@@ -45,7 +45,15 @@ const asked: { projectId: string; registryName: string | null | undefined }[] = 
 const fakeRegistries: RegistriesPort = {
   async pushTarget(project, registryName) {
     asked.push({ projectId: project, registryName });
-    return { registryName: registryName || 'local', provider: 'DockerRegistryV2', host: registry.host, repositoryPrefix: 'acme', username: registry.username, password, tls: false } satisfies RegistryPushTarget;
+    return {
+      registryName: registryName || 'local',
+      provider: 'DockerRegistryV2',
+      host: registry.host,
+      repositoryPrefix: 'acme',
+      username: registry.username,
+      password,
+      tls: false,
+    } satisfies RegistryPushTarget;
   },
   registryScan: async () => null,
 };
@@ -53,14 +61,22 @@ const fakeRegistries: RegistriesPort = {
 const api = (method: 'GET' | 'POST', url: string, payload?: object) =>
   t.app.inject({ method, url: `/ms-ap/projects/${projectId}${url}`, headers: bearer(owner.idToken), payload });
 const waitForBuild = (pipelineId: string, buildId: string) =>
-  until(async () => (await api('GET', `/pipelines/${pipelineId}/builds/${buildId}`)).json(), (b) => ['SUCCEEDED', 'FAILED', 'ABORTED'].includes(b.status), `build ${buildId} to finish`);
+  until(
+    async () => (await api('GET', `/pipelines/${pipelineId}/builds/${buildId}`)).json(),
+    (b) => ['SUCCEEDED', 'FAILED', 'ABORTED'].includes(b.status),
+    `build ${buildId} to finish`,
+  );
 const logsOf = async (pipelineId: string, buildId: string, step: string) =>
   ((await api('GET', `/pipelines/${pipelineId}/builds/${buildId}/steps/${step}/logs`)).json().chunks as { text: string }[]).map((c) => c.text).join('\n');
 
 async function pipelineWith(name: string, files: Record<string, string>) {
   const repo = git.createRepo(`acme/${name}`, files);
   const res = await api('POST', '/pipelines', {
-    name, gitAccountId, repositoryUrl: repo.url, branchFilter: 'main', automatedTrigger: false,
+    name,
+    gitAccountId,
+    repositoryUrl: repo.url,
+    branchFilter: 'main',
+    automatedTrigger: false,
     environmentVariables: [{ key: 'REG_PW', value: password, sensitive: false }],
   });
   expect(res.statusCode, res.body).toBe(201);
@@ -83,7 +99,10 @@ beforeAll(async () => {
   t = await createTestApp({ GANTRY_DATA_DIR: dataDir }, { overrides: { pipelines: { gitAccess: git.access, registries: fakeRegistries } } });
   owner = await registerUser(t, 'push-owner@example.com');
   projectId = await createProject(t, owner.idToken, 'Push');
-  const [row] = await t.app.services.database.db.insert(gitAccounts).values({ projectId, type: 'github', accountName: 'acme', externalId: '1', accessTokenSealed: t.app.services.secrets.seal('local-token') }).returning();
+  const [row] = await t.app.services.database.db
+    .insert(gitAccounts)
+    .values({ projectId, type: 'github', accountName: 'acme', externalId: '1', accessTokenSealed: t.app.services.secrets.seal('local-token') })
+    .returning();
   gitAccountId = row!.id;
 }, 60_000);
 afterAll(async () => {
@@ -130,13 +149,17 @@ describe('docker-push step', () => {
   });
 
   it('refuses a Dockerfile with RUN with a clear message, before building', async () => {
-    const { pipelineId } = await pipelineWith('runner', { 'gantry.yaml': SPEC(), Dockerfile: 'FROM scratch\nCOPY app.txt /app.txt\nRUN ["/busybox", "true"]\n', 'app.txt': 'x' });
+    const { pipelineId } = await pipelineWith('runner', {
+      'gantry.yaml': SPEC(),
+      Dockerfile: 'FROM scratch\nCOPY app.txt /app.txt\nRUN ["/busybox", "true"]\n',
+      'app.txt': 'x',
+    });
     const done = await build(pipelineId);
     expect(done.status).toBe('FAILED');
     expect(done.errorMessage).toMatch(/^Step Push failed: RUN instructions are not supported/);
   });
 
-  it('a wrong password fails the step with the registry\'s reason, and the password is in no stored log', async () => {
+  it("a wrong password fails the step with the registry's reason, and the password is in no stored log", async () => {
     const { pipelineId } = await pipelineWith('wrongpw', { 'gantry.yaml': SPEC('    registry: other\n'), Dockerfile: DOCKERFILE, 'app.txt': 'x' });
     password = `wrong-${crypto.randomBytes(8).toString('hex')}`;
     try {
@@ -154,13 +177,20 @@ describe('docker-push step', () => {
   });
 
   it('cannot take files of the data dir into the image: not through a linked Dockerfile, not through a link in the context', async () => {
-    const linked = await pipelineWith('linked', { 'gantry.yaml': SPEC().replace('    image_name: web\n', '    image_name: web\n    dockerfile: Dockerfile.link\n'), 'app.txt': 'x' });
+    const linked = await pipelineWith('linked', {
+      'gantry.yaml': SPEC().replace('    image_name: web\n', '    image_name: web\n    dockerfile: Dockerfile.link\n'),
+      'app.txt': 'x',
+    });
     commitSymlink(linked.bare, 'Dockerfile.link', path.join(dataDir, 'canary.txt'));
     const refused = await build(linked.pipelineId);
     expect(refused.status).toBe('FAILED');
     expect(refused.errorMessage).toBe('Step Push failed: The Dockerfile Dockerfile.link was not found in the repository');
 
-    const stealing = await pipelineWith('stealing', { 'gantry.yaml': SPEC(), Dockerfile: 'FROM scratch\nCOPY stolen/ /stolen/\nCOPY canary.link /canary.txt\n', 'app.txt': 'x' });
+    const stealing = await pipelineWith('stealing', {
+      'gantry.yaml': SPEC(),
+      Dockerfile: 'FROM scratch\nCOPY stolen/ /stolen/\nCOPY canary.link /canary.txt\n',
+      'app.txt': 'x',
+    });
     commitSymlink(stealing.bare, 'stolen', dataDir);
     commitSymlink(stealing.bare, 'canary.link', path.join(dataDir, 'canary.txt'));
     const done = await build(stealing.pipelineId);
@@ -170,10 +200,26 @@ describe('docker-push step', () => {
       // whatever went into the image: not the canary
       const out = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-pulled-'));
       try {
-        skopeo('copy', '--src-tls-verify=false', '--src-creds', `${registry.username}:${registry.password}`, `docker://${done.steps[1].reports.image.reference}`, `dir:${out}`);
+        skopeo(
+          'copy',
+          '--src-tls-verify=false',
+          '--src-creds',
+          `${registry.username}:${registry.password}`,
+          `docker://${done.steps[1].reports.image.reference}`,
+          `dir:${out}`,
+        );
         for (const f of fs.readdirSync(out)) {
           const bytes = fs.readFileSync(path.join(out, f));
-          const text = f === 'manifest.json' || f === 'version' ? bytes.toString() : (() => { try { return execFileSync('tar', ['-xzOf', path.join(out, f)], { encoding: 'latin1', stdio: ['ignore', 'pipe', 'ignore'] }); } catch { return bytes.toString('latin1'); } })();
+          const text =
+            f === 'manifest.json' || f === 'version'
+              ? bytes.toString()
+              : (() => {
+                  try {
+                    return execFileSync('tar', ['-xzOf', path.join(out, f)], { encoding: 'latin1', stdio: ['ignore', 'pipe', 'ignore'] });
+                  } catch {
+                    return bytes.toString('latin1');
+                  }
+                })();
           expect(text).not.toContain(CANARY);
         }
       } finally {
@@ -187,15 +233,31 @@ describe('docker-push step', () => {
 
 describe('docker-push container scan', () => {
   // a stand-in scanner on every Debian host: busybox echoes Trivy-shaped JSON (no spaces: the command is split on them)
-  const SCANNER = '/bin/busybox echo {"SchemaVersion":2,"ArtifactName":"{archive}","Results":[{"Target":"x","Vulnerabilities":[{"Severity":"HIGH"},{"Severity":"HIGH"},{"Severity":"LOW"}]}]}';
+  const SCANNER =
+    '/bin/busybox echo {"SchemaVersion":2,"ArtifactName":"{archive}","Results":[{"Target":"x","Vulnerabilities":[{"Severity":"HIGH"},{"Severity":"HIGH"},{"Severity":"LOW"}]}]}';
   let scanApp: TestApp;
   let provider: RegistryPushTarget['provider'] = 'DockerRegistryV2';
   const ecrScans: string[][] = [];
   const ports: RegistriesPort = {
-    pushTarget: async () => ({ registryName: 'local', provider, host: registry.host, repositoryPrefix: 'scan', username: registry.username, password: registry.password, tls: false }),
+    pushTarget: async () => ({
+      registryName: 'local',
+      provider,
+      host: registry.host,
+      repositoryPrefix: 'scan',
+      username: registry.username,
+      password: registry.password,
+      tls: false,
+    }),
     async registryScan(project, registryName, repository, digest) {
       ecrScans.push([project, registryName, repository, digest]);
-      return { imageName: repository, imageTag: 'from-ecr', status: 'COMPLETE', statusDescription: 'ECR scan', severityCounts: { CRITICAL: 3 }, scanner: 'ecr' };
+      return {
+        imageName: repository,
+        imageTag: 'from-ecr',
+        status: 'COMPLETE',
+        statusDescription: 'ECR scan',
+        severityCounts: { CRITICAL: 3 },
+        scanner: 'ecr',
+      };
     },
   };
   let scanOwner: { idToken: string };
@@ -208,7 +270,16 @@ describe('docker-push container scan', () => {
     scanApp = await createTestApp({ CONTAINER_SCANNER: SCANNER }, { overrides: { pipelines: { gitAccess: git.access, registries: ports } } });
     scanOwner = await registerUser(scanApp, 'scan-owner@example.com');
     scanProject = await createProject(scanApp, scanOwner.idToken, 'Scan');
-    const [row] = await scanApp.app.services.database.db.insert(gitAccounts).values({ projectId: scanProject, type: 'github', accountName: 'acme', externalId: '1', accessTokenSealed: scanApp.app.services.secrets.seal('local-token') }).returning();
+    const [row] = await scanApp.app.services.database.db
+      .insert(gitAccounts)
+      .values({
+        projectId: scanProject,
+        type: 'github',
+        accountName: 'acme',
+        externalId: '1',
+        accessTokenSealed: scanApp.app.services.secrets.seal('local-token'),
+      })
+      .returning();
     scanGitAccount = row!.id;
   }, 60_000);
   afterAll(async () => {
@@ -216,11 +287,25 @@ describe('docker-push container scan', () => {
   });
 
   async function pushOnce(name: string) {
-    const repo = git.createRepo(`scan/${name}`, { 'gantry.yaml': 'steps:\n  Clone:\n    type: git-clone\n  Push:\n    type: docker-push\n    image_name: scanned\n', Dockerfile: DOCKERFILE, 'app.txt': 'x' });
-    const created = await scanApi('POST', '/pipelines', { name, gitAccountId: scanGitAccount, repositoryUrl: repo.url, branchFilter: 'main', automatedTrigger: false });
+    const repo = git.createRepo(`scan/${name}`, {
+      'gantry.yaml': 'steps:\n  Clone:\n    type: git-clone\n  Push:\n    type: docker-push\n    image_name: scanned\n',
+      Dockerfile: DOCKERFILE,
+      'app.txt': 'x',
+    });
+    const created = await scanApi('POST', '/pipelines', {
+      name,
+      gitAccountId: scanGitAccount,
+      repositoryUrl: repo.url,
+      branchFilter: 'main',
+      automatedTrigger: false,
+    });
     const pipelineId = created.json().pipelineId as string;
     const res = await scanApi('POST', `/pipelines/${pipelineId}/builds`, { ref: 'refs/heads/main' });
-    const done = await until(async () => (await scanApi('GET', `/pipelines/${pipelineId}/builds/${res.json().buildId}`)).json(), (b) => ['SUCCEEDED', 'FAILED'].includes(b.status), 'the build to finish');
+    const done = await until(
+      async () => (await scanApi('GET', `/pipelines/${pipelineId}/builds/${res.json().buildId}`)).json(),
+      (b) => ['SUCCEEDED', 'FAILED'].includes(b.status),
+      'the build to finish',
+    );
     expect(done.status, done.errorMessage).toBe('SUCCEEDED');
     return { done, sha: repo.sha, step: done.steps.find((s: { name: string }) => s.name === 'Push') };
   }
@@ -228,10 +313,17 @@ describe('docker-push container scan', () => {
   it('scans the built image with CONTAINER_SCANNER, in the sandbox, tagged with the short commit sha', async () => {
     const { step, sha } = await pushOnce('scanned');
     expect(step.reports.image.tag).toBe(sha.slice(0, 7));
-    expect(step.reports.containerScan).toEqual({ imageName: 'scanned', imageTag: sha.slice(0, 7), status: 'COMPLETE', statusDescription: 'Found 2 high, 1 low', severityCounts: { HIGH: 2, LOW: 1 }, scanner: 'trivy' });
+    expect(step.reports.containerScan).toEqual({
+      imageName: 'scanned',
+      imageTag: sha.slice(0, 7),
+      status: 'COMPLETE',
+      statusDescription: 'Found 2 high, 1 low',
+      severityCounts: { HIGH: 2, LOW: 1 },
+      scanner: 'trivy',
+    });
   });
 
-  it('takes ECR\'s own scan of the pushed digest when the registry has one', async () => {
+  it("takes ECR's own scan of the pushed digest when the registry has one", async () => {
     provider = 'Ecr';
     try {
       const { step } = await pushOnce('ecr');

@@ -18,14 +18,20 @@ export interface PushedImage {
   tag: string;
 }
 
-export const NO_REGISTRIES = 'The docker-push step needs the project\'s Docker registries, which this Gantry server does not offer (no registries module)';
+export const NO_REGISTRIES = "The docker-push step needs the project's Docker registries, which this Gantry server does not offer (no registries module)";
 
 /** buildah's rootless warnings about /etc/subuid: expected in the sandbox (one uid mapped), noise in a user's log. */
 const NOISE = /level=warning msg="(Reading allowed ID mappings|Found no [UG]ID ranges set aside)/;
 
 let toldServer = false;
 
-interface DockerPushConfig { image_name: string; tag?: string; registry?: string; dockerfile?: string; context?: string }
+interface DockerPushConfig {
+  image_name: string;
+  tag?: string;
+  registry?: string;
+  dockerfile?: string;
+  context?: string;
+}
 
 export async function dockerPush(ctx: StepContext) {
   const cfg = ctx.step.config as unknown as DockerPushConfig;
@@ -44,10 +50,12 @@ export async function dockerPush(ctx: StepContext) {
   const cwd = workDir(ctx);
   const contextArg = ctx.resolve(cfg.context ?? '.');
   const context = resolveInside(src, cwd, contextArg);
-  if (!context || !fs.statSync(context, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`The build context ${contextArg} is not a folder of the repository`);
+  if (!context || !fs.statSync(context, { throwIfNoEntry: false })?.isDirectory())
+    throw new Error(`The build context ${contextArg} is not a folder of the repository`);
   const dockerfileArg = ctx.resolve(cfg.dockerfile ?? 'Dockerfile');
   const dockerfile = resolveInside(src, cwd, dockerfileArg);
-  if (!dockerfile || !fs.statSync(dockerfile, { throwIfNoEntry: false })?.isFile()) throw new Error(`The Dockerfile ${dockerfileArg} was not found in the repository`);
+  if (!dockerfile || !fs.statSync(dockerfile, { throwIfNoEntry: false })?.isFile())
+    throw new Error(`The Dockerfile ${dockerfileArg} was not found in the repository`);
   if (dockerfileInstructions(readFileInside(src, dockerfile).toString('utf8')).includes('RUN')) throw new Error(RUN_NOT_SUPPORTED);
 
   const target = await ctx.registries.pushTarget(ctx.build.projectId, cfg.registry ? ctx.resolve(cfg.registry) : null);
@@ -73,16 +81,34 @@ export async function dockerPush(ctx: StepContext) {
           if (stream === 'stderr' && /^Error: |level=(error|fatal)/.test(line)) lastError = line.replace(/^Error: /, '');
           ctx.log(line);
         },
-        box: { sandbox: ctx.sandbox, run: { mounts: [{ path: ctx.workspace, writable: true }, { path: ctx.scriptsDir }, { path: dirs.dir, writable: true }], files: b.files } },
+        box: {
+          sandbox: ctx.sandbox,
+          run: { mounts: [{ path: ctx.workspace, writable: true }, { path: ctx.scriptsDir }, { path: dirs.dir, writable: true }], files: b.files },
+        },
       });
       if (code !== 0) throw new Error(`${what} failed${lastError ? `: ${lastError}` : ` with exit code ${code}`}`);
     };
 
     const local = `localhost/gantry-build:${tag}`;
     const labels = imageLabels(ctx, new Date());
-    ctx.log(`[gantry] building ${imageName}:${tag} from ${path.relative(src, dockerfile) || dockerfileArg} (context ${path.relative(src, context) || '.'}) with buildah, in the build sandbox`);
-    await run('buildah bud', [...b.global, 'bud', ...b.policy, '--isolation', 'chroot', '--format', 'docker', '--file', dockerfile, '--tag', local,
-      ...Object.entries(labels).flatMap(([k, v]) => ['--label', `${k}=${v}`]), context]);
+    ctx.log(
+      `[gantry] building ${imageName}:${tag} from ${path.relative(src, dockerfile) || dockerfileArg} (context ${path.relative(src, context) || '.'}) with buildah, in the build sandbox`,
+    );
+    await run('buildah bud', [
+      ...b.global,
+      'bud',
+      ...b.policy,
+      '--isolation',
+      'chroot',
+      '--format',
+      'docker',
+      '--file',
+      dockerfile,
+      '--tag',
+      local,
+      ...Object.entries(labels).flatMap(([k, v]) => ['--label', `${k}=${v}`]),
+      context,
+    ]);
 
     ctx.log(`[gantry] pushing ${reference}`);
     // the credentials go in a file only buildah in this step's box reads, never on a command line
@@ -90,7 +116,18 @@ export async function dockerPush(ctx: StepContext) {
     fs.chmodSync(dirs.authFile, 0o600);
     ctx.sandbox.handOver(dirs.authFile);
     try {
-      await run('buildah push', [...b.global, 'push', ...b.policy, '--authfile', dirs.authFile, ...(target.tls ? [] : ['--tls-verify=false']), '--digestfile', dirs.digestFile, local, `docker://${reference}`]);
+      await run('buildah push', [
+        ...b.global,
+        'push',
+        ...b.policy,
+        '--authfile',
+        dirs.authFile,
+        ...(target.tls ? [] : ['--tls-verify=false']),
+        '--digestfile',
+        dirs.digestFile,
+        local,
+        `docker://${reference}`,
+      ]);
     } finally {
       fs.rmSync(dirs.authFile, { force: true });
     }
@@ -124,10 +161,20 @@ export function imageLabels(ctx: Pick<StepContext, 'build' | 'pipeline'>, create
  * The image's scan: ECR's own when the registry has one, else CONTAINER_SCANNER's (in the sandbox,
  * on an OCI archive of the image), else none. A scan that fails is reported FAILED; the push stands.
  */
-async function scanImage(ctx: StepContext, o: {
-  target: RegistryPushTarget; repository: string; digest: string; imageName: string; tag: string; local: string; bin: string;
-  run: (what: string, args: string[]) => Promise<void>; dirs: ReturnType<typeof buildahDirs>;
-}): Promise<ContainerScan | null> {
+async function scanImage(
+  ctx: StepContext,
+  o: {
+    target: RegistryPushTarget;
+    repository: string;
+    digest: string;
+    imageName: string;
+    tag: string;
+    local: string;
+    bin: string;
+    run: (what: string, args: string[]) => Promise<void>;
+    dirs: ReturnType<typeof buildahDirs>;
+  },
+): Promise<ContainerScan | null> {
   if (o.target.provider === 'Ecr') {
     const ecr = await ctx.registries!.registryScan(ctx.build.projectId, o.target.registryName, o.repository, o.digest).catch((err: Error) => {
       ctx.log(`[gantry] could not read the registry's scan: ${err.message}`);
@@ -148,9 +195,10 @@ async function scanImage(ctx: StepContext, o: {
       onLine: (line, stream) => (stream === 'stdout' ? out.push(line) : ctx.log(line)),
       box: { sandbox: ctx.sandbox, run: { mounts: [{ path: o.dirs.dir, writable: true }] } },
     });
-    const report = code === 0
-      ? containerScanReport({ imageName: o.imageName, imageTag: o.tag, scanner: scanner.name, output: out.join('\n') })
-      : containerScanReport({ imageName: o.imageName, imageTag: o.tag, scanner: scanner.name, error: `${scanner.name} exited with code ${code}` });
+    const report =
+      code === 0
+        ? containerScanReport({ imageName: o.imageName, imageTag: o.tag, scanner: scanner.name, output: out.join('\n') })
+        : containerScanReport({ imageName: o.imageName, imageTag: o.tag, scanner: scanner.name, error: `${scanner.name} exited with code ${code}` });
     ctx.log(`[gantry] container scan ${report.status.toLowerCase()}: ${report.statusDescription}`);
     return report;
   } catch (err) {

@@ -8,10 +8,12 @@ export function createLatestBuilds(deps: { store: BuildsStore; artifacts: Artifa
   return {
     async latestFor(pipelineIds: string[]): Promise<Map<string, Pipeline['latestBuild']>> {
       const rows = await deps.store.latestFor(pipelineIds);
-      return new Map(rows.map((r) => {
-        const { steps: _s, stages: _st, ...rest } = toBuild(r, '');
-        return [r.pipelineId, rest];
-      }));
+      return new Map(
+        rows.map((r) => {
+          const { steps: _s, stages: _st, ...rest } = toBuild(r, '');
+          return [r.pipelineId, rest];
+        }),
+      );
     },
     removeArtifactsOf: (pipelineId: string) => deps.artifacts.removePrefix(`pipelines/${pipelineId}`),
   };

@@ -104,9 +104,21 @@ async function gitClone(ctx: StepContext) {
   const dir = sourceDir(ctx);
   fs.rmSync(dir, { recursive: true, force: true });
   ctx.log(`Cloning ${pipeline.repositoryFullName} (${build.branch} @ ${(build.commitSha ?? '').slice(0, 7)})`);
-  await exec(ctx, 'git', [...auth.config, 'clone', '--depth', String(depth), '--branch', build.branch, '--single-branch', '--', auth.url, dir], ctx.workspace, auth.env);
+  await exec(
+    ctx,
+    'git',
+    [...auth.config, 'clone', '--depth', String(depth), '--branch', build.branch, '--single-branch', '--', auth.url, dir],
+    ctx.workspace,
+    auth.env,
+  );
   if (build.commitSha) {
-    const has = await runProcess('git', ['cat-file', '-e', `${build.commitSha}^{commit}`], { cwd: dir, env: processEnv(ctx), signal: ctx.signal, onLine: () => undefined, box: box(ctx) });
+    const has = await runProcess('git', ['cat-file', '-e', `${build.commitSha}^{commit}`], {
+      cwd: dir,
+      env: processEnv(ctx),
+      signal: ctx.signal,
+      onLine: () => undefined,
+      box: box(ctx),
+    });
     if (has !== 0) await exec(ctx, 'git', [...auth.config, 'fetch', '--depth', '1', 'origin', build.commitSha], dir, auth.env);
     await exec(ctx, 'git', ['-c', 'advice.detachedHead=false', 'checkout', '--detach', build.commitSha], dir);
   }
@@ -150,7 +162,11 @@ async function collectArtifacts(ctx: StepContext, cwd: string) {
     const file = resolveInside(ctx.workspace, cwd, ctx.resolve(spec.json));
     if (!file || !fs.existsSync(file)) throw new Error(`JSON artifact ${spec.json} was not found`);
     const text = readFileInside(ctx.workspace, file).toString('utf8');
-    try { JSON.parse(text); } catch { throw new Error(`JSON artifact ${spec.json} is not valid JSON`); }
+    try {
+      JSON.parse(text);
+    } catch {
+      throw new Error(`JSON artifact ${spec.json} is not valid JSON`);
+    }
     const location = `${prefix}/${path.basename(file)}`;
     const { size } = await ctx.artifacts.put(location, text);
     await ctx.store.addArtifact({ buildId: ctx.build.id, step: ctx.step.name, kind: 'json', name: path.basename(file), location, files: 1, size });
@@ -165,7 +181,9 @@ async function collectArtifacts(ctx: StepContext, cwd: string) {
 function zipPaths(ctx: StepContext, cwd: string, paths: string[]) {
   const archive = archiver('zip', { zlib: { level: 6 } });
   let count = 0;
-  archive.on('entry', (e) => { if (!e.name.endsWith('/')) count++; });
+  archive.on('entry', (e) => {
+    if (!e.name.endsWith('/')) count++;
+  });
   const skipped: string[] = [];
   for (const p of paths) {
     const clean = p.replace(/^\.\//, '').replace(/\/$/, '');
@@ -197,12 +215,18 @@ async function triggerPipeline(ctx: StepContext) {
 
 export async function runStep(ctx: StepContext) {
   switch (ctx.step.type) {
-    case 'git-clone': return gitClone(ctx);
-    case 'build': return buildStep(ctx);
-    case 'trigger-pipeline': return triggerPipeline(ctx);
-    case 'terraform-build': return terraformBuild(ctx);
-    case 'cfn-component': return cfnComponent(ctx);
-    case 'docker-push': return dockerPush(ctx);
+    case 'git-clone':
+      return gitClone(ctx);
+    case 'build':
+      return buildStep(ctx);
+    case 'trigger-pipeline':
+      return triggerPipeline(ctx);
+    case 'terraform-build':
+      return terraformBuild(ctx);
+    case 'cfn-component':
+      return cfnComponent(ctx);
+    case 'docker-push':
+      return dockerPush(ctx);
     default:
       throw new Error(`The ${ctx.step.type} step is not available in this version of Gantry yet`);
   }

@@ -6,10 +6,16 @@ import { gitCredentials } from './step-handlers.js';
 
 describe('placeholders in shell commands', () => {
   const run = (command: string, vars: Record<string, string>) =>
-    execFileSync('bash', ['-c', resolvePlaceholders(command, shellSafePlaceholders(vars))], { env: { PATH: '/usr/bin:/bin', ...vars }, encoding: 'utf8' }).trim();
+    execFileSync('bash', ['-c', resolvePlaceholders(command, shellSafePlaceholders(vars))], {
+      env: { PATH: '/usr/bin:/bin', ...vars },
+      encoding: 'utf8',
+    }).trim();
 
   it('puts plain values in as they are', () => {
-    expect(shellSafePlaceholders({ GANTRY_BRANCH: 'feature/x-1.2', GANTRY_COMMIT: 'abc123' })).toEqual({ GANTRY_BRANCH: 'feature/x-1.2', GANTRY_COMMIT: 'abc123' });
+    expect(shellSafePlaceholders({ GANTRY_BRANCH: 'feature/x-1.2', GANTRY_COMMIT: 'abc123' })).toEqual({
+      GANTRY_BRANCH: 'feature/x-1.2',
+      GANTRY_COMMIT: 'abc123',
+    });
   });
 
   it.each([
@@ -24,7 +30,7 @@ describe('placeholders in shell commands', () => {
   });
 
   it('a value with a quote or a backtick stays data', () => {
-    expect(run('echo "{{V}}"', { V: "a'b`id`\"c" })).toBe("a'b`id`\"c");
+    expect(run('echo "{{V}}"', { V: 'a\'b`id`"c' })).toBe('a\'b`id`"c');
   });
 });
 

@@ -23,7 +23,13 @@ export function createCloudAccountsModule(deps: {
   log?: { warn(obj: object, msg?: string): void };
 }) {
   const verifier = deps.verifier ?? createCloudVerifier();
-  const service = createCloudAccountsService({ store: createCloudAccountsStore(deps.db), secrets: deps.secrets, verifier, usedBy: async (projectId, ref) => (await deps.hooks.cloudAccountUsers.collect(projectId, ref)).flat(), log: deps.log });
+  const service = createCloudAccountsService({
+    store: createCloudAccountsStore(deps.db),
+    secrets: deps.secrets,
+    verifier,
+    usedBy: async (projectId, ref) => (await deps.hooks.cloudAccountUsers.collect(projectId, ref)).flat(),
+    log: deps.log,
+  });
   return { service, verifier, routes: cloudAccountsRoutes({ cloudAccounts: service, guards: deps.guards }) };
 }
 
@@ -32,7 +38,12 @@ export const cloudAccountsModule = defineModule({
   name: 'cloudAccounts',
   create(platform, _needs: object, overrides: { verifier?: CloudVerifier }) {
     const { service, routes } = createCloudAccountsModule({
-      db: platform.db, secrets: platform.secrets, guards: platform.guards, verifier: overrides.verifier, hooks: platform.hooks, log: platform.log,
+      db: platform.db,
+      secrets: platform.secrets,
+      guards: platform.guards,
+      verifier: overrides.verifier,
+      hooks: platform.hooks,
+      log: platform.log,
     });
     return { api: service, routes: [{ prefix: '/ms-aws', plugin: routes }] };
   },

@@ -37,7 +37,13 @@ const awsBody = { accountName: 'Production', iamRole: ROLE, externalId: GOOD.aws
 const gcpBody = { gcpProjectId: 'my-project-123', projectName: 'My project', targetServiceAccount: 'deployer@my-project-123.iam.gserviceaccount.com' };
 const TENANT = '72f988bf-86f1-41af-91ab-2d7cd011db47';
 const SUB = '00000000-1111-2222-3333-444444444444';
-const azureBody = { tenantId: TENANT, applicationId: '1950a258-227b-4e31-a9cf-717495945fc2', subscriptionId: SUB, subscriptionName: 'Pay-As-You-Go', clientSecret: GOOD.azureSecret };
+const azureBody = {
+  tenantId: TENANT,
+  applicationId: '1950a258-227b-4e31-a9cf-717495945fc2',
+  subscriptionId: SUB,
+  subscriptionName: 'Pay-As-You-Go',
+  clientSecret: GOOD.azureSecret,
+};
 
 describe('AWS accounts', () => {
   const base = () => `/projects/${projectId}/aws-accounts`;
@@ -46,7 +52,10 @@ describe('AWS accounts', () => {
     const res = await call('POST', base(), members.write.idToken, awsBody);
     expect(res.statusCode).toBe(201);
     expect(res.json()).toEqual({ id: '111122223333', accountName: 'Production', iamRole: ROLE, externalId: SENSITIVE_PLACEHOLDER });
-    expect(t.fake.calls.at(-1)).toEqual({ provider: 'aws', input: { roleArn: ROLE, externalId: GOOD.awsExternalId, sessionName: 'gantry-verify', durationSeconds: undefined } });
+    expect(t.fake.calls.at(-1)).toEqual({
+      provider: 'aws',
+      input: { roleArn: ROLE, externalId: GOOD.awsExternalId, sessionName: 'gantry-verify', durationSeconds: undefined },
+    });
     const list = await call('GET', base(), members.read.idToken);
     expect(list.statusCode).toBe(200);
     expect(list.json()).toEqual({ awsAccounts: [{ id: '111122223333', accountName: 'Production', iamRole: ROLE, externalId: SENSITIVE_PLACEHOLDER }] });
@@ -66,8 +75,14 @@ describe('AWS accounts', () => {
   it('answers 400 with the spec message when STS refuses, and saves nothing', async () => {
     const res = await call('POST', base(), owner.idToken, { ...awsBody, iamRole: 'arn:aws:iam::444455556666:role/X', externalId: 'wrong' });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ message: cloudAccountMessages.awsConnectionFailed, code: 'CloudConnectionFailed', reason: expect.stringContaining('AccessDenied') });
-    expect(res.json().message).toBe('We cannot establish a connection with the AWS provider. Please check if your IAM role ARN and external ID are correct and try again.');
+    expect(res.json()).toMatchObject({
+      message: cloudAccountMessages.awsConnectionFailed,
+      code: 'CloudConnectionFailed',
+      reason: expect.stringContaining('AccessDenied'),
+    });
+    expect(res.json().message).toBe(
+      'We cannot establish a connection with the AWS provider. Please check if your IAM role ARN and external ID are correct and try again.',
+    );
     expect((await call('GET', base(), owner.idToken)).json().awsAccounts).toHaveLength(1);
   });
 
@@ -84,11 +99,22 @@ describe('AWS accounts', () => {
   });
 
   it('updates; an external id left at its placeholder (or out) keeps the stored one', async () => {
-    const res = await call('PUT', `${base()}/111122223333`, owner.idToken, { accountName: 'Prod', iamRole: 'arn:aws:iam::111122223333:role/Renamed', externalId: SENSITIVE_PLACEHOLDER });
+    const res = await call('PUT', `${base()}/111122223333`, owner.idToken, {
+      accountName: 'Prod',
+      iamRole: 'arn:aws:iam::111122223333:role/Renamed',
+      externalId: SENSITIVE_PLACEHOLDER,
+    });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ id: '111122223333', accountName: 'Prod', iamRole: 'arn:aws:iam::111122223333:role/Renamed', externalId: SENSITIVE_PLACEHOLDER });
+    expect(res.json()).toEqual({
+      id: '111122223333',
+      accountName: 'Prod',
+      iamRole: 'arn:aws:iam::111122223333:role/Renamed',
+      externalId: SENSITIVE_PLACEHOLDER,
+    });
     expect(t.fake.calls.at(-1)!.input).toMatchObject({ roleArn: 'arn:aws:iam::111122223333:role/Renamed', externalId: GOOD.awsExternalId });
-    expect((await call('PUT', `${base()}/111122223333`, owner.idToken, { accountName: 'Prod', iamRole: 'arn:aws:iam::111122223333:role/Renamed' })).statusCode).toBe(200);
+    expect(
+      (await call('PUT', `${base()}/111122223333`, owner.idToken, { accountName: 'Prod', iamRole: 'arn:aws:iam::111122223333:role/Renamed' })).statusCode,
+    ).toBe(200);
     const [row] = await t.database.db.select().from(awsAccounts).where(eq(awsAccounts.projectId, projectId));
     expect(t.app.services.secrets.open(row!.externalIdSealed)).toBe(GOOD.awsExternalId);
   });
@@ -120,14 +146,20 @@ describe('AWS accounts', () => {
     expect((await call('PUT', `${base()}/111122223333`, outsider.idToken, { accountName: 'x', iamRole: ROLE })).statusCode).toBe(404);
     expect((await call('DELETE', `${base()}/111122223333`, outsider.idToken)).statusCode).toBe(404);
     expect((await call('GET', base())).statusCode).toBe(401);
-    expect((await call('PUT', `${base()}/000000000000`, owner.idToken, { accountName: 'x', iamRole: 'arn:aws:iam::000000000000:role/X' })).statusCode).toBe(404);
+    expect((await call('PUT', `${base()}/000000000000`, owner.idToken, { accountName: 'x', iamRole: 'arn:aws:iam::000000000000:role/X' })).statusCode).toBe(
+      404,
+    );
     // The other project's copy of the same AWS account is not reachable from this project.
     expect((await call('GET', `/projects/${otherProjectId}/aws-accounts`, owner.idToken)).statusCode).toBe(404);
   });
 
   it('hands deployments assumed-role credentials (credentialsFor)', async () => {
     const env = await t.service.credentialsFor(projectId, 'aws', '111122223333');
-    expect(env).toEqual({ AWS_ACCESS_KEY_ID: 'ASIAIOSFODNN7EXAMPLE', AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY', AWS_SESSION_TOKEN: `session-for-gantry-${projectId.slice(0, 8)}` });
+    expect(env).toEqual({
+      AWS_ACCESS_KEY_ID: 'ASIAIOSFODNN7EXAMPLE',
+      AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY',
+      AWS_SESSION_TOKEN: `session-for-gantry-${projectId.slice(0, 8)}`,
+    });
     expect(t.fake.calls.at(-1)!.input).toMatchObject({ roleArn: ROLE, externalId: 'ext-rotated', durationSeconds: 3600 });
     await expect(t.service.credentialsFor(otherProjectId, 'aws', '999988887777')).rejects.toMatchObject({ status: 404 });
   });
@@ -136,7 +168,10 @@ describe('AWS accounts', () => {
     inUse.refs = [{ provider: 'aws', awsAccountId: '111122223333' }];
     const busy = await call('DELETE', `${base()}/111122223333`, owner.idToken);
     expect(busy.statusCode).toBe(409);
-    expect(busy.json()).toMatchObject({ message: 'AWS account 111122223333 is used by the environment Production; change it first', environments: ['Production'] });
+    expect(busy.json()).toMatchObject({
+      message: 'AWS account 111122223333 is used by the environment Production; change it first',
+      environments: ['Production'],
+    });
     inUse.refs = [];
     expect((await call('DELETE', `${base()}/111122223333`, members.write.idToken)).json()).toEqual({ ok: true });
     expect((await call('GET', base(), owner.idToken)).json()).toEqual({ awsAccounts: [] });
@@ -162,7 +197,9 @@ describe('Google Cloud Platform accounts', () => {
   it('answers 400 with the spec message when impersonation is refused', async () => {
     const res = await call('POST', base(), owner.idToken, { ...gcpBody, gcpProjectId: 'other-project', targetServiceAccount: 'someone@example.com' });
     expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe('We cannot establish a connection with the Google Cloud Platform provider. Please check if your input is correct and try again.');
+    expect(res.json().message).toBe(
+      'We cannot establish a connection with the Google Cloud Platform provider. Please check if your input is correct and try again.',
+    );
   });
 
   it.each([
@@ -177,15 +214,21 @@ describe('Google Cloud Platform accounts', () => {
   });
 
   it('updates name and service account (verified), never the project id', async () => {
-    const res = await call('PUT', `${base()}/my-project-123`, owner.idToken, { gcpProjectId: 'ignored', projectName: 'Renamed', targetServiceAccount: 'ci@my-project-123.iam.gserviceaccount.com' });
+    const res = await call('PUT', `${base()}/my-project-123`, owner.idToken, {
+      gcpProjectId: 'ignored',
+      projectName: 'Renamed',
+      targetServiceAccount: 'ci@my-project-123.iam.gserviceaccount.com',
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ gcpProjectId: 'my-project-123', projectName: 'Renamed', targetServiceAccount: 'ci@my-project-123.iam.gserviceaccount.com' });
     const bad = await call('PUT', `${base()}/my-project-123`, owner.idToken, { projectName: 'Renamed', targetServiceAccount: 'nobody@example.com' });
     expect(bad.statusCode).toBe(400);
-    expect((await call('PUT', `${base()}/my-project-123`, owner.idToken, { projectName: '', targetServiceAccount: 'x' })).json().fields.projectName).toContain('Project name is required');
+    expect((await call('PUT', `${base()}/my-project-123`, owner.idToken, { projectName: '', targetServiceAccount: 'x' })).json().fields.projectName).toContain(
+      'Project name is required',
+    );
   });
 
-  it('hands deployments the impersonation settings (credentialsFor, also by the environment\'s provider name)', async () => {
+  it("hands deployments the impersonation settings (credentialsFor, also by the environment's provider name)", async () => {
     const expected = { GOOGLE_IMPERSONATE_SERVICE_ACCOUNT: 'ci@my-project-123.iam.gserviceaccount.com', GOOGLE_PROJECT: 'my-project-123' };
     expect(await t.service.credentialsFor(projectId, 'gcp', 'my-project-123')).toEqual(expected);
     expect(await t.service.credentialsFor(projectId, 'google', 'my-project-123')).toEqual(expected);
@@ -205,13 +248,22 @@ describe('Google Cloud Platform accounts', () => {
 describe('Microsoft Azure accounts', () => {
   const base = () => `/projects/${projectId}/azure-accounts`;
   const one = () => `${base()}/${TENANT}/${SUB}`;
-  const listed = { tenantId: TENANT, subscriptionId: SUB, applicationId: azureBody.applicationId, subscriptionName: 'Pay-As-You-Go', clientSecret: SENSITIVE_PLACEHOLDER };
+  const listed = {
+    tenantId: TENANT,
+    subscriptionId: SUB,
+    applicationId: azureBody.applicationId,
+    subscriptionName: 'Pay-As-You-Go',
+    clientSecret: SENSITIVE_PLACEHOLDER,
+  };
 
   it('connects after Entra ID issued a token, seals the secret and never answers it', async () => {
     const res = await call('POST', base(), members.write.idToken, azureBody);
     expect(res.statusCode).toBe(201);
     expect(res.json()).toEqual(listed);
-    expect(t.fake.calls.at(-1)).toEqual({ provider: 'azure', input: { tenantId: TENANT, applicationId: azureBody.applicationId, clientSecret: GOOD.azureSecret } });
+    expect(t.fake.calls.at(-1)).toEqual({
+      provider: 'azure',
+      input: { tenantId: TENANT, applicationId: azureBody.applicationId, clientSecret: GOOD.azureSecret },
+    });
     const list = await call('GET', base(), members.read.idToken);
     expect(list.json()).toEqual({ azureAccounts: [listed] });
     expect(list.body).not.toContain(GOOD.azureSecret);
@@ -241,7 +293,13 @@ describe('Microsoft Azure accounts', () => {
   });
 
   it('updates by tenant and subscription (not editable); a secret at its placeholder keeps the stored one', async () => {
-    const res = await call('PUT', one(), owner.idToken, { tenantId: 'ignored', subscriptionId: 'ignored', applicationId: azureBody.applicationId, subscriptionName: 'Renamed', clientSecret: SENSITIVE_PLACEHOLDER });
+    const res = await call('PUT', one(), owner.idToken, {
+      tenantId: 'ignored',
+      subscriptionId: 'ignored',
+      applicationId: azureBody.applicationId,
+      subscriptionName: 'Renamed',
+      clientSecret: SENSITIVE_PLACEHOLDER,
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ ...listed, subscriptionName: 'Renamed' });
     expect(t.fake.calls.at(-1)!.input).toEqual({ tenantId: TENANT, applicationId: azureBody.applicationId, clientSecret: GOOD.azureSecret });
@@ -249,15 +307,23 @@ describe('Microsoft Azure accounts', () => {
     expect(t.app.services.secrets.open(row!.clientSecretSealed)).toBe(GOOD.azureSecret);
 
     t.fake.accepts.azureSecrets.add('rotated~secret');
-    expect((await call('PUT', one(), owner.idToken, { applicationId: azureBody.applicationId, subscriptionName: 'Renamed', clientSecret: 'rotated~secret' })).statusCode).toBe(200);
+    expect(
+      (await call('PUT', one(), owner.idToken, { applicationId: azureBody.applicationId, subscriptionName: 'Renamed', clientSecret: 'rotated~secret' }))
+        .statusCode,
+    ).toBe(200);
     const [after] = await t.database.db.select().from(azureAccounts).where(eq(azureAccounts.projectId, projectId));
     expect(t.app.services.secrets.open(after!.clientSecretSealed)).toBe('rotated~secret');
-    expect((await call('PUT', one(), owner.idToken, { applicationId: azureBody.applicationId, subscriptionName: 'Renamed', clientSecret: 'wrong' })).statusCode).toBe(400);
+    expect(
+      (await call('PUT', one(), owner.idToken, { applicationId: azureBody.applicationId, subscriptionName: 'Renamed', clientSecret: 'wrong' })).statusCode,
+    ).toBe(400);
   });
 
   it('hands deployments the ARM_* variables (credentialsFor)', async () => {
     expect(await t.service.credentialsFor(projectId, 'azurerm', { tenantId: TENANT, subscriptionId: SUB })).toEqual({
-      ARM_CLIENT_ID: azureBody.applicationId, ARM_CLIENT_SECRET: 'rotated~secret', ARM_TENANT_ID: TENANT, ARM_SUBSCRIPTION_ID: SUB,
+      ARM_CLIENT_ID: azureBody.applicationId,
+      ARM_CLIENT_SECRET: 'rotated~secret',
+      ARM_TENANT_ID: TENANT,
+      ARM_SUBSCRIPTION_ID: SUB,
     });
     await expect(t.service.credentialsFor(projectId, 'azure', { tenantId: TENANT, subscriptionId: 'nope' })).rejects.toMatchObject({ status: 404 });
   });

@@ -1,7 +1,19 @@
 import {
-  SENSITIVE_PLACEHOLDER, awsAccountIdFromArn, cloudAccountMessages, cloudAccountProviderOf, keepsSecret,
-  type AwsAccount, type AwsAccountBody, type AzureAccount, type AzureAccountBody, type CloudAccountProvider,
-  type GcpAccount, type GcpAccountBody, type UpdateAwsAccountBody, type UpdateAzureAccountBody, type UpdateGcpAccountBody,
+  SENSITIVE_PLACEHOLDER,
+  awsAccountIdFromArn,
+  cloudAccountMessages,
+  cloudAccountProviderOf,
+  keepsSecret,
+  type AwsAccount,
+  type AwsAccountBody,
+  type AzureAccount,
+  type AzureAccountBody,
+  type CloudAccountProvider,
+  type GcpAccount,
+  type GcpAccountBody,
+  type UpdateAwsAccountBody,
+  type UpdateAzureAccountBody,
+  type UpdateGcpAccountBody,
 } from '@gantry/contracts';
 import type { SecretBox } from '../../platform/secrets.js';
 import { AppError, Conflict, NotFound, Validation } from '../../platform/errors.js';
@@ -18,7 +30,9 @@ export type CloudAccountUsedBy = (projectId: string, account: CloudAccountRef) =
 /** The environment variables Terraform (and the AWS/Azure/Google CLIs) need to act in an account. */
 export type CloudCredentialsEnv = Record<string, string>;
 
-interface Log { warn(obj: object, msg?: string): void }
+interface Log {
+  warn(obj: object, msg?: string): void;
+}
 
 /** Session names Gantry's assumed-role sessions carry (visible in the account's CloudTrail). */
 const VERIFY_SESSION = 'gantry-verify';
@@ -27,7 +41,11 @@ const DEPLOY_SESSION_SECONDS = 3600;
 const toAws = (r: AwsAccountRow): AwsAccount => ({ id: r.awsAccountId, accountName: r.accountName, iamRole: r.iamRole, externalId: SENSITIVE_PLACEHOLDER });
 const toGcp = (r: GcpAccountRow): GcpAccount => ({ gcpProjectId: r.gcpProjectId, projectName: r.projectName, targetServiceAccount: r.targetServiceAccount });
 const toAzure = (r: AzureAccountRow): AzureAccount => ({
-  tenantId: r.tenantId, subscriptionId: r.subscriptionId, applicationId: r.applicationId, subscriptionName: r.subscriptionName, clientSecret: SENSITIVE_PLACEHOLDER,
+  tenantId: r.tenantId,
+  subscriptionId: r.subscriptionId,
+  applicationId: r.applicationId,
+  subscriptionName: r.subscriptionName,
+  clientSecret: SENSITIVE_PLACEHOLDER,
 });
 
 /** The PostgreSQL error code of a failed query (drizzle wraps the driver's error in `cause`). */
@@ -73,7 +91,10 @@ export function createCloudAccountsService(deps: {
   async function ensureUnused(projectId: string, ref: CloudAccountRef, what: string) {
     const names = await usedBy(projectId, ref);
     if (names.length) {
-      throw new Conflict(`${what} is used by the environment${names.length === 1 ? '' : 's'} ${names.join(', ')}; change ${names.length === 1 ? 'it' : 'them'} first`, { environments: names });
+      throw new Conflict(
+        `${what} is used by the environment${names.length === 1 ? '' : 's'} ${names.join(', ')}; change ${names.length === 1 ? 'it' : 'them'} first`,
+        { environments: names },
+      );
     }
   }
 
@@ -100,7 +121,11 @@ export function createCloudAccountsService(deps: {
 
   async function credentialsFor(projectId: string, provider: 'aws', awsAccountId: string): Promise<CloudCredentialsEnv>;
   async function credentialsFor(projectId: string, provider: 'gcp' | 'google', gcpProjectId: string): Promise<CloudCredentialsEnv>;
-  async function credentialsFor(projectId: string, provider: 'azure' | 'azurerm', account: { tenantId: string; subscriptionId: string }): Promise<CloudCredentialsEnv>;
+  async function credentialsFor(
+    projectId: string,
+    provider: 'azure' | 'azurerm',
+    account: { tenantId: string; subscriptionId: string },
+  ): Promise<CloudCredentialsEnv>;
   /**
    * For deployments: the environment variables Terraform needs to act in a connected account.
    * AWS: a fresh assumed-role session (1 hour) of the account's role; Azure: the app registration (ARM_*);
@@ -120,7 +145,12 @@ export function createCloudAccountsService(deps: {
     }
     if (kind === 'azure' && typeof id === 'object') {
       const row = await azureGet(projectId, id.tenantId, id.subscriptionId);
-      return { ARM_CLIENT_ID: row.applicationId, ARM_CLIENT_SECRET: secrets.open(row.clientSecretSealed), ARM_TENANT_ID: row.tenantId, ARM_SUBSCRIPTION_ID: row.subscriptionId };
+      return {
+        ARM_CLIENT_ID: row.applicationId,
+        ARM_CLIENT_SECRET: secrets.open(row.clientSecretSealed),
+        ARM_TENANT_ID: row.tenantId,
+        ARM_SUBSCRIPTION_ID: row.subscriptionId,
+      };
     }
     throw new Validation(`No cloud account of provider ${provider} is named by ${JSON.stringify(id)}`);
   }
@@ -137,7 +167,14 @@ export function createCloudAccountsService(deps: {
       if (await store.aws.get(projectId, awsAccountId)) throw new Conflict(`${what} is already connected to this project`);
       await aws.assume(body.iamRole, body.externalId, VERIFY_SESSION);
       const row = await insertOnce(what, () =>
-        store.aws.insert({ projectId, awsAccountId, accountName: body.accountName, iamRole: body.iamRole, externalIdSealed: secrets.seal(body.externalId), createdBy: userId }),
+        store.aws.insert({
+          projectId,
+          awsAccountId,
+          accountName: body.accountName,
+          iamRole: body.iamRole,
+          externalIdSealed: secrets.seal(body.externalId),
+          createdBy: userId,
+        }),
       );
       return toAws(row);
     },
@@ -197,8 +234,13 @@ export function createCloudAccountsService(deps: {
       await verify('azure', () => verifier.azure.getToken({ tenantId: body.tenantId, applicationId: body.applicationId, clientSecret: body.clientSecret }));
       const row = await insertOnce(what, () =>
         store.azure.insert({
-          projectId, tenantId: body.tenantId, subscriptionId: body.subscriptionId, applicationId: body.applicationId,
-          subscriptionName: body.subscriptionName, clientSecretSealed: secrets.seal(body.clientSecret), createdBy: userId,
+          projectId,
+          tenantId: body.tenantId,
+          subscriptionId: body.subscriptionId,
+          applicationId: body.applicationId,
+          subscriptionName: body.subscriptionName,
+          clientSecretSealed: secrets.seal(body.clientSecret),
+          createdBy: userId,
         }),
       );
       return toAzure(row);

@@ -21,21 +21,32 @@ export function fakeVerifier() {
     aws: {
       async assumeRole(input) {
         calls.push({ provider: 'aws', input: { ...input } });
-        if (!accepts.awsExternalIds.has(input.externalId)) throw Object.assign(new Error(`User: arn:aws:iam::999999999999:user/gantry is not authorized to perform: sts:AssumeRole on resource: ${input.roleArn}`), { name: 'AccessDenied' });
-        return { accessKeyId: 'ASIAIOSFODNN7EXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY', sessionToken: `session-for-${input.sessionName}`, expiration: new Date(Date.now() + 3_600_000) };
+        if (!accepts.awsExternalIds.has(input.externalId))
+          throw Object.assign(
+            new Error(`User: arn:aws:iam::999999999999:user/gantry is not authorized to perform: sts:AssumeRole on resource: ${input.roleArn}`),
+            { name: 'AccessDenied' },
+          );
+        return {
+          accessKeyId: 'ASIAIOSFODNN7EXAMPLE',
+          secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY',
+          sessionToken: `session-for-${input.sessionName}`,
+          expiration: new Date(Date.now() + 3_600_000),
+        };
       },
     },
     azure: {
       async getToken(input) {
         calls.push({ provider: 'azure', input: { ...input } });
-        if (!accepts.azureSecrets.has(input.clientSecret)) throw Object.assign(new Error('AADSTS7000215: Invalid client secret provided.'), { name: 'AuthenticationRequiredError' });
+        if (!accepts.azureSecrets.has(input.clientSecret))
+          throw Object.assign(new Error('AADSTS7000215: Invalid client secret provided.'), { name: 'AuthenticationRequiredError' });
         return { expiresOn: new Date(Date.now() + 3_600_000) };
       },
     },
     gcp: {
       async impersonate(input) {
         calls.push({ provider: 'gcp', input: { ...input } });
-        if (!GOOD.gcpTarget.test(input.targetServiceAccount)) throw new Error("Permission 'iam.serviceAccounts.getAccessToken' denied on resource (or it may not exist).");
+        if (!GOOD.gcpTarget.test(input.targetServiceAccount))
+          throw new Error("Permission 'iam.serviceAccounts.getAccessToken' denied on resource (or it may not exist).");
         return { expiresOn: new Date(Date.now() + 600_000) };
       },
     },
@@ -53,7 +64,13 @@ export async function createCloudAccountsTestApp(o: { usedBy?: CloudAccountUsedB
   const t = await createTestApp();
   const hooks = createHooks();
   if (o.usedBy) hooks.cloudAccountUsers.provide(o.usedBy);
-  const module = createCloudAccountsModule({ db: t.app.services.database.db, secrets: t.app.services.secrets, guards: t.app.services.guards, verifier: fake.verifier, hooks });
+  const module = createCloudAccountsModule({
+    db: t.app.services.database.db,
+    secrets: t.app.services.secrets,
+    guards: t.app.services.guards,
+    verifier: fake.verifier,
+    hooks,
+  });
   const api = Fastify({ logger: false }).withTypeProvider<ZodTypeProvider>();
   api.setValidatorCompiler(validatorCompiler);
   api.setSerializerCompiler(serializerCompiler);

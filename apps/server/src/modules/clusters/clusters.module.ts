@@ -10,8 +10,13 @@ export const clustersModule = defineModule({
   name: 'clusters',
   create(platform, needs: { billing: BillingService }, overrides: { connect?: KubeConnector; timeoutMs?: number; listStatusTimeoutMs?: number }) {
     const clusters = createClustersService({
-      store: createClustersStore(platform.db), secrets: platform.secrets, billing: needs.billing, log: platform.log,
-      connect: overrides.connect ?? connectWithin(platform.config.OUTBOUND_NETWORK), timeoutMs: overrides.timeoutMs, listStatusTimeoutMs: overrides.listStatusTimeoutMs,
+      store: createClustersStore(platform.db),
+      secrets: platform.secrets,
+      billing: needs.billing,
+      log: platform.log,
+      connect: overrides.connect ?? connectWithin(platform.config.OUTBOUND_NETWORK),
+      timeoutMs: overrides.timeoutMs,
+      listStatusTimeoutMs: overrides.listStatusTimeoutMs,
     });
     return { api: clusters, routes: [{ prefix: '/ms-kube', plugin: clustersRoutes({ clusters, guards: platform.guards }) }] };
   },

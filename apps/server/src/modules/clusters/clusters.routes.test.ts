@@ -25,13 +25,14 @@ let relayUrl: string;
 let relayHolds = false;
 const relaySockets = new Set<net.Socket>();
 
-const closedPort = () => new Promise<number>((resolve) => {
-  const s = net.createServer();
-  s.listen(0, '127.0.0.1', () => {
-    const p = (s.address() as net.AddressInfo).port;
-    s.close(() => resolve(p));
+const closedPort = () =>
+  new Promise<number>((resolve) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const p = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(p));
+    });
   });
-});
 
 beforeAll(async () => {
   k = await startKubeStandin({ nodes: 3, metrics: true, tickMs: 50, namespaces: ['team-a'] });
@@ -69,7 +70,10 @@ const call = (method: Method, url: string, idToken?: string, payload?: object) =
   t.app.inject({ method, url: `/ms-kube${url}`, headers: idToken ? bearer(idToken) : {}, payload });
 const base = (p = projectId) => `/projects/${p}/kubernetes`;
 const body = (name: string, o: { endpoint?: string; apiToken?: string; associatedNamespace?: string; caCertificate?: string | null } = {}) => ({
-  name, endpoint: o.endpoint ?? k.url, apiToken: o.apiToken ?? k.adminToken, type: 'personal',
+  name,
+  endpoint: o.endpoint ?? k.url,
+  apiToken: o.apiToken ?? k.adminToken,
+  type: 'personal',
   ...(o.associatedNamespace ? { associatedNamespace: o.associatedNamespace } : {}),
   ...(o.caCertificate === null ? {} : { caCertificate: o.caCertificate ?? k.caPem }),
 });
@@ -77,15 +81,25 @@ const rowOf = async (name: string, p = projectId) =>
   (await t.database.db.select().from(kubernetesClusters).where(eq(kubernetesClusters.name, name))).find((r) => r.projectId === p);
 
 /** Rights enough for Gantry in team-a only (a RoleBinding there). */
-const teamToken = () => k.addToken('team-a-deployer', [{ verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'], resources: ['*'], apiGroups: ['*'], namespaces: ['team-a'] }]);
+const teamToken = () =>
+  k.addToken('team-a-deployer', [
+    { verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'], resources: ['*'], apiGroups: ['*'], namespaces: ['team-a'] },
+  ]);
 
 describe('clusters CRUD', () => {
   it('connects a cluster after it answered and granted the rights (write may); the token is sealed and never answered', async () => {
     const res = await call('POST', base(), members.write.idToken, body('main'));
     expect(res.statusCode).toBe(201);
     expect(res.json()).toEqual({
-      id: 'main', name: 'main', endpoint: k.url, apiToken: SENSITIVE_PLACEHOLDER, type: 'personal', associatedNamespace: null,
-      caCertificate: k.caPem.trim(), projectId, createdAt: expect.any(String),
+      id: 'main',
+      name: 'main',
+      endpoint: k.url,
+      apiToken: SENSITIVE_PLACEHOLDER,
+      type: 'personal',
+      associatedNamespace: null,
+      caCertificate: k.caPem.trim(),
+      projectId,
+      createdAt: expect.any(String),
     });
     const row = (await rowOf('main'))!;
     expect(JSON.stringify(row)).not.toContain(k.adminToken);
@@ -188,18 +202,24 @@ describe('verification on create', () => {
     expect(await rowOf('no-ca')).toBeUndefined();
   });
 
-  it('refuses a token without the rights Gantry needs with the access review\'s answer (cluster-wide, then in the namespace)', async () => {
+  it("refuses a token without the rights Gantry needs with the access review's answer (cluster-wide, then in the namespace)", async () => {
     const viewer = k.addToken('viewer', [{ verbs: ['get', 'list'], resources: ['*'], apiGroups: ['*'], namespaces: ['team-a'] }]);
     const wide = await call('POST', base(), owner.idToken, body('viewer', { apiToken: viewer }));
     expect(wide.statusCode).toBe(400);
-    expect(wide.json()).toMatchObject({ code: 'ClusterRefused', message: clusterMessages.refused('it may not list pods cluster-wide'), fields: { apiToken: [clusterMessages.refused('it may not list pods cluster-wide')] } });
+    expect(wide.json()).toMatchObject({
+      code: 'ClusterRefused',
+      message: clusterMessages.refused('it may not list pods cluster-wide'),
+      fields: { apiToken: [clusterMessages.refused('it may not list pods cluster-wide')] },
+    });
     const inNs = await call('POST', base(), owner.idToken, body('viewer', { apiToken: viewer, associatedNamespace: 'team-a' }));
     expect(inNs.statusCode).toBe(400);
     expect(inNs.json().message).toBe(clusterMessages.refused('it may not create deployments.apps in namespace team-a'));
     expect(await rowOf('viewer')).toBeUndefined();
     // the same rights cluster-wide are not enough either when no namespace is associated
     const team = teamToken();
-    expect((await call('POST', base(), owner.idToken, body('team', { apiToken: team }))).json().message).toBe(clusterMessages.refused('it may not list pods cluster-wide'));
+    expect((await call('POST', base(), owner.idToken, body('team', { apiToken: team }))).json().message).toBe(
+      clusterMessages.refused('it may not list pods cluster-wide'),
+    );
     expect((await call('POST', base(), owner.idToken, body('team', { apiToken: team, associatedNamespace: 'team-a' }))).statusCode).toBe(201);
   });
 });
@@ -211,8 +231,14 @@ describe('cluster status', () => {
     return c;
   };
   const deployment = (name: string, namespace: string, replicas: number): k8s.V1Deployment => ({
-    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace, labels: { app: name } },
-    spec: { replicas, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image: `${name}:1`, resources: { requests: { cpu: '100m' } } }] } } },
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace, labels: { app: name } },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image: `${name}:1`, resources: { requests: { cpu: '100m' } } }] } },
+    },
   });
   const status = async (name: string, token = owner.idToken) => {
     const res = await call('GET', `${base()}/${name}/status`, token);
@@ -230,7 +256,9 @@ describe('cluster status', () => {
   it('counts what the cluster holds: nodes, pods by phase, deployments, version; a crash-looping pod counts as failed', async () => {
     const s0 = await status('main', members.read.idToken);
     expect(s0).toEqual({
-      name: 'main', endpoint: k.url, associatedNamespace: null,
+      name: 'main',
+      endpoint: k.url,
+      associatedNamespace: null,
       podStatus: { runningPods: 4, succeededPods: 0, failedPods: 0, pendingPods: 0, totalPods: 4 },
       nodesStatus: { totalNodes: 3, readyNodes: 3, utilization: { averageCpuUtilization: expect.any(Number), averageMemoryUtilization: expect.any(Number) } },
       deploymentsStatus: { total: 2, available: 2 },
@@ -262,7 +290,10 @@ describe('cluster status', () => {
     const fractions = [0.25, 0.5, 0.75];
     k.list('nodes').forEach((n, i) => {
       const a = n.status.allocatable;
-      k.setNodeMetrics(n.metadata.name, { cpu: `${Math.round(parseQuantity(a.cpu) * 1000 * fractions[i]!)}m`, memory: `${Math.round((parseQuantity(a.memory) / 1024) * fractions[i]!)}Ki` });
+      k.setNodeMetrics(n.metadata.name, {
+        cpu: `${Math.round(parseQuantity(a.cpu) * 1000 * fractions[i]!)}m`,
+        memory: `${Math.round((parseQuantity(a.memory) / 1024) * fractions[i]!)}Ki`,
+      });
     });
     const on = await status('main');
     expect(on.nodesStatus.utilization.averageCpuUtilization).toBeCloseTo(50, 1);
@@ -287,7 +318,10 @@ describe('cluster status', () => {
   });
 
   it('answers 402 when the plan lacks the Kubernetes dashboard, 502 with the reason when the cluster refuses', async () => {
-    const setDashboard = (on: boolean) => t.database.db.execute(sql`update payment_plans set limitations = jsonb_set(limitations, '{kubernetesDashboard}', ${on ? 'true' : 'false'}::jsonb) where id = 'STARTER'`);
+    const setDashboard = (on: boolean) =>
+      t.database.db.execute(
+        sql`update payment_plans set limitations = jsonb_set(limitations, '{kubernetesDashboard}', ${on ? 'true' : 'false'}::jsonb) where id = 'STARTER'`,
+      );
     await setDashboard(false);
     try {
       const res = await call('GET', `${base()}/main/status`, owner.idToken);
@@ -307,18 +341,26 @@ describe('cluster status', () => {
 });
 
 describe('namespaces', () => {
-  it('lists the cluster\'s namespaces, or only the associated one', async () => {
+  it("lists the cluster's namespaces, or only the associated one", async () => {
     const all = await call('GET', `${base()}/main/namespaces`, members.read.idToken);
     expect(all.statusCode).toBe(200);
-    expect(all.json().namespaces.map((n: { metadata: { name: string } }) => n.metadata.name)).toEqual(['default', 'kube-system', 'kube-public', 'kube-node-lease', 'team-a']);
+    expect(all.json().namespaces.map((n: { metadata: { name: string } }) => n.metadata.name)).toEqual([
+      'default',
+      'kube-system',
+      'kube-public',
+      'kube-node-lease',
+      'team-a',
+    ]);
     const one = await call('GET', `${base()}/team/namespaces`, members.read.idToken);
     expect(one.json()).toEqual({ namespaces: [{ metadata: { name: 'team-a' } }] });
   });
 });
 
 describe('the detailed list', () => {
-  it('answers every cluster\'s status, and a reason for one that is down or does not answer in time, without waiting on it', async () => {
-    expect((await call('POST', base(), owner.idToken, body('gone', { endpoint: gone.url, apiToken: gone.adminToken, caCertificate: gone.caPem }))).statusCode).toBe(201);
+  it("answers every cluster's status, and a reason for one that is down or does not answer in time, without waiting on it", async () => {
+    expect(
+      (await call('POST', base(), owner.idToken, body('gone', { endpoint: gone.url, apiToken: gone.adminToken, caCertificate: gone.caPem }))).statusCode,
+    ).toBe(201);
     expect((await call('POST', base(), owner.idToken, body('slow', { endpoint: relayUrl }))).statusCode).toBe(201);
     const goneHost = new URL(gone.url).host;
     await gone.close();
@@ -331,7 +373,10 @@ describe('the detailed list', () => {
       expect(byName.main).toMatchObject({ apiToken: SENSITIVE_PLACEHOLDER, unreachableReason: null, status: { name: 'main', nodesStatus: { totalNodes: 3 } } });
       expect(byName.team).toMatchObject({ unreachableReason: null, status: { associatedNamespace: 'team-a' } });
       expect(byName.gone).toMatchObject({ status: null, unreachableReason: clusterMessages.unreachable(`connection refused by ${goneHost}`) });
-      expect(byName.slow).toMatchObject({ status: null, unreachableReason: clusterMessages.unreachable(`no answer from ${new URL(relayUrl).host} within 1 s`) });
+      expect(byName.slow).toMatchObject({
+        status: null,
+        unreachableReason: clusterMessages.unreachable(`no answer from ${new URL(relayUrl).host} within 1 s`),
+      });
     } finally {
       relayHolds = false;
     }
@@ -346,29 +391,47 @@ describe('access', () => {
     expect((await call('POST', base(), members.read.idToken, body('x'))).statusCode).toBe(403);
     expect((await call('PUT', `${base()}/main`, members.read.idToken, { endpoint: k.url })).statusCode).toBe(403);
     expect((await call('DELETE', `${base()}/main`, members.read.idToken)).statusCode).toBe(403);
-    for (const [method, url] of [['GET', base()], ['POST', base()], ['GET', `${base()}/main`], ['PUT', `${base()}/main`], ['DELETE', `${base()}/main`], ['GET', `${base()}/main/status`], ['GET', `${base()}/main/namespaces`]] as const) {
+    for (const [method, url] of [
+      ['GET', base()],
+      ['POST', base()],
+      ['GET', `${base()}/main`],
+      ['PUT', `${base()}/main`],
+      ['DELETE', `${base()}/main`],
+      ['GET', `${base()}/main/status`],
+      ['GET', `${base()}/main/namespaces`],
+    ] as const) {
       const payload = method === 'POST' ? body('x') : method === 'PUT' ? { endpoint: k.url } : undefined;
       expect((await call(method, url, outsider.idToken, payload)).statusCode, `${method} ${url}`).toBe(404);
       expect((await call(method, url, undefined, payload)).statusCode, `${method} ${url} without a session`).toBe(401);
     }
     // the outsider's own cluster named main is not reachable from this project's owner
     expect((await call('GET', `${base(otherProjectId)}/main`, owner.idToken)).statusCode).toBe(404);
-    expect((await rowOf('main', otherProjectId))).toBeDefined();
+    expect(await rowOf('main', otherProjectId)).toBeDefined();
   });
 
   it('is in the OpenAPI document', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/docs/json' })).json();
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining([
-      '/ms-kube/projects/{projectId}/kubernetes', '/ms-kube/projects/{projectId}/kubernetes/{clusterId}',
-      '/ms-kube/projects/{projectId}/kubernetes/{clusterId}/status', '/ms-kube/projects/{projectId}/kubernetes/{clusterId}/namespaces',
-    ]));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/ms-kube/projects/{projectId}/kubernetes',
+        '/ms-kube/projects/{projectId}/kubernetes/{clusterId}',
+        '/ms-kube/projects/{projectId}/kubernetes/{clusterId}/status',
+        '/ms-kube/projects/{projectId}/kubernetes/{clusterId}/namespaces',
+      ]),
+    );
   });
 });
 
 describe('the clusters port', () => {
-  it('opens the connection of the project\'s cluster, never another project\'s', async () => {
+  it("opens the connection of the project's cluster, never another project's", async () => {
     const port: ClustersPort = t.app.services.clusters;
-    expect(await port.connectionFor(projectId, 'team')).toEqual({ clusterId: 'team', endpoint: k.url, token: expect.stringMatching(/^standin-/), caCertificate: k.caPem.trim(), associatedNamespace: 'team-a' });
+    expect(await port.connectionFor(projectId, 'team')).toEqual({
+      clusterId: 'team',
+      endpoint: k.url,
+      token: expect.stringMatching(/^standin-/),
+      caCertificate: k.caPem.trim(),
+      associatedNamespace: 'team-a',
+    });
     await expect(port.connectionFor(projectId, 'nope')).rejects.toMatchObject({ status: 404 });
     const fresh = await createProject(t, owner.idToken, 'Empty');
     await expect(port.connectionFor(fresh, 'main')).rejects.toMatchObject({ status: 404 });

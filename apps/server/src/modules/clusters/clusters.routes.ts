@@ -1,6 +1,15 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  Cluster, ClusterList, ClusterListQuery, ClusterParams, ClusterStatus, CreateClusterBody, NamespaceList, OkBody, ProjectIdParams, UpdateClusterBody,
+  Cluster,
+  ClusterList,
+  ClusterListQuery,
+  ClusterParams,
+  ClusterStatus,
+  CreateClusterBody,
+  NamespaceList,
+  OkBody,
+  ProjectIdParams,
+  UpdateClusterBody,
 } from '@gantry/contracts';
 import { currentUser, type Guards } from '../../platform/auth.js';
 import type { ClustersService } from './clusters.service.js';
@@ -26,7 +35,9 @@ export function clustersRoutes(deps: { clusters: ClustersService; guards: Guards
     app.post(all, { preHandler: change, schema: { tags, params: ProjectIdParams, body: CreateClusterBody, response: { 201: Cluster } } }, async (req, reply) =>
       reply.status(201).send(await svc.create(req.params.projectId, currentUser(req).id, req.body)),
     );
-    app.get(one, { preHandler: view, schema: { tags, params: ClusterParams, response: { 200: Cluster } } }, async (req) => svc.get(req.params.projectId, req.params.clusterId));
+    app.get(one, { preHandler: view, schema: { tags, params: ClusterParams, response: { 200: Cluster } } }, async (req) =>
+      svc.get(req.params.projectId, req.params.clusterId),
+    );
     app.put(one, { preHandler: change, schema: { tags, params: ClusterParams, body: UpdateClusterBody, response: { 200: Cluster } } }, async (req) =>
       svc.update(req.params.projectId, req.params.clusterId, req.body),
     );

@@ -1,19 +1,33 @@
 import crypto from 'node:crypto';
 import {
-  SENSITIVE_PLACEHOLDER, clusterMessages,
-  type Cluster, type ClusterList, type ClusterStatus, type CreateClusterBody, type NamespaceList, type UpdateClusterBody,
+  SENSITIVE_PLACEHOLDER,
+  clusterMessages,
+  type Cluster,
+  type ClusterList,
+  type ClusterStatus,
+  type CreateClusterBody,
+  type NamespaceList,
+  type UpdateClusterBody,
 } from '@gantry/contracts';
 import type { SecretBox } from '../../platform/secrets.js';
 import { AppError, Conflict, NotFound } from '../../platform/errors.js';
 import {
-  DEFAULT_KUBE_TIMEOUT_MS, KubeFailure, describeCheck, requiredAccess, toKubeFailure,
-  type KubeConnector, type KubeStatusFigures, type KubeTarget,
+  DEFAULT_KUBE_TIMEOUT_MS,
+  KubeFailure,
+  describeCheck,
+  requiredAccess,
+  toKubeFailure,
+  type KubeConnector,
+  type KubeStatusFigures,
+  type KubeTarget,
 } from '../../integrations/kubernetes/index.js';
 import type { BillingService } from '../billing/billing.port.js';
 import type { ClusterConnection, ClustersPort } from './clusters.port.js';
 import type { ClusterRow, ClustersStore } from './clusters.store.js';
 
-interface Log { warn(obj: object, msg?: string): void }
+interface Log {
+  warn(obj: object, msg?: string): void;
+}
 
 /** How long the detailed list waits for any one cluster's status before calling it unreachable. */
 export const LIST_STATUS_TIMEOUT_MS = 4_000;
@@ -35,7 +49,11 @@ function within<T>(p: Promise<T>, ms: number, host: string): Promise<T> {
 }
 
 const hostOf = (endpoint: string) => {
-  try { return new URL(endpoint).host; } catch { return endpoint; }
+  try {
+    return new URL(endpoint).host;
+  } catch {
+    return endpoint;
+  }
 };
 
 export function createClustersService(deps: {
@@ -55,8 +73,15 @@ export function createClustersService(deps: {
 
   function toApi(row: ClusterRow): Cluster {
     return {
-      id: row.name, name: row.name, endpoint: row.endpoint, apiToken: SENSITIVE_PLACEHOLDER, type: 'personal',
-      associatedNamespace: row.associatedNamespace, caCertificate: row.caCertificate, projectId: row.projectId, createdAt: row.createdAt.toISOString(),
+      id: row.name,
+      name: row.name,
+      endpoint: row.endpoint,
+      apiToken: SENSITIVE_PLACEHOLDER,
+      type: 'personal',
+      associatedNamespace: row.associatedNamespace,
+      caCertificate: row.caCertificate,
+      projectId: row.projectId,
+      createdAt: row.createdAt.toISOString(),
     };
   }
   const targetOf = (row: ClusterRow): KubeTarget => ({ endpoint: row.endpoint, token: secrets.open(row.tokenSealed), caCertificate: row.caCertificate });
@@ -91,10 +116,19 @@ export function createClustersService(deps: {
 
   function toStatus(row: ClusterRow, s: KubeStatusFigures): ClusterStatus {
     return {
-      name: row.name, endpoint: row.endpoint, associatedNamespace: row.associatedNamespace,
-      podStatus: { runningPods: s.pods.running, succeededPods: s.pods.succeeded, failedPods: s.pods.failed, pendingPods: s.pods.pending, totalPods: s.pods.total },
+      name: row.name,
+      endpoint: row.endpoint,
+      associatedNamespace: row.associatedNamespace,
+      podStatus: {
+        runningPods: s.pods.running,
+        succeededPods: s.pods.succeeded,
+        failedPods: s.pods.failed,
+        pendingPods: s.pods.pending,
+        totalPods: s.pods.total,
+      },
       nodesStatus: {
-        totalNodes: s.nodes.total, readyNodes: s.nodes.ready,
+        totalNodes: s.nodes.total,
+        readyNodes: s.nodes.ready,
         utilization: s.utilization ? { averageCpuUtilization: s.utilization.cpu, averageMemoryUtilization: s.utilization.memory } : null,
       },
       deploymentsStatus: s.deployments,
@@ -107,14 +141,21 @@ export function createClustersService(deps: {
 
   /** A cluster failure on a read: 502 with the reason (the cluster is down or refuses; Gantry itself is fine). */
   function upstream(err: unknown): never {
-    if (err instanceof KubeFailure) throw new AppError(502, failureMessage(err), err.kind === 'refused' ? 'ClusterRefused' : 'ClusterUnreachable', { reason: err.message });
+    if (err instanceof KubeFailure)
+      throw new AppError(502, failureMessage(err), err.kind === 'refused' ? 'ClusterRefused' : 'ClusterUnreachable', { reason: err.message });
     throw err;
   }
 
   const port: ClustersPort = {
     async connectionFor(projectId, clusterId): Promise<ClusterConnection> {
       const row = await getRow(projectId, clusterId);
-      return { clusterId: row.name, endpoint: row.endpoint, token: secrets.open(row.tokenSealed), caCertificate: row.caCertificate, associatedNamespace: row.associatedNamespace };
+      return {
+        clusterId: row.name,
+        endpoint: row.endpoint,
+        token: secrets.open(row.tokenSealed),
+        caCertificate: row.caCertificate,
+        associatedNamespace: row.associatedNamespace,
+      };
     },
   };
 
@@ -124,15 +165,17 @@ export function createClustersService(deps: {
     async list(projectId: string, detailed: boolean): Promise<ClusterList> {
       const rows = await store.list(projectId);
       if (!detailed) return { kuberneteses: rows.map(toApi) };
-      const kuberneteses = await Promise.all(rows.map(async (row) => {
-        try {
-          const status = await within(readStatus(row, listStatusTimeoutMs), listStatusTimeoutMs, hostOf(row.endpoint));
-          return { ...toApi(row), status, unreachableReason: null };
-        } catch (err) {
-          const f = toKubeFailure(err, row.endpoint, listStatusTimeoutMs);
-          return { ...toApi(row), status: null, unreachableReason: failureMessage(f) };
-        }
-      }));
+      const kuberneteses = await Promise.all(
+        rows.map(async (row) => {
+          try {
+            const status = await within(readStatus(row, listStatusTimeoutMs), listStatusTimeoutMs, hostOf(row.endpoint));
+            return { ...toApi(row), status, unreachableReason: null };
+          } catch (err) {
+            const f = toKubeFailure(err, row.endpoint, listStatusTimeoutMs);
+            return { ...toApi(row), status: null, unreachableReason: failureMessage(f) };
+          }
+        }),
+      );
       return { kuberneteses };
     },
     async get(projectId: string, clusterId: string): Promise<Cluster> {
@@ -145,10 +188,19 @@ export function createClustersService(deps: {
       const namespace = body.associatedNamespace || null;
       await verify(target, namespace);
       try {
-        return toApi(await store.insert({
-          id: crypto.randomUUID(), projectId, name: body.name, endpoint: body.endpoint, tokenSealed: secrets.seal(body.apiToken),
-          caCertificate: target.caCertificate ?? null, associatedNamespace: namespace, type: body.type, createdBy: userId,
-        }));
+        return toApi(
+          await store.insert({
+            id: crypto.randomUUID(),
+            projectId,
+            name: body.name,
+            endpoint: body.endpoint,
+            tokenSealed: secrets.seal(body.apiToken),
+            caCertificate: target.caCertificate ?? null,
+            associatedNamespace: namespace,
+            type: body.type,
+            createdBy: userId,
+          }),
+        );
       } catch (err) {
         if (pgCode(err) === '23505') throw new Conflict(clusterMessages.exists(body.name));
         throw err;

@@ -30,7 +30,9 @@ export const componentsModule = defineModule({
     return {
       api: components,
       routes: [{ prefix: '/ms-engine', plugin: componentsRoutes({ components, guards: platform.guards }) }],
-      async start() { await components.seedVendor(); },
+      async start() {
+        await components.seedVendor();
+      },
     };
   },
 });

@@ -8,12 +8,21 @@ import { createGate } from '../../../test/gate.js';
 import { gitAccounts } from '../git-accounts/git-accounts.tables.js';
 import type { ComponentsService } from './components.service.js';
 
-const SCHEMA = (extra = {}) => JSON.stringify({
-  properties: {
-    inputs: { properties: { name: { type: 'string', description: 'Who to greet' }, tier: { enum: ['dev', 'prod'], default: 'dev' }, token: { sensitive: true }, ...extra }, required: ['name'] },
-    outputs: { properties: { greeting: { type: 'string', description: 'The greeting' } } },
-  },
-});
+const SCHEMA = (extra = {}) =>
+  JSON.stringify({
+    properties: {
+      inputs: {
+        properties: {
+          name: { type: 'string', description: 'Who to greet' },
+          tier: { enum: ['dev', 'prod'], default: 'dev' },
+          token: { sensitive: true },
+          ...extra,
+        },
+        required: ['name'],
+      },
+      outputs: { properties: { greeting: { type: 'string', description: 'The greeting' } } },
+    },
+  });
 const SPEC = `steps:
   Clone:
     type: git-clone
@@ -57,17 +66,36 @@ const api = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', projectId: string, url: 
   t.app.inject({ method, url: `/ms-engine/projects/${projectId}/components${url}`, headers: bearer(token), payload });
 
 async function createPipeline(projectId: string, name: string, repositoryUrl: string) {
-  const [acc] = await t.app.services.database.db.insert(gitAccounts).values({ projectId, type: 'github', accountName: `acme-${name}`, externalId: name, accessTokenSealed: t.app.services.secrets.seal('local-token') }).returning();
+  const [acc] = await t.app.services.database.db
+    .insert(gitAccounts)
+    .values({ projectId, type: 'github', accountName: `acme-${name}`, externalId: name, accessTokenSealed: t.app.services.secrets.seal('local-token') })
+    .returning();
   const res = await t.app.inject({
-    method: 'POST', url: `/ms-ap/projects/${projectId}/pipelines`, headers: bearer(owner.idToken),
-    payload: { name, gitAccountId: acc!.id, repositoryUrl, branchFilter: 'main', automatedTrigger: false, environmentVariables: [{ key: 'GATE_PORT', value: String(gate.port), sensitive: false }] },
+    method: 'POST',
+    url: `/ms-ap/projects/${projectId}/pipelines`,
+    headers: bearer(owner.idToken),
+    payload: {
+      name,
+      gitAccountId: acc!.id,
+      repositoryUrl,
+      branchFilter: 'main',
+      automatedTrigger: false,
+      environmentVariables: [{ key: 'GATE_PORT', value: String(gate.port), sensitive: false }],
+    },
   });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().pipelineId as string;
 }
 
 const body = (patch: object = {}) => ({
-  name: 'Hello module', type: 'Other', description: 'Greets', cloudProvider: 'aws', infrastructureAsCodeTool: 'terraform', pipelineId: pipelineA, artifactStep: 'Module', ...patch,
+  name: 'Hello module',
+  type: 'Other',
+  description: 'Greets',
+  cloudProvider: 'aws',
+  infrastructureAsCodeTool: 'terraform',
+  pipelineId: pipelineA,
+  artifactStep: 'Module',
+  ...patch,
 });
 
 beforeAll(async () => {
@@ -97,13 +125,27 @@ afterAll(async () => {
 describe('vendor components', () => {
   it('are seeded once, visible to every project, public and read-only', async () => {
     // a second seeding updates, never duplicates
-    expect(await components.seedVendor()).toEqual(['AWS VPC', 'EKS Cluster', 'Fargate App Runner', 'Service config', 'Static site bucket', 'Strapi Infrastructure']);
-    for (const [p, token] of [[projectA, reader.idToken], [projectC, outsider.idToken]] as const) {
+    expect(await components.seedVendor()).toEqual([
+      'AWS VPC',
+      'EKS Cluster',
+      'Fargate App Runner',
+      'Service config',
+      'Static site bucket',
+      'Strapi Infrastructure',
+    ]);
+    for (const [p, token] of [
+      [projectA, reader.idToken],
+      [projectC, outsider.idToken],
+    ] as const) {
       const list = (await api('GET', p, '', token)).json().components;
       const vendor = list.filter((c: any) => c.isPublic);
       expect(vendor.map((c: any) => [c.name, c.projectId, c.editable, c.providedBy, c.infrastructureAsCodeTool])).toEqual([
-        ['AWS VPC', null, false, null, 'cloudformation'], ['EKS Cluster', null, false, null, 'cloudformation'], ['Fargate App Runner', null, false, null, 'cloudformation'],
-        ['Service config', null, false, null, 'terraform'], ['Static site bucket', null, false, null, 'terraform'], ['Strapi Infrastructure', null, false, null, 'cloudformation'],
+        ['AWS VPC', null, false, null, 'cloudformation'],
+        ['EKS Cluster', null, false, null, 'cloudformation'],
+        ['Fargate App Runner', null, false, null, 'cloudformation'],
+        ['Service config', null, false, null, 'terraform'],
+        ['Static site bucket', null, false, null, 'terraform'],
+        ['Strapi Infrastructure', null, false, null, 'cloudformation'],
       ]);
     }
   });
@@ -128,7 +170,10 @@ describe('vendor components', () => {
     expect(fs.readdirSync(dest).sort()).toEqual(['README.md', 'main.tf', 'outputs.tf', 'schema.json', 'variables.tf']);
     const vpc = (await api('GET', projectA, '', reader.idToken)).json().components.find((c: any) => c.name === 'AWS VPC');
     const vpcDest = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-vendor-'));
-    expect(await components.extract(projectA, vpc.id, 'latest', vpcDest)).toMatchObject({ infrastructureAsCodeTool: 'cloudformation', template: 'template.yaml' });
+    expect(await components.extract(projectA, vpc.id, 'latest', vpcDest)).toMatchObject({
+      infrastructureAsCodeTool: 'cloudformation',
+      template: 'template.yaml',
+    });
     expect(fs.readFileSync(path.join(vpcDest, 'template.yaml'), 'utf8')).toContain('AWS::EC2::VPC');
     fs.rmSync(dest, { recursive: true, force: true });
   });
@@ -150,18 +195,43 @@ describe('components API', () => {
     componentId = res.json().componentId;
     const details = (await api('GET', projectA, `/${componentId}`, reader.idToken)).json();
     expect(details).toMatchObject({
-      name: 'Hello module', pipelineId: pipelineA, pipelineName: 'hello-pipe', branchFilter: 'main', artifactStep: 'Module',
-      isPublic: false, projectId: projectA, editable: true, accessList: [], providedBy: null, version: null, schema: null, readme: null,
+      name: 'Hello module',
+      pipelineId: pipelineA,
+      pipelineName: 'hello-pipe',
+      branchFilter: 'main',
+      artifactStep: 'Module',
+      isPublic: false,
+      projectId: projectA,
+      editable: true,
+      accessList: [],
+      providedBy: null,
+      version: null,
+      schema: null,
+      readme: null,
     });
     const list = (await api('GET', projectA, '', reader.idToken)).json().components.map((c: any) => c.name);
     expect(list).toEqual(['AWS VPC', 'EKS Cluster', 'Fargate App Runner', 'Hello module', 'Service config', 'Static site bucket', 'Strapi Infrastructure']);
   });
 
   it('validates the form, the pipeline and the artifact step', async () => {
-    const bad = await api('POST', projectA, '', owner.idToken, { name: 'ab', type: 'Queue', description: '', cloudProvider: 'google', infrastructureAsCodeTool: 'cloudformation', pipelineId: 'x', artifactStep: '' });
+    const bad = await api('POST', projectA, '', owner.idToken, {
+      name: 'ab',
+      type: 'Queue',
+      description: '',
+      cloudProvider: 'google',
+      infrastructureAsCodeTool: 'cloudformation',
+      pipelineId: 'x',
+      artifactStep: '',
+    });
     expect(bad.statusCode).toBe(400);
     expect(Object.keys(bad.json().fields).sort()).toEqual(['artifactStep', 'description', 'name', 'pipelineId', 'type']);
-    const cfnOffAws = await api('POST', projectA, '', owner.idToken, body({ name: 'Cfn google', cloudProvider: 'google', infrastructureAsCodeTool: 'cloudformation' }));
+    const cfnOffAws = await api(
+      'POST',
+      projectA,
+      '',
+      owner.idToken,
+      body({ name: 'Cfn google', cloudProvider: 'google', infrastructureAsCodeTool: 'cloudformation' }),
+    );
     expect([cfnOffAws.statusCode, cfnOffAws.json().fields]).toEqual([400, { infrastructureAsCodeTool: ['Cloudformation is available for aws only'] }]);
     expect((await api('POST', projectA, '', owner.idToken, body())).statusCode).toBe(409);
     expect((await api('POST', projectA, '', owner.idToken, body({ name: 'hello MODULE' }))).statusCode).toBe(409);
@@ -170,7 +240,10 @@ describe('components API', () => {
     const notArtifact = await api('POST', projectA, '', owner.idToken, body({ name: 'Tests step', artifactStep: 'Tests' }));
     expect([notArtifact.statusCode, notArtifact.json().message]).toEqual([400, 'The step Tests is not an artifact step (terraform-build or cfn-component)']);
     const wrongTool = await api('POST', projectA, '', owner.idToken, body({ name: 'Wrong tool', infrastructureAsCodeTool: 'cloudformation' }));
-    expect([wrongTool.statusCode, wrongTool.json().message]).toEqual([400, 'The step Module builds a Terraform component; choose terraform as the infrastructure-as-code tool']);
+    expect([wrongTool.statusCode, wrongTool.json().message]).toEqual([
+      400,
+      'The step Module builds a Terraform component; choose terraform as the infrastructure-as-code tool',
+    ]);
   });
 
   it('refuses a read member (403) and another project (404)', async () => {
@@ -204,7 +277,11 @@ describe('components API', () => {
     expect((await api('POST', projectA, `/${componentId}/share`, owner.idToken, { projectId: projectB })).statusCode).toBe(409);
 
     const seen = (await api('GET', projectB, '', readerB.idToken)).json().components.find((c: any) => c.id === componentId);
-    expect(seen).toMatchObject({ providedBy: 'Provided by project Alpha', editable: false, accessList: [{ assigneeType: 'parent', assigneeId: projectA, assigneeName: 'Alpha' }] });
+    expect(seen).toMatchObject({
+      providedBy: 'Provided by project Alpha',
+      editable: false,
+      accessList: [{ assigneeType: 'parent', assigneeId: projectA, assigneeName: 'Alpha' }],
+    });
     expect((await api('GET', projectB, `/${componentId}`, readerB.idToken)).statusCode).toBe(200);
     expect((await api('GET', projectB, `/${componentId}/versions`, readerB.idToken)).statusCode).toBe(200);
     expect((await api('PUT', projectB, `/${componentId}`, writerB.idToken, body())).statusCode).toBe(403);
@@ -238,7 +315,11 @@ describe('component versions from real builds (terraform-build step)', () => {
   const buildsUrl = () => `/ms-ap/projects/${projectA}/pipelines/${pipelineA}/builds`;
 
   const waitForBuild = (buildId: string) =>
-    until(async () => (await t.app.inject({ method: 'GET', url: `${buildsUrl()}/${buildId}`, headers: bearer(owner.idToken) })).json(), (b) => ['SUCCEEDED', 'FAILED', 'ABORTED'].includes(b.status), 'the build to finish');
+    until(
+      async () => (await t.app.inject({ method: 'GET', url: `${buildsUrl()}/${buildId}`, headers: bearer(owner.idToken) })).json(),
+      (b) => ['SUCCEEDED', 'FAILED', 'ABORTED'].includes(b.status),
+      'the build to finish',
+    );
   async function build() {
     const res = await t.app.inject({ method: 'POST', url: buildsUrl(), headers: bearer(owner.idToken), payload: { ref: 'refs/heads/main' } });
     expect(res.statusCode, res.body).toBe(201);
@@ -263,12 +344,17 @@ describe('component versions from real builds (terraform-build step)', () => {
     await gate.open();
     const done = await waitForBuild(buildId);
     expect(done.status, done.errorMessage).toBe('SUCCEEDED');
-    expect(done.steps.find((s: any) => s.name === 'Module').artifacts.map((a: any) => [a.kind, a.name])).toEqual([['files', 'component'], ['json', 'component.json']]);
+    expect(done.steps.find((s: any) => s.name === 'Module').artifacts.map((a: any) => [a.kind, a.name])).toEqual([
+      ['files', 'component'],
+      ['json', 'component.json'],
+    ]);
     expect((await api('GET', projectA, `/${componentId}/building`, reader.idToken)).json()).toEqual({ build: null });
 
     const versions = (await api('GET', projectA, `/${componentId}/versions`, reader.idToken)).json().versions;
     const sha = done.metadata.commit.name as string;
-    expect(versions).toEqual([expect.objectContaining({ id: buildId, version: sha.slice(0, 7), isLatestVersion: true, status: 'SUCCEEDED', buildNumber: done.number })]);
+    expect(versions).toEqual([
+      expect.objectContaining({ id: buildId, version: sha.slice(0, 7), isLatestVersion: true, status: 'SUCCEEDED', buildNumber: done.number }),
+    ]);
     expect(versions[0].metadata.commit).toMatchObject({ name: sha, message: 'initial', user: { name: 'Dev' } });
 
     const schema = (await api('GET', projectA, `/${componentId}/versions/${buildId}/schema`, reader.idToken)).json();
@@ -279,14 +365,21 @@ describe('component versions from real builds (terraform-build step)', () => {
     ]);
     expect(schema.outputs).toEqual([{ name: 'greeting', type: 'string', description: 'The greeting', sensitive: false }]);
     expect(schema.readme).toBe('# Hello module');
-    expect((await api('GET', projectA, `/${componentId}`, reader.idToken)).json()).toMatchObject({ buildId, version: sha.slice(0, 7), readme: '# Hello module' });
+    expect((await api('GET', projectA, `/${componentId}`, reader.idToken)).json()).toMatchObject({
+      buildId,
+      version: sha.slice(0, 7),
+      readme: '# Hello module',
+    });
 
     const dest = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-extract-'));
     await components.extract(projectA, componentId, buildId, dest);
     expect(fs.readdirSync(dest).sort()).toEqual(['README.md', 'main.tf', 'outputs.tf', 'schema.json', 'variables.tf']);
     const vpc = (await api('GET', projectA, '', reader.idToken)).json().components.find((c: any) => c.name === 'AWS VPC');
     const vpcDest = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-vendor-'));
-    expect(await components.extract(projectA, vpc.id, 'latest', vpcDest)).toMatchObject({ infrastructureAsCodeTool: 'cloudformation', template: 'template.yaml' });
+    expect(await components.extract(projectA, vpc.id, 'latest', vpcDest)).toMatchObject({
+      infrastructureAsCodeTool: 'cloudformation',
+      template: 'template.yaml',
+    });
     expect(fs.readFileSync(path.join(vpcDest, 'template.yaml'), 'utf8')).toContain('AWS::EC2::VPC');
     fs.rmSync(dest, { recursive: true, force: true });
   });
@@ -296,7 +389,10 @@ describe('component versions from real builds (terraform-build step)', () => {
     const done = await waitForBuild(await build());
     expect(done.status, done.errorMessage).toBe('SUCCEEDED');
     const versions = (await api('GET', projectA, `/${componentId}/versions`, reader.idToken)).json().versions;
-    expect(versions.map((v: any) => [v.version, v.isLatestVersion])).toEqual([[sha.slice(0, 7), true], [expect.any(String), false]]);
+    expect(versions.map((v: any) => [v.version, v.isLatestVersion])).toEqual([
+      [sha.slice(0, 7), true],
+      [expect.any(String), false],
+    ]);
     const latest = (await api('GET', projectA, `/${componentId}/versions/latest/schema`, reader.idToken)).json();
     expect(latest.inputs.map((i: any) => i.name)).toEqual(['name', 'tier', 'token', 'extra']);
     expect((await api('GET', projectA, `/${componentId}/versions/${projectA}/schema`, reader.idToken)).statusCode).toBe(404);

@@ -3,9 +3,24 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import { z } from 'zod';
 import {
-  artifactStepProblem, parseComponentSchemaText, validatePipelineSpec, versionLabel, VENDOR_VERSION_PREFIX, isVendorVersion,
-  ComponentType, InfraCloudProvider, IacTool, type ComponentBody, type UpdateComponentBody, type Component, type ComponentDetails,
-  type ComponentVersion, type ComponentVersionSchema, type ComponentBuilding, type Permission, type ParsedComponentSchema,
+  artifactStepProblem,
+  parseComponentSchemaText,
+  validatePipelineSpec,
+  versionLabel,
+  VENDOR_VERSION_PREFIX,
+  isVendorVersion,
+  ComponentType,
+  InfraCloudProvider,
+  IacTool,
+  type ComponentBody,
+  type UpdateComponentBody,
+  type Component,
+  type ComponentDetails,
+  type ComponentVersion,
+  type ComponentVersionSchema,
+  type ComponentBuilding,
+  type Permission,
+  type ParsedComponentSchema,
 } from '@gantry/contracts';
 import { Conflict, Forbidden, NotFound, Validation } from '../../platform/errors.js';
 import type { ComponentBuilds } from '../pipelines/pipelines.port.js';
@@ -20,7 +35,11 @@ type UpdateBody = UpdateComponentBody & { infrastructureAsCodeTool: 'terraform' 
 
 /** What a vendor folder's `component.json` says about the component (the rest are its module files). */
 const VendorMeta = z.object({
-  name: z.string().min(3).max(30), type: ComponentType, description: z.string().min(1), cloudProvider: InfraCloudProvider, infrastructureAsCodeTool: IacTool.default('terraform'),
+  name: z.string().min(3).max(30),
+  type: ComponentType,
+  description: z.string().min(1),
+  cloudProvider: InfraCloudProvider,
+  infrastructureAsCodeTool: IacTool.default('terraform'),
   /** CloudFormation: the template's file name in the folder. */
   template: z.string().optional(),
 });
@@ -57,33 +76,52 @@ export function createComponentsService(deps: {
   async function toComponents(projectId: string, rows: ComponentRow[]): Promise<Component[]> {
     const grants = await store.grants(rows.filter((r) => r.projectId === projectId).map((r) => r.id));
     const owners = await store.projectNames([...new Set(rows.flatMap((r) => (r.projectId && r.projectId !== projectId ? [r.projectId] : [])))]);
-    const pipelineRows = new Map(await Promise.all(
-      [...new Set(rows.flatMap((r) => (r.pipelineId ? [r.pipelineId] : [])))].map(async (id) => [id, await pipelines.byIdAnyProject(id)] as const),
-    ));
+    const pipelineRows = new Map(
+      await Promise.all(
+        [...new Set(rows.flatMap((r) => (r.pipelineId ? [r.pipelineId] : [])))].map(async (id) => [id, await pipelines.byIdAnyProject(id)] as const),
+      ),
+    );
     return rows.map((r) => {
       const mine = r.projectId === projectId;
-      const ownerName = r.projectId && !mine ? owners.get(r.projectId) ?? '' : null;
+      const ownerName = r.projectId && !mine ? (owners.get(r.projectId) ?? '') : null;
       const pipeline = r.pipelineId ? pipelineRows.get(r.pipelineId) : undefined;
       return {
-        id: r.id, name: r.name, type: r.type, description: r.description, cloudProvider: r.cloudProvider, infrastructureAsCodeTool: r.infrastructureAsCodeTool,
-        pipelineId: r.pipelineId, pipelineName: pipeline?.name ?? null, repositoryUrl: pipeline?.repositoryUrl ?? null, branchFilter: pipeline?.branchFilter ?? null,
-        artifactStep: r.artifactStep, isPublic: r.isPublic, projectId: r.projectId,
+        id: r.id,
+        name: r.name,
+        type: r.type,
+        description: r.description,
+        cloudProvider: r.cloudProvider,
+        infrastructureAsCodeTool: r.infrastructureAsCodeTool,
+        pipelineId: r.pipelineId,
+        pipelineName: pipeline?.name ?? null,
+        repositoryUrl: pipeline?.repositoryUrl ?? null,
+        branchFilter: pipeline?.branchFilter ?? null,
+        artifactStep: r.artifactStep,
+        isPublic: r.isPublic,
+        projectId: r.projectId,
         providedBy: ownerName !== null ? `Provided by project ${ownerName}` : null,
         editable: mine && !r.isPublic,
         accessList: mine
           ? grants.filter((g) => g.componentId === r.id).map((g) => ({ assigneeType: 'shared' as const, assigneeId: g.projectId, assigneeName: g.projectName }))
-          : r.projectId ? [{ assigneeType: 'parent' as const, assigneeId: r.projectId, assigneeName: ownerName ?? '' }] : [],
-        createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString(),
+          : r.projectId
+            ? [{ assigneeType: 'parent' as const, assigneeId: r.projectId, assigneeName: ownerName ?? '' }]
+            : [],
+        createdAt: r.createdAt.toISOString(),
+        updatedAt: r.updatedAt.toISOString(),
       };
     });
   }
 
   /** The pipeline must be the project's, and the step one of its terraform-build / cfn-component steps (its current spec). */
-  async function checkPipeline(projectId: string, body: { pipelineId: string; artifactStep: string; infrastructureAsCodeTool: 'terraform' | 'cloudformation' }) {
+  async function checkPipeline(
+    projectId: string,
+    body: { pipelineId: string; artifactStep: string; infrastructureAsCodeTool: 'terraform' | 'cloudformation' },
+  ) {
     try {
       await pipelines.get(projectId, body.pipelineId);
     } catch (err) {
-      if (err instanceof NotFound) throw new Validation('Please select a pipeline of this project', { pipelineId: ['Please select a pipeline of this project'] });
+      if (err instanceof NotFound)
+        throw new Validation('Please select a pipeline of this project', { pipelineId: ['Please select a pipeline of this project'] });
       throw err;
     }
     const { gantryYaml } = await pipelines.spec(projectId, body.pipelineId);
@@ -98,8 +136,13 @@ export function createComponentsService(deps: {
   function vendorVersion(row: ComponentRow): ComponentVersion {
     const hash = row.vendorHash ?? '';
     return {
-      id: vendorVersionId(row), buildNumber: null, version: versionLabel(hash), isLatestVersion: true, status: 'SUCCEEDED',
-      stopDate: row.updatedAt.toISOString(), pipelineId: null,
+      id: vendorVersionId(row),
+      buildNumber: null,
+      version: versionLabel(hash),
+      isLatestVersion: true,
+      status: 'SUCCEEDED',
+      stopDate: row.updatedAt.toISOString(),
+      pipelineId: null,
       metadata: { commit: { name: hash, message: 'Shipped with Gantry', version: versionLabel(hash), user: { name: 'Gantry', avatar: null } } },
     };
   }
@@ -109,11 +152,21 @@ export function createComponentsService(deps: {
     if (!row.pipelineId || !row.artifactStep) return [];
     const list = await builds.versions(row.pipelineId, row.artifactStep);
     return list.map((b, i) => ({
-      id: b.buildId, buildNumber: b.number, version: versionLabel(b.commitSha ?? b.buildId), isLatestVersion: i === 0, status: 'SUCCEEDED' as const,
-      stopDate: b.stopDate?.toISOString() ?? null, pipelineId: row.pipelineId,
+      id: b.buildId,
+      buildNumber: b.number,
+      version: versionLabel(b.commitSha ?? b.buildId),
+      isLatestVersion: i === 0,
+      status: 'SUCCEEDED' as const,
+      stopDate: b.stopDate?.toISOString() ?? null,
+      pipelineId: row.pipelineId,
       metadata: {
         commit: b.commitSha
-          ? { name: b.commitSha, message: b.commitMessage ?? '', version: versionLabel(b.commitSha), user: { name: b.commitAuthor ?? '', avatar: b.commitAvatar } }
+          ? {
+              name: b.commitSha,
+              message: b.commitMessage ?? '',
+              version: versionLabel(b.commitSha),
+              user: { name: b.commitAuthor ?? '', avatar: b.commitAvatar },
+            }
           : null,
       },
     }));
@@ -160,8 +213,14 @@ export function createComponentsService(deps: {
       await checkPipeline(projectId, body);
       try {
         const row = await store.insert({
-          projectId, name: body.name, type: body.type, description: body.description, cloudProvider: body.cloudProvider,
-          infrastructureAsCodeTool: body.infrastructureAsCodeTool, pipelineId: body.pipelineId, artifactStep: body.artifactStep,
+          projectId,
+          name: body.name,
+          type: body.type,
+          description: body.description,
+          cloudProvider: body.cloudProvider,
+          infrastructureAsCodeTool: body.infrastructureAsCodeTool,
+          pipelineId: body.pipelineId,
+          artifactStep: body.artifactStep,
         });
         return { componentId: row.id };
       } catch (err) {
@@ -178,8 +237,12 @@ export function createComponentsService(deps: {
         await checkPipeline(projectId, body);
       }
       const next = await store.update(id, {
-        type: body.type, description: body.description, cloudProvider: body.cloudProvider, infrastructureAsCodeTool: body.infrastructureAsCodeTool,
-        pipelineId: body.pipelineId, artifactStep: body.artifactStep,
+        type: body.type,
+        description: body.description,
+        cloudProvider: body.cloudProvider,
+        infrastructureAsCodeTool: body.infrastructureAsCodeTool,
+        pipelineId: body.pipelineId,
+        artifactStep: body.artifactStep,
       });
       return (await toComponents(projectId, [next!]))[0]!;
     },
@@ -187,7 +250,10 @@ export function createComponentsService(deps: {
     async remove(projectId: string, id: string) {
       const row = await owned(projectId, id);
       const envs = await usedByEnvironments(row.id);
-      if (envs.length) throw new Conflict(`The component is used by the environment${envs.length > 1 ? 's' : ''} ${envs.join(', ')}; remove its resources first`, { environments: envs });
+      if (envs.length)
+        throw new Conflict(`The component is used by the environment${envs.length > 1 ? 's' : ''} ${envs.join(', ')}; remove its resources first`, {
+          environments: envs,
+        });
       await store.delete(row.id);
     },
 
@@ -210,7 +276,8 @@ export function createComponentsService(deps: {
     /** Grants READ on the component to another project of the caller's (owner side only). */
     async share(projectId: string, id: string, userId: string, targetProjectId: string) {
       const row = await owned(projectId, id);
-      if (targetProjectId === projectId) throw new Validation('A component cannot be shared with its own project', { projectId: ['Please select another project'] });
+      if (targetProjectId === projectId)
+        throw new Validation('A component cannot be shared with its own project', { projectId: ['Please select another project'] });
       if (!(await deps.permission(targetProjectId, userId))) throw new NotFound('Project not found');
       if (!(await store.grant(row.id, targetProjectId))) throw new Conflict('The component is already shared with this project');
       return (await toComponents(projectId, [row]))[0]!;
@@ -236,8 +303,8 @@ export function createComponentsService(deps: {
         throw new NotFound('The artifact of this version is not available');
       }
       const template = isVendorVersion(v.id)
-        ? vendorMeta(path.join(deps.vendorRoot, row.vendorDir!)).template ?? null
-        : (await builds.content(v.id, row.artifactStep!))?.template ?? null;
+        ? (vendorMeta(path.join(deps.vendorRoot, row.vendorDir!)).template ?? null)
+        : ((await builds.content(v.id, row.artifactStep!))?.template ?? null);
       return { versionId: v.id, version: v.version, infrastructureAsCodeTool: row.infrastructureAsCodeTool, template };
     },
 
@@ -257,9 +324,15 @@ export function createComponentsService(deps: {
         if (!parsed.schema) throw new Error(`vendor component ${folder}: ${parsed.errors.join('; ')}`);
         const readme = fs.existsSync(path.join(dir, 'README.md')) ? fs.readFileSync(path.join(dir, 'README.md'), 'utf8') : null;
         await store.upsertVendor({
-          name: meta.name, type: meta.type, description: meta.description, cloudProvider: meta.cloudProvider,
+          name: meta.name,
+          type: meta.type,
+          description: meta.description,
+          cloudProvider: meta.cloudProvider,
           infrastructureAsCodeTool: meta.infrastructureAsCodeTool ?? 'terraform',
-          vendorDir: folder, vendorHash: hashDir(dir), vendorSchema: schemaText, vendorReadme: readme,
+          vendorDir: folder,
+          vendorHash: hashDir(dir),
+          vendorSchema: schemaText,
+          vendorReadme: readme,
         });
         seeded.push(meta.name);
       }

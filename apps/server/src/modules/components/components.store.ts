@@ -8,54 +8,104 @@ export type NewComponent = typeof components.$inferInsert;
 
 export function createComponentsStore(db: Db) {
   /** Own components, the ones shared with the project, and vendor ones. */
-  const visibleTo = (projectId: string) => or(
-    eq(components.projectId, projectId),
-    eq(components.isPublic, true),
-    inArray(components.id, db.select({ id: componentAccess.componentId }).from(componentAccess).where(eq(componentAccess.projectId, projectId))),
-  );
+  const visibleTo = (projectId: string) =>
+    or(
+      eq(components.projectId, projectId),
+      eq(components.isPublic, true),
+      inArray(components.id, db.select({ id: componentAccess.componentId }).from(componentAccess).where(eq(componentAccess.projectId, projectId))),
+    );
 
   return {
     visible: (projectId: string) => db.select().from(components).where(visibleTo(projectId)).orderBy(asc(components.name)),
     visibleById: async (projectId: string, id: string) =>
-      (await db.select().from(components).where(and(eq(components.id, id), visibleTo(projectId))))[0],
+      (
+        await db
+          .select()
+          .from(components)
+          .where(and(eq(components.id, id), visibleTo(projectId)))
+      )[0],
     byName: async (projectId: string, name: string) =>
-      (await db.select().from(components).where(and(eq(components.projectId, projectId), sql`lower(${components.name}) = lower(${name})`)))[0],
+      (
+        await db
+          .select()
+          .from(components)
+          .where(and(eq(components.projectId, projectId), sql`lower(${components.name}) = lower(${name})`))
+      )[0],
     insert: async (values: NewComponent) => (await db.insert(components).values(values).returning())[0]!,
     update: async (id: string, values: Partial<NewComponent>) =>
-      (await db.update(components).set({ ...values, updatedAt: new Date() }).where(eq(components.id, id)).returning())[0],
+      (
+        await db
+          .update(components)
+          .set({ ...values, updatedAt: new Date() })
+          .where(eq(components.id, id))
+          .returning()
+      )[0],
     delete: (id: string) => db.delete(components).where(eq(components.id, id)),
 
-    vendor: () => db.select().from(components).where(and(isNull(components.projectId), eq(components.isPublic, true))),
+    vendor: () =>
+      db
+        .select()
+        .from(components)
+        .where(and(isNull(components.projectId), eq(components.isPublic, true))),
     /** Inserts or refreshes a vendor component by name (several processes may seed at once). */
     upsertVendor: (values: NewComponent) =>
-      db.insert(components).values({ ...values, projectId: null, isPublic: true })
+      db
+        .insert(components)
+        .values({ ...values, projectId: null, isPublic: true })
         .onConflictDoUpdate({
           target: [components.projectId, components.name],
           set: {
-            type: values.type, description: values.description, cloudProvider: values.cloudProvider, infrastructureAsCodeTool: values.infrastructureAsCodeTool,
-            vendorDir: values.vendorDir, vendorHash: values.vendorHash, vendorSchema: values.vendorSchema, vendorReadme: values.vendorReadme, updatedAt: new Date(),
+            type: values.type,
+            description: values.description,
+            cloudProvider: values.cloudProvider,
+            infrastructureAsCodeTool: values.infrastructureAsCodeTool,
+            vendorDir: values.vendorDir,
+            vendorHash: values.vendorHash,
+            vendorSchema: values.vendorSchema,
+            vendorReadme: values.vendorReadme,
+            updatedAt: new Date(),
           },
         }),
 
     /** Grants of the given components, with the grantee project's name. */
     grants: (componentIds: string[]) =>
       componentIds.length
-        ? db.select({ componentId: componentAccess.componentId, projectId: componentAccess.projectId, projectName: projects.name })
-          .from(componentAccess).innerJoin(projects, eq(projects.id, componentAccess.projectId))
-          .where(inArray(componentAccess.componentId, componentIds)).orderBy(asc(projects.name))
+        ? db
+            .select({ componentId: componentAccess.componentId, projectId: componentAccess.projectId, projectName: projects.name })
+            .from(componentAccess)
+            .innerJoin(projects, eq(projects.id, componentAccess.projectId))
+            .where(inArray(componentAccess.componentId, componentIds))
+            .orderBy(asc(projects.name))
         : Promise.resolve([]),
     grant: async (componentId: string, projectId: string) =>
       (await db.insert(componentAccess).values({ componentId, projectId }).onConflictDoNothing().returning()).length > 0,
     revoke: async (componentId: string, projectId: string) =>
-      (await db.delete(componentAccess).where(and(eq(componentAccess.componentId, componentId), eq(componentAccess.projectId, projectId))).returning()).length > 0,
+      (
+        await db
+          .delete(componentAccess)
+          .where(and(eq(componentAccess.componentId, componentId), eq(componentAccess.projectId, projectId)))
+          .returning()
+      ).length > 0,
 
     projectNames: async (ids: string[]) =>
-      new Map(ids.length ? (await db.select({ id: projects.id, name: projects.name }).from(projects).where(inArray(projects.id, ids))).map((p) => [p.id, p.name]) : []),
+      new Map(
+        ids.length
+          ? (await db.select({ id: projects.id, name: projects.name }).from(projects).where(inArray(projects.id, ids))).map((p) => [p.id, p.name])
+          : [],
+      ),
     /** Own components per project (for the projects list's componentsCount). */
     countsFor: async (projectIds: string[]) =>
-      new Map(projectIds.length
-        ? (await db.select({ projectId: components.projectId, n: count() }).from(components).where(inArray(components.projectId, projectIds)).groupBy(components.projectId)).map((r) => [r.projectId!, Number(r.n)])
-        : []),
+      new Map(
+        projectIds.length
+          ? (
+              await db
+                .select({ projectId: components.projectId, n: count() })
+                .from(components)
+                .where(inArray(components.projectId, projectIds))
+                .groupBy(components.projectId)
+            ).map((r) => [r.projectId!, Number(r.n)])
+          : [],
+      ),
   };
 }
 export type ComponentsStore = ReturnType<typeof createComponentsStore>;

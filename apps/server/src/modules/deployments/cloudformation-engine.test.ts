@@ -4,8 +4,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { mockClient } from 'aws-sdk-client-mock';
 import {
-  CloudFormationClient, CreateStackCommand, UpdateStackCommand, DeleteStackCommand, DescribeStacksCommand, DescribeStackEventsCommand,
-  DescribeStackResourcesCommand, CancelUpdateStackCommand, ContinueUpdateRollbackCommand, type StackEvent, type Stack, type ResourceStatus, type StackStatus,
+  CloudFormationClient,
+  CreateStackCommand,
+  UpdateStackCommand,
+  DeleteStackCommand,
+  DescribeStacksCommand,
+  DescribeStackEventsCommand,
+  DescribeStackResourcesCommand,
+  CancelUpdateStackCommand,
+  ContinueUpdateRollbackCommand,
+  type StackEvent,
+  type Stack,
+  type ResourceStatus,
+  type StackStatus,
 } from '@aws-sdk/client-cloudformation';
 import { S3Client, HeadBucketCommand, CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { parentTemplate, errorLogs, toStackEvent } from '../../integrations/cloudformation/index.js';
@@ -16,19 +27,41 @@ import { EngineFailure, type EngineRun } from './engine.js';
 /** CloudFormation through SDK stubs answering in the API's real response shapes (DESIGN §7). */
 const cfn = mockClient(CloudFormationClient);
 const s3 = mockClient(S3Client);
-afterAll(() => { cfn.restore(); s3.restore(); });
+afterAll(() => {
+  cfn.restore();
+  s3.restore();
+});
 
-const stage = { id: '6a1f7d3e-8c6e-4b0e-9b7a-1c2d3e4f5a6b', projectId: 'p', name: 'shop', status: 'NOT_DEPLOYED', iacTool: 'cloudformation', cloudProvider: 'aws', awsAccountId: '123456789012', awsRegion: 'eu-west-1' } as unknown as StageRow;
+const stage = {
+  id: '6a1f7d3e-8c6e-4b0e-9b7a-1c2d3e4f5a6b',
+  projectId: 'p',
+  name: 'shop',
+  status: 'NOT_DEPLOYED',
+  iacTool: 'cloudformation',
+  cloudProvider: 'aws',
+  awsAccountId: '123456789012',
+  awsRegion: 'eu-west-1',
+} as unknown as StageRow;
 const STACK = stackNameOf(stage);
 const STACK_ID = `arn:aws:cloudformation:eu-west-1:123456789012:stack/${STACK}/1f2e3d4c-0000-11ef-9a3b-0a1b2c3d4e5f`;
 const CREDS = { AWS_ACCESS_KEY_ID: 'ASIAROLE', AWS_SECRET_ACCESS_KEY: 'role-secret', AWS_SESSION_TOKEN: 'role-token' };
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-cfn-'));
-fs.writeFileSync(path.join(dir, 'vpc.yaml'), 'Resources:\n  Vpc:\n    Type: AWS::EC2::VPC\n    Properties: { CidrBlock: 10.0.0.0/16 }\nOutputs:\n  VpcId: { Value: !Ref Vpc }\n');
+fs.writeFileSync(
+  path.join(dir, 'vpc.yaml'),
+  'Resources:\n  Vpc:\n    Type: AWS::EC2::VPC\n    Properties: { CidrBlock: 10.0.0.0/16 }\nOutputs:\n  VpcId: { Value: !Ref Vpc }\n',
+);
 fs.writeFileSync(path.join(dir, 'app.yaml'), 'Parameters:\n  VpcId: { Type: String }\n  Size: { Type: String }\nResources: {}\n');
 
 const event = (id: string, logical: string, type: string, status: string, reason?: string, at = '2026-11-22T10:00:00.000Z'): StackEvent => ({
-  StackId: STACK_ID, EventId: id, StackName: STACK, LogicalResourceId: logical, PhysicalResourceId: '', ResourceType: type,
-  Timestamp: new Date(at), ResourceStatus: status as ResourceStatus, ...(reason ? { ResourceStatusReason: reason } : {}),
+  StackId: STACK_ID,
+  EventId: id,
+  StackName: STACK,
+  LogicalResourceId: logical,
+  PhysicalResourceId: '',
+  ResourceType: type,
+  Timestamp: new Date(at),
+  ResourceStatus: status as ResourceStatus,
+  ...(reason ? { ResourceStatusReason: reason } : {}),
 });
 const stack = (status: string, outputs: { OutputKey: string; OutputValue: string }[] = []): { Stacks: Stack[] } => ({
   Stacks: [{ StackId: STACK_ID, StackName: STACK, CreationTime: new Date('2026-11-22T10:00:00Z'), StackStatus: status as StackStatus, Outputs: outputs }],
@@ -38,10 +71,39 @@ function run(abort = new AbortController()): EngineRun & { lines: string[]; stat
   const lines: string[] = [];
   const statuses: string[] = [];
   return {
-    stage, credentials: CREDS, signal: abort.signal, lines, statuses, log: (l) => lines.push(l), onStatus: async (s) => void statuses.push(s),
+    stage,
+    credentials: CREDS,
+    signal: abort.signal,
+    lines,
+    statuses,
+    log: (l) => lines.push(l),
+    onStatus: async (s) => void statuses.push(s),
     resources: [
-      { name: 'vpc', componentId: 'c1', componentName: 'Vpc', versionId: 'b1', version: 'aaaaaaa', dir, template: 'vpc.yaml', inputs: [], outputs: [{ name: 'VpcId', sensitive: false }] },
-      { name: 'app', componentId: 'c2', componentName: 'App', versionId: 'b2', version: 'bbbbbbb', dir, template: 'app.yaml', inputs: [{ key: 'VpcId', value: 'vpc.VpcId', reference: true, sensitive: false }, { key: 'Size', value: 2, reference: false, sensitive: false }], outputs: [] },
+      {
+        name: 'vpc',
+        componentId: 'c1',
+        componentName: 'Vpc',
+        versionId: 'b1',
+        version: 'aaaaaaa',
+        dir,
+        template: 'vpc.yaml',
+        inputs: [],
+        outputs: [{ name: 'VpcId', sensitive: false }],
+      },
+      {
+        name: 'app',
+        componentId: 'c2',
+        componentName: 'App',
+        versionId: 'b2',
+        version: 'bbbbbbb',
+        dir,
+        template: 'app.yaml',
+        inputs: [
+          { key: 'VpcId', value: 'vpc.VpcId', reference: true, sensitive: false },
+          { key: 'Size', value: 2, reference: false, sensitive: false },
+        ],
+        outputs: [],
+      },
     ],
   };
 }
@@ -56,32 +118,68 @@ beforeEach(() => {
 });
 
 describe('parent template', () => {
-  it('makes each resource a nested stack, references GetAtt of the other stack\'s outputs, tagged with the environment', () => {
-    const doc = JSON.parse(parentTemplate(
-      [{ name: 'vpc', templateBody: '', parameters: [] }, { name: 'app', templateBody: '', parameters: [{ key: 'VpcId', value: 'vpc.VpcId', reference: true }, { key: 'Size', value: 2, reference: false }] }],
-      (n) => `https://b.s3.eu-west-1.amazonaws.com/${n}.template`, { 'gantry:environment': stage.id },
-    ));
+  it("makes each resource a nested stack, references GetAtt of the other stack's outputs, tagged with the environment", () => {
+    const doc = JSON.parse(
+      parentTemplate(
+        [
+          { name: 'vpc', templateBody: '', parameters: [] },
+          {
+            name: 'app',
+            templateBody: '',
+            parameters: [
+              { key: 'VpcId', value: 'vpc.VpcId', reference: true },
+              { key: 'Size', value: 2, reference: false },
+            ],
+          },
+        ],
+        (n) => `https://b.s3.eu-west-1.amazonaws.com/${n}.template`,
+        { 'gantry:environment': stage.id },
+      ),
+    );
     expect(doc.Resources.app).toEqual({
       Type: 'AWS::CloudFormation::Stack',
-      Properties: { TemplateURL: 'https://b.s3.eu-west-1.amazonaws.com/app.template', Parameters: { VpcId: { 'Fn::GetAtt': ['vpc', 'Outputs.VpcId'] }, Size: '2' }, Tags: [{ Key: 'gantry:environment', Value: stage.id }] },
+      Properties: {
+        TemplateURL: 'https://b.s3.eu-west-1.amazonaws.com/app.template',
+        Parameters: { VpcId: { 'Fn::GetAtt': ['vpc', 'Outputs.VpcId'] }, Size: '2' },
+        Tags: [{ Key: 'gantry:environment', Value: stage.id }],
+      },
     });
-    expect(() => parentTemplate([{ name: 'app', templateBody: '', parameters: [{ key: 'VpcId', value: 'ghost.VpcId', reference: true }] }], () => '', {})).toThrow('app.VpcId refers to ghost.VpcId, which is no resource output of this environment');
+    expect(() =>
+      parentTemplate([{ name: 'app', templateBody: '', parameters: [{ key: 'VpcId', value: 'ghost.VpcId', reference: true }] }], () => '', {}),
+    ).toThrow('app.VpcId refers to ghost.VpcId, which is no resource output of this environment');
   });
 
   it('groups failure events per resource', () => {
-    expect(errorLogs([toStackEvent(event('e1', 'app', 'AWS::CloudFormation::Stack', 'CREATE_FAILED', 'Embedded stack was not successfully created')), toStackEvent(event('e2', 'vpc', 'AWS::CloudFormation::Stack', 'CREATE_COMPLETE'))])).toEqual({
-      app: { errorMessages: [{ logicalResourceId: 'app', resourceType: 'AWS::CloudFormation::Stack', statusReason: 'Embedded stack was not successfully created' }] },
+    expect(
+      errorLogs([
+        toStackEvent(event('e1', 'app', 'AWS::CloudFormation::Stack', 'CREATE_FAILED', 'Embedded stack was not successfully created')),
+        toStackEvent(event('e2', 'vpc', 'AWS::CloudFormation::Stack', 'CREATE_COMPLETE')),
+      ]),
+    ).toEqual({
+      app: {
+        errorMessages: [{ logicalResourceId: 'app', resourceType: 'AWS::CloudFormation::Stack', statusReason: 'Embedded stack was not successfully created' }],
+      },
     });
   });
 });
 
 describe('CloudFormation engine', () => {
   it('uploads the nested templates, creates the stack and follows it to CREATE_COMPLETE with its events', async () => {
-    cfn.on(DescribeStacksCommand).rejectsOnce(new Error(`Stack with id ${STACK} does not exist`))
-      .resolvesOnce(stack('CREATE_IN_PROGRESS')).resolves(stack('CREATE_COMPLETE'));
+    cfn
+      .on(DescribeStacksCommand)
+      .rejectsOnce(new Error(`Stack with id ${STACK} does not exist`))
+      .resolvesOnce(stack('CREATE_IN_PROGRESS'))
+      .resolves(stack('CREATE_COMPLETE'));
     cfn.on(CreateStackCommand).resolves({ StackId: STACK_ID });
-    cfn.on(DescribeStackEventsCommand).resolvesOnce({ StackEvents: [event('e1', STACK, 'AWS::CloudFormation::Stack', 'CREATE_IN_PROGRESS', 'User Initiated')] })
-      .resolves({ StackEvents: [event('e2', STACK, 'AWS::CloudFormation::Stack', 'CREATE_COMPLETE', undefined, '2026-11-22T10:03:00.000Z'), event('e1', STACK, 'AWS::CloudFormation::Stack', 'CREATE_IN_PROGRESS', 'User Initiated')] });
+    cfn
+      .on(DescribeStackEventsCommand)
+      .resolvesOnce({ StackEvents: [event('e1', STACK, 'AWS::CloudFormation::Stack', 'CREATE_IN_PROGRESS', 'User Initiated')] })
+      .resolves({
+        StackEvents: [
+          event('e2', STACK, 'AWS::CloudFormation::Stack', 'CREATE_COMPLETE', undefined, '2026-11-22T10:03:00.000Z'),
+          event('e1', STACK, 'AWS::CloudFormation::Stack', 'CREATE_IN_PROGRESS', 'User Initiated'),
+        ],
+      });
     const r = run();
     expect(await engine.deploy(r)).toEqual({ status: 'CREATE_COMPLETE', logs: {} });
     expect(r.statuses).toEqual(['CREATE_IN_PROGRESS', 'CREATE_COMPLETE']);
@@ -89,15 +187,26 @@ describe('CloudFormation engine', () => {
       `2026-11-22T10:00:00.000Z ${STACK} AWS::CloudFormation::Stack CREATE_IN_PROGRESS — User Initiated`,
       `2026-11-22T10:03:00.000Z ${STACK} AWS::CloudFormation::Stack CREATE_COMPLETE`,
     ]);
-    expect(s3.commandCalls(CreateBucketCommand)[0]!.args[0].input).toEqual({ Bucket: 'gantry-templates-123456789012-eu-west-1', CreateBucketConfiguration: { LocationConstraint: 'eu-west-1' } });
+    expect(s3.commandCalls(CreateBucketCommand)[0]!.args[0].input).toEqual({
+      Bucket: 'gantry-templates-123456789012-eu-west-1',
+      CreateBucketConfiguration: { LocationConstraint: 'eu-west-1' },
+    });
     const puts = s3.commandCalls(PutObjectCommand).map((c) => c.args[0].input);
     expect(puts.map((p) => p.Key!.split('/').pop())).toEqual(['vpc.template', 'app.template']);
     expect(puts[0]!.Body).toContain('AWS::EC2::VPC');
     const created = cfn.commandCalls(CreateStackCommand)[0]!.args[0].input;
-    expect(created).toMatchObject({ StackName: STACK, Capabilities: ['CAPABILITY_IAM', 'CAPABILITY_NAMED_IAM', 'CAPABILITY_AUTO_EXPAND'], Tags: [{ Key: 'gantry:environment', Value: stage.id }] });
+    expect(created).toMatchObject({
+      StackName: STACK,
+      Capabilities: ['CAPABILITY_IAM', 'CAPABILITY_NAMED_IAM', 'CAPABILITY_AUTO_EXPAND'],
+      Tags: [{ Key: 'gantry:environment', Value: stage.id }],
+    });
     expect(JSON.parse(created.TemplateBody!).Resources.app.Properties.Parameters.VpcId).toEqual({ 'Fn::GetAtt': ['vpc', 'Outputs.VpcId'] });
     // the assumed role's credentials, not Gantry's own
-    expect(await cfn.commandCalls(CreateStackCommand)[0]!.thisValue.config.credentials()).toMatchObject({ accessKeyId: 'ASIAROLE', secretAccessKey: 'role-secret', sessionToken: 'role-token' });
+    expect(await cfn.commandCalls(CreateStackCommand)[0]!.thisValue.config.credentials()).toMatchObject({
+      accessKeyId: 'ASIAROLE',
+      secretAccessKey: 'role-secret',
+      sessionToken: 'role-token',
+    });
   });
 
   it('treats "No updates are to be performed" as success', async () => {
@@ -111,12 +220,23 @@ describe('CloudFormation engine', () => {
   });
 
   it('a failed create ends as ROLLBACK_COMPLETE with the error events per resource', async () => {
-    cfn.on(DescribeStacksCommand).rejectsOnce(new Error(`Stack with id ${STACK} does not exist`)).resolves(stack('ROLLBACK_COMPLETE'));
+    cfn
+      .on(DescribeStacksCommand)
+      .rejectsOnce(new Error(`Stack with id ${STACK} does not exist`))
+      .resolves(stack('ROLLBACK_COMPLETE'));
     cfn.on(CreateStackCommand).resolves({ StackId: STACK_ID });
-    cfn.on(DescribeStackEventsCommand).resolves({ StackEvents: [
-      event('e3', STACK, 'AWS::CloudFormation::Stack', 'ROLLBACK_COMPLETE'),
-      event('e2', 'app', 'AWS::CloudFormation::Stack', 'CREATE_FAILED', 'Embedded stack arn:aws:cloudformation:eu-west-1:123456789012:stack/app was not successfully created: Parameter Size failed to satisfy constraint'),
-    ] });
+    cfn.on(DescribeStackEventsCommand).resolves({
+      StackEvents: [
+        event('e3', STACK, 'AWS::CloudFormation::Stack', 'ROLLBACK_COMPLETE'),
+        event(
+          'e2',
+          'app',
+          'AWS::CloudFormation::Stack',
+          'CREATE_FAILED',
+          'Embedded stack arn:aws:cloudformation:eu-west-1:123456789012:stack/app was not successfully created: Parameter Size failed to satisfy constraint',
+        ),
+      ],
+    });
     const failure = await engine.deploy(run()).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(EngineFailure);
     expect((failure as EngineFailure).status).toBe('ROLLBACK_COMPLETE');
@@ -127,9 +247,15 @@ describe('CloudFormation engine', () => {
     s3.on(HeadBucketCommand).resolves({});
     const abort = new AbortController();
     cfn.on(DescribeStacksCommand).resolves(stack('UPDATE_IN_PROGRESS'));
-    cfn.on(UpdateStackCommand).callsFake(() => { setTimeout(() => abort.abort(), 5); return { StackId: STACK_ID }; });
+    cfn.on(UpdateStackCommand).callsFake(() => {
+      setTimeout(() => abort.abort(), 5);
+      return { StackId: STACK_ID };
+    });
     cfn.on(DescribeStackEventsCommand).resolves({ StackEvents: [] });
-    cfn.on(CancelUpdateStackCommand).callsFake(() => { cfn.on(DescribeStacksCommand).resolves(stack('UPDATE_ROLLBACK_COMPLETE')); return {}; });
+    cfn.on(CancelUpdateStackCommand).callsFake(() => {
+      cfn.on(DescribeStacksCommand).resolves(stack('UPDATE_ROLLBACK_COMPLETE'));
+      return {};
+    });
     const failure = await engine.deploy(run(abort)).catch((e: unknown) => e);
     expect(cfn.commandCalls(CancelUpdateStackCommand)[0]!.args[0].input).toEqual({ StackName: STACK });
     expect(failure).toBeInstanceOf(EngineFailure);
@@ -138,23 +264,56 @@ describe('CloudFormation engine', () => {
   });
 
   it('undeploys the stack, reads outputs per nested stack, lists events and continues a rollback', async () => {
-    cfn.on(DescribeStacksCommand, { StackName: STACK }).resolvesOnce(stack('UPDATE_COMPLETE')).resolvesOnce(stack('DELETE_IN_PROGRESS')).rejects(new Error(`Stack with id ${STACK} does not exist`));
+    cfn
+      .on(DescribeStacksCommand, { StackName: STACK })
+      .resolvesOnce(stack('UPDATE_COMPLETE'))
+      .resolvesOnce(stack('DELETE_IN_PROGRESS'))
+      .rejects(new Error(`Stack with id ${STACK} does not exist`));
     cfn.on(DeleteStackCommand).resolves({});
     cfn.on(DescribeStackEventsCommand).resolves({ StackEvents: [] });
     expect(await engine.undeploy(run())).toEqual({ status: 'DELETE_COMPLETE', logs: {} });
     expect(cfn.commandCalls(DeleteStackCommand)).toHaveLength(1);
 
     cfn.reset();
-    cfn.on(DescribeStackResourcesCommand).resolves({ StackResources: [
-      { StackName: STACK, StackId: STACK_ID, LogicalResourceId: 'vpc', PhysicalResourceId: 'arn:aws:cloudformation:eu-west-1:123456789012:stack/shop-vpc-1/abc', ResourceType: 'AWS::CloudFormation::Stack', Timestamp: new Date(), ResourceStatus: 'CREATE_COMPLETE' as ResourceStatus },
-      { StackName: STACK, StackId: STACK_ID, LogicalResourceId: 'app', PhysicalResourceId: 'arn:aws:cloudformation:eu-west-1:123456789012:stack/shop-app-1/def', ResourceType: 'AWS::CloudFormation::Stack', Timestamp: new Date(), ResourceStatus: 'CREATE_FAILED' as ResourceStatus },
-    ] });
-    cfn.on(DescribeStacksCommand, { StackName: 'arn:aws:cloudformation:eu-west-1:123456789012:stack/shop-vpc-1/abc' }).resolves(stack('CREATE_COMPLETE', [{ OutputKey: 'VpcId', OutputValue: 'vpc-0a1b2c3d' }]));
+    cfn.on(DescribeStackResourcesCommand).resolves({
+      StackResources: [
+        {
+          StackName: STACK,
+          StackId: STACK_ID,
+          LogicalResourceId: 'vpc',
+          PhysicalResourceId: 'arn:aws:cloudformation:eu-west-1:123456789012:stack/shop-vpc-1/abc',
+          ResourceType: 'AWS::CloudFormation::Stack',
+          Timestamp: new Date(),
+          ResourceStatus: 'CREATE_COMPLETE' as ResourceStatus,
+        },
+        {
+          StackName: STACK,
+          StackId: STACK_ID,
+          LogicalResourceId: 'app',
+          PhysicalResourceId: 'arn:aws:cloudformation:eu-west-1:123456789012:stack/shop-app-1/def',
+          ResourceType: 'AWS::CloudFormation::Stack',
+          Timestamp: new Date(),
+          ResourceStatus: 'CREATE_FAILED' as ResourceStatus,
+        },
+      ],
+    });
+    cfn
+      .on(DescribeStacksCommand, { StackName: 'arn:aws:cloudformation:eu-west-1:123456789012:stack/shop-vpc-1/abc' })
+      .resolves(stack('CREATE_COMPLETE', [{ OutputKey: 'VpcId', OutputValue: 'vpc-0a1b2c3d' }]));
     cfn.on(DescribeStacksCommand, { StackName: 'arn:aws:cloudformation:eu-west-1:123456789012:stack/shop-app-1/def' }).resolves(stack('ROLLBACK_COMPLETE'));
     expect(await engine.outputs(stage)).toEqual({ vpc: [{ key: 'VpcId', value: 'vpc-0a1b2c3d', sensitive: false }], app: [] });
     expect(await engine.deployedResources(stage)).toEqual(['vpc']);
     cfn.on(DescribeStackEventsCommand).resolves({ StackEvents: [event('e9', 'vpc', 'AWS::EC2::VPC', 'CREATE_COMPLETE')] });
-    expect(await engine.events!(stage)).toEqual([{ eventId: 'e9', timestamp: '2026-11-22T10:00:00.000Z', logicalResourceId: 'vpc', resourceType: 'AWS::EC2::VPC', resourceStatus: 'CREATE_COMPLETE', statusReason: null }]);
+    expect(await engine.events!(stage)).toEqual([
+      {
+        eventId: 'e9',
+        timestamp: '2026-11-22T10:00:00.000Z',
+        logicalResourceId: 'vpc',
+        resourceType: 'AWS::EC2::VPC',
+        resourceStatus: 'CREATE_COMPLETE',
+        statusReason: null,
+      },
+    ]);
     cfn.on(ContinueUpdateRollbackCommand).resolves({});
     await engine.continueRollback!(stage);
     expect(cfn.commandCalls(ContinueUpdateRollbackCommand)[0]!.args[0].input).toEqual({ StackName: STACK });

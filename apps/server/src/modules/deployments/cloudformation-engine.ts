@@ -2,8 +2,22 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ENVIRONMENT_TAG_KEY } from '@gantry/contracts';
 import {
-  clientsFor, sessionFromEnv, parentTemplate, uploadTemplates, createOrUpdate, waitForStack, describeStack, stackEvents, deleteStack,
-  cancelUpdate, continueRollback, nestedStacks, errorLogs, type CfnClients, type NestedResource, type StackEventView,
+  clientsFor,
+  sessionFromEnv,
+  parentTemplate,
+  uploadTemplates,
+  createOrUpdate,
+  waitForStack,
+  describeStack,
+  stackEvents,
+  deleteStack,
+  cancelUpdate,
+  continueRollback,
+  nestedStacks,
+  errorLogs,
+  type CfnClients,
+  type NestedResource,
+  type StackEventView,
 } from '../../integrations/cloudformation/index.js';
 import type { StageRow } from '../stages/stages.port.js';
 import { EngineFailure, type DeploymentEngine, type EngineRun, type ResourceOutput } from './engine.js';
@@ -12,7 +26,8 @@ import { EngineFailure, type DeploymentEngine, type EngineRun, type ResourceOutp
 export const stackNameOf = (stage: Pick<StageRow, 'name' | 'id'>) => `gantry-${stage.name}-${stage.id.slice(0, 8)}`;
 export const templateBucket = (stage: Pick<StageRow, 'awsAccountId' | 'awsRegion'>) => `gantry-templates-${stage.awsAccountId}-${stage.awsRegion}`;
 const done = (status: string) => status === 'CREATE_COMPLETE' || status === 'UPDATE_COMPLETE' || status === 'DELETE_COMPLETE';
-const eventLine = (e: StackEventView) => `${e.timestamp} ${e.logicalResourceId} ${e.resourceType} ${e.resourceStatus}${e.statusReason ? ` — ${e.statusReason}` : ''}`;
+const eventLine = (e: StackEventView) =>
+  `${e.timestamp} ${e.logicalResourceId} ${e.resourceType} ${e.resourceStatus}${e.statusReason ? ` — ${e.statusReason}` : ''}`;
 
 /**
  * The CloudFormation engine: a stack per environment, each resource a nested stack (its template
@@ -24,22 +39,29 @@ export function createCloudFormationEngine(deps: {
   pollMs?: number;
 }): DeploymentEngine {
   const make = deps.clients ?? clientsFor;
-  const clients = async (stage: StageRow, creds?: Record<string, string>) => make(sessionFromEnv(stage.awsRegion ?? 'us-east-1', creds ?? (await deps.credentialsFor(stage))));
+  const clients = async (stage: StageRow, creds?: Record<string, string>) =>
+    make(sessionFromEnv(stage.awsRegion ?? 'us-east-1', creds ?? (await deps.credentialsFor(stage))));
 
   async function settle(c: CfnClients, stage: StageRow, run: EngineRun) {
     const stackName = stackNameOf(stage);
     const events: StackEventView[] = [];
-    const onAbort = () => void (async () => {
-      // cancel: an update rolls back; a create cannot be cancelled, so the half-made stack is deleted
-      const status = (await describeStack(c, stackName))?.StackStatus;
-      if (status === 'UPDATE_IN_PROGRESS') await cancelUpdate(c, stackName);
-      else if (status === 'CREATE_IN_PROGRESS') await deleteStack(c, stackName);
-    })().catch((err) => run.log(`[gantry] cancel failed: ${(err as Error).message}`));
+    const onAbort = () =>
+      void (async () => {
+        // cancel: an update rolls back; a create cannot be cancelled, so the half-made stack is deleted
+        const status = (await describeStack(c, stackName))?.StackStatus;
+        if (status === 'UPDATE_IN_PROGRESS') await cancelUpdate(c, stackName);
+        else if (status === 'CREATE_IN_PROGRESS') await deleteStack(c, stackName);
+      })().catch((err) => run.log(`[gantry] cancel failed: ${(err as Error).message}`));
     run.signal.addEventListener('abort', onAbort, { once: true });
     try {
       const status = await waitForStack(c, {
-        stackName, pollMs: deps.pollMs, onStatus: run.onStatus,
-        onEvent: (e) => { events.push(e); run.log(eventLine(e)); },
+        stackName,
+        pollMs: deps.pollMs,
+        onStatus: run.onStatus,
+        onEvent: (e) => {
+          events.push(e);
+          run.log(eventLine(e));
+        },
       });
       if (run.signal.aborted) throw new EngineFailure('Deployment cancelled', status, errorLogs(events));
       if (!done(status)) throw new EngineFailure(`The stack ended in ${status}`, status, errorLogs(events));
@@ -54,11 +76,20 @@ export function createCloudFormationEngine(deps: {
       const c = await clients(run.stage, run.credentials);
       const resources: NestedResource[] = run.resources.map((r) => {
         if (!r.template) throw new Error(`The component ${r.componentName} has no CloudFormation template`);
-        return { name: r.name, templateBody: fs.readFileSync(path.join(r.dir, r.template), 'utf8'), parameters: r.inputs.map((i) => ({ key: i.key, value: i.value, reference: i.reference })) };
+        return {
+          name: r.name,
+          templateBody: fs.readFileSync(path.join(r.dir, r.template), 'utf8'),
+          parameters: r.inputs.map((i) => ({ key: i.key, value: i.value, reference: i.reference })),
+        };
       });
       const tags = { [ENVIRONMENT_TAG_KEY]: run.stage.id };
       run.log(`[gantry] uploading ${resources.length} nested template${resources.length === 1 ? '' : 's'} to ${templateBucket(run.stage)}`);
-      const urls = await uploadTemplates(c, { bucket: templateBucket(run.stage), region: run.stage.awsRegion ?? 'us-east-1', prefix: `${run.stage.id}/${Date.now()}`, resources });
+      const urls = await uploadTemplates(c, {
+        bucket: templateBucket(run.stage),
+        region: run.stage.awsRegion ?? 'us-east-1',
+        prefix: `${run.stage.id}/${Date.now()}`,
+        resources,
+      });
       const changed = await createOrUpdate(c, { stackName: stackNameOf(run.stage), templateBody: parentTemplate(resources, (n) => urls[n]!, tags), tags });
       if (!changed) {
         run.log('[gantry] No updates are to be performed.');

@@ -4,7 +4,18 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createTerraformRunner, type TerraformBackend } from '../../integrations/terraform/index.js';
-import { createTestApp, grantPlan, connectAwsAccount, registerUser, createProject, addMember, bearer, type TestApp, until, acceptingCloudVerifier } from '../../../test/helpers.js';
+import {
+  createTestApp,
+  grantPlan,
+  connectAwsAccount,
+  registerUser,
+  createProject,
+  addMember,
+  bearer,
+  type TestApp,
+  until,
+  acceptingCloudVerifier,
+} from '../../../test/helpers.js';
 import { createLocalGit } from '../../../test/local-git.js';
 import { gitAccounts } from '../git-accounts/git-accounts.tables.js';
 import { WORKER_STOPPED } from './deployments.jobs.js';
@@ -62,8 +73,11 @@ const SCHEMA = JSON.stringify({
   properties: {
     inputs: {
       properties: {
-        name: { type: 'string' }, upstream: { type: 'string', default: '' }, revision: { type: 'string', default: '1' },
-        delay: { type: 'number', default: 0 }, secret: { type: 'string', sensitive: true, default: '' },
+        name: { type: 'string' },
+        upstream: { type: 'string', default: '' },
+        revision: { type: 'string', default: '1' },
+        delay: { type: 'number', default: 0 },
+        secret: { type: 'string', sensitive: true, default: '' },
       },
       required: ['name'],
     },
@@ -73,7 +87,11 @@ const SCHEMA = JSON.stringify({
 
 const verifier = acceptingCloudVerifier;
 const ACCOUNT = '210987654321';
-const CREDENTIALS = { AWS_ACCESS_KEY_ID: 'ASIAINTEGRATIONKEY01', AWS_SECRET_ACCESS_KEY: 'integration-secret-access-key', AWS_SESSION_TOKEN: 'integration-session-token' };
+const CREDENTIALS = {
+  AWS_ACCESS_KEY_ID: 'ASIAINTEGRATIONKEY01',
+  AWS_SECRET_ACCESS_KEY: 'integration-secret-access-key',
+  AWS_SESSION_TOKEN: 'integration-session-token',
+};
 const SECRET = 'pa55-w0rd-0f-first';
 const pgServer = process.env.TEST_DATABASE_URL;
 
@@ -90,22 +108,49 @@ let sha: string;
 let orphanPid: number | undefined;
 
 const engine = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, token = owner.idToken, payload?: object) =>
-  t.app.inject({ method, url: `/ms-engine/projects/${projectId}${url}`, headers: bearer(token), ...(payload ? { payload } : method === 'POST' ? { payload: {} } : {}) });
+  t.app.inject({
+    method,
+    url: `/ms-engine/projects/${projectId}${url}`,
+    headers: bearer(token),
+    ...(payload ? { payload } : method === 'POST' ? { payload: {} } : {}),
+  });
 
 const deployment = async (id: string) => (await engine('GET', `/stages/${stageId}/deployments/${id}`, reader.idToken)).json();
-const settled = (id: string) => until(() => deployment(id), (d) => !d.status.endsWith('IN_PROGRESS') && d.status !== 'DEPLOY_QUEUED', `deployment ${id}`);
-const logText = async (id: string) => (await engine('GET', `/stages/${stageId}/deployments/${id}/logs`, reader.idToken)).json().chunks.map((c: { text: string }) => c.text).join('\n');
+const settled = (id: string) =>
+  until(
+    () => deployment(id),
+    (d) => !d.status.endsWith('IN_PROGRESS') && d.status !== 'DEPLOY_QUEUED',
+    `deployment ${id}`,
+  );
+const logText = async (id: string) =>
+  (await engine('GET', `/stages/${stageId}/deployments/${id}/logs`, reader.idToken))
+    .json()
+    .chunks.map((c: { text: string }) => c.text)
+    .join('\n');
 const stage = async () => (await engine('GET', `/stages/${stageId}`, reader.idToken)).json();
-const resources = async () => (await engine('GET', `/stages/${stageId}/resources`, reader.idToken)).json().resources
-  .map((r: { name: string; status: string; isDeployed: boolean }) => [r.name, r.status, r.isDeployed]);
-const setSecond = (values: Record<string, string>) => engine('PUT', `/stages/${stageId}/resources/second`, owner.idToken, {
-  name: 'second', componentId, configurations: [{ key: 'name', value: 'beta' }, { key: 'upstream', value: 'first.greeting', reference: true }, ...Object.entries(values).map(([key, value]) => ({ key, value }))],
-});
+const resources = async () =>
+  (await engine('GET', `/stages/${stageId}/resources`, reader.idToken))
+    .json()
+    .resources.map((r: { name: string; status: string; isDeployed: boolean }) => [r.name, r.status, r.isDeployed]);
+const setSecond = (values: Record<string, string>) =>
+  engine('PUT', `/stages/${stageId}/resources/second`, owner.idToken, {
+    name: 'second',
+    componentId,
+    configurations: [
+      { key: 'name', value: 'beta' },
+      { key: 'upstream', value: 'first.greeting', reference: true },
+      ...Object.entries(values).map(([key, value]) => ({ key, value })),
+    ],
+  });
 async function plan() {
   const started = await engine('POST', `/stages/${stageId}/plans`);
   expect(started.statusCode, started.body).toBe(202);
   const id = started.json().planId as string;
-  return until(async () => (await engine('GET', `/stages/${stageId}/plans/${id}`, reader.idToken)).json(), (p) => p.status !== 'CREATING', 'the plan');
+  return until(
+    async () => (await engine('GET', `/stages/${stageId}/plans/${id}`, reader.idToken)).json(),
+    (p) => p.status !== 'CREATING',
+    'the plan',
+  );
 }
 
 const workDir = () => path.join(dataDir, 'terraform', 'stages', stageId);
@@ -113,8 +158,11 @@ const workDir = () => path.join(dataDir, 'terraform', 'stages', stageId);
 function lockProbe() {
   const backend: TerraformBackend = { type: 'local', path: path.join(workDir(), 'terraform.tfstate') };
   return createTerraformRunner({
-    workDir: path.join(dataDir, 'terraform', 'stages', stageId), pluginCacheDir: path.join(dataDir, 'terraform', 'plugin-cache'),
-    backend, lockTimeout: '0s', env: { ...CREDENTIALS, ...rootVariables() },
+    workDir: path.join(dataDir, 'terraform', 'stages', stageId),
+    pluginCacheDir: path.join(dataDir, 'terraform', 'plugin-cache'),
+    backend,
+    lockTimeout: '0s',
+    env: { ...CREDENTIALS, ...rootVariables() },
   });
 }
 /** `TF_VAR_…` for the root module's variables (its one sensitive input), as the engine passes them. */
@@ -129,11 +177,21 @@ function rootVariables() {
 
 beforeAll(async () => {
   git = createLocalGit();
-  const repoUrl = git.createRepo('acme/infra', { 'gantry.yaml': SPEC, 'infra/main.tf': MAIN_TF, 'infra/variables.tf': VARIABLES_TF, 'infra/outputs.tf': OUTPUTS_TF, 'infra/schema.json': SCHEMA, 'infra/README.md': '# Item' }).url;
+  const repoUrl = git.createRepo('acme/infra', {
+    'gantry.yaml': SPEC,
+    'infra/main.tf': MAIN_TF,
+    'infra/variables.tf': VARIABLES_TF,
+    'infra/outputs.tf': OUTPUTS_TF,
+    'infra/schema.json': SCHEMA,
+    'infra/README.md': '# Item',
+  }).url;
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-deploy-it-'));
-  t = await createTestApp({ GANTRY_DATA_DIR: dataDir, ...(pgServer ? { DATABASE_URL: pgServer } : {}) }, {
-    overrides: { pipelines: { gitAccess: git.access }, cloudAccounts: { verifier }, deployments: { credentialsFor: async () => CREDENTIALS } },
-  });
+  t = await createTestApp(
+    { GANTRY_DATA_DIR: dataDir, ...(pgServer ? { DATABASE_URL: pgServer } : {}) },
+    {
+      overrides: { pipelines: { gitAccess: git.access }, cloudAccounts: { verifier }, deployments: { credentialsFor: async () => CREDENTIALS } },
+    },
+  );
   owner = await registerUser(t, 'it-owner@example.com');
   projectId = await createProject(t, owner.idToken, 'Infra');
   reader = await addMember(t, owner.idToken, projectId, 'it-reader@example.com', 'read');
@@ -141,21 +199,48 @@ beforeAll(async () => {
   await connectAwsAccount(t, owner.idToken, projectId, ACCOUNT);
 
   // the component: a real pipeline builds and packages the module
-  const [acc] = await t.app.services.database.db.insert(gitAccounts).values({ projectId, type: 'github', accountName: 'acme', externalId: '1', accessTokenSealed: t.app.services.secrets.seal('local-token') }).returning();
-  const pipeline = await t.app.inject({ method: 'POST', url: `/ms-ap/projects/${projectId}/pipelines`, headers: bearer(owner.idToken), payload: { name: 'infra-module', gitAccountId: acc!.id, repositoryUrl: repoUrl, branchFilter: 'main', automatedTrigger: false } });
+  const [acc] = await t.app.services.database.db
+    .insert(gitAccounts)
+    .values({ projectId, type: 'github', accountName: 'acme', externalId: '1', accessTokenSealed: t.app.services.secrets.seal('local-token') })
+    .returning();
+  const pipeline = await t.app.inject({
+    method: 'POST',
+    url: `/ms-ap/projects/${projectId}/pipelines`,
+    headers: bearer(owner.idToken),
+    payload: { name: 'infra-module', gitAccountId: acc!.id, repositoryUrl: repoUrl, branchFilter: 'main', automatedTrigger: false },
+  });
   expect(pipeline.statusCode, pipeline.body).toBe(201);
   const pipelineId = pipeline.json().pipelineId as string;
-  const comp = await engine('POST', '/components', owner.idToken, { name: 'Item', type: 'Other', description: 'An item', cloudProvider: 'aws', infrastructureAsCodeTool: 'terraform', pipelineId, artifactStep: 'Module' });
+  const comp = await engine('POST', '/components', owner.idToken, {
+    name: 'Item',
+    type: 'Other',
+    description: 'An item',
+    cloudProvider: 'aws',
+    infrastructureAsCodeTool: 'terraform',
+    pipelineId,
+    artifactStep: 'Module',
+  });
   expect(comp.statusCode, comp.body).toBe(201);
   componentId = comp.json().componentId;
   const builds = `/ms-ap/projects/${projectId}/pipelines/${pipelineId}/builds`;
   const started = await t.app.inject({ method: 'POST', url: builds, headers: bearer(owner.idToken), payload: { ref: 'refs/heads/main' } });
   buildId = started.json().buildId;
-  const build = await until(async () => (await t.app.inject({ method: 'GET', url: `${builds}/${buildId}`, headers: bearer(owner.idToken) })).json(), (b) => ['SUCCEEDED', 'FAILED', 'ABORTED'].includes(b.status), 'the build');
+  const build = await until(
+    async () => (await t.app.inject({ method: 'GET', url: `${builds}/${buildId}`, headers: bearer(owner.idToken) })).json(),
+    (b) => ['SUCCEEDED', 'FAILED', 'ABORTED'].includes(b.status),
+    'the build',
+  );
   expect(build.status, build.errorMessage).toBe('SUCCEEDED');
   sha = build.metadata.commit.name;
 
-  const created = await engine('POST', '/stages', owner.idToken, { name: 'integ', description: 'Integration', cloudProvider: 'aws', infrastructureAsCodeTool: 'terraform', awsAccountId: ACCOUNT, awsRegion: 'eu-west-1' });
+  const created = await engine('POST', '/stages', owner.idToken, {
+    name: 'integ',
+    description: 'Integration',
+    cloudProvider: 'aws',
+    infrastructureAsCodeTool: 'terraform',
+    awsAccountId: ACCOUNT,
+    awsRegion: 'eu-west-1',
+  });
   expect(created.statusCode, created.body).toBe(201);
   stageId = created.json().stageId;
 }, 120_000);
@@ -163,22 +248,57 @@ beforeAll(async () => {
 afterAll(async () => {
   try {
     if (orphanPid) process.kill(-orphanPid, 'SIGKILL'); // only when the test failed before recovery ended it
-  } catch { /* ended */ }
+  } catch {
+    /* ended */
+  }
   await t?.close();
   git?.close();
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('deployments of a pipeline-built component on the real terraform CLI', () => {
-  it('plans two resources, one taking the other\'s output, and deploys exactly that plan', async () => {
-    expect((await engine('POST', `/stages/${stageId}/resources`, owner.idToken, { name: 'first', componentId, configurations: [{ key: 'name', value: 'alpha' }, { key: 'secret', value: SECRET }] })).statusCode).toBe(201);
-    expect((await engine('POST', `/stages/${stageId}/resources`, owner.idToken, { name: 'second', componentId, configurations: [{ key: 'name', value: 'beta' }, { key: 'upstream', value: 'first.greeting', reference: true }] })).statusCode).toBe(201);
+  it("plans two resources, one taking the other's output, and deploys exactly that plan", async () => {
+    expect(
+      (
+        await engine('POST', `/stages/${stageId}/resources`, owner.idToken, {
+          name: 'first',
+          componentId,
+          configurations: [
+            { key: 'name', value: 'alpha' },
+            { key: 'secret', value: SECRET },
+          ],
+        })
+      ).statusCode,
+    ).toBe(201);
+    expect(
+      (
+        await engine('POST', `/stages/${stageId}/resources`, owner.idToken, {
+          name: 'second',
+          componentId,
+          configurations: [
+            { key: 'name', value: 'beta' },
+            { key: 'upstream', value: 'first.greeting', reference: true },
+          ],
+        })
+      ).statusCode,
+    ).toBe(201);
 
     const made = await plan();
     expect(made.error).toBeNull();
     expect(made).toMatchObject({ status: 'READY', summary: { add: 2, change: 0, destroy: 0 } });
-    expect(made.changes.map((c: { resourceName: string; action: string; componentId: string; name: string; version: string }) => [c.resourceName, c.action, c.componentId, c.name, c.version]).sort()).toEqual([
-      ['first', 'create', componentId, 'Item', sha.slice(0, 7)], ['second', 'create', componentId, 'Item', sha.slice(0, 7)],
+    expect(
+      made.changes
+        .map((c: { resourceName: string; action: string; componentId: string; name: string; version: string }) => [
+          c.resourceName,
+          c.action,
+          c.componentId,
+          c.name,
+          c.version,
+        ])
+        .sort(),
+    ).toEqual([
+      ['first', 'create', componentId, 'Item', sha.slice(0, 7)],
+      ['second', 'create', componentId, 'Item', sha.slice(0, 7)],
     ]);
 
     const applied = await engine('POST', `/stages/${stageId}/plans/${made.planId}/deploy`);
@@ -192,7 +312,10 @@ describe('deployments of a pipeline-built component on the real terraform CLI', 
       { name: 'second', component: { id: componentId, name: 'Item' }, componentVersion: buildId, version: sha.slice(0, 7) },
     ]);
     expect(await stage()).toMatchObject({ status: 'CREATE_COMPLETE', currentDeploymentId: done.id, lastDeploymentId: done.id });
-    expect(await resources()).toEqual([['first', 'CREATE_COMPLETE', true], ['second', 'CREATE_COMPLETE', true]]);
+    expect(await resources()).toEqual([
+      ['first', 'CREATE_COMPLETE', true],
+      ['second', 'CREATE_COMPLETE', true],
+    ]);
 
     const log = await logText(done.id);
     expect(log).toContain('Apply complete! Resources: 2 added');
@@ -202,11 +325,17 @@ describe('deployments of a pipeline-built component on the real terraform CLI', 
   });
 
   it('reads the outputs from the state: the reference passed through, the sensitive one hidden', async () => {
-    expect((await engine('GET', `/stages/${stageId}/resources/second/outputs`, reader.idToken)).json().outputs).toEqual(expect.arrayContaining([
-      { key: 'greeting', value: 'hello beta', sensitive: false },
-      { key: 'upstream', value: 'hello alpha', sensitive: false },
-    ]));
-    expect((await engine('GET', `/stages/${stageId}/resources/first/outputs`, reader.idToken)).json().outputs).toContainEqual({ key: 'token', value: '(sensitive)', sensitive: true });
+    expect((await engine('GET', `/stages/${stageId}/resources/second/outputs`, reader.idToken)).json().outputs).toEqual(
+      expect.arrayContaining([
+        { key: 'greeting', value: 'hello beta', sensitive: false },
+        { key: 'upstream', value: 'hello alpha', sensitive: false },
+      ]),
+    );
+    expect((await engine('GET', `/stages/${stageId}/resources/first/outputs`, reader.idToken)).json().outputs).toContainEqual({
+      key: 'token',
+      value: '(sensitive)',
+      sensitive: true,
+    });
   });
 
   it('runs one deployment of the environment at a time and makes no plan while one runs', async () => {
@@ -221,7 +350,11 @@ describe('deployments of a pipeline-built component on the real terraform CLI', 
   it('cancels mid-apply: terraform stops on SIGINT, the run fails as cancelled and the state lock is free', async () => {
     expect((await setSecond({ revision: '2', delay: '120' })).statusCode).toBe(200);
     const started = (await engine('POST', `/stages/${stageId}/deploy`)).json();
-    await until(() => logText(started.deploymentId), (l) => l.includes('provisioner-started'), 'the provisioner to start');
+    await until(
+      () => logText(started.deploymentId),
+      (l) => l.includes('provisioner-started'),
+      'the provisioner to start',
+    );
     expect((await deployment(started.deploymentId)).status).toBe('UPDATE_IN_PROGRESS');
     expect((await engine('POST', `/stages/${stageId}/cancel`)).statusCode).toBe(200);
     const done = await settled(started.deploymentId);
@@ -240,15 +373,26 @@ describe('deployments of a pipeline-built component on the real terraform CLI', 
     fs.writeFileSync(path.join(workDir(), 'terraform.tfstate'), t.app.services.secrets.open(sealed));
     const probe = lockProbe();
     const orphan = spawn('terraform', ['apply', '-auto-approve', '-input=false', '-no-color'], {
-      cwd: probe.workDir, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: probe.workDir,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, ...CREDENTIALS, ...rootVariables(), TF_IN_AUTOMATION: '1' },
     });
     orphanPid = orphan.pid;
     const exited = new Promise<number | null>((r) => orphan.once('exit', (code) => r(code)));
     let out = '';
-    orphan.stdout!.on('data', (c) => { out += c; });
-    orphan.stderr!.on('data', (c) => { out += c; });
-    await until(async () => out, (o) => o.includes('provisioner-started'), 'the orphan to reach its provisioner', 60_000);
+    orphan.stdout!.on('data', (c) => {
+      out += c;
+    });
+    orphan.stderr!.on('data', (c) => {
+      out += c;
+    });
+    await until(
+      async () => out,
+      (o) => o.includes('provisioner-started'),
+      'the orphan to reach its provisioner',
+      60_000,
+    );
     await expect(probe.plan()).rejects.toThrow(/lock/i);
 
     await t.app.services.database.executeSql(
@@ -275,7 +419,10 @@ describe('deployments of a pipeline-built component on the real terraform CLI', 
   it('undeploys one resource, then the environment', async () => {
     const one = (await engine('POST', `/stages/${stageId}/resources/second/undeploy`)).json();
     expect(await settled(one.deploymentId)).toMatchObject({ kind: 'UNDEPLOY_RESOURCE', status: 'DELETE_COMPLETE', resourceName: 'second' });
-    expect(await resources()).toEqual([['first', 'UPDATE_COMPLETE', true], ['second', 'DELETE_COMPLETE', false]]);
+    expect(await resources()).toEqual([
+      ['first', 'UPDATE_COMPLETE', true],
+      ['second', 'DELETE_COMPLETE', false],
+    ]);
     expect((await stage()).status).toBe('UPDATE_COMPLETE');
 
     const all = (await engine('POST', `/stages/${stageId}/undeploy`)).json();
@@ -284,9 +431,14 @@ describe('deployments of a pipeline-built component on the real terraform CLI', 
     expect(done).toMatchObject({ kind: 'UNDEPLOY', status: 'DELETE_COMPLETE', error: null });
     expect(await logText(done.id)).toContain('Destroy complete!');
     expect(await stage()).toMatchObject({ status: 'DELETE_COMPLETE' });
-    expect(await resources()).toEqual([['first', 'DELETE_COMPLETE', false], ['second', 'DELETE_COMPLETE', false]]);
+    expect(await resources()).toEqual([
+      ['first', 'DELETE_COMPLETE', false],
+      ['second', 'DELETE_COMPLETE', false],
+    ]);
     expect((await engine('GET', `/stages/${stageId}/resources/first/outputs`, reader.idToken)).json()).toEqual({ outputs: [] });
-    const time = (await t.app.inject({ method: 'GET', url: `/ms-elasticsearch/projects/${projectId}/deployment-time`, headers: bearer(reader.idToken) })).json();
+    const time = (
+      await t.app.inject({ method: 'GET', url: `/ms-elasticsearch/projects/${projectId}/deployment-time`, headers: bearer(reader.idToken) })
+    ).json();
     expect(time.stages).toEqual([{ stageId, name: 'integ', deploymentTime: time.deploymentTime }]);
     expect(time.deploymentTime).toBeGreaterThan(0);
   });

@@ -27,7 +27,8 @@ const LEFTOVER_GRACE_MS = 30_000;
 export const QUEUED_TOO_LONG_MS = 30 * 60_000;
 export const CANCELLED = 'Deployment cancelled';
 export const WORKER_STOPPED = 'The worker running this deployment stopped; the environment was left as terraform last saved it. Deploy again.';
-export const INTERRUPTED = 'Interrupted: the Gantry server stopped while this deployment ran; the environment was left as terraform last saved it. Deploy again.';
+export const INTERRUPTED =
+  'Interrupted: the Gantry server stopped while this deployment ran; the environment was left as terraform last saved it. Deploy again.';
 export const PLAN_INTERRUPTED = 'Interrupted: the Gantry server stopped while this plan was created. Create the plan again.';
 export const PLAN_WORKER_STOPPED = 'The worker creating this plan stopped. Create the plan again.';
 
@@ -86,7 +87,9 @@ export function createDeploymentsJobs(deps: {
   function pidRecorder(write: (pid: number | null) => Promise<unknown>) {
     let chain: Promise<unknown> = Promise.resolve();
     return {
-      onProcess: (pid: number | null) => { chain = chain.then(() => write(pid)).catch((err) => deps.log.warn({ err }, 'recording the engine pid failed')); },
+      onProcess: (pid: number | null) => {
+        chain = chain.then(() => write(pid)).catch((err) => deps.log.warn({ err }, 'recording the engine pid failed'));
+      },
       settled: () => chain,
     };
   }
@@ -126,8 +129,15 @@ export function createDeploymentsJobs(deps: {
         return { key: c.key, value, reference: false, sensitive: true };
       });
       prepared.push({
-        name: r.name, componentId: r.component.id, componentName: r.component.name, versionId: r.componentVersion, version: r.version,
-        dir, template, inputs, outputs: await deps.components.outputs(stage.projectId, r.component.id, r.componentVersion),
+        name: r.name,
+        componentId: r.component.id,
+        componentName: r.component.name,
+        versionId: r.componentVersion,
+        version: r.version,
+        dir,
+        template,
+        inputs,
+        outputs: await deps.components.outputs(stage.projectId, r.component.id, r.componentVersion),
       });
     }
     return { prepared, secrets };
@@ -144,13 +154,23 @@ export function createDeploymentsJobs(deps: {
   }
 
   async function refreshResources(stage: StageRow, row: DeploymentRow, outcome: Outcome) {
-    const deployed = new Set(await deps.engineFor(stage).deployedResources(stage).catch(() => [] as string[]));
+    const deployed = new Set(
+      await deps
+        .engineFor(stage)
+        .deployedResources(stage)
+        .catch(() => [] as string[]),
+    );
     const undeploying = row.kind === 'UNDEPLOY' || row.kind === 'UNDEPLOY_RESOURCE';
     const touched = (name: string) => row.kind !== 'UNDEPLOY_RESOURCE' || name === row.resourceName;
     const previous = new Map((await stages.resourceRows(stage.id)).map((r) => [r.name, r.status]));
     await stages.setResourcesDeployed(stage.id, deployed, (name, isDeployed) => {
-      if (!touched(name)) return isDeployed ? previous.get(name) ?? 'CREATE_COMPLETE' : 'NOT_DEPLOYED';
-      if (isDeployed) return outcome === 'COMPLETE' || !undeploying ? (previous.get(name) === 'NOT_DEPLOYED' || previous.get(name) === 'DELETE_COMPLETE' ? 'CREATE_COMPLETE' : 'UPDATE_COMPLETE') : 'DELETE_FAILED';
+      if (!touched(name)) return isDeployed ? (previous.get(name) ?? 'CREATE_COMPLETE') : 'NOT_DEPLOYED';
+      if (isDeployed)
+        return outcome === 'COMPLETE' || !undeploying
+          ? previous.get(name) === 'NOT_DEPLOYED' || previous.get(name) === 'DELETE_COMPLETE'
+            ? 'CREATE_COMPLETE'
+            : 'UPDATE_COMPLETE'
+          : 'DELETE_FAILED';
       return undeploying ? 'DELETE_COMPLETE' : outcome === 'FAILED' ? 'CREATE_FAILED' : 'NOT_DEPLOYED';
     });
     return deployed;
@@ -162,7 +182,10 @@ export function createDeploymentsJobs(deps: {
     if (!row || !row.active) return undefined;
     const stage = await stages.rowById(row.stageId);
     if (!stage) return undefined;
-    const st = statusesFor(row.kind, (await stages.resourceRows(stage.id)).some((r) => r.isDeployed));
+    const st = statusesFor(
+      row.kind,
+      (await stages.resourceRows(stage.id)).some((r) => r.isDeployed),
+    );
     if (!(await store.claim(row.id, { status: st.running, startedAt: new Date(), heartbeatAt: new Date(), workerId }))) return undefined;
     if (row.kind !== 'UNDEPLOY_RESOURCE') await stages.setDeploymentState(stage.id, { status: st.running });
     return { row, stage, st };
@@ -181,20 +204,27 @@ export function createDeploymentsJobs(deps: {
       sink = sinkFor(row.id, [...Object.values(credentials), ...secrets]);
       const engine = deps.engineFor(stage);
       const engineRun: EngineRun = {
-        stage, resources: prepared, credentials, log: sink.line, signal, onProcess: pids.onProcess,
+        stage,
+        resources: prepared,
+        credentials,
+        log: sink.line,
+        signal,
+        onProcess: pids.onProcess,
         onStatus: async (status) => {
           await store.update(row.id, { status });
           if (row.kind !== 'UNDEPLOY_RESOURCE') await stages.setDeploymentState(stage.id, { status });
         },
       };
-      sink.line(`[gantry] ${row.kind === 'UNDEPLOY' ? 'Undeploying' : row.kind === 'UNDEPLOY_RESOURCE' ? `Undeploying ${row.resourceName}` : 'Deploying'} ${stage.name} (${prepared.length} resource${prepared.length === 1 ? '' : 's'})`);
+      sink.line(
+        `[gantry] ${row.kind === 'UNDEPLOY' ? 'Undeploying' : row.kind === 'UNDEPLOY_RESOURCE' ? `Undeploying ${row.resourceName}` : 'Deploying'} ${stage.name} (${prepared.length} resource${prepared.length === 1 ? '' : 's'})`,
+      );
       if (row.kind === 'DEPLOY') reported = (await engine.deploy(engineRun)) ?? undefined;
       else if (row.kind === 'PLAN_APPLY') {
         const plan = row.planId ? await store.planById(row.planId) : undefined;
         if (!plan?.planFile || !engine.applyPlan) throw new Error('The plan of this deployment is no longer available; create a new plan');
         await engine.applyPlan(engineRun, plan.planFile);
         await store.updatePlan(plan.id, { status: 'APPLIED' });
-      } else reported = (await engine.undeploy(engineRun, row.kind === 'UNDEPLOY_RESOURCE' ? row.resourceName ?? undefined : undefined)) ?? undefined;
+      } else reported = (await engine.undeploy(engineRun, row.kind === 'UNDEPLOY_RESOURCE' ? (row.resourceName ?? undefined) : undefined)) ?? undefined;
       sink.line(`[gantry] ${st.done}`);
     } catch (err) {
       outcome = 'FAILED';
@@ -210,7 +240,12 @@ export function createDeploymentsJobs(deps: {
   }
 
   async function finish(stage: StageRow, row: DeploymentRow, outcome: Outcome, error: string | null, reported?: { status: string; logs?: ErrorLogs }) {
-    const st = endsOf(row.status) ?? statusesFor(row.kind, (await stages.resourceRows(stage.id)).some((r) => r.isDeployed));
+    const st =
+      endsOf(row.status) ??
+      statusesFor(
+        row.kind,
+        (await stages.resourceRows(stage.id)).some((r) => r.isDeployed),
+      );
     const status = reported?.status ?? (outcome === 'COMPLETE' ? st.done : st.failed);
     const deployed = await refreshResources(stage, row, outcome);
     // Any run may have changed the state: stored plans no longer describe it.
@@ -246,10 +281,22 @@ export function createDeploymentsJobs(deps: {
       const mask = createMasker([...Object.values(credentials), ...secrets]);
       const engine = deps.engineFor(stage);
       if (!engine.plan) throw new Error('This engine makes no plans');
-      const made = await engine.plan({ stage, resources: prepared, credentials, log: (l) => { lines.push(mask(l)); if (lines.length > 200) lines.shift(); }, signal, onProcess: pids.onProcess });
+      const made = await engine.plan({
+        stage,
+        resources: prepared,
+        credentials,
+        log: (l) => {
+          lines.push(mask(l));
+          if (lines.length > 200) lines.shift();
+        },
+        signal,
+        onProcess: pids.onProcess,
+      });
       const byName = new Map(plan.resources.map((r) => [r.name, r]));
       await store.updatePlan(plan.id, {
-        status: 'READY', planFile: made.planFile, summary: made.summary,
+        status: 'READY',
+        planFile: made.planFile,
+        summary: made.summary,
         changes: made.changes.map((c) => {
           const r = byName.get(c.resourceName);
           return { ...c, componentId: r?.component.id ?? null, name: r?.component.name ?? null, version: r?.version ?? null };
@@ -285,7 +332,11 @@ export function createDeploymentsJobs(deps: {
     if (!stage || !(await store.claimStale(d.id, olderThan))) return false;
     deps.log.warn({ deploymentId: d.id }, 'marking an interrupted deployment as failed');
     await endLeftover(d.workerId, d.processId);
-    if (onThisHost(d.workerId)) await deps.engineFor(stage).recoverState?.(stage).catch((err) => deps.log.error({ err, stageId: stage.id }, 'could not seal the state a stopped worker left'));
+    if (onThisHost(d.workerId))
+      await deps
+        .engineFor(stage)
+        .recoverState?.(stage)
+        .catch((err) => deps.log.error({ err, stageId: stage.id }, 'could not seal the state a stopped worker left'));
     await appendLine(d.id, `[gantry] ${reason}`);
     await finish(stage, d, 'FAILED', reason);
     return true;
@@ -298,17 +349,29 @@ export function createDeploymentsJobs(deps: {
     return true;
   }
 
-  const common = { log: deps.log, concurrency: deps.concurrency, pool, staleAfterMs: STALE_AFTER_MS, otherHostStaleAfterMs: OTHER_HOST_STALE_AFTER_MS, lateOnStop: 'leave' as const };
+  const common = {
+    log: deps.log,
+    concurrency: deps.concurrency,
+    pool,
+    staleAfterMs: STALE_AFTER_MS,
+    otherHostStaleAfterMs: OTHER_HOST_STALE_AFTER_MS,
+    lateOnStop: 'leave' as const,
+  };
   /**
    * At a server stop terraform gets its SIGINT (it saves the state and releases the lock) and each run
    * ends failed with INTERRUPTED; a run still going after the wait is left to the next start's recovery,
    * which ends its terraform and fails it.
    */
   const deploymentRuns = createRunKit({
-    ...common, name: 'deployment', staleReason: WORKER_STOPPED, interruptedReason: INTERRUPTED,
+    ...common,
+    name: 'deployment',
+    staleReason: WORKER_STOPPED,
+    interruptedReason: INTERRUPTED,
     store: {
       claim,
-      heartbeat: async (ids) => { for (const id of ids) await store.update(id, { heartbeatAt: new Date() }); },
+      heartbeat: async (ids) => {
+        for (const id of ids) await store.update(id, { heartbeatAt: new Date() });
+      },
       cancelRequested: async (ids) => {
         const asked: string[] = [];
         for (const id of ids) if ((await store.get(id))?.cancelRequested) asked.push(id);
@@ -322,10 +385,15 @@ export function createDeploymentsJobs(deps: {
     execute,
   });
   const planRuns = createRunKit({
-    ...common, name: 'plan', staleReason: PLAN_WORKER_STOPPED, interruptedReason: PLAN_INTERRUPTED,
+    ...common,
+    name: 'plan',
+    staleReason: PLAN_WORKER_STOPPED,
+    interruptedReason: PLAN_INTERRUPTED,
     store: {
       claim: claimPlan,
-      heartbeat: async (ids) => { for (const id of ids) await store.updatePlan(id, { heartbeatAt: new Date() }); },
+      heartbeat: async (ids) => {
+        for (const id of ids) await store.updatePlan(id, { heartbeatAt: new Date() });
+      },
       // a plan no worker took yet is stale only once queued for too long
       staleRuns: async (olderThan) => (await store.stalePlans(olderThan)).filter((p) => p.workerId || Date.now() - p.createdAt.getTime() >= QUEUED_TOO_LONG_MS),
       markFailed: async (_id, reason, recovered) => recovered && failStalePlan(recovered.run, reason, recovered.olderThan),
@@ -351,7 +419,9 @@ export function createDeploymentsJobs(deps: {
       await planRuns.start(recoverEveryMs);
     },
     /** Ends the runs of this process for a server stop (no more recovery sweeps), waiting up to `withinMs`. */
-    stop: async (withinMs: number) => { await Promise.all([deploymentRuns.stop(withinMs), planRuns.stop(withinMs)]); },
+    stop: async (withinMs: number) => {
+      await Promise.all([deploymentRuns.stop(withinMs), planRuns.stop(withinMs)]);
+    },
     workerId: pool.workerId,
   };
 }

@@ -40,23 +40,31 @@ export const deploymentsModule = defineModule({
     const databaseUrl = config.DATABASE_URL;
     const concurrency = config.GANTRY_JOB_CONCURRENCY;
     const { cloudAccounts } = needs;
-    const credentialsFor: StageCredentials = overrides.credentialsFor ?? (async (stage) => {
-      if (stage.cloudProvider === 'azurerm') return cloudAccounts.credentialsFor(stage.projectId, 'azurerm', { tenantId: stage.tenantId!, subscriptionId: stage.subscriptionId! });
-      if (stage.cloudProvider === 'google') return cloudAccounts.credentialsFor(stage.projectId, 'google', stage.gcpProjectId!);
-      return cloudAccounts.credentialsFor(stage.projectId, 'aws', stage.awsAccountId!);
-    });
+    const credentialsFor: StageCredentials =
+      overrides.credentialsFor ??
+      (async (stage) => {
+        if (stage.cloudProvider === 'azurerm')
+          return cloudAccounts.credentialsFor(stage.projectId, 'azurerm', { tenantId: stage.tenantId!, subscriptionId: stage.subscriptionId! });
+        if (stage.cloudProvider === 'google') return cloudAccounts.credentialsFor(stage.projectId, 'google', stage.gcpProjectId!);
+        return cloudAccounts.credentialsFor(stage.projectId, 'aws', stage.awsAccountId!);
+      });
     const store = createDeploymentsStore(db);
     const terraformRoot = path.join(config.dataDir, 'terraform');
     const legacySchema = (stageId: string) => `tfstate_${stageId.replace(/-/g, '')}`;
     const terraform = createTerraformEngine({
-      bin: config.TERRAFORM_BIN, root: terraformRoot, sandbox: platform.sandbox, secrets: platform.secrets,
+      bin: config.TERRAFORM_BIN,
+      root: terraformRoot,
+      sandbox: platform.sandbox,
+      secrets: platform.secrets,
       states: { get: store.sealedState, put: store.putSealedState },
       // an older Gantry kept the state in terraform's pg backend: taken over once, then its schema is dropped
-      legacyPgState: databaseUrl ? async (stageId) => {
-        const state = await store.legacyPgState(legacySchema(stageId));
-        if (state !== undefined) await store.dropLegacyPgState(legacySchema(stageId));
-        return state;
-      } : undefined,
+      legacyPgState: databaseUrl
+        ? async (stageId) => {
+            const state = await store.legacyPgState(legacySchema(stageId));
+            if (state !== undefined) await store.dropLegacyPgState(legacySchema(stageId));
+            return state;
+          }
+        : undefined,
     });
     const cloudformation = createCloudFormationEngine({ credentialsFor, clients: overrides.cloudFormationClients });
     const engineFor = (stage: StageRow): DeploymentEngine => {
@@ -77,18 +85,37 @@ export const deploymentsModule = defineModule({
     };
     // the service and its jobs call each other only once requests and jobs arrive
     const service = createDeploymentsService({
-      store, stages: needs.stages, billing: needs.billing, jobs: platform.jobs, components, engineFor,
+      store,
+      stages: needs.stages,
+      billing: needs.billing,
+      jobs: platform.jobs,
+      components,
+      engineFor,
       recover: () => runs.recover(),
       abortLocal: (id) => runs.cancel(id),
       onQueued: runWorkers ? (kind, id) => runs.runSoon(kind, id) : undefined,
     });
     const runs = createDeploymentsJobs({
-      store, stages: needs.stages, components, engineFor, credentialsFor, realtime: platform.realtime, concurrency,
-      modulesRoot: path.join(terraformRoot, 'runs'), log, processName: path.basename(config.TERRAFORM_BIN),
+      store,
+      stages: needs.stages,
+      components,
+      engineFor,
+      credentialsFor,
+      realtime: platform.realtime,
+      concurrency,
+      modulesRoot: path.join(terraformRoot, 'runs'),
+      log,
+      processName: path.basename(config.TERRAFORM_BIN),
     });
     // a deleted environment leaves no terraform files, state or unpacked versions behind
     platform.hooks.stageRemoved.on(async ({ stageId }) => {
-      for (const p of [terraform.workDir(stageId), path.join(terraformRoot, 'runs', stageId), path.join(terraformRoot, 'plans', stageId), path.join(terraformRoot, 'state', `${stageId}.tfstate`), path.join(terraformRoot, 'state', `${stageId}.tfstate.backup`)]) {
+      for (const p of [
+        terraform.workDir(stageId),
+        path.join(terraformRoot, 'runs', stageId),
+        path.join(terraformRoot, 'plans', stageId),
+        path.join(terraformRoot, 'state', `${stageId}.tfstate`),
+        path.join(terraformRoot, 'state', `${stageId}.tfstate.backup`),
+      ]) {
         await removeTree(p);
       }
       if (databaseUrl) await store.dropLegacyPgState(legacySchema(stageId));

@@ -10,7 +10,10 @@ import { deploymentLogsRoom } from './deployments.jobs.js';
  * The live terraform log of a deployment (`typeOfLogs=terraform`): the socket joins the room first,
  * then gets the stored chunks, so no line falls between the two (clients drop seqs they have).
  */
-export function registerDeploymentLogStreams(realtime: Realtime, deps: { membership: MembershipLookup; deployments: DeploymentsService; store: DeploymentsStore }) {
+export function registerDeploymentLogStreams(
+  realtime: Realtime,
+  deps: { membership: MembershipLookup; deployments: DeploymentsService; store: DeploymentsStore },
+) {
   realtime.on('deployment-logs:subscribe', async ({ userId, socket }, payload) => {
     const p = DeploymentLogSubscribe.safeParse(payload);
     if (!p.success) return { ok: false, message: 'Invalid subscription' };

@@ -1,7 +1,18 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { io as connect, type Socket } from 'socket.io-client';
 import type { AddressInfo } from 'node:net';
-import { createTestApp, grantPlan, connectAwsAccount, registerUser, createProject, addMember, bearer, type TestApp, until, acceptingCloudVerifier } from '../../../test/helpers.js';
+import {
+  createTestApp,
+  grantPlan,
+  connectAwsAccount,
+  registerUser,
+  createProject,
+  addMember,
+  bearer,
+  type TestApp,
+  until,
+  acceptingCloudVerifier,
+} from '../../../test/helpers.js';
 
 /**
  * Deployments on the real terraform CLI (vendor components of `terraform_data` only: nothing is
@@ -10,7 +21,11 @@ import { createTestApp, grantPlan, connectAwsAccount, registerUser, createProjec
  */
 const verifier = acceptingCloudVerifier;
 const ACCOUNT = '123456789012';
-const CREDENTIALS = { AWS_ACCESS_KEY_ID: 'ASIAFAKEKEY000001', AWS_SECRET_ACCESS_KEY: 'fake-secret-access-key-value', AWS_SESSION_TOKEN: 'fake-session-token-value' };
+const CREDENTIALS = {
+  AWS_ACCESS_KEY_ID: 'ASIAFAKEKEY000001',
+  AWS_SECRET_ACCESS_KEY: 'fake-secret-access-key-value',
+  AWS_SESSION_TOKEN: 'fake-session-token-value',
+};
 
 let t: TestApp;
 let runGate: Promise<void> = Promise.resolve();
@@ -25,15 +40,42 @@ let site: string;
 let config: string;
 
 const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, token: string, payload?: object, pid = projectId) =>
-  t.app.inject({ method, url: `/ms-engine/projects/${pid}${url}`, headers: bearer(token), ...(payload ? { payload } : method === 'POST' ? { payload: {} } : {}) });
+  t.app.inject({
+    method,
+    url: `/ms-engine/projects/${pid}${url}`,
+    headers: bearer(token),
+    ...(payload ? { payload } : method === 'POST' ? { payload: {} } : {}),
+  });
 
 const stage = async () => (await call('GET', `/stages/${stageId}`, reader.idToken)).json();
-const settled = (id: string) => until(async () => (await call('GET', `/stages/${stageId}/deployments/${id}`, reader.idToken)).json(), (d) => !d.status.endsWith('IN_PROGRESS') && d.status !== 'DEPLOY_QUEUED', `deployment ${id}`);
-const logText = async (id: string) => (await call('GET', `/stages/${stageId}/deployments/${id}/logs`, reader.idToken)).json().chunks.map((c: { text: string }) => c.text).join('\n');
+const settled = (id: string) =>
+  until(
+    async () => (await call('GET', `/stages/${stageId}/deployments/${id}`, reader.idToken)).json(),
+    (d) => !d.status.endsWith('IN_PROGRESS') && d.status !== 'DEPLOY_QUEUED',
+    `deployment ${id}`,
+  );
+const logText = async (id: string) =>
+  (await call('GET', `/stages/${stageId}/deployments/${id}/logs`, reader.idToken))
+    .json()
+    .chunks.map((c: { text: string }) => c.text)
+    .join('\n');
 
 beforeAll(async () => {
   // a run waits here while a test holds the gate: a cancel then lands on a running deployment, whatever the machine's load
-  t = await createTestApp({}, { overrides: { cloudAccounts: { verifier }, deployments: { credentialsFor: async () => { await runGate; return CREDENTIALS; } } } });
+  t = await createTestApp(
+    {},
+    {
+      overrides: {
+        cloudAccounts: { verifier },
+        deployments: {
+          credentialsFor: async () => {
+            await runGate;
+            return CREDENTIALS;
+          },
+        },
+      },
+    },
+  );
   owner = await registerUser(t, 'dep-owner@example.com');
   outsider = await registerUser(t, 'dep-outsider@example.com');
   projectId = await createProject(t, owner.idToken, 'Deployments');
@@ -42,14 +84,23 @@ beforeAll(async () => {
   reader = await addMember(t, owner.idToken, projectId, 'dep-reader@example.com', 'read');
   await grantPlan(t, owner.idToken, projectId);
   await connectAwsAccount(t, owner.idToken, projectId, ACCOUNT);
-  const created = await call('POST', '/stages', writer.idToken, { name: 'staging', description: 'Staging', cloudProvider: 'aws', infrastructureAsCodeTool: 'terraform', awsAccountId: ACCOUNT, awsRegion: 'eu-central-1' });
+  const created = await call('POST', '/stages', writer.idToken, {
+    name: 'staging',
+    description: 'Staging',
+    cloudProvider: 'aws',
+    infrastructureAsCodeTool: 'terraform',
+    awsAccountId: ACCOUNT,
+    awsRegion: 'eu-central-1',
+  });
   expect(created.statusCode, created.body).toBe(201);
   stageId = created.json().stageId;
   const comps = (await call('GET', '/components', reader.idToken)).json().components;
   site = comps.find((c: { name: string }) => c.name === 'Static site bucket').id;
   config = comps.find((c: { name: string }) => c.name === 'Service config').id;
 }, 120_000);
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 describe('deployments (real terraform)', () => {
   it('refuses to deploy an environment without resources', async () => {
@@ -59,10 +110,24 @@ describe('deployments (real terraform)', () => {
   });
 
   it('plans two resources, one referencing the other, and deploys exactly that plan', async () => {
-    expect((await call('POST', `/stages/${stageId}/resources`, writer.idToken, { name: 'site', componentId: site, configurations: [{ key: 'bucket_name', value: 'my-site' }] })).statusCode).toBe(201);
-    const app = await call('POST', `/stages/${stageId}/resources`, writer.idToken, { name: 'app', componentId: config, configurations: [
-      { key: 'service_name', value: 'web' }, { key: 'backend_url', value: 'site.website_url', reference: true }, { key: 'api_key', value: 'sup3r-s3cret-k3y' },
-    ] });
+    expect(
+      (
+        await call('POST', `/stages/${stageId}/resources`, writer.idToken, {
+          name: 'site',
+          componentId: site,
+          configurations: [{ key: 'bucket_name', value: 'my-site' }],
+        })
+      ).statusCode,
+    ).toBe(201);
+    const app = await call('POST', `/stages/${stageId}/resources`, writer.idToken, {
+      name: 'app',
+      componentId: config,
+      configurations: [
+        { key: 'service_name', value: 'web' },
+        { key: 'backend_url', value: 'site.website_url', reference: true },
+        { key: 'api_key', value: 'sup3r-s3cret-k3y' },
+      ],
+    });
     expect(app.statusCode, app.body).toBe(201);
 
     expect((await call('POST', `/stages/${stageId}/plans`, reader.idToken)).statusCode).toBe(403);
@@ -70,11 +135,16 @@ describe('deployments (real terraform)', () => {
     const started = await call('POST', `/stages/${stageId}/plans`, writer.idToken);
     expect(started.statusCode, started.body).toBe(202);
     const planId = started.json().planId;
-    const plan = await until(async () => (await call('GET', `/stages/${stageId}/plans/${planId}`, reader.idToken)).json(), (p) => p.status !== 'CREATING', 'the plan');
+    const plan = await until(
+      async () => (await call('GET', `/stages/${stageId}/plans/${planId}`, reader.idToken)).json(),
+      (p) => p.status !== 'CREATING',
+      'the plan',
+    );
     expect(plan.error).toBeNull();
     expect(plan).toMatchObject({ status: 'READY', summary: { add: 2, change: 0, destroy: 0 } });
     expect(plan.changes.map((c: { resourceName: string; action: string; name: string }) => [c.resourceName, c.action, c.name]).sort()).toEqual([
-      ['app', 'create', 'Service config'], ['site', 'create', 'Static site bucket'],
+      ['app', 'create', 'Service config'],
+      ['site', 'create', 'Static site bucket'],
     ]);
     expect((await call('GET', `/stages/${stageId}/plans/${planId}`, outsider.idToken, undefined, otherProjectId)).statusCode).toBe(404);
 
@@ -89,7 +159,10 @@ describe('deployments (real terraform)', () => {
     expect(await stage()).toMatchObject({ status: 'CREATE_COMPLETE', currentDeploymentId: done.id, lastDeploymentId: done.id });
     expect((await stage()).lastDeployed).not.toBeNull();
     const resources = (await call('GET', `/stages/${stageId}/resources`, reader.idToken)).json().resources;
-    expect(resources.map((r: { name: string; status: string; isDeployed: boolean }) => [r.name, r.status, r.isDeployed])).toEqual([['site', 'CREATE_COMPLETE', true], ['app', 'CREATE_COMPLETE', true]]);
+    expect(resources.map((r: { name: string; status: string; isDeployed: boolean }) => [r.name, r.status, r.isDeployed])).toEqual([
+      ['site', 'CREATE_COMPLETE', true],
+      ['app', 'CREATE_COMPLETE', true],
+    ]);
     // the plan was used up
     expect((await call('GET', `/stages/${stageId}/plans/${planId}`, reader.idToken)).json().status).toBe('APPLIED');
     expect((await call('POST', `/stages/${stageId}/plans/${planId}/deploy`, writer.idToken)).statusCode).toBe(409);
@@ -104,13 +177,23 @@ describe('deployments (real terraform)', () => {
     expect(outputs).toContainEqual({ key: 'website_url', value: 'http://my-site.s3-website.us-east-1.amazonaws.com', sensitive: false });
     const app = (await call('GET', `/stages/${stageId}/resources/app/outputs`, reader.idToken)).json().outputs;
     expect(app).toContainEqual({ key: 'api_key', value: '(sensitive)', sensitive: true });
-    expect(JSON.parse(app.find((o: { key: string }) => o.key === 'config_json').value)).toMatchObject({ backend_url: 'http://my-site.s3-website.us-east-1.amazonaws.com', service: 'web' });
+    expect(JSON.parse(app.find((o: { key: string }) => o.key === 'config_json').value)).toMatchObject({
+      backend_url: 'http://my-site.s3-website.us-east-1.amazonaws.com',
+      service: 'web',
+    });
     expect((await call('GET', `/stages/${stageId}/resources/nope/outputs`, reader.idToken)).statusCode).toBe(404);
     expect((await call('GET', `/stages/${stageId}/resources/site/outputs`, outsider.idToken)).statusCode).toBe(404);
   });
 
   it('quick-deploys a change as an update, one deployment at a time, and lists the history latest first', async () => {
-    await call('PUT', `/stages/${stageId}/resources/site`, writer.idToken, { name: 'site', componentId: site, configurations: [{ key: 'bucket_name', value: 'my-site' }, { key: 'index_document', value: 'home.html' }] });
+    await call('PUT', `/stages/${stageId}/resources/site`, writer.idToken, {
+      name: 'site',
+      componentId: site,
+      configurations: [
+        { key: 'bucket_name', value: 'my-site' },
+        { key: 'index_document', value: 'home.html' },
+      ],
+    });
     expect((await call('POST', `/stages/${stageId}/deploy`, reader.idToken)).statusCode).toBe(403);
     const first = await call('POST', `/stages/${stageId}/deploy`, writer.idToken);
     expect(first.statusCode, first.body).toBe(202);
@@ -121,12 +204,17 @@ describe('deployments (real terraform)', () => {
     expect(done).toMatchObject({ kind: 'DEPLOY', status: 'UPDATE_COMPLETE', error: null });
     const history = (await call('GET', `/stages/${stageId}/deployments`, reader.idToken)).json();
     expect(history.limitedByPlan).toBe(false);
-    expect(history.deployments.map((d: { kind: string; status: string }) => [d.kind, d.status])).toEqual([['DEPLOY', 'UPDATE_COMPLETE'], ['PLAN_APPLY', 'CREATE_COMPLETE']]);
+    expect(history.deployments.map((d: { kind: string; status: string }) => [d.kind, d.status])).toEqual([
+      ['DEPLOY', 'UPDATE_COMPLETE'],
+      ['PLAN_APPLY', 'CREATE_COMPLETE'],
+    ]);
     expect(history.deployments[0].currentDeploymentId).toBe(done.id);
     const older = (await call('GET', `/stages/${stageId}/deployments?lastDeploymentId=${done.id}`, reader.idToken)).json();
     expect(older.deployments.map((d: { kind: string }) => d.kind)).toEqual(['PLAN_APPLY']);
     expect((await call('GET', `/stages/${stageId}/deployments`, outsider.idToken)).statusCode).toBe(404);
-    const time = (await t.app.inject({ method: 'GET', url: `/ms-elasticsearch/projects/${projectId}/deployment-time`, headers: bearer(reader.idToken) })).json();
+    const time = (
+      await t.app.inject({ method: 'GET', url: `/ms-elasticsearch/projects/${projectId}/deployment-time`, headers: bearer(reader.idToken) })
+    ).json();
     expect(time.deploymentTime).toBeGreaterThan(0);
     expect(time.stages).toEqual([{ stageId, name: 'staging', deploymentTime: time.deploymentTime }]);
   });
@@ -135,17 +223,31 @@ describe('deployments (real terraform)', () => {
     const address = t.app.server.address() as AddressInfo | null;
     if (!address) await t.app.listen({ port: 0, host: '127.0.0.1' });
     const port = (t.app.server.address() as AddressInfo).port;
-    const socket: Socket = connect(`http://127.0.0.1:${port}`, { path: '/ms-realtime/websockets/', query: { Authorization: `Bearer ${reader.idToken}` }, transports: ['websocket'] });
+    const socket: Socket = connect(`http://127.0.0.1:${port}`, {
+      path: '/ms-realtime/websockets/',
+      query: { Authorization: `Bearer ${reader.idToken}` },
+      transports: ['websocket'],
+    });
     try {
       const started = (await call('POST', `/stages/${stageId}/deploy`, writer.idToken)).json();
       const texts: string[] = [];
-      socket.on('logs', (c: { deploymentId: string; text: string }) => { if (c.deploymentId === started.deploymentId) texts.push(c.text); });
-      const ack = await socket.timeout(10_000).emitWithAck('deployment-logs:subscribe', { projectId, stageId, deploymentId: started.deploymentId, typeOfLogs: 'terraform' });
+      socket.on('logs', (c: { deploymentId: string; text: string }) => {
+        if (c.deploymentId === started.deploymentId) texts.push(c.text);
+      });
+      const ack = await socket
+        .timeout(10_000)
+        .emitWithAck('deployment-logs:subscribe', { projectId, stageId, deploymentId: started.deploymentId, typeOfLogs: 'terraform' });
       expect(ack).toEqual({ ok: true });
       await settled(started.deploymentId);
-      await until(async () => texts.join('\n'), (s) => s.includes('[gantry] UPDATE_COMPLETE'), 'the last log line');
+      await until(
+        async () => texts.join('\n'),
+        (s) => s.includes('[gantry] UPDATE_COMPLETE'),
+        'the last log line',
+      );
       expect(texts.join('\n')).toContain('terraform apply');
-      const refused = await socket.timeout(10_000).emitWithAck('deployment-logs:subscribe', { projectId: otherProjectId, stageId, deploymentId: started.deploymentId, typeOfLogs: 'terraform' });
+      const refused = await socket
+        .timeout(10_000)
+        .emitWithAck('deployment-logs:subscribe', { projectId: otherProjectId, stageId, deploymentId: started.deploymentId, typeOfLogs: 'terraform' });
       expect(refused).toEqual({ ok: false, message: 'Project not found' });
     } finally {
       socket.close();
@@ -156,9 +258,12 @@ describe('deployments (real terraform)', () => {
     expect((await call('POST', `/stages/${stageId}/resources/app/undeploy`, reader.idToken)).statusCode).toBe(403);
     const one = await call('POST', `/stages/${stageId}/resources/app/undeploy`, writer.idToken);
     expect(one.statusCode, one.body).toBe(202);
-    expect((await settled(one.json().deploymentId))).toMatchObject({ kind: 'UNDEPLOY_RESOURCE', status: 'DELETE_COMPLETE', resourceName: 'app' });
+    expect(await settled(one.json().deploymentId)).toMatchObject({ kind: 'UNDEPLOY_RESOURCE', status: 'DELETE_COMPLETE', resourceName: 'app' });
     const resources = (await call('GET', `/stages/${stageId}/resources`, reader.idToken)).json().resources;
-    expect(resources.map((r: { name: string; isDeployed: boolean }) => [r.name, r.isDeployed])).toEqual([['site', true], ['app', false]]);
+    expect(resources.map((r: { name: string; isDeployed: boolean }) => [r.name, r.isDeployed])).toEqual([
+      ['site', true],
+      ['app', false],
+    ]);
     expect((await stage()).status).toBe('UPDATE_COMPLETE');
 
     expect((await call('DELETE', `/stages/${stageId}`, writer.idToken)).statusCode).toBe(409);
@@ -176,9 +281,15 @@ describe('deployments (real terraform)', () => {
 
   it('cancels a running deployment: it ends failed with the reason and the state is not left locked', async () => {
     // the cancel lands while the run has started but not yet reached terraform: it must stop there, cleanly
-    await call('PUT', `/stages/${stageId}/resources/app`, writer.idToken, { name: 'app', componentId: config, configurations: [{ key: 'service_name', value: 'slow' }] });
+    await call('PUT', `/stages/${stageId}/resources/app`, writer.idToken, {
+      name: 'app',
+      componentId: config,
+      configurations: [{ key: 'service_name', value: 'slow' }],
+    });
     let release!: () => void;
-    runGate = new Promise((resolve) => { release = resolve; });
+    runGate = new Promise((resolve) => {
+      release = resolve;
+    });
     const started = (await call('POST', `/stages/${stageId}/deploy`, writer.idToken)).json();
     expect((await call('POST', `/stages/${stageId}/cancel`, reader.idToken)).statusCode).toBe(403);
     const cancelled = await call('POST', `/stages/${stageId}/cancel`, writer.idToken);
@@ -220,10 +331,29 @@ describe('deployment rules checked before anything runs (a Starter project: no d
   beforeAll(async () => {
     starter = await createProject(t, owner.idToken, 'Starter');
     await connectAwsAccount(t, owner.idToken, starter, ACCOUNT, { name: 'dev', externalId: 'ext-2' });
-    const created = await call('POST', '/stages', owner.idToken, { name: 'sandbox', description: 'Sandbox', cloudProvider: 'aws', infrastructureAsCodeTool: 'terraform', awsAccountId: ACCOUNT, awsRegion: 'eu-central-1' }, starter);
+    const created = await call(
+      'POST',
+      '/stages',
+      owner.idToken,
+      {
+        name: 'sandbox',
+        description: 'Sandbox',
+        cloudProvider: 'aws',
+        infrastructureAsCodeTool: 'terraform',
+        awsAccountId: ACCOUNT,
+        awsRegion: 'eu-central-1',
+      },
+      starter,
+    );
     expect(created.statusCode, created.body).toBe(201);
     starterStage = created.json().stageId;
-    const res = await call('POST', s('/resources'), owner.idToken, { name: 'svc', componentId: config, configurations: [{ key: 'service_name', value: 'svc' }] }, starter);
+    const res = await call(
+      'POST',
+      s('/resources'),
+      owner.idToken,
+      { name: 'svc', componentId: config, configurations: [{ key: 'service_name', value: 'svc' }] },
+      starter,
+    );
     expect(res.statusCode, res.body).toBe(201);
   });
 
@@ -282,10 +412,12 @@ describe('deployment rules checked before anything runs (a Starter project: no d
     expect((await call('GET', s('/deployments'), outsider.idToken, undefined, starter)).statusCode).toBe(404);
   });
 
-  it('counts deployment minutes against the plan\'s build minutes (402 once exceeded) and reports them per environment', async () => {
+  it("counts deployment minutes against the plan's build minutes (402 once exceeded) and reports them per environment", async () => {
     const time = await t.app.inject({ method: 'GET', url: `/ms-elasticsearch/projects/${starter}/deployment-time`, headers: bearer(owner.idToken) });
     expect(time.json()).toEqual({ deploymentTime: 5 * 60_000, stages: [{ stageId: starterStage, name: 'sandbox', deploymentTime: 5 * 60_000 }] });
-    expect((await t.app.inject({ method: 'GET', url: `/ms-elasticsearch/projects/${starter}/deployment-time`, headers: bearer(outsider.idToken) })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/ms-elasticsearch/projects/${starter}/deployment-time`, headers: bearer(outsider.idToken) })).statusCode,
+    ).toBe(404);
     await fakeRun(500);
     const refused = await call('POST', s('/deploy'), owner.idToken, undefined, starter);
     expect([refused.statusCode, refused.json().message]).toEqual([402, 'Your plan allows 500 build minutes. Upgrade your plan to get more.']);

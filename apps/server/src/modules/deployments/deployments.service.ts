@@ -1,6 +1,13 @@
 import {
-  deployBlockedReason, missingTargetAccount, deploymentMinutes, RESOURCE_LATEST,
-  type Deployment, type Plan, type DeploymentTime, type ResourceOutputs, type StackEvent,
+  deployBlockedReason,
+  missingTargetAccount,
+  deploymentMinutes,
+  RESOURCE_LATEST,
+  type Deployment,
+  type Plan,
+  type DeploymentTime,
+  type ResourceOutputs,
+  type StackEvent,
 } from '@gantry/contracts';
 import { Conflict, NotFound, Validation } from '../../platform/errors.js';
 import type { Jobs } from '../../platform/jobs.js';
@@ -23,19 +30,35 @@ const iso = (d: Date | null) => d?.toISOString() ?? null;
 
 export function toDeployment(r: DeploymentRow, stage: Pick<StageRow, 'lastDeploymentId' | 'currentDeploymentId'>): Deployment {
   return {
-    id: r.id, deploymentId: r.id, stageId: r.stageId, kind: r.kind, status: r.status,
-    timestamp: r.createdAt.toISOString(), startedAt: iso(r.startedAt), finishedAt: iso(r.finishedAt),
+    id: r.id,
+    deploymentId: r.id,
+    stageId: r.stageId,
+    kind: r.kind,
+    status: r.status,
+    timestamp: r.createdAt.toISOString(),
+    startedAt: iso(r.startedAt),
+    finishedAt: iso(r.finishedAt),
     durationMs: r.startedAt && r.finishedAt ? r.finishedAt.getTime() - r.startedAt.getTime() : null,
-    error: r.error, planId: r.planId, resourceName: r.resourceName,
-    lastDeploymentId: stage.lastDeploymentId, currentDeploymentId: stage.currentDeploymentId,
-    resources: r.resources, logs: r.logs, startedBy: r.startedBy,
+    error: r.error,
+    planId: r.planId,
+    resourceName: r.resourceName,
+    lastDeploymentId: stage.lastDeploymentId,
+    currentDeploymentId: stage.currentDeploymentId,
+    resources: r.resources,
+    logs: r.logs,
+    startedBy: r.startedBy,
   };
 }
 
 export function toPlan(p: PlanRow): Plan {
   return {
-    planId: p.id, stageId: p.stageId, status: p.status, error: p.error, createdAt: p.createdAt.toISOString(),
-    summary: p.summary ?? null, changes: p.changes,
+    planId: p.id,
+    stageId: p.stageId,
+    status: p.status,
+    error: p.error,
+    createdAt: p.createdAt.toISOString(),
+    summary: p.summary ?? null,
+    changes: p.changes,
   };
 }
 
@@ -61,10 +84,12 @@ export function createDeploymentsService(deps: {
 
   async function snapshot(projectId: string, stageId: string): Promise<DeployedResource[]> {
     const rows = await stages.resourceRows(stageId);
-    return Promise.all(rows.map(async (r) => {
-      const v = await deps.components.resolve(projectId, r.componentId, r.componentVersion === RESOURCE_LATEST ? 'latest' : r.componentVersion);
-      return { name: r.name, component: { id: r.componentId, name: v.componentName }, componentVersion: v.versionId, version: v.version };
-    }));
+    return Promise.all(
+      rows.map(async (r) => {
+        const v = await deps.components.resolve(projectId, r.componentId, r.componentVersion === RESOURCE_LATEST ? 'latest' : r.componentVersion);
+        return { name: r.name, component: { id: r.componentId, name: v.componentName }, componentVersion: v.versionId, version: v.version };
+      }),
+    );
   }
 
   async function monthMinutes(projectId: string) {
@@ -80,7 +105,8 @@ export function createDeploymentsService(deps: {
     const stage = await stages.get(projectId, stageId);
     deps.engineFor(stage); // an engine Gantry cannot run answers 400 before anything is queued
     const missing = missingTargetAccount(stage);
-    if (missing.length) throw new Validation('Please select the cloud account of this environment first', Object.fromEntries(missing.map((m) => [m, ['Required to deploy']])));
+    if (missing.length)
+      throw new Validation('Please select the cloud account of this environment first', Object.fromEntries(missing.map((m) => [m, ['Required to deploy']])));
     if (what !== 'undeploy') {
       const blocked = deployBlockedReason(stage.status);
       if (blocked) throw new Conflict(blocked.message);
@@ -97,11 +123,22 @@ export function createDeploymentsService(deps: {
     return stage;
   }
 
-  async function queue(stage: StageRow, userId: string | null, kind: DeploymentRow['kind'], extra: { planId?: string; resourceName?: string; resources: DeployedResource[] }) {
+  async function queue(
+    stage: StageRow,
+    userId: string | null,
+    kind: DeploymentRow['kind'],
+    extra: { planId?: string; resourceName?: string; resources: DeployedResource[] },
+  ) {
     const status = kind === 'UNDEPLOY' || kind === 'UNDEPLOY_RESOURCE' ? 'DELETE_IN_PROGRESS' : 'DEPLOY_QUEUED';
     const row = await store.insert({
-      stageId: stage.id, projectId: stage.projectId, kind, status, startedBy: userId,
-      planId: extra.planId ?? null, resourceName: extra.resourceName ?? null, resources: extra.resources,
+      stageId: stage.id,
+      projectId: stage.projectId,
+      kind,
+      status,
+      startedBy: userId,
+      planId: extra.planId ?? null,
+      resourceName: extra.resourceName ?? null,
+      resources: extra.resources,
     });
     if (!row) throw new Conflict('A deployment of this environment is already running');
     // a plan shares the environment's work dir and state: whichever of the two came second backs out
@@ -178,7 +215,8 @@ export function createDeploymentsService(deps: {
     async deployPlan(projectId: string, stageId: string, planId: string, userId: string) {
       const plan = await store.plan(stageId, planId);
       if (!plan) throw new NotFound('Plan not found');
-      if (plan.status !== 'READY') throw new Conflict(plan.status === 'CREATING' ? 'The plan is still being created' : `The plan cannot be applied: it is ${plan.status.toLowerCase()}`);
+      if (plan.status !== 'READY')
+        throw new Conflict(plan.status === 'CREATING' ? 'The plan is still being created' : `The plan cannot be applied: it is ${plan.status.toLowerCase()}`);
       const stage = await stages.get(projectId, stageId);
       if (missingTargetAccount(stage).length) throw new Validation('Please select the cloud account of this environment first');
       return queue(stage, userId, 'PLAN_APPLY', { planId, resources: plan.resources });
@@ -215,7 +253,8 @@ export function createDeploymentsService(deps: {
       const stage = await stages.get(projectId, stageId);
       const engine = deps.engineFor(stage);
       if (stage.iacTool !== 'cloudformation' || !engine.continueRollback) throw new Conflict('Only CloudFormation stacks can continue a rollback');
-      if (stage.status !== 'UPDATE_ROLLBACK_FAILED') throw new Conflict(`The stack is in ${stage.status} status; continue rollback is for UPDATE_ROLLBACK_FAILED`);
+      if (stage.status !== 'UPDATE_ROLLBACK_FAILED')
+        throw new Conflict(`The stack is in ${stage.status} status; continue rollback is for UPDATE_ROLLBACK_FAILED`);
       await engine.continueRollback(stage);
     },
 
@@ -233,7 +272,9 @@ export function createDeploymentsService(deps: {
       const names = new Map((await stages.list(projectId)).map((s) => [s.id, s.name]));
       return {
         deploymentTime: Math.round(ms),
-        stages: rows.filter((r) => names.has(r.stageId)).map((r) => ({ stageId: r.stageId, name: names.get(r.stageId)!, deploymentTime: Math.round(Number(r.ms)) })),
+        stages: rows
+          .filter((r) => names.has(r.stageId))
+          .map((r) => ({ stageId: r.stageId, name: names.get(r.stageId)!, deploymentTime: Math.round(Number(r.ms)) })),
       };
     },
   };

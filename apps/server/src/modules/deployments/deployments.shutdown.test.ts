@@ -16,7 +16,9 @@ function fixture() {
   let row: any = { id: 'd1', stageId: 's1', projectId: 'p1', kind: 'DEPLOY', status: 'DEPLOY_QUEUED', active: true, resources: [], cancelRequested: false };
   let printed = 0;
   let started!: () => void;
-  const running = new Promise<void>((r) => { started = r; });
+  const running = new Promise<void>((r) => {
+    started = r;
+  });
   const engine = {
     async deploy(run: EngineRun) {
       // prints until told to stop, as terraform does until its SIGINT
@@ -33,8 +35,14 @@ function fixture() {
   } as unknown as DeploymentEngine;
   const store = {
     get: async () => row,
-    claim: async (_id: string, values: object) => { row = { ...row, ...values }; return true; },
-    update: async (_id: string, values: object) => { row = { ...row, ...values }; if ('finishedAt' in values) events.push(`finished ${row.status}`); },
+    claim: async (_id: string, values: object) => {
+      row = { ...row, ...values };
+      return true;
+    },
+    update: async (_id: string, values: object) => {
+      row = { ...row, ...values };
+      if ('finishedAt' in values) events.push(`finished ${row.status}`);
+    },
     appendLog: async (values: { seq: number; text: string }[]) => {
       await new Promise((r) => setTimeout(r, 5)); // a database write takes a moment
       logs.push(...values.map((v) => ({ seq: v.seq, text: v.text })));
@@ -49,8 +57,16 @@ function fixture() {
   };
   const log = { warn: () => undefined, error: () => undefined, info: () => undefined } as unknown as FastifyBaseLogger;
   const runner = createDeploymentsJobs({
-    store: store as any, stages: stages as any, components: {} as any, engineFor: () => engine, credentialsFor: async () => ({}),
-    realtime: { toRoom: () => undefined } as any, concurrency: 2, modulesRoot: '/nonexistent', log, processName: 'terraform',
+    store: store as any,
+    stages: stages as any,
+    components: {} as any,
+    engineFor: () => engine,
+    credentialsFor: async () => ({}),
+    realtime: { toRoom: () => undefined } as any,
+    concurrency: 2,
+    modulesRoot: '/nonexistent',
+    log,
+    processName: 'terraform',
   });
   return { runner, events, logs, running, row: () => row, printed: () => printed };
 }

@@ -12,9 +12,13 @@ const isUniqueViolation = (err: unknown) => {
 
 export function createDeploymentsStore(db: Db) {
   return {
-    sealedState: async (stageId: string) => (await db.select({ sealed: terraformStates.sealed }).from(terraformStates).where(eq(terraformStates.stageId, stageId)))[0]?.sealed,
+    sealedState: async (stageId: string) =>
+      (await db.select({ sealed: terraformStates.sealed }).from(terraformStates).where(eq(terraformStates.stageId, stageId)))[0]?.sealed,
     putSealedState: async (stageId: string, sealed: string) => {
-      await db.insert(terraformStates).values({ stageId, sealed }).onConflictDoUpdate({ target: terraformStates.stageId, set: { sealed, updatedAt: new Date() } });
+      await db
+        .insert(terraformStates)
+        .values({ stageId, sealed })
+        .onConflictDoUpdate({ target: terraformStates.stageId, set: { sealed, updatedAt: new Date() } });
     },
     /** The state terraform's pg backend kept in `schema` (table `states`, workspace `default`), if that schema exists. */
     async legacyPgState(schema: string): Promise<string | undefined> {
@@ -35,69 +39,154 @@ export function createDeploymentsStore(db: Db) {
       }
     },
     get: async (id: string) => (await db.select().from(deployments).where(eq(deployments.id, id)))[0],
-    ofStage: async (stageId: string, id: string) => (await db.select().from(deployments).where(and(eq(deployments.stageId, stageId), eq(deployments.id, id))))[0],
-    active: async (stageId: string) => (await db.select().from(deployments).where(and(eq(deployments.stageId, stageId), eq(deployments.active, true))))[0],
+    ofStage: async (stageId: string, id: string) =>
+      (
+        await db
+          .select()
+          .from(deployments)
+          .where(and(eq(deployments.stageId, stageId), eq(deployments.id, id)))
+      )[0],
+    active: async (stageId: string) =>
+      (
+        await db
+          .select()
+          .from(deployments)
+          .where(and(eq(deployments.stageId, stageId), eq(deployments.active, true)))
+      )[0],
     /** Latest first; `before` pages on from a deployment's creation time. */
     history: async (stageId: string, limit: number, beforeId?: string) => {
       const before = beforeId ? (await db.select({ t: deployments.createdAt }).from(deployments).where(eq(deployments.id, beforeId)))[0]?.t : undefined;
-      return db.select().from(deployments)
+      return db
+        .select()
+        .from(deployments)
         .where(and(eq(deployments.stageId, stageId), before ? lt(deployments.createdAt, before) : undefined))
-        .orderBy(desc(deployments.createdAt)).limit(limit);
+        .orderBy(desc(deployments.createdAt))
+        .limit(limit);
     },
     remove: (id: string) => db.delete(deployments).where(eq(deployments.id, id)),
     update: (id: string, values: Partial<typeof deployments.$inferInsert>) => db.update(deployments).set(values).where(eq(deployments.id, id)),
     /** Takes a queued deployment for this worker; false when another took it first (or it ended). */
     claim: async (id: string, values: Partial<typeof deployments.$inferInsert>) =>
-      (await db.update(deployments).set(values).where(and(eq(deployments.id, id), eq(deployments.active, true), isNull(deployments.startedAt))).returning({ id: deployments.id })).length > 0,
+      (
+        await db
+          .update(deployments)
+          .set(values)
+          .where(and(eq(deployments.id, id), eq(deployments.active, true), isNull(deployments.startedAt)))
+          .returning({ id: deployments.id })
+      ).length > 0,
     /** Moves a deployment on only from one of the given statuses; answers whether it did. */
     transition: async (id: string, from: string[], values: Partial<typeof deployments.$inferInsert>) =>
-      (await db.update(deployments).set(values).where(and(eq(deployments.id, id), inArray(deployments.status, from))).returning({ id: deployments.id })).length > 0,
+      (
+        await db
+          .update(deployments)
+          .set(values)
+          .where(and(eq(deployments.id, id), inArray(deployments.status, from)))
+          .returning({ id: deployments.id })
+      ).length > 0,
     /** Running deployments whose worker stopped beating, and queued ones no worker took within `queuedBefore`. */
     stale: (before: Date, queuedBefore: Date) =>
-      db.select().from(deployments).where(and(eq(deployments.active, true), or(
-        and(isNotNull(deployments.startedAt), or(lt(deployments.heartbeatAt, before), sql`${deployments.heartbeatAt} is null`)),
-        and(sql`${deployments.startedAt} is null`, lt(deployments.createdAt, queuedBefore)),
-      ))),
+      db
+        .select()
+        .from(deployments)
+        .where(
+          and(
+            eq(deployments.active, true),
+            or(
+              and(isNotNull(deployments.startedAt), or(lt(deployments.heartbeatAt, before), sql`${deployments.heartbeatAt} is null`)),
+              and(sql`${deployments.startedAt} is null`, lt(deployments.createdAt, queuedBefore)),
+            ),
+          ),
+        ),
     /**
      * Takes a stale run for this recovery sweep (several processes sweep): the claim refreshes the
      * heartbeat, so another sweeper no longer finds it stale.
      */
     claimStale: async (id: string, before: Date) =>
-      (await db.update(deployments).set({ heartbeatAt: new Date() })
-        .where(and(eq(deployments.id, id), eq(deployments.active, true), or(isNull(deployments.heartbeatAt), lt(deployments.heartbeatAt, before))))
-        .returning({ id: deployments.id })).length > 0,
+      (
+        await db
+          .update(deployments)
+          .set({ heartbeatAt: new Date() })
+          .where(and(eq(deployments.id, id), eq(deployments.active, true), or(isNull(deployments.heartbeatAt), lt(deployments.heartbeatAt, before))))
+          .returning({ id: deployments.id })
+      ).length > 0,
     /** Milliseconds the engine ran, per environment of the project, for deployments finished since `since`. */
     timeSince: (projectId: string, since: Date) =>
-      db.select({
-        stageId: deployments.stageId,
-        ms: sql<number>`coalesce(sum(extract(epoch from (${deployments.finishedAt} - ${deployments.startedAt})) * 1000), 0)`,
-      }).from(deployments)
+      db
+        .select({
+          stageId: deployments.stageId,
+          ms: sql<number>`coalesce(sum(extract(epoch from (${deployments.finishedAt} - ${deployments.startedAt})) * 1000), 0)`,
+        })
+        .from(deployments)
         .where(and(eq(deployments.projectId, projectId), gte(deployments.finishedAt, since), isNotNull(deployments.startedAt)))
         .groupBy(deployments.stageId),
 
     appendLog: (values: (typeof deploymentLogs.$inferInsert)[]) => db.insert(deploymentLogs).values(values),
     logs: (deploymentId: string, afterSeq = -1) =>
-      db.select({ seq: deploymentLogs.seq, text: deploymentLogs.text }).from(deploymentLogs)
-        .where(and(eq(deploymentLogs.deploymentId, deploymentId), gt(deploymentLogs.seq, afterSeq))).orderBy(asc(deploymentLogs.seq)),
+      db
+        .select({ seq: deploymentLogs.seq, text: deploymentLogs.text })
+        .from(deploymentLogs)
+        .where(and(eq(deploymentLogs.deploymentId, deploymentId), gt(deploymentLogs.seq, afterSeq)))
+        .orderBy(asc(deploymentLogs.seq)),
 
     insertPlan: async (values: typeof deploymentPlans.$inferInsert) => (await db.insert(deploymentPlans).values(values).returning())[0]!,
-    plan: async (stageId: string, id: string) => (await db.select().from(deploymentPlans).where(and(eq(deploymentPlans.stageId, stageId), eq(deploymentPlans.id, id))))[0],
+    plan: async (stageId: string, id: string) =>
+      (
+        await db
+          .select()
+          .from(deploymentPlans)
+          .where(and(eq(deploymentPlans.stageId, stageId), eq(deploymentPlans.id, id)))
+      )[0],
     planById: async (id: string) => (await db.select().from(deploymentPlans).where(eq(deploymentPlans.id, id)))[0],
     /** Takes a CREATING plan for this worker; false when another took it first. */
     claimPlan: async (id: string, workerId: string) =>
-      (await db.update(deploymentPlans).set({ workerId, heartbeatAt: new Date() })
-        .where(and(eq(deploymentPlans.id, id), eq(deploymentPlans.status, 'CREATING'), isNull(deploymentPlans.workerId))).returning({ id: deploymentPlans.id })).length > 0,
+      (
+        await db
+          .update(deploymentPlans)
+          .set({ workerId, heartbeatAt: new Date() })
+          .where(and(eq(deploymentPlans.id, id), eq(deploymentPlans.status, 'CREATING'), isNull(deploymentPlans.workerId)))
+          .returning({ id: deploymentPlans.id })
+      ).length > 0,
     removePlan: (id: string) => db.delete(deploymentPlans).where(eq(deploymentPlans.id, id)),
     updatePlan: (id: string, values: Partial<typeof deploymentPlans.$inferInsert>) => db.update(deploymentPlans).set(values).where(eq(deploymentPlans.id, id)),
-    creatingPlan: async (stageId: string) => (await db.select().from(deploymentPlans).where(and(eq(deploymentPlans.stageId, stageId), eq(deploymentPlans.status, 'CREATING'))))[0],
+    creatingPlan: async (stageId: string) =>
+      (
+        await db
+          .select()
+          .from(deploymentPlans)
+          .where(and(eq(deploymentPlans.stageId, stageId), eq(deploymentPlans.status, 'CREATING')))
+      )[0],
     /** Plans made before a deployment changed the state can no longer be applied. */
-    expirePlans: (stageId: string) => db.update(deploymentPlans).set({ status: 'EXPIRED' }).where(and(eq(deploymentPlans.stageId, stageId), eq(deploymentPlans.status, 'READY'))).returning({ planFile: deploymentPlans.planFile }),
+    expirePlans: (stageId: string) =>
+      db
+        .update(deploymentPlans)
+        .set({ status: 'EXPIRED' })
+        .where(and(eq(deploymentPlans.stageId, stageId), eq(deploymentPlans.status, 'READY')))
+        .returning({ planFile: deploymentPlans.planFile }),
     /** Takes a stale CREATING plan for this recovery sweep, like claimStale. */
     claimStalePlan: async (id: string, before: Date) =>
-      (await db.update(deploymentPlans).set({ heartbeatAt: new Date() })
-        .where(and(eq(deploymentPlans.id, id), eq(deploymentPlans.status, 'CREATING'), or(isNull(deploymentPlans.heartbeatAt), lt(deploymentPlans.heartbeatAt, before))))
-        .returning({ id: deploymentPlans.id })).length > 0,
-    stalePlans: (before: Date) => db.select().from(deploymentPlans).where(and(eq(deploymentPlans.status, 'CREATING'), or(lt(deploymentPlans.heartbeatAt, before), and(sql`${deploymentPlans.heartbeatAt} is null`, lte(deploymentPlans.createdAt, before))))),
+      (
+        await db
+          .update(deploymentPlans)
+          .set({ heartbeatAt: new Date() })
+          .where(
+            and(
+              eq(deploymentPlans.id, id),
+              eq(deploymentPlans.status, 'CREATING'),
+              or(isNull(deploymentPlans.heartbeatAt), lt(deploymentPlans.heartbeatAt, before)),
+            ),
+          )
+          .returning({ id: deploymentPlans.id })
+      ).length > 0,
+    stalePlans: (before: Date) =>
+      db
+        .select()
+        .from(deploymentPlans)
+        .where(
+          and(
+            eq(deploymentPlans.status, 'CREATING'),
+            or(lt(deploymentPlans.heartbeatAt, before), and(sql`${deploymentPlans.heartbeatAt} is null`, lte(deploymentPlans.createdAt, before))),
+          ),
+        ),
   };
 }
 export type DeploymentsStore = ReturnType<typeof createDeploymentsStore>;

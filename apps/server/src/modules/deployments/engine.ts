@@ -32,11 +32,18 @@ import type { ErrorLogs } from './deployments.tables.js';
 export type { ErrorLogs };
 
 /** How a run ended when the engine names the status itself (CloudFormation: CREATE_COMPLETE, ROLLBACK_COMPLETE, …). */
-export interface EngineOutcome { status: string; logs?: ErrorLogs }
+export interface EngineOutcome {
+  status: string;
+  logs?: ErrorLogs;
+}
 
 /** A failed run with the engine's final status and its error events. */
 export class EngineFailure extends Error {
-  constructor(message: string, readonly status: string, readonly logs: ErrorLogs = {}) {
+  constructor(
+    message: string,
+    readonly status: string,
+    readonly logs: ErrorLogs = {},
+  ) {
     super(message);
   }
 }
@@ -47,7 +54,11 @@ export interface EnginePlan {
   changes: { action: string; resourceName: string; address: string }[];
 }
 
-export interface ResourceOutput { key: string; value: string; sensitive: boolean }
+export interface ResourceOutput {
+  key: string;
+  value: string;
+  sensitive: boolean;
+}
 
 /**
  * What a deployment needs of an infrastructure engine (DESIGN §5). Terraform implements all of it;

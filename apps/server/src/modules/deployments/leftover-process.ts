@@ -41,7 +41,9 @@ export async function endLeftoverProcess(pid: number, name: string, graceMs: num
   for (const end = Date.now() + graceMs; alive(pid) && Date.now() < end;) await new Promise((r) => setTimeout(r, 100));
   try {
     process.kill(-pid, 'SIGKILL'); // whatever the group still holds (provisioner children)
-  } catch { /* the group is gone */ }
+  } catch {
+    /* the group is gone */
+  }
   for (const end = Date.now() + 5000; alive(pid) && Date.now() < end;) await new Promise((r) => setTimeout(r, 50));
   return true;
 }

@@ -3,8 +3,14 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import { SENSITIVE_PLACEHOLDER } from '@gantry/contracts';
 import {
-  createTerraformRunner, generateRootModule, writeRootModule, outputsByResource, moduleAddress, BACKEND_FILE,
-  type RootModuleResource, type TerraformRunner,
+  createTerraformRunner,
+  generateRootModule,
+  writeRootModule,
+  outputsByResource,
+  moduleAddress,
+  BACKEND_FILE,
+  type RootModuleResource,
+  type TerraformRunner,
 } from '../../integrations/terraform/index.js';
 import type { Sandbox } from '../../integrations/executor/sandbox.js';
 import { readFileInside, writeFileNoFollow, ensureRealDir } from '../../integrations/executor/workspace-files.js';
@@ -49,7 +55,9 @@ const actionOf = (actions: string[]) => (actions.includes('delete') && actions.i
  * unsealed into the run's work dir (the only place the box can write), and sealed back — with
  * what the run changed, failed or not — when terraform has ended. Plan files are sealed the same way.
  */
-export function createTerraformEngine(o: TerraformEngineOptions): DeploymentEngine & Required<Pick<DeploymentEngine, 'plan' | 'applyPlan' | 'recoverState'>> & { workDir(stageId: string): string } {
+export function createTerraformEngine(
+  o: TerraformEngineOptions,
+): DeploymentEngine & Required<Pick<DeploymentEngine, 'plan' | 'applyPlan' | 'recoverState'>> & { workDir(stageId: string): string } {
   const workDir = (stageId: string) => path.join(o.root, 'stages', stageId);
   const stateFile = (stageId: string) => path.join(workDir(stageId), 'terraform.tfstate');
   const modulesDir = (stageId: string) => path.join(o.root, 'runs', stageId);
@@ -77,11 +85,21 @@ export function createTerraformEngine(o: TerraformEngineOptions): DeploymentEngi
     for (const f of [file, `${file}.backup`]) await fs.promises.rm(f, { force: true });
   }
 
-  function runner(stage: StageRow, extra: { env?: Record<string, string>; secrets?: string[]; log?: (l: string) => void; signal?: AbortSignal; onProcess?: (pid: number | null) => void } = {}): TerraformRunner {
+  function runner(
+    stage: StageRow,
+    extra: { env?: Record<string, string>; secrets?: string[]; log?: (l: string) => void; signal?: AbortSignal; onProcess?: (pid: number | null) => void } = {},
+  ): TerraformRunner {
     const cliConfig = process.env.TF_CLI_CONFIG_FILE;
     return createTerraformRunner({
-      bin: o.bin, workDir: workDir(stage.id), pluginCacheDir, backend: { type: 'local', path: stateFile(stage.id) },
-      env: extra.env, secrets: extra.secrets, onLine: extra.log ? (line) => extra.log!(line) : undefined, signal: extra.signal, onProcess: extra.onProcess,
+      bin: o.bin,
+      workDir: workDir(stage.id),
+      pluginCacheDir,
+      backend: { type: 'local', path: stateFile(stage.id) },
+      env: extra.env,
+      secrets: extra.secrets,
+      onLine: extra.log ? (line) => extra.log!(line) : undefined,
+      signal: extra.signal,
+      onProcess: extra.onProcess,
       box: {
         sandbox: o.sandbox,
         run: {
@@ -120,11 +138,21 @@ export function createTerraformEngine(o: TerraformEngineOptions): DeploymentEngi
     if (state !== undefined) writeFileNoFollow(stateFile(run.stage.id), state, 0o600);
     o.sandbox.handOver(dir, pluginCacheDir, modulesDir(run.stage.id));
     try {
-      const r = runner(run.stage, { env: { ...run.credentials, ...root.env }, secrets: [...Object.values(run.credentials), ...root.secrets], log: run.log, signal: run.signal, onProcess: run.onProcess });
+      const r = runner(run.stage, {
+        env: { ...run.credentials, ...root.env },
+        secrets: [...Object.values(run.credentials), ...root.secrets],
+        log: run.log,
+        signal: run.signal,
+        onProcess: run.onProcess,
+      });
       // init only when the module sources changed since the last run (versions are immutable)
-      const initKey = crypto.createHash('sha256').update(JSON.stringify([resources.map((x) => [x.name, x.source]), 'sealed-state'])).digest('hex');
+      const initKey = crypto
+        .createHash('sha256')
+        .update(JSON.stringify([resources.map((x) => [x.name, x.source]), 'sealed-state']))
+        .digest('hex');
       const marker = path.join(dir, '.gantry-init');
-      const initialised = fs.existsSync(path.join(dir, '.terraform')) && fs.lstatSync(marker, { throwIfNoEntry: false })?.isFile() && fs.readFileSync(marker, 'utf8') === initKey;
+      const initialised =
+        fs.existsSync(path.join(dir, '.terraform')) && fs.lstatSync(marker, { throwIfNoEntry: false })?.isFile() && fs.readFileSync(marker, 'utf8') === initKey;
       if (!initialised) {
         run.log('$ terraform init');
         await r.init();
@@ -205,13 +233,16 @@ export function createTerraformEngine(o: TerraformEngineOptions): DeploymentEngi
       const state = await stateOf(stage.id);
       const outputs = Object.fromEntries(Object.entries(state.outputs ?? {}).map(([k, v]) => [k, { value: v.value, sensitive: v.sensitive === true }]));
       const grouped = outputsByResource(outputs, { state: deployedModules(state) });
-      return Object.fromEntries(Object.entries(grouped).map(([name, outs]) => [
-        name,
-        Object.entries(outs).map(([key, out]) => ({
-          key, sensitive: out.sensitive,
-          value: out.sensitive ? SENSITIVE_PLACEHOLDER : typeof out.value === 'string' ? out.value : JSON.stringify(out.value),
-        })),
-      ]));
+      return Object.fromEntries(
+        Object.entries(grouped).map(([name, outs]) => [
+          name,
+          Object.entries(outs).map(([key, out]) => ({
+            key,
+            sensitive: out.sensitive,
+            value: out.sensitive ? SENSITIVE_PLACEHOLDER : typeof out.value === 'string' ? out.value : JSON.stringify(out.value),
+          })),
+        ]),
+      );
     },
   };
 }

@@ -24,7 +24,9 @@ const received: { path: string; push?: PushEvent | null; error?: string }[] = []
 let verify: (path: string, headers: http.IncomingHttpHeaders, body: string) => PushEvent | null = () => null;
 const receiver = http.createServer((req, res) => {
   let body = '';
-  req.on('data', (c) => { body += c; });
+  req.on('data', (c) => {
+    body += c;
+  });
   req.on('end', () => {
     try {
       received.push({ path: req.url!, push: verify(req.url!, req.headers, body) });
@@ -111,7 +113,10 @@ describe('token refresh', () => {
     const oldToken = t.app.services.secrets.open(before!.accessTokenSealed);
     // The stored token is expired now (not by moving the clock: the refreshed token's expiry is
     // real time + its TTL, and a caller reading the row after the refresh must see it as fresh).
-    await t.database.db.update(gitAccountsTable).set({ tokenExpiresAt: new Date(Date.now() - 1000) }).where(eq(gitAccountsTable.id, id));
+    await t.database.db
+      .update(gitAccountsTable)
+      .set({ tokenExpiresAt: new Date(Date.now() - 1000) })
+      .where(eq(gitAccountsTable.id, id));
     standin.expireAccessTokens('gitlab');
     // Concurrent callers share one refresh (GitLab refresh tokens are single-use).
     const [a, b] = await Promise.all([t.gitAccounts.clientFor(projectId, id), t.gitAccounts.clientFor(projectId, id)]);

@@ -30,7 +30,13 @@ export function createGitAccountsModule(deps: {
 }) {
   const baseUrl = deps.baseUrl ?? (() => (deps.config.PUBLIC_URL ?? `http://localhost:${deps.config.PORT}`).replace(/\/$/, ''));
   const clients = deps.clients ?? createGitProviderClients(deps.config, (type) => gitConnectRedirectUri(baseUrl(), type));
-  const service = createGitAccountsService({ store: createGitAccountsStore(deps.db), secrets: deps.secrets, clients, usedByPipelines: deps.usedByPipelines, now: deps.now });
+  const service = createGitAccountsService({
+    store: createGitAccountsStore(deps.db),
+    secrets: deps.secrets,
+    clients,
+    usedByPipelines: deps.usedByPipelines,
+    now: deps.now,
+  });
   return { service, clients, routes: gitAccountsRoutes({ gitAccounts: service, guards: deps.guards }) };
 }
 
@@ -39,7 +45,11 @@ export const gitAccountsModule = defineModule({
   name: 'gitAccounts',
   create(platform) {
     const { service, routes } = createGitAccountsModule({
-      db: platform.db, secrets: platform.secrets, guards: platform.guards, config: platform.config, baseUrl: platform.baseUrl,
+      db: platform.db,
+      secrets: platform.secrets,
+      guards: platform.guards,
+      config: platform.config,
+      baseUrl: platform.baseUrl,
       usedByPipelines: async (gitAccountId) => (await platform.hooks.gitAccountUsers.collect(gitAccountId)).flat(),
     });
     return { api: service, routes: [{ prefix: '/ms-ap', plugin: routes }] };

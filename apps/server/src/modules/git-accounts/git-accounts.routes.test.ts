@@ -46,7 +46,10 @@ describe('GET /git-providers', () => {
     const gh = new URL(body.github.authorizeUrl);
     expect(gh.toString()).toContain(`${standin.url}/github/login/oauth/authorize?`);
     expect(Object.fromEntries(gh.searchParams)).toEqual({
-      client_id: standin.github.clientId, scope: 'repo', state: 'redirect:portal', redirect_uri: 'http://gantry.test/settings?tab=git&type=github',
+      client_id: standin.github.clientId,
+      scope: 'repo',
+      state: 'redirect:portal',
+      redirect_uri: 'http://gantry.test/settings?tab=git&type=github',
     });
     const gl = new URL(body.gitlab.authorizeUrl);
     expect(gl.searchParams.get('scope')).toBe('read_repository api read_user');
@@ -110,7 +113,7 @@ describe('connecting accounts', () => {
     expect(off.json().message).toBe('Bitbucket accounts are not enabled on this Gantry instance');
   });
 
-  it('refuses read members (403), other projects\' members (404) and callers without a session (401)', async () => {
+  it("refuses read members (403), other projects' members (404) and callers without a session (401)", async () => {
     expect((await connect(members.read.idToken, 'github', standin.issueCode('github', { login: 'r' }))).statusCode).toBe(403);
     expect((await connect(outsider.idToken, 'github', standin.issueCode('github', { login: 'o' }))).statusCode).toBe(404);
     expect((await call('POST', `/projects/${projectId}/git-accounts`, undefined, { code: 'x', type: 'github' })).statusCode).toBe(401);
@@ -120,13 +123,23 @@ describe('connecting accounts', () => {
   it('lists repositories and branches to any member, 404 to others and for unknown accounts or repositories', async () => {
     const repos = await call('GET', `/projects/${projectId}/git-accounts/${gitAccountId}/repositories`, members.read.idToken);
     expect(repos.statusCode).toBe(200);
-    expect(repos.json()).toEqual({ repositories: [{ id: expect.any(String), fullName: 'acme/app', url: `${standin.url}/github/acme/app`, defaultBranch: 'main' }] });
+    expect(repos.json()).toEqual({
+      repositories: [{ id: expect.any(String), fullName: 'acme/app', url: `${standin.url}/github/acme/app`, defaultBranch: 'main' }],
+    });
     const url = encodeURIComponent(`${standin.url}/github/acme/app.git`);
     const branches = await call('GET', `/projects/${projectId}/git-accounts/${gitAccountId}/branches?repositoryUrl=${url}`, members.read.idToken);
     expect(branches.statusCode).toBe(200);
     expect(branches.json()).toEqual({ branches: ['develop', 'main'] });
     expect((await call('GET', `/projects/${projectId}/git-accounts/${gitAccountId}/branches`, owner.idToken)).statusCode).toBe(400);
-    expect((await call('GET', `/projects/${projectId}/git-accounts/${gitAccountId}/branches?repositoryUrl=${encodeURIComponent('https://example.com/x/y')}`, owner.idToken)).statusCode).toBe(404);
+    expect(
+      (
+        await call(
+          'GET',
+          `/projects/${projectId}/git-accounts/${gitAccountId}/branches?repositoryUrl=${encodeURIComponent('https://example.com/x/y')}`,
+          owner.idToken,
+        )
+      ).statusCode,
+    ).toBe(404);
     expect((await call('GET', `/projects/${projectId}/git-accounts/${gitAccountId}/repositories`, outsider.idToken)).statusCode).toBe(404);
     expect((await call('GET', `/projects/${otherProjectId}/git-accounts/${gitAccountId}/repositories`, outsider.idToken)).statusCode).toBe(404);
     expect((await call('GET', `/projects/${projectId}/git-accounts/${crypto.randomUUID()}/repositories`, owner.idToken)).statusCode).toBe(404);
@@ -140,10 +153,21 @@ describe('connecting accounts', () => {
     expect((await del(outsider.idToken, gitAccountId, otherProjectId)).statusCode).toBe(404);
     expect((await del(owner.idToken, crypto.randomUUID())).statusCode).toBe(404);
 
-    const [pipeline] = await t.database.db.insert(pipelinesTable).values({
-      projectId, name: 'web', gitAccountId, repositoryUrl: `${standin.url}/github/acme/app`, repositoryFullName: 'acme/app',
-      branchFilter: 'main', automatedTrigger: false, workDir: '/', modifiedFiles: '', environmentVariables: [],
-    }).returning();
+    const [pipeline] = await t.database.db
+      .insert(pipelinesTable)
+      .values({
+        projectId,
+        name: 'web',
+        gitAccountId,
+        repositoryUrl: `${standin.url}/github/acme/app`,
+        repositoryFullName: 'acme/app',
+        branchFilter: 'main',
+        automatedTrigger: false,
+        workDir: '/',
+        modifiedFiles: '',
+        environmentVariables: [],
+      })
+      .returning();
     const inUse = await del(members.write.idToken);
     expect(inUse.statusCode, inUse.body).toBe(409);
     await t.database.db.delete(pipelinesTable).where(eq(pipelinesTable.id, pipeline!.id));

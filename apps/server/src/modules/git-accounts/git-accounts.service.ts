@@ -36,7 +36,8 @@ export function createGitAccountsService(deps: {
 
   function clientOf(type: GitProvider): GitProviderClient {
     const client = clients[type];
-    if (!client) throw new Validation(`${TYPE_NAMES[type]} accounts are not enabled on this Gantry instance`, { type: [`${TYPE_NAMES[type]} is not configured`] });
+    if (!client)
+      throw new Validation(`${TYPE_NAMES[type]} accounts are not enabled on this Gantry instance`, { type: [`${TYPE_NAMES[type]} is not configured`] });
     return client;
   }
 
@@ -44,7 +45,8 @@ export function createGitAccountsService(deps: {
   function providerFailure(err: unknown, what: string): AppError {
     if (err instanceof AppError) return err;
     if (err instanceof GitProviderError) {
-      if (err.status === 401 || err.status === 403) return new Upstream(`${what}: the account's authorization was refused by ${TYPE_NAMES[err.provider]}; remove the account and connect it again`);
+      if (err.status === 401 || err.status === 403)
+        return new Upstream(`${what}: the account's authorization was refused by ${TYPE_NAMES[err.provider]}; remove the account and connect it again`);
       return new Upstream(`${what}: ${err.message}`);
     }
     return new Upstream(`${what}: ${(err as Error)?.message ?? String(err)}`);
@@ -73,13 +75,15 @@ export function createGitAccountsService(deps: {
     if (running && running.sealedRefresh === sealedRefresh) return running.result;
     const result = (async () => {
       const tokens = await client.refresh(secrets.open(sealedRefresh)).catch((err: unknown) => {
-        throw providerFailure(err, 'Could not refresh the Git account\'s access token');
+        throw providerFailure(err, "Could not refresh the Git account's access token");
       });
       await store.updateTokens(row.id, sealTokens(tokens, sealedRefresh));
       return tokens.accessToken;
     })();
     refreshes.set(row.id, { sealedRefresh, result });
-    result.catch(() => { if (refreshes.get(row.id)?.result === result) refreshes.delete(row.id); });
+    result.catch(() => {
+      if (refreshes.get(row.id)?.result === result) refreshes.delete(row.id);
+    });
     return result;
   }
 
@@ -89,7 +93,12 @@ export function createGitAccountsService(deps: {
     return { client, token: await accessToken(row, client), account: toAccount(row) };
   }
 
-  const norm = (u: string) => u.trim().replace(/\.git$/, '').replace(/\/+$/, '').toLowerCase();
+  const norm = (u: string) =>
+    u
+      .trim()
+      .replace(/\.git$/, '')
+      .replace(/\/+$/, '')
+      .toLowerCase();
 
   return {
     /** The authorize page of each configured provider (the Git tab's "Connect … Account" buttons). */
@@ -107,7 +116,9 @@ export function createGitAccountsService(deps: {
       const client = clientOf(body.type);
       const tokens = await client.exchangeCode(body.code, body.redirectUri).catch((err: unknown) => {
         if (err instanceof GitProviderError && err.status >= 400 && err.status < 500) {
-          throw new Validation(`${TYPE_NAMES[body.type]} did not accept the authorization code; connect the account again`, { code: ['The authorization code is invalid or has expired'] });
+          throw new Validation(`${TYPE_NAMES[body.type]} did not accept the authorization code; connect the account again`, {
+            code: ['The authorization code is invalid or has expired'],
+          });
         }
         throw providerFailure(err, `Could not connect the ${TYPE_NAMES[body.type]} account`);
       });
@@ -127,7 +138,11 @@ export function createGitAccountsService(deps: {
     async remove(projectId: string, gitAccountId: string): Promise<void> {
       await accountOrThrow(projectId, gitAccountId);
       const pipelines = await usedByPipelines(gitAccountId);
-      if (pipelines.length) throw new Conflict(`The Git account is used by ${pipelines.length === 1 ? 'the pipeline' : 'the pipelines'} ${pipelines.join(', ')}; remove ${pipelines.length === 1 ? 'it' : 'them'} first`, { pipelines });
+      if (pipelines.length)
+        throw new Conflict(
+          `The Git account is used by ${pipelines.length === 1 ? 'the pipeline' : 'the pipelines'} ${pipelines.join(', ')}; remove ${pipelines.length === 1 ? 'it' : 'them'} first`,
+          { pipelines },
+        );
       try {
         await store.delete(projectId, gitAccountId);
       } catch (err) {
@@ -140,17 +155,23 @@ export function createGitAccountsService(deps: {
 
     async repositories(projectId: string, gitAccountId: string): Promise<GitRepository[]> {
       const { client, token } = await clientFor(projectId, gitAccountId);
-      return client.listRepositories(token).catch((err: unknown) => { throw providerFailure(err, 'Could not list the repositories'); });
+      return client.listRepositories(token).catch((err: unknown) => {
+        throw providerFailure(err, 'Could not list the repositories');
+      });
     },
 
     /** Branches of one of the account's repositories, named by its URL (or full name). */
     async branches(projectId: string, gitAccountId: string, repositoryUrl: string): Promise<string[]> {
       const { client, token } = await clientFor(projectId, gitAccountId);
-      const repos = await client.listRepositories(token).catch((err: unknown) => { throw providerFailure(err, 'Could not list the repositories'); });
+      const repos = await client.listRepositories(token).catch((err: unknown) => {
+        throw providerFailure(err, 'Could not list the repositories');
+      });
       const wanted = norm(repositoryUrl);
       const repo = repos.find((r) => norm(r.url) === wanted || r.fullName.toLowerCase() === wanted);
       if (!repo) throw new NotFound('Repository not found in this Git account');
-      return client.listBranches(token, repo.fullName).catch((err: unknown) => { throw providerFailure(err, 'Could not list the branches'); });
+      return client.listBranches(token, repo.fullName).catch((err: unknown) => {
+        throw providerFailure(err, 'Could not list the branches');
+      });
     },
 
     /**

@@ -8,11 +8,25 @@ export type GitAccountRow = typeof gitAccounts.$inferSelect;
 export function createGitAccountsStore(db: Db) {
   return {
     list: (projectId: string) =>
-      db.select().from(gitAccounts).where(eq(gitAccounts.projectId, projectId)).orderBy(sql`lower(${gitAccounts.accountName})`, asc(gitAccounts.createdAt)),
+      db
+        .select()
+        .from(gitAccounts)
+        .where(eq(gitAccounts.projectId, projectId))
+        .orderBy(sql`lower(${gitAccounts.accountName})`, asc(gitAccounts.createdAt)),
     byId: async (projectId: string, id: string) =>
-      (await db.select().from(gitAccounts).where(and(eq(gitAccounts.projectId, projectId), eq(gitAccounts.id, id))))[0],
+      (
+        await db
+          .select()
+          .from(gitAccounts)
+          .where(and(eq(gitAccounts.projectId, projectId), eq(gitAccounts.id, id)))
+      )[0],
     byExternal: async (projectId: string, type: GitProvider, externalId: string) =>
-      (await db.select().from(gitAccounts).where(and(eq(gitAccounts.projectId, projectId), eq(gitAccounts.type, type), eq(gitAccounts.externalId, externalId))))[0],
+      (
+        await db
+          .select()
+          .from(gitAccounts)
+          .where(and(eq(gitAccounts.projectId, projectId), eq(gitAccounts.type, type), eq(gitAccounts.externalId, externalId)))
+      )[0],
     insert: async (values: typeof gitAccounts.$inferInsert) => (await db.insert(gitAccounts).values(values).returning())[0]!,
     updateTokens: (id: string, values: Pick<typeof gitAccounts.$inferInsert, 'accessTokenSealed' | 'refreshTokenSealed' | 'tokenExpiresAt'>) =>
       db.update(gitAccounts).set(values).where(eq(gitAccounts.id, id)),

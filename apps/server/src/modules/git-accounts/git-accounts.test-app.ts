@@ -10,7 +10,14 @@ export async function createGitAccountsTestApp(env: Record<string, string> = {},
   let module!: ReturnType<typeof createGitAccountsModule>;
   const t = await createTestApp(env, {
     beforeReady: async (app, config) => {
-      module = createGitAccountsModule({ db: app.services.database.db, secrets: app.services.secrets, guards: app.services.guards, config, usedByPipelines: o.usedByPipelines, now: o.now });
+      module = createGitAccountsModule({
+        db: app.services.database.db,
+        secrets: app.services.secrets,
+        guards: app.services.guards,
+        config,
+        usedByPipelines: o.usedByPipelines,
+        now: o.now,
+      });
     },
   });
   return { ...t, gitAccounts: module.service, database: t.app.services.database };

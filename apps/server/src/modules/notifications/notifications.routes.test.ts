@@ -20,7 +20,9 @@ beforeAll(async () => {
   await t.app.services.notifications.buildFinished({ ...build, number: 2, status: 'SUCCEEDED' });
   await t.app.services.notifications.buildFinished({ ...build, number: 3, status: 'RUNNING' }); // not an end: nothing
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 const get = (token: string) => t.app.inject({ method: 'GET', url: '/ms-notification/notifications', headers: bearer(token) });
 
@@ -38,7 +40,8 @@ describe('notifications', () => {
 
   it('marks one read for this user only, then all of a project', async () => {
     const [first] = (await get(reader.idToken)).json().notifications;
-    const mark = (token: string, pid: string, id: string) => t.app.inject({ method: 'PUT', url: `/ms-notification/projects/${pid}/notifications/${id}/read`, headers: bearer(token) });
+    const mark = (token: string, pid: string, id: string) =>
+      t.app.inject({ method: 'PUT', url: `/ms-notification/projects/${pid}/notifications/${id}/read`, headers: bearer(token) });
     expect((await mark(reader.idToken, projectId, first.id)).statusCode).toBe(200);
     expect((await get(reader.idToken)).json().notifications.map((n: any) => n.isRead)).toEqual([true, false]);
     expect((await get(owner.idToken)).json().notifications.every((n: any) => !n.isRead)).toBe(true);
@@ -48,6 +51,8 @@ describe('notifications', () => {
     const all = await t.app.inject({ method: 'PUT', url: `/ms-notification/projects/${projectId}/notifications/read`, headers: bearer(owner.idToken) });
     expect(all.statusCode).toBe(200);
     expect((await get(owner.idToken)).json().notifications.every((n: any) => n.isRead)).toBe(true);
-    expect((await t.app.inject({ method: 'PUT', url: `/ms-notification/projects/${otherProjectId}/notifications/read`, headers: bearer(owner.idToken) })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'PUT', url: `/ms-notification/projects/${otherProjectId}/notifications/read`, headers: bearer(owner.idToken) })).statusCode,
+    ).toBe(404);
   });
 });

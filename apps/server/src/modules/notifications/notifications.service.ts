@@ -17,8 +17,16 @@ export function createNotificationsService(deps: {
   return {
     async list(userId: string): Promise<Notification[]> {
       return (await store.forUser(userId, LIST_LIMIT)).map(({ n, projectName }) => ({
-        id: n.id, author: n.author, message: n.message, isRead: n.isRead, timestamp: n.createdAt.toISOString(),
-        projectId: n.projectId, projectName, entityType: n.entityType, itemId: n.itemId, version: n.version,
+        id: n.id,
+        author: n.author,
+        message: n.message,
+        isRead: n.isRead,
+        timestamp: n.createdAt.toISOString(),
+        projectId: n.projectId,
+        projectName,
+        entityType: n.entityType,
+        itemId: n.itemId,
+        version: n.version,
       }));
     },
     async markRead(userId: string, projectId: string, id: string) {
@@ -27,15 +35,31 @@ export function createNotificationsService(deps: {
     markAllRead: (userId: string, projectId: string) => store.markAllRead(userId, projectId).then(() => undefined),
 
     /** A finished build tells every project member; the drawer links to the build page. */
-    async buildFinished(b: { projectId: string; pipelineId: string; pipelineName: string; number: number; status: string; branch: string; triggeredBy: string | null }) {
+    async buildFinished(b: {
+      projectId: string;
+      pipelineId: string;
+      pipelineName: string;
+      number: number;
+      status: string;
+      branch: string;
+      triggeredBy: string | null;
+    }) {
       const word = statusWord[b.status];
       if (!word) return;
       const author = (await deps.userName(b.triggeredBy)) ?? 'Gantry';
       const message = `Build #${b.number} of ${b.pipelineName} on ${b.branch} ${word}`;
       const members = await deps.memberIds(b.projectId);
-      await store.insertMany(members.map((userId) => ({
-        userId, projectId: b.projectId, author, message, entityType: 'PIPELINE' as const, itemId: b.pipelineId, version: String(b.number),
-      })));
+      await store.insertMany(
+        members.map((userId) => ({
+          userId,
+          projectId: b.projectId,
+          author,
+          message,
+          entityType: 'PIPELINE' as const,
+          itemId: b.pipelineId,
+          version: String(b.number),
+        })),
+      );
       deps.realtime.toProject(b.projectId, 'notification', { message });
     },
   };

@@ -7,14 +7,26 @@ export function createNotificationsStore(db: Db) {
   return {
     insertMany: (rows: (typeof notifications.$inferInsert)[]) => (rows.length ? db.insert(notifications).values(rows) : Promise.resolve()),
     forUser: (userId: string, limit: number) =>
-      db.select({ n: notifications, projectName: projects.name }).from(notifications)
+      db
+        .select({ n: notifications, projectName: projects.name })
+        .from(notifications)
         .innerJoin(projects, eq(projects.id, notifications.projectId))
-        .where(eq(notifications.userId, userId)).orderBy(desc(notifications.createdAt)).limit(limit),
+        .where(eq(notifications.userId, userId))
+        .orderBy(desc(notifications.createdAt))
+        .limit(limit),
     markRead: async (userId: string, projectId: string, id: string) =>
-      (await db.update(notifications).set({ isRead: true })
-        .where(and(eq(notifications.userId, userId), eq(notifications.projectId, projectId), eq(notifications.id, id))).returning({ id: notifications.id })).length > 0,
+      (
+        await db
+          .update(notifications)
+          .set({ isRead: true })
+          .where(and(eq(notifications.userId, userId), eq(notifications.projectId, projectId), eq(notifications.id, id)))
+          .returning({ id: notifications.id })
+      ).length > 0,
     markAllRead: (userId: string, projectId: string) =>
-      db.update(notifications).set({ isRead: true }).where(and(eq(notifications.userId, userId), eq(notifications.projectId, projectId), eq(notifications.isRead, false))),
+      db
+        .update(notifications)
+        .set({ isRead: true })
+        .where(and(eq(notifications.userId, userId), eq(notifications.projectId, projectId), eq(notifications.isRead, false))),
   };
 }
 export type NotificationsStore = ReturnType<typeof createNotificationsStore>;

@@ -9,8 +9,7 @@ export interface GitClientForBuilds {
   listRepositories(token: string): Promise<{ id: string; fullName: string; url: string; defaultBranch?: string }[]>;
   createWebhook(token: string, repo: string, url: string, secret: string): Promise<string>;
   deleteWebhook(token: string, repo: string, id: string): Promise<void>;
-  parsePush(headers: Record<string, string | string[] | undefined>, rawBody: string, secret: string):
-PushEvent | null;
+  parsePush(headers: Record<string, string | string[] | undefined>, rawBody: string, secret: string): PushEvent | null;
   /** The files changed between two commits, for pushes whose payload does not list them all (Bitbucket, long pushes). */
   changedFiles?(token: string, repo: string, before: string | null, after: string): Promise<string[]>;
 }

@@ -25,25 +25,50 @@ const RECOVER_EVERY_MS = 10_000;
 export const pipelinesModule = defineModule({
   name: 'pipelines',
   // registries is optional: docker-push steps need it, and say so when the app has no registries module before this one
-  create(platform, needs: { billing: BillingService; gitAccounts: GitAccountsService; registries?: RegistriesPort }, overrides: { gitAccess?: GitAccess; registries?: RegistriesPort }) {
+  create(
+    platform,
+    needs: { billing: BillingService; gitAccounts: GitAccountsService; registries?: RegistriesPort },
+    overrides: { gitAccess?: GitAccess; registries?: RegistriesPort },
+  ) {
     const { config, hooks, realtime, artifacts, runWorkers, log } = platform;
     const git: GitAccess = overrides.gitAccess ?? needs.gitAccounts;
     const concurrency = config.GANTRY_JOB_CONCURRENCY;
     const buildsStore = createBuildsStore(platform.db);
     const pipelines = createPipelinesService({
-      db: platform.db, store: createPipelinesStore(platform.db), secrets: platform.secrets, billing: needs.billing, git, baseUrl: platform.baseUrl,
+      db: platform.db,
+      store: createPipelinesStore(platform.db),
+      secrets: platform.secrets,
+      billing: needs.billing,
+      git,
+      baseUrl: platform.baseUrl,
       builds: createLatestBuilds({ store: buildsStore, artifacts }),
     });
     // the service and its jobs call each other only once requests and jobs arrive
     const builds = createBuildsService({
-      store: buildsStore, jobs: platform.jobs, realtime, artifacts, billing: needs.billing, pipelines, git,
+      store: buildsStore,
+      jobs: platform.jobs,
+      realtime,
+      artifacts,
+      billing: needs.billing,
+      pipelines,
+      git,
       recover: () => buildJobs.recover(),
       abortLocal: (buildId) => buildJobs.cancel(buildId),
       onQueued: runWorkers ? (buildId) => buildJobs.runSoon(buildId) : undefined,
     });
     const buildJobs = createBuildsJobs({
-      store: buildsStore, builds, pipelines, git, realtime, artifacts, workspaceRoot: path.join(config.dataDir, 'workspaces'), sandbox: platform.sandbox, log, concurrency,
-      registries: overrides.registries ?? needs.registries, containerScanner: config.CONTAINER_SCANNER,
+      store: buildsStore,
+      builds,
+      pipelines,
+      git,
+      realtime,
+      artifacts,
+      workspaceRoot: path.join(config.dataDir, 'workspaces'),
+      sandbox: platform.sandbox,
+      log,
+      concurrency,
+      registries: overrides.registries ?? needs.registries,
+      containerScanner: config.CONTAINER_SCANNER,
       onFinished: async (b) => {
         const pipeline = await pipelines.byIdAnyProject(b.pipelineId);
         if (pipeline) await hooks.runFinished.emit({ kind: 'build', ...b, pipelineName: pipeline.name });
@@ -58,7 +83,10 @@ export const pipelinesModule = defineModule({
         { prefix: '/ms-ap', plugin: pipelinesRoutes({ pipelines, guards: platform.guards }) },
         { prefix: '/ms-ap', plugin: buildsRoutes({ builds, pipelines, guards: platform.guards }) },
         { prefix: '/ms-ap', plugin: webhookRoutes({ builds }) },
-        { prefix: '/ms-elasticsearch', plugin: timelineRoutes({ events: async (projectId, type) => (await hooks.timelineSources.collect(projectId, type)).flat(), guards: platform.guards }) },
+        {
+          prefix: '/ms-elasticsearch',
+          plugin: timelineRoutes({ events: async (projectId, type) => (await hooks.timelineSources.collect(projectId, type)).flat(), guards: platform.guards }),
+        },
       ],
       jobs: [job<{ buildId: string }>(BUILD_QUEUE, ({ buildId }) => buildJobs.run(buildId))],
       socket: (rt) => registerLogStreams(rt, { membership: platform.membership, builds, store: buildsStore }),

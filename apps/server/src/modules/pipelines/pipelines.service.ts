@@ -1,7 +1,12 @@
 import crypto from 'node:crypto';
 import {
-  SENSITIVE_PLACEHOLDER, DEFAULT_SPEC_TEMPLATE,
-  type PipelineBody, type UpdatePipelineBody, type EnvironmentVariable, type Pipeline, type PipelineSpec,
+  SENSITIVE_PLACEHOLDER,
+  DEFAULT_SPEC_TEMPLATE,
+  type PipelineBody,
+  type UpdatePipelineBody,
+  type EnvironmentVariable,
+  type Pipeline,
+  type PipelineSpec,
 } from '@gantry/contracts';
 import type { Db } from '../../platform/db.js';
 import type { SecretBox } from '../../platform/secrets.js';
@@ -42,19 +47,35 @@ export function createPipelinesService(deps: {
 
   function toPipeline(row: PipelineRow, latestBuild: Pipeline['latestBuild'] = null): Pipeline {
     return {
-      id: row.id, name: row.name, gitAccountId: row.gitAccountId, repositoryUrl: row.repositoryUrl, branchFilter: row.branchFilter,
-      automatedTrigger: row.automatedTrigger, workDir: row.workDir, modifiedFiles: row.modifiedFiles,
+      id: row.id,
+      name: row.name,
+      gitAccountId: row.gitAccountId,
+      repositoryUrl: row.repositoryUrl,
+      branchFilter: row.branchFilter,
+      automatedTrigger: row.automatedTrigger,
+      workDir: row.workDir,
+      modifiedFiles: row.modifiedFiles,
       environmentVariables: row.environmentVariables.map((v) => ({ key: v.key, value: v.sensitive ? SENSITIVE_PLACEHOLDER : v.value, sensitive: v.sensitive })),
-      latestBuild, createdAt: row.createdAt.toISOString(),
+      latestBuild,
+      createdAt: row.createdAt.toISOString(),
     };
   }
 
   async function repositoryFor(projectId: string, gitAccountId: string, repositoryUrl: string) {
     const { client, token } = await git.clientFor(projectId, gitAccountId);
-    const repos = await client.listRepositories(token).catch((err: Error) => { throw new Upstream(`Could not list the repositories of the Git account: ${err.message}`); });
-    const norm = (u: string) => u.replace(/\.git$/, '').replace(/\/$/, '').toLowerCase();
+    const repos = await client.listRepositories(token).catch((err: Error) => {
+      throw new Upstream(`Could not list the repositories of the Git account: ${err.message}`);
+    });
+    const norm = (u: string) =>
+      u
+        .replace(/\.git$/, '')
+        .replace(/\/$/, '')
+        .toLowerCase();
     const repo = repos.find((r) => norm(r.url) === norm(repositoryUrl) || r.fullName.toLowerCase() === repositoryUrl.toLowerCase());
-    if (!repo) throw new Validation('The repository is not one of the Git account\'s repositories', { repositoryUrl: ['Please choose a repository of the selected Git account'] });
+    if (!repo)
+      throw new Validation("The repository is not one of the Git account's repositories", {
+        repositoryUrl: ['Please choose a repository of the selected Git account'],
+      });
     return { repo, client, token };
   }
 
@@ -103,9 +124,16 @@ export function createPipelinesService(deps: {
       if (await store.byName(projectId, body.name)) throw new Conflict(`A pipeline named ${body.name} already exists`);
       const { repo } = await repositoryFor(projectId, body.gitAccountId, body.repositoryUrl);
       let row = await store.insert({
-        projectId, name: body.name, gitAccountId: body.gitAccountId, repositoryUrl: repo.url, repositoryFullName: repo.fullName,
-        branchFilter: body.branchFilter, automatedTrigger: body.automatedTrigger, workDir: body.workDir || '/',
-        modifiedFiles: body.modifiedFiles, environmentVariables: sealVariables(body.environmentVariables),
+        projectId,
+        name: body.name,
+        gitAccountId: body.gitAccountId,
+        repositoryUrl: repo.url,
+        repositoryFullName: repo.fullName,
+        branchFilter: body.branchFilter,
+        automatedTrigger: body.automatedTrigger,
+        workDir: body.workDir || '/',
+        modifiedFiles: body.modifiedFiles,
+        environmentVariables: sealVariables(body.environmentVariables),
       });
       try {
         if (body.automatedTrigger) row = (await store.update(projectId, row.id, await addWebhook(row)))!;
@@ -119,10 +147,17 @@ export function createPipelinesService(deps: {
     async update(projectId: string, id: string, body: z_UpdateBody) {
       const row = await get(projectId, id);
       const repoChanged = body.gitAccountId !== row.gitAccountId || body.repositoryUrl !== row.repositoryUrl;
-      const repo = repoChanged ? (await repositoryFor(projectId, body.gitAccountId, body.repositoryUrl)).repo : { url: row.repositoryUrl, fullName: row.repositoryFullName };
+      const repo = repoChanged
+        ? (await repositoryFor(projectId, body.gitAccountId, body.repositoryUrl)).repo
+        : { url: row.repositoryUrl, fullName: row.repositoryFullName };
       const next = {
-        gitAccountId: body.gitAccountId, repositoryUrl: repo.url, repositoryFullName: repo.fullName, branchFilter: body.branchFilter,
-        automatedTrigger: body.automatedTrigger, workDir: body.workDir || '/', modifiedFiles: body.modifiedFiles,
+        gitAccountId: body.gitAccountId,
+        repositoryUrl: repo.url,
+        repositoryFullName: repo.fullName,
+        branchFilter: body.branchFilter,
+        automatedTrigger: body.automatedTrigger,
+        workDir: body.workDir || '/',
+        modifiedFiles: body.modifiedFiles,
         environmentVariables: sealVariables(body.environmentVariables, row.environmentVariables),
       };
       let hooks = {};
@@ -152,7 +187,7 @@ export function createPipelinesService(deps: {
 
     async updateSpec(projectId: string, id: string, yaml: string) {
       const current = await this.spec(projectId, id);
-      if (current.sourceCode) throw new Conflict('This pipeline\'s spec is kept in its repository (gantry.yaml); change it there.');
+      if (current.sourceCode) throw new Conflict("This pipeline's spec is kept in its repository (gantry.yaml); change it there.");
       const { errors } = await validateSpecOffThread(yaml);
       if (errors.length) throw new Validation(errors[0]!, { gantryYaml: errors });
       await store.update(projectId, id, { specYaml: yaml });
@@ -180,6 +215,7 @@ export function createPipelinesService(deps: {
   };
 }
 type z_EnvVar = EnvironmentVariable;
-type z_Body = Required<Pick<PipelineBody, 'name' | 'gitAccountId' | 'repositoryUrl'>> & Omit<Required<PipelineBody>, 'environmentVariables'> & { environmentVariables: EnvironmentVariable[] };
+type z_Body = Required<Pick<PipelineBody, 'name' | 'gitAccountId' | 'repositoryUrl'>> &
+  Omit<Required<PipelineBody>, 'environmentVariables'> & { environmentVariables: EnvironmentVariable[] };
 type z_UpdateBody = Omit<z_Body, 'name'> & Partial<Pick<UpdatePipelineBody, never>>;
 export type PipelinesService = ReturnType<typeof createPipelinesService>;

@@ -8,18 +8,42 @@ export function createPipelinesStore(db: Db) {
   return {
     list: (projectId: string) => db.select().from(pipelines).where(eq(pipelines.projectId, projectId)),
     byId: async (projectId: string, id: string, tx: Tx = db) =>
-      (await tx.select().from(pipelines).where(and(eq(pipelines.projectId, projectId), eq(pipelines.id, id))))[0],
+      (
+        await tx
+          .select()
+          .from(pipelines)
+          .where(and(eq(pipelines.projectId, projectId), eq(pipelines.id, id)))
+      )[0],
     /** A pipeline by id alone, for webhooks (they carry no project). */
     byIdAnyProject: async (id: string) => (await db.select().from(pipelines).where(eq(pipelines.id, id)))[0],
     byName: async (projectId: string, name: string) =>
-      (await db.select().from(pipelines).where(and(eq(pipelines.projectId, projectId), eq(pipelines.name, name))))[0],
+      (
+        await db
+          .select()
+          .from(pipelines)
+          .where(and(eq(pipelines.projectId, projectId), eq(pipelines.name, name)))
+      )[0],
     insert: async (values: typeof pipelines.$inferInsert, tx: Tx = db) => (await tx.insert(pipelines).values(values).returning())[0]!,
     update: async (projectId: string, id: string, values: Partial<typeof pipelines.$inferInsert>, tx: Tx = db) =>
-      (await tx.update(pipelines).set({ ...values, updatedAt: new Date() }).where(and(eq(pipelines.projectId, projectId), eq(pipelines.id, id))).returning())[0],
+      (
+        await tx
+          .update(pipelines)
+          .set({ ...values, updatedAt: new Date() })
+          .where(and(eq(pipelines.projectId, projectId), eq(pipelines.id, id)))
+          .returning()
+      )[0],
     delete: (projectId: string, id: string) => db.delete(pipelines).where(and(eq(pipelines.projectId, projectId), eq(pipelines.id, id))),
     namesUsingGitAccount: async (gitAccountId: string) =>
       (await db.select({ name: pipelines.name }).from(pipelines).where(eq(pipelines.gitAccountId, gitAccountId))).map((r) => r.name),
-    count: async (projectId: string) => Number((await db.select({ n: sql<number>`count(*)` }).from(pipelines).where(eq(pipelines.projectId, projectId)))[0]!.n),
+    count: async (projectId: string) =>
+      Number(
+        (
+          await db
+            .select({ n: sql<number>`count(*)` })
+            .from(pipelines)
+            .where(eq(pipelines.projectId, projectId))
+        )[0]!.n,
+      ),
   };
 }
 export type PipelinesStore = ReturnType<typeof createPipelinesStore>;

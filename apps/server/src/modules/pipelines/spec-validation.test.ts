@@ -4,7 +4,11 @@ import { validatePipelineSpec } from '@gantry/contracts';
 import { validateSpecOffThread } from './spec-validation.js';
 
 /** About 250 KB of tiny steps: the slowest shape to parse under the 256 KB cap (~1 s of CPU). */
-const heavySpec = () => { let y = 'steps:\n'; for (let i = 0; y.length < 250 * 1024; i++) y += `  S${i}: {commands: [a]}\n`; return y; };
+const heavySpec = () => {
+  let y = 'steps:\n';
+  for (let i = 0; y.length < 250 * 1024; i++) y += `  S${i}: {commands: [a]}\n`;
+  return y;
+};
 
 it('validates a large spec on a worker thread: same answer, the event loop stays free', async () => {
   const yaml = heavySpec();
@@ -18,5 +22,6 @@ it('validates a large spec on a worker thread: same answer, the event loop stays
 }, 60_000);
 
 it('answers small and broken specs like validatePipelineSpec', async () => {
-  for (const yaml of ['steps:\n  A:\n    commands: [echo]\n', 'a: &a\n  <<: *a\n', '']) expect(await validateSpecOffThread(yaml)).toEqual(validatePipelineSpec(yaml));
+  for (const yaml of ['steps:\n  A:\n    commands: [echo]\n', 'a: &a\n  <<: *a\n', ''])
+    expect(await validateSpecOffThread(yaml)).toEqual(validatePipelineSpec(yaml));
 });

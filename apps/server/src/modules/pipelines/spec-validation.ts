@@ -30,7 +30,10 @@ function createSpecValidator() {
   function giveUp() {
     broken = true; // validate in place from now on rather than fail a request
     worker = null;
-    for (const [id, p] of pending) { pending.delete(id); p.resolve(validatePipelineSpec(p.yaml)); }
+    for (const [id, p] of pending) {
+      pending.delete(id);
+      p.resolve(validatePipelineSpec(p.yaml));
+    }
   }
 
   function start() {
@@ -47,7 +50,9 @@ function createSpecValidator() {
       p?.resolve(m.result!);
     });
     w.on('error', giveUp);
-    w.on('exit', () => { if (worker === w) giveUp(); });
+    w.on('exit', () => {
+      if (worker === w) giveUp();
+    });
     return w;
   }
 

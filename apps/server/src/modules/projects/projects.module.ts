@@ -11,7 +11,12 @@ export const projectsModule = defineModule({
   create(platform, needs: { users: UsersService; billing: BillingService }) {
     const { hooks } = platform;
     const projects = createProjectsService({
-      db: platform.db, store: createProjectsStore(platform.db), users: needs.users, billing: needs.billing, mailer: platform.mailer, baseUrl: platform.baseUrl,
+      db: platform.db,
+      store: createProjectsStore(platform.db),
+      users: needs.users,
+      billing: needs.billing,
+      mailer: platform.mailer,
+      baseUrl: platform.baseUrl,
       counts: async (ids) => {
         const answers = await hooks.projectCounts.collect(ids);
         return new Map(ids.map((id) => [id, Object.assign({ stagesCount: 0, componentsCount: 0 }, ...answers.map((a) => a.get(id)))]));

@@ -16,13 +16,15 @@ beforeAll(async () => {
   otherProjectId = await createProject(t, outsider.idToken, 'Theirs');
   for (const p of ['admin', 'write', 'read'] as const) tokens[p] = await addMember(t, owner.idToken, projectId, `${p}@example.com`, p);
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, idToken: string, payload?: object) =>
   t.app.inject({ method, url: `/ms-project${url}`, headers: bearer(idToken), payload });
 
 describe('projects', () => {
-  it('lists the caller\'s projects sorted by name, case-insensitively, with the caller\'s permission', async () => {
+  it("lists the caller's projects sorted by name, case-insensitively, with the caller's permission", async () => {
     await createProject(t, owner.idToken, 'Alpha');
     const res = await call('GET', '/projects', owner.idToken);
     expect(res.statusCode).toBe(200);
@@ -87,11 +89,23 @@ describe('members', () => {
     const temp = /temporary password: (\S+)/.exec(mail.text)![1]!;
     const first = await t.app.inject({ method: 'POST', url: '/ms-usermanagement/auth/login', payload: { username: 'new.person@example.com', password: temp } });
     expect(first.json()).toMatchObject({ done: false, challengeName: 'NEW_PASSWORD_REQUIRED' });
-    const set = await t.app.inject({ method: 'POST', url: '/ms-usermanagement/auth/set-password', payload: { username: 'new.person@example.com', sessionToken: first.json().sessionToken, newPassword: 'Chosen123', firstName: 'New', lastName: 'Person' } });
+    const set = await t.app.inject({
+      method: 'POST',
+      url: '/ms-usermanagement/auth/set-password',
+      payload: { username: 'new.person@example.com', sessionToken: first.json().sessionToken, newPassword: 'Chosen123', firstName: 'New', lastName: 'Person' },
+    });
     expect(set.statusCode).toBe(200);
     expect(set.json()).toMatchObject({ done: true, profile: { status: 'CONFIRMED', firstName: 'New' } });
     // the challenge session works once
-    expect((await t.app.inject({ method: 'POST', url: '/ms-usermanagement/auth/set-password', payload: { username: 'new.person@example.com', sessionToken: first.json().sessionToken, newPassword: 'Other1234' } })).statusCode).toBe(401);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/ms-usermanagement/auth/set-password',
+          payload: { username: 'new.person@example.com', sessionToken: first.json().sessionToken, newPassword: 'Other1234' },
+        })
+      ).statusCode,
+    ).toBe(401);
     const again = await call('POST', `/projects/${projectId}/users/resend`, owner.idToken, { username: 'new.person@example.com' });
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toBe('The user has already accepted the invitation');
@@ -111,7 +125,9 @@ describe('members', () => {
     const res = await call('POST', `/projects/${otherProjectId}/users`, outsider.idToken, { email: 'owner@example.com', permission: 'read' });
     expect(res.statusCode).toBe(201);
     expect((await t.lastMail('owner@example.com'))!.subject).toContain('You were added to Theirs');
-    expect((await call('POST', `/projects/${otherProjectId}/users`, outsider.idToken, { email: 'owner@example.com', permission: 'read' })).statusCode).toBe(409);
+    expect((await call('POST', `/projects/${otherProjectId}/users`, outsider.idToken, { email: 'owner@example.com', permission: 'read' })).statusCode).toBe(
+      409,
+    );
   });
 
   it('validates the invitation and enforces who may invite', async () => {
@@ -119,7 +135,9 @@ describe('members', () => {
     expect(bad.statusCode).toBe(400);
     expect(bad.json().fields).toMatchObject({ email: ['Please enter a valid email'], permission: ['Please assign a permission'] });
     for (const p of ['write', 'read'] as const) {
-      expect((await call('POST', `/projects/${projectId}/users`, tokens[p].idToken, { email: `by-${p}@example.com`, permission: 'read' })).statusCode).toBe(403);
+      expect((await call('POST', `/projects/${projectId}/users`, tokens[p].idToken, { email: `by-${p}@example.com`, permission: 'read' })).statusCode).toBe(
+        403,
+      );
     }
     expect((await call('POST', `/projects/${projectId}/users`, tokens.admin.idToken, { email: 'boss@example.com', permission: 'owner' })).statusCode).toBe(403);
     expect((await call('POST', `/projects/${projectId}/users`, outsider.idToken, { email: 'sneak@example.com', permission: 'read' })).statusCode).toBe(404);
@@ -132,7 +150,9 @@ describe('members', () => {
     expect((await call('PUT', `/projects/${projectId}/users/${id}`, tokens.admin.idToken, { permission: 'nope' })).statusCode).toBe(400);
     expect((await call('PUT', `/projects/${projectId}/users/${owner.profile.id}`, tokens.admin.idToken, { permission: 'read' })).statusCode).toBe(403);
     expect((await call('PUT', `/projects/${projectId}/users/${id}`, tokens.read.idToken, { permission: 'admin' })).statusCode).toBe(403);
-    expect((await call('PUT', `/projects/${projectId}/users/${owner.profile.id}`, owner.idToken, { permission: 'admin' })).json().message).toBe('A project needs at least one owner');
+    expect((await call('PUT', `/projects/${projectId}/users/${owner.profile.id}`, owner.idToken, { permission: 'admin' })).json().message).toBe(
+      'A project needs at least one owner',
+    );
     expect((await call('PUT', `/projects/${otherProjectId}/users/${id}`, owner.idToken, { permission: 'admin' })).statusCode).toBe(403);
     expect((await call('PUT', `/projects/${otherProjectId}/users/${id}`, outsider.idToken, { permission: 'admin' })).statusCode).toBe(404);
   });
@@ -148,9 +168,16 @@ describe('members', () => {
 
   it('answers "get multiple users" only for members of the project', async () => {
     const ids = [tokens.read.profile.id, owner.profile.id].join(',');
-    const res = await t.app.inject({ method: 'GET', url: `/ms-usermanagement/projects/${projectId}/users?userIds=${ids}`, headers: bearer(tokens.read.idToken) });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/ms-usermanagement/projects/${projectId}/users?userIds=${ids}`,
+      headers: bearer(tokens.read.idToken),
+    });
     expect(res.statusCode).toBe(200);
     expect(Object.keys(res.json().users).sort()).toEqual([tokens.read.profile.id, owner.profile.id].sort());
-    expect((await t.app.inject({ method: 'GET', url: `/ms-usermanagement/projects/${projectId}/users?userIds=${ids}`, headers: bearer(outsider.idToken) })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/ms-usermanagement/projects/${projectId}/users?userIds=${ids}`, headers: bearer(outsider.idToken) }))
+        .statusCode,
+    ).toBe(404);
   });
 });

@@ -43,8 +43,13 @@ export function createProjectsService(deps: {
       const ids = rows.map((r) => r.project.id);
       const [plans, allCounts] = await Promise.all([billing.planIds(ids), counts(ids)]);
       return rows.map(({ project, permission }) => ({
-        id: project.id, name: project.name, description: project.description, paymentPlanId: plans.get(project.id) ?? 'STARTER',
-        permission, createdAt: project.createdAt.toISOString(), ...(allCounts.get(project.id) ?? { stagesCount: 0, componentsCount: 0 }),
+        id: project.id,
+        name: project.name,
+        description: project.description,
+        paymentPlanId: plans.get(project.id) ?? 'STARTER',
+        permission,
+        createdAt: project.createdAt.toISOString(),
+        ...(allCounts.get(project.id) ?? { stagesCount: 0, componentsCount: 0 }),
       }));
     },
 
@@ -60,18 +65,32 @@ export function createProjectsService(deps: {
     async update(projectId: string, userId: string, body: Pick<ProjectBody, 'name' | 'description'>): Promise<Project> {
       const p = await store.update(projectId, { name: body.name, description: body.description });
       if (!p) throw new NotFound('Project not found');
-      return { id: p.id, name: p.name, description: p.description, paymentPlanId: (await billing.subscription(p.id)).plan.id, permission: (await store.permission(projectId, userId))!, createdAt: p.createdAt.toISOString(), ...((await counts([p.id])).get(p.id) ?? { stagesCount: 0, componentsCount: 0 }) };
+      return {
+        id: p.id,
+        name: p.name,
+        description: p.description,
+        paymentPlanId: (await billing.subscription(p.id)).plan.id,
+        permission: (await store.permission(projectId, userId))!,
+        createdAt: p.createdAt.toISOString(),
+        ...((await counts([p.id])).get(p.id) ?? { stagesCount: 0, componentsCount: 0 }),
+      };
     },
 
     async remove(projectId: string) {
       const deployed = (await deps.deployedStages?.(projectId)) ?? [];
-      if (deployed.length) throw new Conflict('Undeploy the project\'s environments before deleting it.', { deployedStages: deployed });
+      if (deployed.length) throw new Conflict("Undeploy the project's environments before deleting it.", { deployedStages: deployed });
       await store.delete(projectId);
     },
 
     async members(projectId: string): Promise<ProjectUser[]> {
       return (await store.members(projectId)).map(({ member, user }) => ({
-        id: user.id, userId: user.id, permission: member.permission, firstName: user.firstName, lastName: user.lastName, email: user.email, status: user.status,
+        id: user.id,
+        userId: user.id,
+        permission: member.permission,
+        firstName: user.firstName,
+        lastName: user.lastName,
+        email: user.email,
+        status: user.status,
       }));
     },
 
@@ -79,7 +98,9 @@ export function createProjectsService(deps: {
     async usersById(projectId: string, ids: string[]) {
       const members = await this.members(projectId);
       const wanted = new Set(ids);
-      return Object.fromEntries(members.filter((m) => wanted.has(m.id)).map((m) => [m.id, { firstName: m.firstName, lastName: m.lastName, email: m.email, status: m.status }]));
+      return Object.fromEntries(
+        members.filter((m) => wanted.has(m.id)).map((m) => [m.id, { firstName: m.firstName, lastName: m.lastName, email: m.email, status: m.status }]),
+      );
     },
 
     async invite(projectId: string, actor: { id: string; permission: Permission }, email: string, permission: Permission) {

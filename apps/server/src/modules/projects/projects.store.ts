@@ -7,10 +7,14 @@ type Permission = (typeof projectMembers.$inferInsert)['permission'];
 
 export function createProjectsStore(db: Db) {
   // The two queries of the hot paths (every project-scoped request; the project list) are built once.
-  const permissionQuery = db.select({ permission: projectMembers.permission }).from(projectMembers)
+  const permissionQuery = db
+    .select({ permission: projectMembers.permission })
+    .from(projectMembers)
     .where(and(eq(projectMembers.projectId, sql.placeholder('projectId')), eq(projectMembers.userId, sql.placeholder('userId'))))
     .prepare('project_permission');
-  const forUserQuery = db.select({ project: projects, permission: projectMembers.permission }).from(projectMembers)
+  const forUserQuery = db
+    .select({ project: projects, permission: projectMembers.permission })
+    .from(projectMembers)
     .innerJoin(projects, eq(projects.id, projectMembers.projectId))
     .where(eq(projectMembers.userId, sql.placeholder('userId')))
     .orderBy(sql`lower(${projects.name})`)
@@ -20,23 +24,41 @@ export function createProjectsStore(db: Db) {
     forUser: (userId: string) => forUserQuery.execute({ userId }),
     byId: async (id: string, tx: Tx = db) => (await tx.select().from(projects).where(eq(projects.id, id)))[0],
     insert: async (values: typeof projects.$inferInsert, tx: Tx) => (await tx.insert(projects).values(values).returning())[0]!,
-    update: async (id: string, values: Partial<typeof projects.$inferInsert>) => (await db.update(projects).set(values).where(eq(projects.id, id)).returning())[0],
+    update: async (id: string, values: Partial<typeof projects.$inferInsert>) =>
+      (await db.update(projects).set(values).where(eq(projects.id, id)).returning())[0],
     delete: (id: string) => db.delete(projects).where(eq(projects.id, id)),
 
     members: (projectId: string) =>
-      db.select({ member: projectMembers, user: users }).from(projectMembers)
+      db
+        .select({ member: projectMembers, user: users })
+        .from(projectMembers)
         .innerJoin(users, eq(users.id, projectMembers.userId))
         .where(eq(projectMembers.projectId, projectId))
         .orderBy(sql`lower(${users.email})`),
     member: async (projectId: string, userId: string) =>
-      (await db.select().from(projectMembers).where(and(eq(projectMembers.projectId, projectId), eq(projectMembers.userId, userId))))[0],
+      (
+        await db
+          .select()
+          .from(projectMembers)
+          .where(and(eq(projectMembers.projectId, projectId), eq(projectMembers.userId, userId)))
+      )[0],
     addMember: (values: typeof projectMembers.$inferInsert, tx: Tx = db) => tx.insert(projectMembers).values(values).onConflictDoNothing().returning(),
     setPermission: (projectId: string, userId: string, permission: Permission) =>
-      db.update(projectMembers).set({ permission }).where(and(eq(projectMembers.projectId, projectId), eq(projectMembers.userId, userId))),
+      db
+        .update(projectMembers)
+        .set({ permission })
+        .where(and(eq(projectMembers.projectId, projectId), eq(projectMembers.userId, userId))),
     removeMember: (projectId: string, userId: string) =>
       db.delete(projectMembers).where(and(eq(projectMembers.projectId, projectId), eq(projectMembers.userId, userId))),
     ownerCount: async (projectId: string) =>
-      Number((await db.select({ n: sql<number>`count(*)` }).from(projectMembers).where(and(eq(projectMembers.projectId, projectId), eq(projectMembers.permission, 'owner'))))[0]!.n),
+      Number(
+        (
+          await db
+            .select({ n: sql<number>`count(*)` })
+            .from(projectMembers)
+            .where(and(eq(projectMembers.projectId, projectId), eq(projectMembers.permission, 'owner')))
+        )[0]!.n,
+      ),
   };
 }
 export type ProjectsStore = ReturnType<typeof createProjectsStore>;

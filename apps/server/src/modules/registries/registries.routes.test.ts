@@ -22,7 +22,12 @@ const digests: Record<string, string> = {};
 
 beforeAll(async () => {
   reg = await startRegistry({ auth: 'htpasswd' });
-  const label = (sha: string, message: string) => ({ [GANTRY_IMAGE_LABELS.revision]: sha, [GANTRY_IMAGE_LABELS.message]: message, [GANTRY_IMAGE_LABELS.author]: 'Ada', [GANTRY_IMAGE_LABELS.avatar]: 'https://avatars.example/ada.png' });
+  const label = (sha: string, message: string) => ({
+    [GANTRY_IMAGE_LABELS.revision]: sha,
+    [GANTRY_IMAGE_LABELS.message]: message,
+    [GANTRY_IMAGE_LABELS.author]: 'Ada',
+    [GANTRY_IMAGE_LABELS.avatar]: 'https://avatars.example/ada.png',
+  });
   digests.v1 = await reg.pushImage('team/api', 'v1', { created: '2026-01-01T00:00:00Z', labels: label('1111111aaaa', 'first') });
   digests.v2 = await reg.pushImage('team/api', 'v2', { created: '2026-02-01T00:00:00Z', labels: label('2222222bbbb', 'second') });
   digests.v3 = await reg.pushImage('team/api', 'v3', { created: '2026-03-01T00:00:00Z', format: 'index' });
@@ -32,7 +37,13 @@ beforeAll(async () => {
   flaky = http.createServer((req, res) => {
     const status = req.url === '/v2/' ? 200 : req.url?.startsWith('/v2/_catalog') ? 500 : 503;
     res.writeHead(status, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(status === 200 ? {} : { errors: [{ code: status === 500 ? 'UNKNOWN' : 'UNAVAILABLE', message: status === 500 ? 'storage driver failed' : 'try later' }] }));
+    res.end(
+      JSON.stringify(
+        status === 200
+          ? {}
+          : { errors: [{ code: status === 500 ? 'UNKNOWN' : 'UNAVAILABLE', message: status === 500 ? 'storage driver failed' : 'try later' }] },
+      ),
+    );
   });
   await new Promise<void>((resolve) => flaky.listen(0, '127.0.0.1', resolve));
   flakyUrl = `http://127.0.0.1:${(flaky.address() as AddressInfo).port}`;
@@ -55,7 +66,9 @@ const call = (method: Method, url: string, idToken?: string, payload?: object) =
   t.app.inject({ method, url: `/ms-kube${url}`, headers: idToken ? bearer(idToken) : {}, payload });
 const base = (p = projectId) => `/projects/${p}/docker-registries`;
 const v2Body = (name: string, o: { url?: string; password?: string; isDefault?: boolean } = {}) => ({
-  name, isDefault: o.isDefault ?? false, provider: 'DockerRegistryV2',
+  name,
+  isDefault: o.isDefault ?? false,
+  provider: 'DockerRegistryV2',
   credentials: [
     { key: 'registry_url', value: o.url ?? `${reg.url}/team` },
     { key: 'docker_username', value: `  ${reg.username} ` },
@@ -69,7 +82,10 @@ describe('Docker registries CRUD', () => {
     const res = await call('POST', base(), members.write.idToken, v2Body('main'));
     expect(res.statusCode).toBe(201);
     expect(res.json()).toEqual({
-      registryName: 'main', isDefault: false, provider: 'DockerRegistryV2', createdAt: expect.any(String),
+      registryName: 'main',
+      isDefault: false,
+      provider: 'DockerRegistryV2',
+      createdAt: expect.any(String),
       credentials: [
         { key: 'registry_url', value: `${reg.url}/team`, sensitive: false },
         { key: 'docker_username', value: reg.username, sensitive: false },
@@ -84,10 +100,14 @@ describe('Docker registries CRUD', () => {
     expect(list.body).not.toContain(reg.password);
   });
 
-  it('refuses credentials the registry refuses (400, the registry\'s reason) and saves nothing', async () => {
+  it("refuses credentials the registry refuses (400, the registry's reason) and saves nothing", async () => {
     const res = await call('POST', base(), owner.idToken, v2Body('bad', { password: 'wrong' }));
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ code: 'RegistryVerifyFailed', message: expect.stringMatching(/^Docker Registry v2 refused the credentials: /), reason: expect.any(String) });
+    expect(res.json()).toMatchObject({
+      code: 'RegistryVerifyFailed',
+      message: expect.stringMatching(/^Docker Registry v2 refused the credentials: /),
+      reason: expect.any(String),
+    });
     expect((await call('GET', `${base()}/bad`, owner.idToken)).statusCode).toBe(404);
   });
 
@@ -96,7 +116,12 @@ describe('Docker registries CRUD', () => {
     try {
       const user = await registerUser(lan, 'lan@example.com');
       const project = await createProject(lan, user.idToken, 'Lan');
-      const res = await lan.app.inject({ method: 'POST', url: `/ms-kube/projects/${project}/docker-registries`, headers: bearer(user.idToken), payload: v2Body('local') });
+      const res = await lan.app.inject({
+        method: 'POST',
+        url: `/ms-kube/projects/${project}/docker-registries`,
+        headers: bearer(user.idToken),
+        payload: v2Body('local'),
+      });
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toMatch(/is a loopback or link-local address, which Gantry does not reach for a URL a user gave \(OUTBOUND_NETWORK=lan\)/);
     } finally {
@@ -114,12 +139,81 @@ describe('Docker registries CRUD', () => {
   it.each([
     [{ name: 'Bad_Name' }, 'name', registryMessages.nameRule],
     [{ name: '-dash' }, 'name', registryMessages.nameRule],
-    [{ credentials: [{ key: 'registry_url', value: 'not a url' }, { key: 'docker_username', value: 'u' }, { key: 'docker_password', value: 'p' }] }, 'registry_url', registryMessages.registryUrl],
-    [{ credentials: [{ key: 'registry_url', value: 'r.example.com' }, { key: 'docker_username', value: 'u' }] }, 'docker_password', registryMessages.required('Password or token')],
-    [{ provider: 'Ecr', credentials: [{ key: 'aws_account_id', value: '1234' }, { key: 'aws_region', value: 'eu-west-1' }, { key: 'aws_access_key_id', value: 'A' }, { key: 'aws_secret_access_key', value: 'S' }] }, 'aws_account_id', registryMessages.awsAccountId],
-    [{ provider: 'Ecr', credentials: [{ key: 'aws_account_id', value: '123456789012' }, { key: 'aws_region', value: 'mars-1' }, { key: 'aws_access_key_id', value: 'A' }, { key: 'aws_secret_access_key', value: 'S' }] }, 'aws_region', registryMessages.awsRegion],
-    [{ provider: 'GitlabContainerRegistry', credentials: [{ key: 'registry_url', value: 'registry.gitlab.com' }, { key: 'gitlab_hierarchy_type', value: 'users' }, { key: 'gitlab_id', value: '1' }, { key: 'docker_username', value: 'u' }, { key: 'docker_password', value: 'p' }] }, 'gitlab_hierarchy_type', registryMessages.hierarchyType],
-    [{ provider: 'GitlabContainerRegistry', credentials: [{ key: 'registry_url', value: 'registry.gitlab.com/some/path' }, { key: 'gitlab_hierarchy_type', value: 'groups' }, { key: 'gitlab_id', value: '1' }, { key: 'docker_username', value: 'u' }, { key: 'docker_password', value: 'p' }] }, 'registry_url', registryMessages.registryUrl],
+    [
+      {
+        credentials: [
+          { key: 'registry_url', value: 'not a url' },
+          { key: 'docker_username', value: 'u' },
+          { key: 'docker_password', value: 'p' },
+        ],
+      },
+      'registry_url',
+      registryMessages.registryUrl,
+    ],
+    [
+      {
+        credentials: [
+          { key: 'registry_url', value: 'r.example.com' },
+          { key: 'docker_username', value: 'u' },
+        ],
+      },
+      'docker_password',
+      registryMessages.required('Password or token'),
+    ],
+    [
+      {
+        provider: 'Ecr',
+        credentials: [
+          { key: 'aws_account_id', value: '1234' },
+          { key: 'aws_region', value: 'eu-west-1' },
+          { key: 'aws_access_key_id', value: 'A' },
+          { key: 'aws_secret_access_key', value: 'S' },
+        ],
+      },
+      'aws_account_id',
+      registryMessages.awsAccountId,
+    ],
+    [
+      {
+        provider: 'Ecr',
+        credentials: [
+          { key: 'aws_account_id', value: '123456789012' },
+          { key: 'aws_region', value: 'mars-1' },
+          { key: 'aws_access_key_id', value: 'A' },
+          { key: 'aws_secret_access_key', value: 'S' },
+        ],
+      },
+      'aws_region',
+      registryMessages.awsRegion,
+    ],
+    [
+      {
+        provider: 'GitlabContainerRegistry',
+        credentials: [
+          { key: 'registry_url', value: 'registry.gitlab.com' },
+          { key: 'gitlab_hierarchy_type', value: 'users' },
+          { key: 'gitlab_id', value: '1' },
+          { key: 'docker_username', value: 'u' },
+          { key: 'docker_password', value: 'p' },
+        ],
+      },
+      'gitlab_hierarchy_type',
+      registryMessages.hierarchyType,
+    ],
+    [
+      {
+        provider: 'GitlabContainerRegistry',
+        credentials: [
+          { key: 'registry_url', value: 'registry.gitlab.com/some/path' },
+          { key: 'gitlab_hierarchy_type', value: 'groups' },
+          { key: 'gitlab_id', value: '1' },
+          { key: 'docker_username', value: 'u' },
+          { key: 'docker_password', value: 'p' },
+        ],
+      },
+      'registry_url',
+      registryMessages.registryUrl,
+    ],
     [{ provider: 'Quay' }, 'provider', registryMessages.unsupportedProvider],
   ])('validates %j → fields.%s', async (patch, field, message) => {
     const res = await call('POST', base(), owner.idToken, { ...v2Body('valid-name'), ...patch });
@@ -131,7 +225,10 @@ describe('Docker registries CRUD', () => {
   it('keeps one default per project, listed first; making another default clears the first', async () => {
     expect((await call('POST', base(), owner.idToken, v2Body('zz-default', { isDefault: true }))).statusCode).toBe(201);
     expect((await call('POST', base(), owner.idToken, v2Body('aa-plain'))).statusCode).toBe(201);
-    const names = async () => (await call('GET', base(), owner.idToken)).json().dockerRegistries.map((r: { registryName: string; isDefault: boolean }) => `${r.registryName}${r.isDefault ? '*' : ''}`);
+    const names = async () =>
+      (await call('GET', base(), owner.idToken))
+        .json()
+        .dockerRegistries.map((r: { registryName: string; isDefault: boolean }) => `${r.registryName}${r.isDefault ? '*' : ''}`);
     expect(await names()).toEqual(['zz-default*', 'aa-plain', 'main']);
     const res = await call('PUT', `${base()}/main`, owner.idToken, { isDefault: true, credentials: v2Body('main').credentials });
     expect(res.statusCode).toBe(200);
@@ -150,7 +247,11 @@ describe('Docker registries CRUD', () => {
   });
 
   it('updates: the password sent as the placeholder, empty or not at all keeps the stored one (verified again)', async () => {
-    const creds = (password?: string) => [{ key: 'registry_url', value: reg.url }, { key: 'docker_username', value: reg.username }, ...(password === undefined ? [] : [{ key: 'docker_password', value: password, sensitive: true }])];
+    const creds = (password?: string) => [
+      { key: 'registry_url', value: reg.url },
+      { key: 'docker_username', value: reg.username },
+      ...(password === undefined ? [] : [{ key: 'docker_password', value: password, sensitive: true }]),
+    ];
     for (const password of [SENSITIVE_PLACEHOLDER, '', undefined]) {
       const res = await call('PUT', `${base()}/aa-plain`, owner.idToken, { isDefault: false, credentials: creds(password) });
       expect(res.statusCode).toBe(200);
@@ -186,12 +287,20 @@ describe('repositories and versions', () => {
       tags: [
         { name: 'latest', date: '2025-12-01T00:00:00Z', digest: digests.latest, commit: null },
         { name: 'v3', date: '2026-03-01T00:00:00Z', digest: digests.v3, commit: null },
-        { name: 'v2', date: '2026-02-01T00:00:00Z', digest: digests.v2, commit: { sha: '2222222bbbb', message: 'second', name: '2222222', user: { name: 'Ada', avatar: 'https://avatars.example/ada.png' } } },
+        {
+          name: 'v2',
+          date: '2026-02-01T00:00:00Z',
+          digest: digests.v2,
+          commit: { sha: '2222222bbbb', message: 'second', name: '2222222', user: { name: 'Ada', avatar: 'https://avatars.example/ada.png' } },
+        },
       ],
       lastElementCursor: 3,
     });
     const page2 = await call('GET', `${base()}/main/versions?repository=api&offset=3&limit=3`, members.read.idToken);
-    expect(page2.json()).toEqual({ tags: [expect.objectContaining({ name: 'v1', digest: digests.v1, commit: expect.objectContaining({ sha: '1111111aaaa' }) })], lastElementCursor: -1 });
+    expect(page2.json()).toEqual({
+      tags: [expect.objectContaining({ name: 'v1', digest: digests.v1, commit: expect.objectContaining({ sha: '1111111aaaa' }) })],
+      lastElementCursor: -1,
+    });
   });
 
   it('validates the versions query', async () => {
@@ -199,7 +308,7 @@ describe('repositories and versions', () => {
     expect((await call('GET', `${base()}/main/versions?repository=api&limit=0`, owner.idToken)).statusCode).toBe(400);
   });
 
-  it('answers 502 with the registry\'s reason when it fails, 503 while it is unavailable, 404 for an unknown repository', async () => {
+  it("answers 502 with the registry's reason when it fails, 503 while it is unavailable, 404 for an unknown repository", async () => {
     expect((await call('POST', base(), owner.idToken, v2Body('flaky', { url: flakyUrl }))).statusCode).toBe(201);
     const repos = await call('GET', `${base()}/flaky/repositories`, owner.idToken);
     expect(repos.statusCode).toBe(502);
@@ -216,8 +325,21 @@ describe('access', () => {
     expect((await call('POST', base(), members.read.idToken, v2Body('x'))).statusCode).toBe(403);
     expect((await call('PUT', `${base()}/main`, members.read.idToken, { isDefault: false, credentials: [] })).statusCode).toBe(403);
     expect((await call('DELETE', `${base()}/main`, members.read.idToken)).statusCode).toBe(403);
-    for (const [method, url] of [['GET', base()], ['POST', base()], ['GET', `${base()}/main`], ['PUT', `${base()}/main`], ['DELETE', `${base()}/main`], ['GET', `${base()}/main/repositories`], ['GET', `${base()}/main/versions?repository=api`]] as const) {
-      const res = await call(method, url, outsider.idToken, method === 'POST' ? v2Body('x') : method === 'PUT' ? { isDefault: false, credentials: v2Body('x').credentials } : undefined);
+    for (const [method, url] of [
+      ['GET', base()],
+      ['POST', base()],
+      ['GET', `${base()}/main`],
+      ['PUT', `${base()}/main`],
+      ['DELETE', `${base()}/main`],
+      ['GET', `${base()}/main/repositories`],
+      ['GET', `${base()}/main/versions?repository=api`],
+    ] as const) {
+      const res = await call(
+        method,
+        url,
+        outsider.idToken,
+        method === 'POST' ? v2Body('x') : method === 'PUT' ? { isDefault: false, credentials: v2Body('x').credentials } : undefined,
+      );
       expect(res.statusCode, `${method} ${url}`).toBe(404);
     }
     // the outsider's own registry named main is not reachable from this project by its owner either
@@ -227,17 +349,29 @@ describe('access', () => {
 
   it('is in the OpenAPI document', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/docs/json' })).json();
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining([
-      '/ms-kube/projects/{projectId}/docker-registries', '/ms-kube/projects/{projectId}/docker-registries/{registryName}',
-      '/ms-kube/projects/{projectId}/docker-registries/{registryName}/repositories', '/ms-kube/projects/{projectId}/docker-registries/{registryName}/versions',
-    ]));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/ms-kube/projects/{projectId}/docker-registries',
+        '/ms-kube/projects/{projectId}/docker-registries/{registryName}',
+        '/ms-kube/projects/{projectId}/docker-registries/{registryName}/repositories',
+        '/ms-kube/projects/{projectId}/docker-registries/{registryName}/versions',
+      ]),
+    );
   });
 });
 
 describe('the registries port', () => {
-  it('answers the push target of the default registry or a named one, never another project\'s', async () => {
+  it("answers the push target of the default registry or a named one, never another project's", async () => {
     const port: RegistriesPort = t.app.services.registries;
-    expect(await port.pushTarget(projectId)).toEqual({ registryName: 'main', provider: 'DockerRegistryV2', host: reg.host, repositoryPrefix: 'team', username: reg.username, password: reg.password, tls: false });
+    expect(await port.pushTarget(projectId)).toEqual({
+      registryName: 'main',
+      provider: 'DockerRegistryV2',
+      host: reg.host,
+      repositoryPrefix: 'team',
+      username: reg.username,
+      password: reg.password,
+      tls: false,
+    });
     expect(await port.pushTarget(projectId, 'aa-plain')).toMatchObject({ registryName: 'aa-plain', repositoryPrefix: '' });
     await expect(port.pushTarget(projectId, 'nope')).rejects.toMatchObject({ status: 404 });
     const fresh = await createProject(t, owner.idToken, 'Empty');

@@ -1,7 +1,15 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  CreateRegistryBody, DockerRegistry, DockerRegistryList, DockerRepositoryList, OkBody, ProjectIdParams, RegistryParams,
-  RepositoryVersions, RepositoryVersionsQuery, UpdateRegistryBody,
+  CreateRegistryBody,
+  DockerRegistry,
+  DockerRegistryList,
+  DockerRepositoryList,
+  OkBody,
+  ProjectIdParams,
+  RegistryParams,
+  RepositoryVersions,
+  RepositoryVersionsQuery,
+  UpdateRegistryBody,
 } from '@gantry/contracts';
 import { currentUser, type Guards } from '../../platform/auth.js';
 import type { RegistriesService } from './registries.service.js';
@@ -20,13 +28,21 @@ export function registriesRoutes(deps: { registries: RegistriesService; guards: 
     const tags = ['docker registries'];
     const one = '/projects/:projectId/docker-registries/:registryName';
 
-    app.get('/projects/:projectId/docker-registries', { preHandler: view, schema: { tags, params: ProjectIdParams, response: { 200: DockerRegistryList } } }, async (req) => ({
-      dockerRegistries: await svc.list(req.params.projectId),
-    }));
-    app.post('/projects/:projectId/docker-registries', { preHandler: change, schema: { tags, params: ProjectIdParams, body: CreateRegistryBody, response: { 201: DockerRegistry } } }, async (req, reply) =>
-      reply.status(201).send(await svc.create(req.params.projectId, currentUser(req).id, req.body)),
+    app.get(
+      '/projects/:projectId/docker-registries',
+      { preHandler: view, schema: { tags, params: ProjectIdParams, response: { 200: DockerRegistryList } } },
+      async (req) => ({
+        dockerRegistries: await svc.list(req.params.projectId),
+      }),
     );
-    app.get(one, { preHandler: view, schema: { tags, params: RegistryParams, response: { 200: DockerRegistry } } }, async (req) => svc.get(req.params.projectId, req.params.registryName));
+    app.post(
+      '/projects/:projectId/docker-registries',
+      { preHandler: change, schema: { tags, params: ProjectIdParams, body: CreateRegistryBody, response: { 201: DockerRegistry } } },
+      async (req, reply) => reply.status(201).send(await svc.create(req.params.projectId, currentUser(req).id, req.body)),
+    );
+    app.get(one, { preHandler: view, schema: { tags, params: RegistryParams, response: { 200: DockerRegistry } } }, async (req) =>
+      svc.get(req.params.projectId, req.params.registryName),
+    );
     app.put(one, { preHandler: change, schema: { tags, params: RegistryParams, body: UpdateRegistryBody, response: { 200: DockerRegistry } } }, async (req) =>
       svc.update(req.params.projectId, req.params.registryName, req.body),
     );
@@ -37,8 +53,10 @@ export function registriesRoutes(deps: { registries: RegistriesService; guards: 
     app.get(`${one}/repositories`, { preHandler: view, schema: { tags, params: RegistryParams, response: { 200: DockerRepositoryList } } }, async (req) =>
       svc.repositories(req.params.projectId, req.params.registryName),
     );
-    app.get(`${one}/versions`, { preHandler: view, schema: { tags, params: RegistryParams, querystring: RepositoryVersionsQuery, response: { 200: RepositoryVersions } } }, async (req) =>
-      svc.versions(req.params.projectId, req.params.registryName, req.query),
+    app.get(
+      `${one}/versions`,
+      { preHandler: view, schema: { tags, params: RegistryParams, querystring: RepositoryVersionsQuery, response: { 200: RepositoryVersions } } },
+      async (req) => svc.versions(req.params.projectId, req.params.registryName, req.query),
     );
   };
 }

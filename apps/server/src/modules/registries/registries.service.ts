@@ -1,8 +1,21 @@
 import crypto from 'node:crypto';
 import {
-  GANTRY_IMAGE_LABELS, REGISTRY_CREDENTIAL_KEYS, SENSITIVE_PLACEHOLDER, isRegistryProvider, maskedCredentials, registryCredentialErrors, registryMessages,
-  type ContainerScan, type CreateRegistryBody, type DockerRegistry, type DockerRepositoryList, type ImageCommit, type ImageTag, type RegistryProvider,
-  type RepositoryVersions, type UpdateRegistryBody,
+  GANTRY_IMAGE_LABELS,
+  REGISTRY_CREDENTIAL_KEYS,
+  SENSITIVE_PLACEHOLDER,
+  isRegistryProvider,
+  maskedCredentials,
+  registryCredentialErrors,
+  registryMessages,
+  type ContainerScan,
+  type CreateRegistryBody,
+  type DockerRegistry,
+  type DockerRepositoryList,
+  type ImageCommit,
+  type ImageTag,
+  type RegistryProvider,
+  type RepositoryVersions,
+  type UpdateRegistryBody,
 } from '@gantry/contracts';
 import type { SecretBox } from '../../platform/secrets.js';
 import { AppError, Conflict, NotFound, Upstream, Validation } from '../../platform/errors.js';
@@ -10,7 +23,9 @@ import { RegistryFailure, errorMessage, type RegistryAdapters, type RegistryTag 
 import type { RegistriesPort, RegistryPushTarget } from './registries.port.js';
 import type { RegistriesStore, RegistryRow } from './registries.store.js';
 
-interface Log { warn(obj: object, msg?: string): void }
+interface Log {
+  warn(obj: object, msg?: string): void;
+}
 
 /** The most tags one versions request describes (a tag costs a manifest and a config read on a v2 registry). */
 const MAX_TAGS = 1000;
@@ -44,7 +59,8 @@ export function createRegistriesService(deps: { store: RegistriesStore; secrets:
   const { store, secrets, adapters } = deps;
 
   const providerOf = (p: string): RegistryProvider => {
-    if (!isRegistryProvider(p)) throw new Validation(registryMessages.unsupportedProvider, { provider: [registryMessages.unsupportedProvider] }, 'UnsupportedProvider');
+    if (!isRegistryProvider(p))
+      throw new Validation(registryMessages.unsupportedProvider, { provider: [registryMessages.unsupportedProvider] }, 'UnsupportedProvider');
     return p;
   };
   const sensitiveKeys = (provider: RegistryProvider) => new Set(REGISTRY_CREDENTIAL_KEYS[provider].filter((k) => k.sensitive).map((k) => k.key));
@@ -55,8 +71,16 @@ export function createRegistriesService(deps: { store: RegistriesStore; secrets:
   }
   function toApi(row: RegistryRow): DockerRegistry {
     const provider = providerOf(row.provider);
-    const present = Object.fromEntries(REGISTRY_CREDENTIAL_KEYS[provider].map((k) => [k.key, k.sensitive ? SENSITIVE_PLACEHOLDER : row.credentials[k.key]]).filter(([, v]) => v !== undefined));
-    return { registryName: row.name, isDefault: row.isDefault, provider, credentials: maskedCredentials(provider, present as Record<string, string>), createdAt: row.createdAt.toISOString() };
+    const present = Object.fromEntries(
+      REGISTRY_CREDENTIAL_KEYS[provider].map((k) => [k.key, k.sensitive ? SENSITIVE_PLACEHOLDER : row.credentials[k.key]]).filter(([, v]) => v !== undefined),
+    );
+    return {
+      registryName: row.name,
+      isDefault: row.isDefault,
+      provider,
+      credentials: maskedCredentials(provider, present as Record<string, string>),
+      createdAt: row.createdAt.toISOString(),
+    };
   }
   /** The provider's keys from a body (unknown keys dropped), `kept` filling sensitive ones sent as the placeholder, empty or not at all. */
   function collect(provider: RegistryProvider, sent: { key: string; value: string }[], kept: Record<string, string> = {}): Record<string, string> {
@@ -139,7 +163,17 @@ export function createRegistriesService(deps: { store: RegistriesStore; secrets:
       if (await store.get(projectId, body.name)) throw new Conflict(registryMessages.exists(body.name));
       await verify(provider, values);
       try {
-        return toApi(await store.insert({ id: crypto.randomUUID(), projectId, name: body.name, provider, isDefault: body.isDefault, ...split(provider, values), createdBy: userId }));
+        return toApi(
+          await store.insert({
+            id: crypto.randomUUID(),
+            projectId,
+            name: body.name,
+            provider,
+            isDefault: body.isDefault,
+            ...split(provider, values),
+            createdBy: userId,
+          }),
+        );
       } catch (err) {
         if (pgCode(err) === '23505') throw new Conflict(registryMessages.exists(body.name));
         throw err;
@@ -171,17 +205,19 @@ export function createRegistriesService(deps: { store: RegistriesStore; secrets:
       try {
         const all = sortTags((await adapter.listTags(q.repository)).slice(0, MAX_TAGS));
         const page = all.slice(q.offset, q.offset + q.limit);
-        const tags = await Promise.all(page.map(async (t: RegistryTag): Promise<ImageTag> => {
-          let labels = t.labels;
-          if (labels === undefined) {
-            labels = await adapter.labels(q.repository, t.name).catch((err: unknown) => {
-              if (err instanceof RegistryFailure && err.unavailable) throw err;
-              deps.log?.warn({ registry: row.name, repository: q.repository, tag: t.name, reason: errorMessage(err) }, 'image labels not readable');
-              return {};
-            });
-          }
-          return { name: t.name, date: t.date, digest: t.digest, commit: commitFromLabels(labels) };
-        }));
+        const tags = await Promise.all(
+          page.map(async (t: RegistryTag): Promise<ImageTag> => {
+            let labels = t.labels;
+            if (labels === undefined) {
+              labels = await adapter.labels(q.repository, t.name).catch((err: unknown) => {
+                if (err instanceof RegistryFailure && err.unavailable) throw err;
+                deps.log?.warn({ registry: row.name, repository: q.repository, tag: t.name, reason: errorMessage(err) }, 'image labels not readable');
+                return {};
+              });
+            }
+            return { name: t.name, date: t.date, digest: t.digest, commit: commitFromLabels(labels) };
+          }),
+        );
         return { tags, lastElementCursor: q.offset + q.limit < all.length ? q.offset + q.limit : -1 };
       } catch (err) {
         return upstream(err);

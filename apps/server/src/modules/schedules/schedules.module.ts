@@ -14,13 +14,16 @@ export const schedulesModule = defineModule({
   create(platform, needs: { billing: BillingService; cloudAccounts: CloudAccountsService }, overrides: { changeState?: ChangeState }) {
     const { cloudAccounts } = needs;
     const schedules = createSchedulesService({
-      store: createSchedulesStore(platform.db), billing: needs.billing,
+      store: createSchedulesStore(platform.db),
+      billing: needs.billing,
       awsAccountIds: async (projectId) => (await cloudAccounts.listAws(projectId)).map((a) => a.id),
-      changeState: overrides.changeState ?? (async (projectId, schedule, action) => {
-        const env = await cloudAccounts.credentialsFor(projectId, 'aws', schedule.awsAccountId);
-        const credentials = { accessKeyId: env.AWS_ACCESS_KEY_ID!, secretAccessKey: env.AWS_SECRET_ACCESS_KEY!, sessionToken: env.AWS_SESSION_TOKEN };
-        return changeTaggedState({ region: schedule.awsRegion, credentials, tagKey: schedule.resourcesTagKey, tagValue: schedule.resourcesTagValue }, action);
-      }),
+      changeState:
+        overrides.changeState ??
+        (async (projectId, schedule, action) => {
+          const env = await cloudAccounts.credentialsFor(projectId, 'aws', schedule.awsAccountId);
+          const credentials = { accessKeyId: env.AWS_ACCESS_KEY_ID!, secretAccessKey: env.AWS_SECRET_ACCESS_KEY!, sessionToken: env.AWS_SESSION_TOKEN };
+          return changeTaggedState({ region: schedule.awsRegion, credentials, tagKey: schedule.resourcesTagKey, tagValue: schedule.resourcesTagValue }, action);
+        }),
     });
     return { api: schedules, routes: [{ prefix: '/ms-cloud-cost-optimizer', plugin: schedulesRoutes({ schedules, guards: platform.guards }) }] };
   },

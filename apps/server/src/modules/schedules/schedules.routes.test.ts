@@ -1,6 +1,16 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { scheduleToCron, COST_TAG_KEY } from '@gantry/contracts';
-import { createTestApp, grantPlan, connectAwsAccount, registerUser, createProject, addMember, bearer, type TestApp, acceptingCloudVerifier } from '../../../test/helpers.js';
+import {
+  createTestApp,
+  grantPlan,
+  connectAwsAccount,
+  registerUser,
+  createProject,
+  addMember,
+  bearer,
+  type TestApp,
+  acceptingCloudVerifier,
+} from '../../../test/helpers.js';
 
 const verifier = acceptingCloudVerifier;
 const ACCOUNT = '123456789012';
@@ -16,15 +26,31 @@ const stateCalls: object[] = [];
 const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, token: string, payload?: object, pid = projectId) =>
   t.app.inject({ method, url: `/ms-cloud-cost-optimizer/projects/${pid}${url}`, headers: bearer(token), payload });
 const body = (patch: object = {}) => ({
-  name: 'office hours', ...scheduleToCron({ days: ['MON', 'FRI'], wakeHour: 8, sleepHour: 18 }, 0), timezone: 'Europe/Berlin',
-  awsAccountId: ACCOUNT, awsRegion: 'eu-central-1', resourcesTagKey: COST_TAG_KEY, resourcesTagValue: '6a1f7d3e-8c6e-4b0e-9b7a-1c2d3e4f5a6b', ...patch,
+  name: 'office hours',
+  ...scheduleToCron({ days: ['MON', 'FRI'], wakeHour: 8, sleepHour: 18 }, 0),
+  timezone: 'Europe/Berlin',
+  awsAccountId: ACCOUNT,
+  awsRegion: 'eu-central-1',
+  resourcesTagKey: COST_TAG_KEY,
+  resourcesTagValue: '6a1f7d3e-8c6e-4b0e-9b7a-1c2d3e4f5a6b',
+  ...patch,
 });
 
 beforeAll(async () => {
-  t = await createTestApp({}, { overrides: { cloudAccounts: { verifier }, schedules: { changeState: async (_projectId, schedule, action) => {
-    stateCalls.push({ schedule: schedule.name, tag: `${schedule.resourcesTagKey}=${schedule.resourcesTagValue}`, region: schedule.awsRegion, action });
-    return { ec2: ['i-0aaa'], rds: [] };
-  } } } });
+  t = await createTestApp(
+    {},
+    {
+      overrides: {
+        cloudAccounts: { verifier },
+        schedules: {
+          changeState: async (_projectId, schedule, action) => {
+            stateCalls.push({ schedule: schedule.name, tag: `${schedule.resourcesTagKey}=${schedule.resourcesTagValue}`, region: schedule.awsRegion, action });
+            return { ec2: ['i-0aaa'], rds: [] };
+          },
+        },
+      },
+    },
+  );
   owner = await registerUser(t, 'sched-owner@example.com');
   outsider = await registerUser(t, 'sched-outsider@example.com');
   projectId = await createProject(t, owner.idToken, 'Schedules');
@@ -33,7 +59,9 @@ beforeAll(async () => {
   await grantPlan(t, owner.idToken, projectId);
   await connectAwsAccount(t, owner.idToken, projectId, ACCOUNT);
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 describe('saving schedules', () => {
   let id: string;
@@ -41,7 +69,13 @@ describe('saving schedules', () => {
   it('creates, lists, updates and deletes a schedule of the project', async () => {
     const created = await call('POST', '/schedules', owner.idToken, body());
     expect(created.statusCode, created.body).toBe(201);
-    expect(created.json()).toMatchObject({ name: 'office hours', state: 'ENABLED', startExpression: 'cron(0 8 ? * MON,FRI *)', stopExpression: 'cron(0 18 ? * MON,FRI *)', resourcesTagKey: 'gantry:cost-optimizer' });
+    expect(created.json()).toMatchObject({
+      name: 'office hours',
+      state: 'ENABLED',
+      startExpression: 'cron(0 8 ? * MON,FRI *)',
+      stopExpression: 'cron(0 18 ? * MON,FRI *)',
+      resourcesTagKey: 'gantry:cost-optimizer',
+    });
     id = created.json().id;
     expect((await call('GET', '/schedules', reader.idToken)).json().schedules.map((s: { id: string }) => s.id)).toEqual([id]);
     const updated = await call('PUT', `/schedules/${id}`, owner.idToken, body({ state: 'DISABLED' }));
@@ -56,17 +90,22 @@ describe('saving schedules', () => {
     const noDays = await call('POST', '/schedules', owner.idToken, body({ startExpression: '' }));
     expect(noDays.statusCode).toBe(400);
     const badCron = await call('POST', '/schedules', owner.idToken, body({ stopExpression: 'at noon' }));
-    expect(badCron.json()).toMatchObject({ message: 'Please select at least one day and time range', fields: { stopExpression: ['Please select at least one day and time range'] } });
+    expect(badCron.json()).toMatchObject({
+      message: 'Please select at least one day and time range',
+      fields: { stopExpression: ['Please select at least one day and time range'] },
+    });
     const foreign = await call('POST', '/schedules', owner.idToken, body({ awsAccountId: '999999999999' }));
     expect(foreign.json().fields).toEqual({ awsAccountId: ['Please select an AWS account of this project'] });
   });
 
-  it('starts or stops the schedule\'s resources now (Start All / Stop All)', async () => {
+  it("starts or stops the schedule's resources now (Start All / Stop All)", async () => {
     const created = (await call('POST', '/schedules', owner.idToken, body({ name: 'nights' }))).json();
     const res = await call('POST', `/schedules/${created.id}/actions`, owner.idToken, { action: 'stop' });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ ec2: ['i-0aaa'], rds: [] });
-    expect(stateCalls).toEqual([{ schedule: 'nights', tag: 'gantry:cost-optimizer=6a1f7d3e-8c6e-4b0e-9b7a-1c2d3e4f5a6b', region: 'eu-central-1', action: 'stop' }]);
+    expect(stateCalls).toEqual([
+      { schedule: 'nights', tag: 'gantry:cost-optimizer=6a1f7d3e-8c6e-4b0e-9b7a-1c2d3e4f5a6b', region: 'eu-central-1', action: 'stop' },
+    ]);
     expect((await call('POST', `/schedules/${created.id}/actions`, owner.idToken, { action: 'pause' })).statusCode).toBe(400);
     expect((await call('POST', `/schedules/${created.id}/actions`, reader.idToken, { action: 'start' })).statusCode).toBe(403);
     expect((await call('POST', `/schedules/${created.id}/actions`, outsider.idToken, { action: 'start' })).statusCode).toBe(404);

@@ -11,21 +11,35 @@ export function schedulesRoutes(deps: { schedules: SchedulesService; guards: Gua
   const { schedules, guards } = deps;
   return async (app) => {
     const tags = ['saving schedules'];
-    app.get('/projects/:projectId/schedules', { preHandler: guards.project('view'), schema: { tags, params: ProjectIdParams, response: { 200: z.object({ schedules: z.array(Schedule) }) } } }, async (req) => ({
-      schedules: await schedules.list(req.params.projectId),
-    }));
-    app.post('/projects/:projectId/schedules', { preHandler: guards.project('change'), schema: { tags, params: ProjectIdParams, body: ScheduleBody, response: { 201: Schedule } } }, async (req, reply) =>
-      reply.status(201).send(await schedules.create(req.params.projectId, req.body)),
+    app.get(
+      '/projects/:projectId/schedules',
+      { preHandler: guards.project('view'), schema: { tags, params: ProjectIdParams, response: { 200: z.object({ schedules: z.array(Schedule) }) } } },
+      async (req) => ({
+        schedules: await schedules.list(req.params.projectId),
+      }),
     );
-    app.put('/projects/:projectId/schedules/:scheduleId', { preHandler: guards.project('change'), schema: { tags, params: ScheduleParams, body: ScheduleBody, response: { 200: Schedule } } }, (req) =>
-      schedules.update(req.params.projectId, req.params.scheduleId, req.body),
+    app.post(
+      '/projects/:projectId/schedules',
+      { preHandler: guards.project('change'), schema: { tags, params: ProjectIdParams, body: ScheduleBody, response: { 201: Schedule } } },
+      async (req, reply) => reply.status(201).send(await schedules.create(req.params.projectId, req.body)),
     );
-    app.post('/projects/:projectId/schedules/:scheduleId/actions', { preHandler: guards.project('change'), schema: { tags, params: ScheduleParams, body: ScheduleActionBody, response: { 200: ScheduleActionResult } } }, (req) =>
-      schedules.changeState(req.params.projectId, req.params.scheduleId, req.body.action),
+    app.put(
+      '/projects/:projectId/schedules/:scheduleId',
+      { preHandler: guards.project('change'), schema: { tags, params: ScheduleParams, body: ScheduleBody, response: { 200: Schedule } } },
+      (req) => schedules.update(req.params.projectId, req.params.scheduleId, req.body),
     );
-    app.delete('/projects/:projectId/schedules/:scheduleId', { preHandler: guards.project('change'), schema: { tags, params: ScheduleParams, response: { 200: OkBody } } }, async (req) => {
-      await schedules.remove(req.params.projectId, req.params.scheduleId);
-      return { ok: true as const };
-    });
+    app.post(
+      '/projects/:projectId/schedules/:scheduleId/actions',
+      { preHandler: guards.project('change'), schema: { tags, params: ScheduleParams, body: ScheduleActionBody, response: { 200: ScheduleActionResult } } },
+      (req) => schedules.changeState(req.params.projectId, req.params.scheduleId, req.body.action),
+    );
+    app.delete(
+      '/projects/:projectId/schedules/:scheduleId',
+      { preHandler: guards.project('change'), schema: { tags, params: ScheduleParams, response: { 200: OkBody } } },
+      async (req) => {
+        await schedules.remove(req.params.projectId, req.params.scheduleId);
+        return { ok: true as const };
+      },
+    );
   };
 }

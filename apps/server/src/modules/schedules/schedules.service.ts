@@ -11,8 +11,16 @@ const CRON = /^cron\(\S+ \S+ \S+ \S+ \S+ \S+\)$/;
 
 export function toSchedule(r: ScheduleRow): Schedule {
   return {
-    id: r.id, name: r.name, state: r.state, startExpression: r.startExpression, stopExpression: r.stopExpression, timezone: r.timezone,
-    awsAccountId: r.awsAccountId, awsRegion: r.awsRegion, resourcesTagKey: r.resourcesTagKey, resourcesTagValue: r.resourcesTagValue,
+    id: r.id,
+    name: r.name,
+    state: r.state,
+    startExpression: r.startExpression,
+    stopExpression: r.stopExpression,
+    timezone: r.timezone,
+    awsAccountId: r.awsAccountId,
+    awsRegion: r.awsRegion,
+    resourcesTagKey: r.resourcesTagKey,
+    resourcesTagValue: r.resourcesTagValue,
     createdAt: r.createdAt.toISOString(),
   };
 }
@@ -22,7 +30,9 @@ export function toSchedule(r: ScheduleRow): Schedule {
  * This module keeps the rules; waking and sleeping the tagged resources is the cost tools' scheduler.
  */
 export function createSchedulesService(deps: {
-  store: SchedulesStore; billing: BillingService; awsAccountIds: (projectId: string) => Promise<string[]>;
+  store: SchedulesStore;
+  billing: BillingService;
+  awsAccountIds: (projectId: string) => Promise<string[]>;
   /** Starts or stops the tagged resources in the schedule's account (assumed role) and region. */
   changeState: (projectId: string, schedule: Schedule, action: StateAction) => Promise<ScheduleActionResult>;
 }) {

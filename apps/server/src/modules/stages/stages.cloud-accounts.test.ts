@@ -11,7 +11,11 @@ const UNUSED = '444455556666';
 
 const call = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) => t.app.inject({ method, url, headers: bearer(owner.idToken), payload });
 const connectAws = (pid: string, awsAccountId: string) =>
-  call('POST', `/ms-aws/projects/${pid}/aws-accounts`, { accountName: `acct-${awsAccountId}`, iamRole: `arn:aws:iam::${awsAccountId}:role/gantry`, externalId: 'ext-1' });
+  call('POST', `/ms-aws/projects/${pid}/aws-accounts`, {
+    accountName: `acct-${awsAccountId}`,
+    iamRole: `arn:aws:iam::${awsAccountId}:role/gantry`,
+    externalId: 'ext-1',
+  });
 const stagePayload = (name: string, patch: object) => ({ name, description: name, infrastructureAsCodeTool: 'terraform', ...patch });
 
 beforeAll(async () => {
@@ -19,24 +23,42 @@ beforeAll(async () => {
   owner = await registerUser(t, 'account-users@example.com');
   projectId = await createProject(t, owner.idToken, 'Accounts');
   otherProjectId = await createProject(t, owner.idToken, 'Elsewhere');
-  for (const [pid, id] of [[projectId, USED], [projectId, UNUSED], [otherProjectId, USED]] as const) {
+  for (const [pid, id] of [
+    [projectId, USED],
+    [projectId, UNUSED],
+    [otherProjectId, USED],
+  ] as const) {
     const res = await connectAws(pid, id);
     expect(res.statusCode, res.body).toBe(201);
   }
-  const gcp = await call('POST', `/ms-aws/projects/${projectId}/gcp-accounts`, { gcpProjectId: 'shop-prod', projectName: 'Shop', targetServiceAccount: 'gantry@shop-prod.iam.gserviceaccount.com' });
+  const gcp = await call('POST', `/ms-aws/projects/${projectId}/gcp-accounts`, {
+    gcpProjectId: 'shop-prod',
+    projectName: 'Shop',
+    targetServiceAccount: 'gantry@shop-prod.iam.gserviceaccount.com',
+  });
   expect(gcp.statusCode, gcp.body).toBe(201);
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 describe('a cloud account that environments use', () => {
   let awsStageId: string;
   let gcpStageId: string;
 
   it('cannot be deleted while an environment deploys into it', async () => {
-    const aws = await call('POST', `/ms-engine/projects/${projectId}/stages`, stagePayload('production', { cloudProvider: 'aws', awsAccountId: USED, awsRegion: 'eu-central-1' }));
+    const aws = await call(
+      'POST',
+      `/ms-engine/projects/${projectId}/stages`,
+      stagePayload('production', { cloudProvider: 'aws', awsAccountId: USED, awsRegion: 'eu-central-1' }),
+    );
     expect(aws.statusCode, aws.body).toBe(201);
     awsStageId = aws.json().stageId;
-    const gcp = await call('POST', `/ms-engine/projects/${projectId}/stages`, stagePayload('analytics', { cloudProvider: 'google', gcpProjectId: 'shop-prod', gcpRegion: 'europe-west1', gcpZone: 'europe-west1-b' }));
+    const gcp = await call(
+      'POST',
+      `/ms-engine/projects/${projectId}/stages`,
+      stagePayload('analytics', { cloudProvider: 'google', gcpProjectId: 'shop-prod', gcpRegion: 'europe-west1', gcpZone: 'europe-west1-b' }),
+    );
     expect(gcp.statusCode, gcp.body).toBe(201);
     gcpStageId = gcp.json().stageId;
 
@@ -46,7 +68,12 @@ describe('a cloud account that environments use', () => {
     const busyGcp = await call('DELETE', `/ms-aws/projects/${projectId}/gcp-accounts/shop-prod`);
     expect(busyGcp.statusCode).toBe(409);
     expect(busyGcp.json().environments).toEqual(['analytics']);
-    expect((await call('GET', `/ms-aws/projects/${projectId}/aws-accounts`)).json().awsAccounts.map((a: { id: string }) => a.id).sort()).toEqual([USED, UNUSED]);
+    expect(
+      (await call('GET', `/ms-aws/projects/${projectId}/aws-accounts`))
+        .json()
+        .awsAccounts.map((a: { id: string }) => a.id)
+        .sort(),
+    ).toEqual([USED, UNUSED]);
   });
 
   it('is judged per account and per project', async () => {

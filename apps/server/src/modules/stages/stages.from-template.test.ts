@@ -1,6 +1,16 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { scheduleToCron, COST_TAG_KEY, StageFromTemplateBody } from '@gantry/contracts';
-import { createTestApp, grantPlan, connectAwsAccount, registerUser, createProject, addMember, bearer, type TestApp, acceptingCloudVerifier } from '../../../test/helpers.js';
+import {
+  createTestApp,
+  grantPlan,
+  connectAwsAccount,
+  registerUser,
+  createProject,
+  addMember,
+  bearer,
+  type TestApp,
+  acceptingCloudVerifier,
+} from '../../../test/helpers.js';
 import { createStagesService } from './stages.service.js';
 import { createStagesStore } from './stages.store.js';
 
@@ -18,8 +28,14 @@ const api = (method: 'GET' | 'POST', url: string, token: string, payload?: objec
   t.app.inject({ method, url: `/ms-engine/projects/${pid}${url}`, headers: bearer(token), payload });
 const fromTemplate = (token: string, patch: object = {}, pid = projectId) => api('POST', '/stages/from-template', token, body(patch), pid);
 const body = (patch: object = {}) => ({
-  name: 'strapiEnv', description: 'Strapi', cloudProvider: 'aws', infrastructureAsCodeTool: 'cloudformation', awsAccountId: ACCOUNT, awsRegion: 'eu-central-1',
-  template: 'strapi', templateValues: { DatabaseClient: 'sqlite', ImageUrl: 'strapi/strapi:4', DesiredReplicas: 1, Memory: 512, CPU: 256 },
+  name: 'strapiEnv',
+  description: 'Strapi',
+  cloudProvider: 'aws',
+  infrastructureAsCodeTool: 'cloudformation',
+  awsAccountId: ACCOUNT,
+  awsRegion: 'eu-central-1',
+  template: 'strapi',
+  templateValues: { DatabaseClient: 'sqlite', ImageUrl: 'strapi/strapi:4', DesiredReplicas: 1, Memory: 512, CPU: 256 },
   savingSchedule: { name: 'office hours', ...scheduleToCron({ days: ['MON', 'FRI'], wakeHour: 8, sleepHour: 18 }, 0), timezone: 'Europe/Berlin' },
   ...patch,
 });
@@ -49,17 +65,26 @@ beforeAll(async () => {
   await grantPlan(t, owner.idToken, projectId);
   await connectAwsAccount(t, owner.idToken, projectId, ACCOUNT);
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 describe('an environment from a template, in one call', () => {
-  it('creates the environment, the template\'s resources in order with their values and references, and the saving schedule', async () => {
+  it("creates the environment, the template's resources in order with their values and references, and the saving schedule", async () => {
     const res = await fromTemplate(writer.idToken);
     expect(res.statusCode, res.body).toBe(201);
     const { stageId } = res.json();
-    expect((await api('GET', `/stages/${stageId}`, reader.idToken)).json()).toMatchObject({ name: 'strapiEnv', cloudProvider: 'aws', infrastructureAsCodeTool: 'cloudformation', awsAccountId: ACCOUNT });
+    expect((await api('GET', `/stages/${stageId}`, reader.idToken)).json()).toMatchObject({
+      name: 'strapiEnv',
+      cloudProvider: 'aws',
+      infrastructureAsCodeTool: 'cloudformation',
+      awsAccountId: ACCOUNT,
+    });
     const resources = (await api('GET', `/stages/${stageId}/resources`, reader.idToken)).json().resources;
     expect(resources.map((r: any) => [r.name, r.component.name, r.componentVersion])).toEqual([
-      ['vpc', 'AWS VPC', 'LATEST'], ['infrastructure', 'Strapi Infrastructure', 'LATEST'], ['app', 'Fargate App Runner', 'LATEST'],
+      ['vpc', 'AWS VPC', 'LATEST'],
+      ['infrastructure', 'Strapi Infrastructure', 'LATEST'],
+      ['app', 'Fargate App Runner', 'LATEST'],
     ]);
     expect(resources[1].configurations).toEqual([
       { key: 'VpcId', value: 'vpc.VpcId', sensitive: false, reference: true },
@@ -68,14 +93,27 @@ describe('an environment from a template, in one call', () => {
     ]);
     expect(resources[2].configurations).toContainEqual({ key: 'ImageUrl', value: 'strapi/strapi:4', sensitive: false, reference: false });
     expect(resources[2].configurations).toContainEqual({ key: 'ClusterName', value: 'infrastructure.ClusterName', sensitive: false, reference: true });
-    expect(await schedulesOf(reader.idToken)).toEqual([expect.objectContaining({
-      name: 'office hours', state: 'ENABLED', awsAccountId: ACCOUNT, awsRegion: 'eu-central-1', timezone: 'Europe/Berlin', resourcesTagKey: COST_TAG_KEY, resourcesTagValue: stageId,
-    })]);
+    expect(await schedulesOf(reader.idToken)).toEqual([
+      expect.objectContaining({
+        name: 'office hours',
+        state: 'ENABLED',
+        awsAccountId: ACCOUNT,
+        awsRegion: 'eu-central-1',
+        timezone: 'Europe/Berlin',
+        resourcesTagKey: COST_TAG_KEY,
+        resourcesTagValue: stageId,
+      }),
+    ]);
     expect(await stored()).toEqual({ stages: 1, resources: 3, schedules: 1 });
   });
 
   it('creates the kubernetes template without a saving schedule', async () => {
-    const res = await fromTemplate(owner.idToken, { name: 'eksEnv', template: 'kubernetes', templateValues: { Domain: 'example.com' }, savingSchedule: undefined });
+    const res = await fromTemplate(owner.idToken, {
+      name: 'eksEnv',
+      template: 'kubernetes',
+      templateValues: { Domain: 'example.com' },
+      savingSchedule: undefined,
+    });
     expect(res.statusCode, res.body).toBe(201);
     const resources = (await api('GET', `/stages/${res.json().stageId}/resources`, reader.idToken)).json().resources;
     expect(resources.map((r: any) => r.name)).toEqual(['vpc', 'cluster']);
@@ -83,7 +121,7 @@ describe('an environment from a template, in one call', () => {
     expect(await stored()).toEqual({ stages: 2, resources: 5, schedules: 1 });
   });
 
-  it('a resource failing its checks answers the template toast\'s message and leaves no environment, resource or schedule', async () => {
+  it("a resource failing its checks answers the template toast's message and leaves no environment, resource or schedule", async () => {
     const before = await stored();
     // the second resource fails: vpc was already checked before it
     const bad = await fromTemplate(writer.idToken, { name: 'badClient', templateValues: { ...body().templateValues, DatabaseClient: 'postgres' } });
@@ -100,18 +138,27 @@ describe('an environment from a template, in one call', () => {
   it('a write failing inside the transaction rolls back the environment and its resources', async () => {
     const { database, billing, components } = t.app.services;
     const stages = createStagesService({
-      db: database.db, store: createStagesStore(database.db), billing, secrets: t.app.services.secrets, cloudAccount: async () => null,
+      db: database.db,
+      store: createStagesStore(database.db),
+      billing,
+      secrets: t.app.services.secrets,
+      cloudAccount: async () => null,
       components: {
         schema: (pid, id, version) => components.versionSchema(pid, id, version),
         summary: async () => ({ id: '', name: '', type: '' }),
         idByName: async (pid, name) => (await components.list(pid)).find((c) => c.name === name)?.id,
       },
       // the schedule is the last write: the environment and its three resources are in the transaction by then
-      schedules: { prepareCreate: async () => async () => { throw new Error('the schedule could not be written'); } },
+      schedules: {
+        prepareCreate: async () => async () => {
+          throw new Error('the schedule could not be written');
+        },
+      },
     });
     const before = await stored();
-    await expect(stages.createFromTemplate(projectId, StageFromTemplateBody.parse(body({ name: 'halfWritten' }))))
-      .rejects.toThrow('the schedule could not be written');
+    await expect(stages.createFromTemplate(projectId, StageFromTemplateBody.parse(body({ name: 'halfWritten' })))).rejects.toThrow(
+      'the schedule could not be written',
+    );
     expect(await stored()).toEqual(before);
   });
 
@@ -125,7 +172,13 @@ describe('an environment from a template, in one call', () => {
     const bad = await fromTemplate(writer.idToken, { name: 'x', template: 'wordpress', savingSchedule: { name: '', startExpression: '', stopExpression: '' } });
     expect(bad.statusCode).toBe(400);
     expect(Object.keys(bad.json().fields)).toEqual(expect.arrayContaining(['name', 'template', 'savingSchedule.name']));
-    const azure = await fromTemplate(writer.idToken, { name: 'azureEnv', cloudProvider: 'azurerm', infrastructureAsCodeTool: 'terraform', tenantId: 't', subscriptionId: 's' });
+    const azure = await fromTemplate(writer.idToken, {
+      name: 'azureEnv',
+      cloudProvider: 'azurerm',
+      infrastructureAsCodeTool: 'terraform',
+      tenantId: 't',
+      subscriptionId: 's',
+    });
     expect(azure.statusCode).toBe(400);
     expect(azure.json().fields.savingSchedule).toEqual(['Saving schedules need the aws provider']);
   });

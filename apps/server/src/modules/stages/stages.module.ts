@@ -22,9 +22,13 @@ export const stagesModule = defineModule({
         return (await cloudAccounts.listAws(projectId)).some((a) => a.id === body.awsAccountId) ? null : 'Please select an AWS account of this project';
       }
       if (body.cloudProvider === 'azurerm') {
-        return (await cloudAccounts.listAzure(projectId)).some((a) => a.tenantId === body.tenantId && a.subscriptionId === body.subscriptionId) ? null : 'Please select an Azure subscription of this project';
+        return (await cloudAccounts.listAzure(projectId)).some((a) => a.tenantId === body.tenantId && a.subscriptionId === body.subscriptionId)
+          ? null
+          : 'Please select an Azure subscription of this project';
       }
-      return (await cloudAccounts.listGcp(projectId)).some((a) => a.gcpProjectId === body.gcpProjectId) ? null : 'Please select a Google Cloud project of this project';
+      return (await cloudAccounts.listGcp(projectId)).some((a) => a.gcpProjectId === body.gcpProjectId)
+        ? null
+        : 'Please select a Google Cloud project of this project';
     };
     const stages = createStagesService({
       db: platform.db,

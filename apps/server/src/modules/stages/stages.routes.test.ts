@@ -1,5 +1,14 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { createTestApp, connectAwsAccount, registerUser, createProject, addMember, bearer, type TestApp, acceptingCloudVerifier } from '../../../test/helpers.js';
+import {
+  createTestApp,
+  connectAwsAccount,
+  registerUser,
+  createProject,
+  addMember,
+  bearer,
+  type TestApp,
+  acceptingCloudVerifier,
+} from '../../../test/helpers.js';
 
 const verifier = acceptingCloudVerifier;
 
@@ -14,7 +23,15 @@ const ACCOUNT = '123456789012';
 
 const api = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, token: string, payload?: object, pid = projectId) =>
   t.app.inject({ method, url: `/ms-engine/projects/${pid}${url}`, headers: bearer(token), payload });
-const aws = (patch: object = {}) => ({ name: 'staging', description: 'Staging', cloudProvider: 'aws', infrastructureAsCodeTool: 'terraform', awsAccountId: ACCOUNT, awsRegion: 'eu-central-1', ...patch });
+const aws = (patch: object = {}) => ({
+  name: 'staging',
+  description: 'Staging',
+  cloudProvider: 'aws',
+  infrastructureAsCodeTool: 'terraform',
+  awsAccountId: ACCOUNT,
+  awsRegion: 'eu-central-1',
+  ...patch,
+});
 
 beforeAll(async () => {
   t = await createTestApp({}, { overrides: { cloudAccounts: { verifier } } });
@@ -26,34 +43,58 @@ beforeAll(async () => {
   reader = await addMember(t, owner.idToken, projectId, 'stage-reader@example.com', 'read');
   await connectAwsAccount(t, owner.idToken, projectId, ACCOUNT);
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 describe('environments (stages)', () => {
   let stageId: string;
 
-  it('creates an environment on one of the project\'s AWS accounts', async () => {
+  it("creates an environment on one of the project's AWS accounts", async () => {
     const res = await api('POST', '/stages', writer.idToken, aws());
     expect(res.statusCode, res.body).toBe(201);
     stageId = res.json().stageId;
     const got = (await api('GET', `/stages/${stageId}`, reader.idToken)).json();
-    expect(got).toMatchObject({ name: 'staging', status: 'NOT_DEPLOYED', cloudProvider: 'aws', infrastructureAsCodeTool: 'terraform', awsAccountId: ACCOUNT, awsRegion: 'eu-central-1', tenantId: null, lastDeployed: null });
+    expect(got).toMatchObject({
+      name: 'staging',
+      status: 'NOT_DEPLOYED',
+      cloudProvider: 'aws',
+      infrastructureAsCodeTool: 'terraform',
+      awsAccountId: ACCOUNT,
+      awsRegion: 'eu-central-1',
+      tenantId: null,
+      lastDeployed: null,
+    });
     expect((await api('GET', '/stages', reader.idToken)).json().stages.map((s: any) => s.name)).toEqual(['staging']);
     const projects = (await t.app.inject({ method: 'GET', url: '/ms-project/projects', headers: bearer(owner.idToken) })).json().projects;
     expect(projects.find((p: any) => p.id === projectId).stagesCount).toBe(1);
   });
 
   it('validates per provider and refuses accounts of other projects', async () => {
-    const bad = await api('POST', '/stages', writer.idToken, { name: 'x', description: '', cloudProvider: 'azurerm', infrastructureAsCodeTool: 'cloudformation' });
+    const bad = await api('POST', '/stages', writer.idToken, {
+      name: 'x',
+      description: '',
+      cloudProvider: 'azurerm',
+      infrastructureAsCodeTool: 'cloudformation',
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().fields).toMatchObject({
       name: ['Environment name must be 3 to 20 characters'],
       description: ['Description must be 1 to 255 characters'],
       infrastructureAsCodeTool: ['CloudFormation environments need the aws provider'],
-      tenantId: ['Please enter the tenant id'], subscriptionId: ['Please enter the subscription id'],
+      tenantId: ['Please enter the tenant id'],
+      subscriptionId: ['Please enter the subscription id'],
     });
     const dashed = await api('POST', '/stages', writer.idToken, aws({ name: 'my-env' }));
     expect(dashed.json().fields).toEqual({ name: ['Environment name may contain only letters and digits'] });
-    const zone = await api('POST', '/stages', writer.idToken, { name: 'gcpEnv', description: 'GCP', cloudProvider: 'google', gcpProjectId: 'p', gcpRegion: 'europe-west1', gcpZone: 'us-east1-b' });
+    const zone = await api('POST', '/stages', writer.idToken, {
+      name: 'gcpEnv',
+      description: 'GCP',
+      cloudProvider: 'google',
+      gcpProjectId: 'p',
+      gcpRegion: 'europe-west1',
+      gcpZone: 'us-east1-b',
+    });
     expect(zone.json().fields.gcpZone).toEqual(['Please select a zone of the region']);
     const foreign = await api('POST', '/stages', writer.idToken, aws({ name: 'foreign', awsAccountId: '999999999999' }));
     expect(foreign.statusCode).toBe(400);
@@ -70,7 +111,10 @@ describe('environments (stages)', () => {
   });
 
   it('locks provider, tool and account once deployed, and keeps a deployed environment from deletion', async () => {
-    expect((await api('PUT', `/stages/${stageId}`, writer.idToken, aws({ description: 'Renamed', awsRegion: 'eu-west-1' }))).json()).toMatchObject({ description: 'Renamed', awsRegion: 'eu-west-1' });
+    expect((await api('PUT', `/stages/${stageId}`, writer.idToken, aws({ description: 'Renamed', awsRegion: 'eu-west-1' }))).json()).toMatchObject({
+      description: 'Renamed',
+      awsRegion: 'eu-west-1',
+    });
     await t.app.services.database.executeSql(`update stages set status = 'UPDATE_COMPLETE' where id = '${stageId}'`);
     const locked = await api('PUT', `/stages/${stageId}`, writer.idToken, aws({ awsRegion: 'us-east-1' }));
     expect(locked.statusCode).toBe(400);
@@ -88,7 +132,12 @@ describe('environments (stages)', () => {
     const third = await api('POST', '/stages', writer.idToken, aws({ name: 'third' }));
     expect(third.statusCode).toBe(402);
     expect((await api('DELETE', `/stages/${stageId}`, writer.idToken)).statusCode).toBe(200);
-    const replica = await api('POST', '/stages', writer.idToken, aws({ name: 'secondReplica', copyFrom: (await api('GET', '/stages', reader.idToken)).json().stages[0].id }));
+    const replica = await api(
+      'POST',
+      '/stages',
+      writer.idToken,
+      aws({ name: 'secondReplica', copyFrom: (await api('GET', '/stages', reader.idToken)).json().stages[0].id }),
+    );
     expect(replica.statusCode).toBe(402);
     expect(replica.json().message).toBe('Your plan does not include Environment replication. Upgrade your plan to use it.');
   });
@@ -100,30 +149,84 @@ describe('environments (stages)', () => {
     beforeAll(async () => {
       const list = (await api('GET', '/stages', reader.idToken)).json().stages;
       envId = list[0].id;
-      const comps = (await t.app.inject({ method: 'GET', url: `/ms-engine/projects/${projectId}/components`, headers: bearer(reader.idToken) })).json().components;
+      const comps = (await t.app.inject({ method: 'GET', url: `/ms-engine/projects/${projectId}/components`, headers: bearer(reader.idToken) })).json()
+        .components;
       site = comps.find((c: any) => c.name === 'Static site bucket').id;
       config = comps.find((c: any) => c.name === 'Service config').id;
     });
 
     it('adds a component at LATEST with values checked against its schema', async () => {
-      const bad = await api('POST', `/stages/${envId}/resources`, writer.idToken, { name: 'site', componentId: site, configurations: [{ key: 'region', value: 'mars-1' }] });
+      const bad = await api('POST', `/stages/${envId}/resources`, writer.idToken, {
+        name: 'site',
+        componentId: site,
+        configurations: [{ key: 'region', value: 'mars-1' }],
+      });
       expect(bad.statusCode).toBe(400);
-      expect(bad.json().fields).toEqual({ 'configurations.region': ['region must be one of us-east-1, us-east-2, us-west-2, eu-west-1, eu-central-1, ap-southeast-1'], 'configurations.bucket_name': ['bucket_name is required'] });
-      const res = await api('POST', `/stages/${envId}/resources`, writer.idToken, { name: 'site', componentId: site, configurations: [{ key: 'bucket_name', value: 'my-site' }] });
+      expect(bad.json().fields).toEqual({
+        'configurations.region': ['region must be one of us-east-1, us-east-2, us-west-2, eu-west-1, eu-central-1, ap-southeast-1'],
+        'configurations.bucket_name': ['bucket_name is required'],
+      });
+      const res = await api('POST', `/stages/${envId}/resources`, writer.idToken, {
+        name: 'site',
+        componentId: site,
+        configurations: [{ key: 'bucket_name', value: 'my-site' }],
+      });
       expect(res.statusCode, res.body).toBe(201);
-      expect(res.json()).toMatchObject({ name: 'site', componentVersion: 'LATEST', status: 'NOT_DEPLOYED', isDeployed: false, component: { name: 'Static site bucket' } });
-      expect((await api('POST', `/stages/${envId}/resources`, writer.idToken, { name: 'site', componentId: site, configurations: [{ key: 'bucket_name', value: 'x' }] })).statusCode).toBe(409);
-      expect((await api('POST', `/stages/${envId}/resources`, reader.idToken, { name: 'other', componentId: site, configurations: [{ key: 'bucket_name', value: 'x' }] })).statusCode).toBe(403);
+      expect(res.json()).toMatchObject({
+        name: 'site',
+        componentVersion: 'LATEST',
+        status: 'NOT_DEPLOYED',
+        isDeployed: false,
+        component: { name: 'Static site bucket' },
+      });
+      expect(
+        (
+          await api('POST', `/stages/${envId}/resources`, writer.idToken, {
+            name: 'site',
+            componentId: site,
+            configurations: [{ key: 'bucket_name', value: 'x' }],
+          })
+        ).statusCode,
+      ).toBe(409);
+      expect(
+        (
+          await api('POST', `/stages/${envId}/resources`, reader.idToken, {
+            name: 'other',
+            componentId: site,
+            configurations: [{ key: 'bucket_name', value: 'x' }],
+          })
+        ).statusCode,
+      ).toBe(403);
     });
 
-    it('takes references to other resources\' outputs and seals sensitive values', async () => {
-      const wrongOutput = await api('POST', `/stages/${envId}/resources`, writer.idToken, { name: 'app', componentId: config, configurations: [{ key: 'service_name', value: 'web' }, { key: 'backend_url', value: 'site.nope', reference: true }] });
+    it("takes references to other resources' outputs and seals sensitive values", async () => {
+      const wrongOutput = await api('POST', `/stages/${envId}/resources`, writer.idToken, {
+        name: 'app',
+        componentId: config,
+        configurations: [
+          { key: 'service_name', value: 'web' },
+          { key: 'backend_url', value: 'site.nope', reference: true },
+        ],
+      });
       expect(wrongOutput.json().fields).toEqual({ 'configurations.backend_url': ['site has no output nope'] });
-      const missing = await api('POST', `/stages/${envId}/resources`, writer.idToken, { name: 'app', componentId: config, configurations: [{ key: 'service_name', value: 'web' }, { key: 'backend_url', value: 'ghost.website_url', reference: true }] });
+      const missing = await api('POST', `/stages/${envId}/resources`, writer.idToken, {
+        name: 'app',
+        componentId: config,
+        configurations: [
+          { key: 'service_name', value: 'web' },
+          { key: 'backend_url', value: 'ghost.website_url', reference: true },
+        ],
+      });
       expect(missing.json().message).toBe('There is no resource ghost in this environment');
-      const ok = await api('POST', `/stages/${envId}/resources`, writer.idToken, { name: 'app', componentId: config, configurations: [
-        { key: 'service_name', value: 'web' }, { key: 'backend_url', value: 'site.website_url', reference: true }, { key: 'api_key', value: 'k3y-s3cret' },
-      ] });
+      const ok = await api('POST', `/stages/${envId}/resources`, writer.idToken, {
+        name: 'app',
+        componentId: config,
+        configurations: [
+          { key: 'service_name', value: 'web' },
+          { key: 'backend_url', value: 'site.website_url', reference: true },
+          { key: 'api_key', value: 'k3y-s3cret' },
+        ],
+      });
       expect(ok.statusCode, ok.body).toBe(201);
       expect(ok.json().configurations).toEqual([
         { key: 'service_name', value: 'web', sensitive: false, reference: false },
@@ -132,16 +235,28 @@ describe('environments (stages)', () => {
       ]);
       const raw = await t.app.services.database.executeSql(`select configurations::text as c from stage_resources where name = 'app'`);
       expect(raw.rows[0].c).not.toContain('k3y-s3cret');
-      const updated = await api('PUT', `/stages/${envId}/resources/app`, writer.idToken, { name: 'app', componentId: config, configurations: [
-        { key: 'service_name', value: 'web2' }, { key: 'api_key', value: '(sensitive)', sensitive: true },
-      ] });
+      const updated = await api('PUT', `/stages/${envId}/resources/app`, writer.idToken, {
+        name: 'app',
+        componentId: config,
+        configurations: [
+          { key: 'service_name', value: 'web2' },
+          { key: 'api_key', value: '(sensitive)', sensitive: true },
+        ],
+      });
       expect(updated.statusCode, updated.body).toBe(200);
       const again = await t.app.services.database.executeSql(`select configurations::text as c from stage_resources where name = 'app'`);
       expect(again.rows[0].c).toBe(raw.rows[0].c.replace('"web"', '"web2"').replace(/,\s*\{"key": "backend_url"[^}]*\}/, ''));
     });
 
     it('keeps a referenced resource and a used component from removal', async () => {
-      await api('PUT', `/stages/${envId}/resources/app`, writer.idToken, { name: 'app', componentId: config, configurations: [{ key: 'service_name', value: 'web' }, { key: 'backend_url', value: 'site.website_url', reference: true }] });
+      await api('PUT', `/stages/${envId}/resources/app`, writer.idToken, {
+        name: 'app',
+        componentId: config,
+        configurations: [
+          { key: 'service_name', value: 'web' },
+          { key: 'backend_url', value: 'site.website_url', reference: true },
+        ],
+      });
       const blocked = await api('DELETE', `/stages/${envId}/resources/site`, writer.idToken);
       expect(blocked.statusCode).toBe(409);
       expect(blocked.json().message).toBe('app use outputs of site');

@@ -1,8 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import {
-  StageBody, ResourceBody, StageFromTemplateBody, ENVIRONMENT_TEMPLATES, TEMPLATE_FAILED_MESSAGE, missingTemplateInputs, COST_TAG_KEY, stageLocked, LOCKED_STAGE_FIELDS, checkInputValues, REFERENCE_PATTERN, RESOURCE_LATEST, SENSITIVE_PLACEHOLDER,
-  type Stage, type Resource, type ComponentVersionSchema, type TemplateName,
+  StageBody,
+  ResourceBody,
+  StageFromTemplateBody,
+  ENVIRONMENT_TEMPLATES,
+  TEMPLATE_FAILED_MESSAGE,
+  missingTemplateInputs,
+  COST_TAG_KEY,
+  stageLocked,
+  LOCKED_STAGE_FIELDS,
+  checkInputValues,
+  REFERENCE_PATTERN,
+  RESOURCE_LATEST,
+  SENSITIVE_PLACEHOLDER,
+  type Stage,
+  type Resource,
+  type ComponentVersionSchema,
+  type TemplateName,
 } from '@gantry/contracts';
 import type { Db } from '../../platform/db.js';
 import type { SecretBox } from '../../platform/secrets.js';
@@ -34,27 +49,52 @@ const iso = (d: Date | null) => d?.toISOString() ?? null;
 
 export function toStage(r: StageRow): Stage {
   return {
-    id: r.id, name: r.name, description: r.description, status: r.status, cloudProvider: r.cloudProvider, infrastructureAsCodeTool: r.iacTool,
-    awsAccountId: r.awsAccountId, awsRegion: r.awsRegion, tenantId: r.tenantId, subscriptionId: r.subscriptionId,
-    gcpProjectId: r.gcpProjectId, gcpRegion: r.gcpRegion, gcpZone: r.gcpZone,
-    lastDeployed: iso(r.lastDeployed), lastDeploymentId: r.lastDeploymentId, currentDeploymentId: r.currentDeploymentId,
-    dateCreated: r.createdAt.toISOString(), dateUpdated: r.updatedAt.toISOString(),
+    id: r.id,
+    name: r.name,
+    description: r.description,
+    status: r.status,
+    cloudProvider: r.cloudProvider,
+    infrastructureAsCodeTool: r.iacTool,
+    awsAccountId: r.awsAccountId,
+    awsRegion: r.awsRegion,
+    tenantId: r.tenantId,
+    subscriptionId: r.subscriptionId,
+    gcpProjectId: r.gcpProjectId,
+    gcpRegion: r.gcpRegion,
+    gcpZone: r.gcpZone,
+    lastDeployed: iso(r.lastDeployed),
+    lastDeploymentId: r.lastDeploymentId,
+    currentDeploymentId: r.currentDeploymentId,
+    dateCreated: r.createdAt.toISOString(),
+    dateUpdated: r.updatedAt.toISOString(),
   };
 }
 
 /** Only the account fields of the body's provider are kept; the others are cleared. */
 function columns(b: Body) {
   return {
-    name: b.name, description: b.description, cloudProvider: b.cloudProvider, iacTool: b.infrastructureAsCodeTool,
-    awsAccountId: b.cloudProvider === 'aws' ? b.awsAccountId! : null, awsRegion: b.cloudProvider === 'aws' ? b.awsRegion! : null,
-    tenantId: b.cloudProvider === 'azurerm' ? b.tenantId! : null, subscriptionId: b.cloudProvider === 'azurerm' ? b.subscriptionId! : null,
-    gcpProjectId: b.cloudProvider === 'google' ? b.gcpProjectId! : null, gcpRegion: b.cloudProvider === 'google' ? b.gcpRegion! : null,
+    name: b.name,
+    description: b.description,
+    cloudProvider: b.cloudProvider,
+    iacTool: b.infrastructureAsCodeTool,
+    awsAccountId: b.cloudProvider === 'aws' ? b.awsAccountId! : null,
+    awsRegion: b.cloudProvider === 'aws' ? b.awsRegion! : null,
+    tenantId: b.cloudProvider === 'azurerm' ? b.tenantId! : null,
+    subscriptionId: b.cloudProvider === 'azurerm' ? b.subscriptionId! : null,
+    gcpProjectId: b.cloudProvider === 'google' ? b.gcpProjectId! : null,
+    gcpRegion: b.cloudProvider === 'google' ? b.gcpRegion! : null,
     gcpZone: b.cloudProvider === 'google' ? b.gcpZone! : null,
   };
 }
 
 export function createStagesService(deps: {
-  db: Db; store: StagesStore; billing: BillingService; schedules: Pick<SchedulesService, 'prepareCreate'>; cloudAccount: CloudAccountCheck; components: ComponentLookup; secrets: SecretBox;
+  db: Db;
+  store: StagesStore;
+  billing: BillingService;
+  schedules: Pick<SchedulesService, 'prepareCreate'>;
+  cloudAccount: CloudAccountCheck;
+  components: ComponentLookup;
+  secrets: SecretBox;
   /** Told of every deleted environment (deployments remove its terraform files and state). */
   removed?: (stageId: string) => Promise<void>;
 }) {
@@ -65,8 +105,17 @@ export function createStagesService(deps: {
   async function toResource(projectId: string, r: ResourceRow): Promise<Resource> {
     const component = await deps.components.summary(projectId, r.componentId).catch(() => ({ id: r.componentId, name: '(removed component)', type: 'Other' }));
     return {
-      name: r.name, component, componentVersion: r.componentVersion, status: r.status, isDeployed: r.isDeployed,
-      configurations: r.configurations.map((c) => ({ key: c.key, value: c.sensitive ? SENSITIVE_PLACEHOLDER : c.value, sensitive: c.sensitive, reference: c.reference })),
+      name: r.name,
+      component,
+      componentVersion: r.componentVersion,
+      status: r.status,
+      isDeployed: r.isDeployed,
+      configurations: r.configurations.map((c) => ({
+        key: c.key,
+        value: c.sensitive ? SENSITIVE_PLACEHOLDER : c.value,
+        sensitive: c.sensitive,
+        reference: c.reference,
+      })),
     };
   }
 
@@ -83,7 +132,10 @@ export function createStagesService(deps: {
     for (const c of body.configurations.filter((x) => x.reference)) {
       const [, resource, output] = REFERENCE_PATTERN.exec(String(c.value))!;
       const target = others.find((r) => r.name === resource);
-      if (!target) { fields[`configurations.${c.key}`] = [`There is no resource ${resource} in this environment`]; continue; }
+      if (!target) {
+        fields[`configurations.${c.key}`] = [`There is no resource ${resource} in this environment`];
+        continue;
+      }
       const outputs = (await deps.components.schema(projectId, target.componentId, versionArg(target.componentVersion))).outputs;
       if (!outputs.some((o) => o.name === output)) fields[`configurations.${c.key}`] = [`${resource} has no output ${output}`];
     }
@@ -105,7 +157,10 @@ export function createStagesService(deps: {
 
   async function checkAccount(projectId: string, body: Body) {
     const problem = await deps.cloudAccount(projectId, body);
-    if (problem) throw new Validation(problem, { [body.cloudProvider === 'aws' ? 'awsAccountId' : body.cloudProvider === 'azurerm' ? 'subscriptionId' : 'gcpProjectId']: [problem] });
+    if (problem)
+      throw new Validation(problem, {
+        [body.cloudProvider === 'aws' ? 'awsAccountId' : body.cloudProvider === 'azurerm' ? 'subscriptionId' : 'gcpProjectId']: [problem],
+      });
   }
 
   /** What a new environment must pass: the plan's limit, a replica's source, a free name, the project's account. */
@@ -130,7 +185,12 @@ export function createStagesService(deps: {
     for (const r of ENVIRONMENT_TEMPLATES[template].resources(values)) {
       const componentId = await deps.components.idByName(projectId, r.componentName);
       if (!componentId) throw new NotFound(`The component ${r.componentName} is not available`);
-      const body: ResourceInput = { name: r.name, componentId, componentVersion: RESOURCE_LATEST, configurations: r.configurations.map((c) => ({ ...c, sensitive: false })) };
+      const body: ResourceInput = {
+        name: r.name,
+        componentId,
+        componentVersion: RESOURCE_LATEST,
+        configurations: r.configurations.map((c) => ({ ...c, sensitive: false })),
+      };
       planned.push({ name: r.name, componentId, componentVersion: RESOURCE_LATEST, configurations: await prepareResource(projectId, planned, body) });
     }
     return planned;
@@ -161,9 +221,16 @@ export function createStagesService(deps: {
         throw e;
       });
       const stageId = randomUUID();
-      const writeSchedule = savingSchedule && await deps.schedules.prepareCreate(projectId, {
-        ...savingSchedule, awsAccountId: stage.awsAccountId!, awsRegion: stage.awsRegion!, resourcesTagKey: COST_TAG_KEY, resourcesTagValue: stageId, state: 'ENABLED',
-      });
+      const writeSchedule =
+        savingSchedule &&
+        (await deps.schedules.prepareCreate(projectId, {
+          ...savingSchedule,
+          awsAccountId: stage.awsAccountId!,
+          awsRegion: stage.awsRegion!,
+          resourcesTagKey: COST_TAG_KEY,
+          resourcesTagValue: stageId,
+          state: 'ENABLED',
+        }));
       await deps.db.transaction(async (tx) => {
         await store.insert({ id: stageId, projectId, ...columns(stage), copyFrom: stage.copyFrom ?? null }, tx);
         for (const r of resources) await store.insertResource({ stageId, ...r }, tx);
@@ -177,10 +244,20 @@ export function createStagesService(deps: {
       const next = columns(body);
       const current: Record<string, unknown> = { ...row };
       if (stageLocked(row.status)) {
-        const changed = LOCKED_STAGE_FIELDS.filter((f) => (f === 'infrastructureAsCodeTool' ? next.iacTool !== row.iacTool : (next as Record<string, unknown>)[f] !== current[f]));
-        if (changed.length) throw new Validation('A deployed environment keeps its provider, tool and account', Object.fromEntries(changed.map((f) => [f, ['Locked while the environment is deployed']])));
+        const changed = LOCKED_STAGE_FIELDS.filter((f) =>
+          f === 'infrastructureAsCodeTool' ? next.iacTool !== row.iacTool : (next as Record<string, unknown>)[f] !== current[f],
+        );
+        if (changed.length)
+          throw new Validation(
+            'A deployed environment keeps its provider, tool and account',
+            Object.fromEntries(changed.map((f) => [f, ['Locked while the environment is deployed']])),
+          );
       }
-      if (row.cloudProvider === 'azurerm' && body.cloudProvider === 'azurerm' && (next.tenantId !== row.tenantId || next.subscriptionId !== row.subscriptionId)) {
+      if (
+        row.cloudProvider === 'azurerm' &&
+        body.cloudProvider === 'azurerm' &&
+        (next.tenantId !== row.tenantId || next.subscriptionId !== row.subscriptionId)
+      ) {
         throw new Validation('Tenant and subscription ids cannot be changed', { tenantId: ['Cannot be changed'], subscriptionId: ['Cannot be changed'] });
       }
       const other = await store.byName(projectId, body.name);
@@ -205,15 +282,24 @@ export function createStagesService(deps: {
       const stage = await get(projectId, stageId);
       if (await store.resource(stageId, body.name)) throw new Conflict(`This environment already has a resource named ${body.name}`);
       const configurations = await prepareResource(projectId, await store.resources(stage.id), body);
-      return toResource(projectId, await store.insertResource({ stageId, name: body.name, componentId: body.componentId, componentVersion: body.componentVersion, configurations }));
+      return toResource(
+        projectId,
+        await store.insertResource({ stageId, name: body.name, componentId: body.componentId, componentVersion: body.componentVersion, configurations }),
+      );
     },
 
     async updateResource(projectId: string, stageId: string, name: string, body: ResourceInput): Promise<Resource> {
       const stage = await get(projectId, stageId);
       const row = await store.resource(stageId, name);
       if (!row) throw new NotFound('Resource not found');
-      if (body.name !== name || body.componentId !== row.componentId) throw new Validation('A resource keeps its name and component; add a new resource instead');
-      const configurations = await prepareResource(projectId, (await store.resources(stage.id)).filter((r) => r.id !== row.id), body, row);
+      if (body.name !== name || body.componentId !== row.componentId)
+        throw new Validation('A resource keeps its name and component; add a new resource instead');
+      const configurations = await prepareResource(
+        projectId,
+        (await store.resources(stage.id)).filter((r) => r.id !== row.id),
+        body,
+        row,
+      );
       return toResource(projectId, await store.updateResource(row.id, { componentVersion: body.componentVersion, configurations }));
     },
 

@@ -15,33 +15,91 @@ function accountMatches(account: CloudAccountRef) {
 
 export function createStagesStore(db: Db) {
   return {
-    list: (projectId: string) => db.select().from(stages).where(eq(stages.projectId, projectId)).orderBy(sql`lower(${stages.name})`),
-    byId: async (projectId: string, id: string) => (await db.select().from(stages).where(and(eq(stages.projectId, projectId), eq(stages.id, id))))[0],
-    byName: async (projectId: string, name: string) => (await db.select().from(stages).where(and(eq(stages.projectId, projectId), sql`lower(${stages.name}) = lower(${name})`)))[0],
+    list: (projectId: string) =>
+      db
+        .select()
+        .from(stages)
+        .where(eq(stages.projectId, projectId))
+        .orderBy(sql`lower(${stages.name})`),
+    byId: async (projectId: string, id: string) =>
+      (
+        await db
+          .select()
+          .from(stages)
+          .where(and(eq(stages.projectId, projectId), eq(stages.id, id)))
+      )[0],
+    byName: async (projectId: string, name: string) =>
+      (
+        await db
+          .select()
+          .from(stages)
+          .where(and(eq(stages.projectId, projectId), sql`lower(${stages.name}) = lower(${name})`))
+      )[0],
     count: async (projectId: string) => Number((await db.select({ n: count() }).from(stages).where(eq(stages.projectId, projectId)))[0]!.n),
     insert: async (values: typeof stages.$inferInsert, tx: Tx = db) => (await tx.insert(stages).values(values).returning())[0]!,
     update: async (projectId: string, id: string, values: Partial<typeof stages.$inferInsert>) =>
-      (await db.update(stages).set({ ...values, updatedAt: new Date() }).where(and(eq(stages.projectId, projectId), eq(stages.id, id))).returning())[0],
-    updateById: (id: string, values: Partial<typeof stages.$inferInsert>) => db.update(stages).set({ ...values, updatedAt: new Date() }).where(eq(stages.id, id)),
+      (
+        await db
+          .update(stages)
+          .set({ ...values, updatedAt: new Date() })
+          .where(and(eq(stages.projectId, projectId), eq(stages.id, id)))
+          .returning()
+      )[0],
+    updateById: (id: string, values: Partial<typeof stages.$inferInsert>) =>
+      db
+        .update(stages)
+        .set({ ...values, updatedAt: new Date() })
+        .where(eq(stages.id, id)),
     byIdAnyProject: async (id: string) => (await db.select().from(stages).where(eq(stages.id, id)))[0],
     delete: (projectId: string, id: string) => db.delete(stages).where(and(eq(stages.projectId, projectId), eq(stages.id, id))),
     deployedNames: async (projectId: string) =>
-      (await db.select({ name: stages.name }).from(stages).where(and(eq(stages.projectId, projectId), notInArray(stages.status, NOT_DEPLOYED)))).map((r) => r.name),
+      (
+        await db
+          .select({ name: stages.name })
+          .from(stages)
+          .where(and(eq(stages.projectId, projectId), notInArray(stages.status, NOT_DEPLOYED)))
+      ).map((r) => r.name),
     resources: (stageId: string) => db.select().from(stageResources).where(eq(stageResources.stageId, stageId)).orderBy(stageResources.createdAt),
-    resource: async (stageId: string, name: string) => (await db.select().from(stageResources).where(and(eq(stageResources.stageId, stageId), eq(stageResources.name, name))))[0],
+    resource: async (stageId: string, name: string) =>
+      (
+        await db
+          .select()
+          .from(stageResources)
+          .where(and(eq(stageResources.stageId, stageId), eq(stageResources.name, name)))
+      )[0],
     insertResource: async (values: typeof stageResources.$inferInsert, tx: Tx = db) => (await tx.insert(stageResources).values(values).returning())[0]!,
-    updateResource: async (id: string, values: Partial<typeof stageResources.$inferInsert>) => (await db.update(stageResources).set(values).where(eq(stageResources.id, id)).returning())[0]!,
+    updateResource: async (id: string, values: Partial<typeof stageResources.$inferInsert>) =>
+      (await db.update(stageResources).set(values).where(eq(stageResources.id, id)).returning())[0]!,
     deleteResource: (id: string) => db.delete(stageResources).where(eq(stageResources.id, id)),
     /** Names of the environments that use a component. */
-    stagesUsingComponent: async (componentId: string) =>
-      [...new Set((await db.select({ name: stages.name }).from(stageResources).innerJoin(stages, eq(stages.id, stageResources.stageId)).where(eq(stageResources.componentId, componentId))).map((r) => r.name))],
+    stagesUsingComponent: async (componentId: string) => [
+      ...new Set(
+        (
+          await db
+            .select({ name: stages.name })
+            .from(stageResources)
+            .innerJoin(stages, eq(stages.id, stageResources.stageId))
+            .where(eq(stageResources.componentId, componentId))
+        ).map((r) => r.name),
+      ),
+    ],
     /** Names of the project's environments that deploy into a cloud account. */
     namesUsingCloudAccount: async (projectId: string, account: CloudAccountRef) =>
-      (await db.select({ name: stages.name }).from(stages).where(and(eq(stages.projectId, projectId), accountMatches(account))).orderBy(sql`lower(${stages.name})`)).map((r) => r.name),
+      (
+        await db
+          .select({ name: stages.name })
+          .from(stages)
+          .where(and(eq(stages.projectId, projectId), accountMatches(account)))
+          .orderBy(sql`lower(${stages.name})`)
+      ).map((r) => r.name),
     countsFor: async (projectIds: string[]) =>
-      new Map(projectIds.length
-        ? (await db.select({ projectId: stages.projectId, n: count() }).from(stages).where(inArray(stages.projectId, projectIds)).groupBy(stages.projectId)).map((r) => [r.projectId, Number(r.n)])
-        : []),
+      new Map(
+        projectIds.length
+          ? (
+              await db.select({ projectId: stages.projectId, n: count() }).from(stages).where(inArray(stages.projectId, projectIds)).groupBy(stages.projectId)
+            ).map((r) => [r.projectId, Number(r.n)])
+          : [],
+      ),
   };
 }
 export type StagesStore = ReturnType<typeof createStagesStore>;

@@ -7,8 +7,7 @@ const MAX_LOCK_MS = 15 * 60_000;
 /** Failures older than this are forgotten: a mistyped password now and then never adds up to a lock. */
 const FORGET_AFTER_MS = 24 * 3_600_000;
 
-const inWords = (seconds: number) =>
-  seconds < 90 ? `${seconds} second${seconds === 1 ? '' : 's'}` : `${Math.ceil(seconds / 60)} minutes`;
+const inWords = (seconds: number) => (seconds < 90 ? `${seconds} second${seconds === 1 ? '' : 's'}` : `${Math.ceil(seconds / 60)} minutes`);
 
 export class AccountLocked extends AppError {
   constructor(readonly retryAfterSeconds: number) {

@@ -11,16 +11,38 @@ export const usersModule = defineModule({
     const { config } = platform;
     const store = createUsersStore(platform.db);
     platform.hooks.tokensValidAfter.answer(store.tokensValidAfter);
-    const github = config.GITHUB_CLIENT_ID && config.GITHUB_CLIENT_SECRET
-      ? createGithubIdentity({ clientId: config.GITHUB_CLIENT_ID, clientSecret: config.GITHUB_CLIENT_SECRET, oauthUrl: config.GITHUB_OAUTH_URL, apiUrl: config.GITHUB_API_URL })
-      : null;
+    const github =
+      config.GITHUB_CLIENT_ID && config.GITHUB_CLIENT_SECRET
+        ? createGithubIdentity({
+            clientId: config.GITHUB_CLIENT_ID,
+            clientSecret: config.GITHUB_CLIENT_SECRET,
+            oauthUrl: config.GITHUB_OAUTH_URL,
+            apiUrl: config.GITHUB_API_URL,
+          })
+        : null;
     const users = createUsersService({
-      db: platform.db, store, mailer: platform.mailer, idTokens: platform.idTokens, baseUrl: platform.baseUrl, github,
+      db: platform.db,
+      store,
+      mailer: platform.mailer,
+      idTokens: platform.idTokens,
+      baseUrl: platform.baseUrl,
+      github,
       refreshSuccessorKey: platform.deriveKey('refresh-successor'),
     });
     return {
       api: users,
-      routes: [{ prefix: '/ms-usermanagement', plugin: usersRoutes({ users, guards: platform.guards, mailer: platform.mailer, githubAuthorizeUrl: github?.authorizeUrl() ?? null, outboxKey: platform.outboxKey }) }],
+      routes: [
+        {
+          prefix: '/ms-usermanagement',
+          plugin: usersRoutes({
+            users,
+            guards: platform.guards,
+            mailer: platform.mailer,
+            githubAuthorizeUrl: github?.authorizeUrl() ?? null,
+            outboxKey: platform.outboxKey,
+          }),
+        },
+      ],
     };
   },
 });

@@ -5,15 +5,25 @@ import { loadConfig } from '../../config.js';
 import { createTestApp, registerUser, login, bearer, codeFromMail, createProject, addMember, PASSWORD, type TestApp } from '../../../test/helpers.js';
 
 let t: TestApp;
-beforeAll(async () => { t = await createTestApp(); });
-afterAll(async () => { await t?.close(); });
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
 
 const post = (url: string, payload: object, headers: Record<string, string> = {}) =>
   t.app.inject({ method: 'POST', url: `/ms-usermanagement${url}`, payload, headers });
 const me_ = (idToken: string) => t.app.inject({ method: 'GET', url: '/ms-usermanagement/users/me', headers: bearer(idToken) });
 /** Refresh tokens of a user that can still be used: neither rotated nor revoked. */
 const liveRefreshTokens = async (userId: string) =>
-  Number((await t.app.services.database.executeSql(`select count(*)::int as n from refresh_tokens where user_id = '${userId}' and rotated_at is null and revoked_at is null`)).rows[0]!.n);
+  Number(
+    (
+      await t.app.services.database.executeSql(
+        `select count(*)::int as n from refresh_tokens where user_id = '${userId}' and rotated_at is null and revoked_at is null`,
+      )
+    ).rows[0]!.n,
+  );
 
 describe('sign-up and verification', () => {
   it('signs up, mails a one-time verification code, verifies once', async () => {
@@ -69,7 +79,10 @@ describe('sign-up and verification', () => {
 describe('login and tokens', () => {
   it('answers NotAuthorizedException for a wrong password or unknown user', async () => {
     await registerUser(t, 'pw@example.com');
-    for (const body of [{ username: 'pw@example.com', password: 'Wrong1234' }, { username: 'ghost@example.com', password: PASSWORD }]) {
+    for (const body of [
+      { username: 'pw@example.com', password: 'Wrong1234' },
+      { username: 'ghost@example.com', password: PASSWORD },
+    ]) {
       const res = await post('/auth/login', body);
       expect(res.statusCode).toBe(401);
       expect(res.json()).toMatchObject({ code: 'NotAuthorizedException', message: 'Incorrect username or password.' });
@@ -99,7 +112,7 @@ describe('login and tokens', () => {
     expect((await post('/auth/refresh', { refreshToken: next.refreshToken })).statusCode).toBe(401);
   });
 
-  it('refuses a refresh token presented with another user\'s id token', async () => {
+  it("refuses a refresh token presented with another user's id token", async () => {
     const a = await registerUser(t, 'ra@example.com');
     const b = await registerUser(t, 'rb@example.com');
     expect((await post('/auth/refresh', { refreshToken: a.refreshToken }, bearer(b.idToken))).statusCode).toBe(401);
@@ -137,7 +150,12 @@ describe('login and tokens', () => {
       const expired = await short.app.inject({ method: 'GET', url: '/ms-usermanagement/users/me', headers: bearer(s.idToken) });
       expect(expired.statusCode).toBe(401);
       expect(expired.json().type).toBe('TokenExpiredError');
-      const refreshed = await short.app.inject({ method: 'POST', url: '/ms-usermanagement/auth/refresh', payload: { refreshToken: s.refreshToken }, headers: bearer(s.idToken) });
+      const refreshed = await short.app.inject({
+        method: 'POST',
+        url: '/ms-usermanagement/auth/refresh',
+        payload: { refreshToken: s.refreshToken },
+        headers: bearer(s.idToken),
+      });
       expect(refreshed.statusCode).toBe(200);
     } finally {
       await short.close();
@@ -243,9 +261,17 @@ describe('password recovery', () => {
 describe('profile and outbox', () => {
   it('updates the own profile', async () => {
     const s = await registerUser(t, 'prof@example.com');
-    const res = await t.app.inject({ method: 'PUT', url: '/ms-usermanagement/users/me', headers: bearer(s.idToken), payload: { firstName: 'New', lastName: 'Name' } });
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: '/ms-usermanagement/users/me',
+      headers: bearer(s.idToken),
+      payload: { firstName: 'New', lastName: 'Name' },
+    });
     expect(res.json()).toMatchObject({ firstName: 'New', lastName: 'Name' });
-    expect((await t.app.inject({ method: 'PUT', url: '/ms-usermanagement/users/me', headers: bearer(s.idToken), payload: { firstName: '', lastName: 'x' } })).statusCode).toBe(400);
+    expect(
+      (await t.app.inject({ method: 'PUT', url: '/ms-usermanagement/users/me', headers: bearer(s.idToken), payload: { firstName: '', lastName: 'x' } }))
+        .statusCode,
+    ).toBe(400);
   });
 
   it('opens the outbox to the key holder and instance admins only', async () => {
@@ -268,7 +294,15 @@ describe('GitHub sign-in', () => {
       if (req.url === '/login/oauth/access_token') {
         let body = '';
         req.on('data', (c) => (body += c));
-        req.on('end', () => res.end(JSON.stringify(JSON.parse(body).code === 'good' ? { access_token: 'gho_x' } : { error: 'bad_verification_code', error_description: 'The code passed is incorrect or expired.; see docs' })));
+        req.on('end', () =>
+          res.end(
+            JSON.stringify(
+              JSON.parse(body).code === 'good'
+                ? { access_token: 'gho_x' }
+                : { error: 'bad_verification_code', error_description: 'The code passed is incorrect or expired.; see docs' },
+            ),
+          ),
+        );
         return;
       }
       if (req.headers.authorization !== 'Bearer gho_x') return res.writeHead(401).end('{}');
@@ -299,7 +333,12 @@ describe('GitHub sign-in', () => {
 describe('rate limits', () => {
   const ipRoute = { beforeReady: async (app: FastifyInstance) => void app.get('/test/ip', async (req) => ({ ip: req.ip })) };
   const forgot = (app: FastifyInstance, i: number) =>
-    app.inject({ method: 'POST', url: '/ms-usermanagement/auth/forgot-password', payload: { username: `x${i}@example.com` }, headers: { 'x-forwarded-for': `203.0.113.${i}` } });
+    app.inject({
+      method: 'POST',
+      url: '/ms-usermanagement/auth/forgot-password',
+      payload: { username: `x${i}@example.com` },
+      headers: { 'x-forwarded-for': `203.0.113.${i}` },
+    });
 
   it('by default, X-Forwarded-For neither sets the client address nor escapes the limit', async () => {
     const limited = await createTestApp({ GANTRY_RATE_LIMIT: 'true' }, ipRoute);
@@ -327,7 +366,7 @@ describe('rate limits', () => {
     }
   });
 
-  it('reads TRUST_PROXY as Fastify\'s trustProxy: off, true or a list of proxy addresses', () => {
+  it("reads TRUST_PROXY as Fastify's trustProxy: off, true or a list of proxy addresses", () => {
     const trust = (value?: string) => loadConfig({ ...(value === undefined ? {} : { TRUST_PROXY: value }) }).TRUST_PROXY;
     expect(trust()).toBe(false);
     expect(trust('false')).toBe(false);
@@ -343,12 +382,23 @@ describe('rate limits', () => {
       const codes: number[] = [];
       for (let i = 0; i < 11; i++) {
         // one account per guess: the per-account limit (5 failures) would answer first otherwise
-        codes.push((await limited.app.inject({ method: 'POST', url: '/ms-usermanagement/auth/login', payload: { username: `x${i}@example.com`, password: `Guess${i}aa1` } })).statusCode);
+        codes.push(
+          (
+            await limited.app.inject({
+              method: 'POST',
+              url: '/ms-usermanagement/auth/login',
+              payload: { username: `x${i}@example.com`, password: `Guess${i}aa1` },
+            })
+          ).statusCode,
+        );
       }
       expect(codes.slice(0, 10).every((c) => c === 401)).toBe(true);
       expect(codes[10]).toBe(429);
-      for (let i = 0; i < 10; i++) await limited.app.inject({ method: 'POST', url: '/ms-usermanagement/auth/forgot-password', payload: { username: 'x@example.com' } });
-      expect((await limited.app.inject({ method: 'POST', url: '/ms-usermanagement/auth/forgot-password', payload: { username: 'x@example.com' } })).statusCode).toBe(429);
+      for (let i = 0; i < 10; i++)
+        await limited.app.inject({ method: 'POST', url: '/ms-usermanagement/auth/forgot-password', payload: { username: 'x@example.com' } });
+      expect(
+        (await limited.app.inject({ method: 'POST', url: '/ms-usermanagement/auth/forgot-password', payload: { username: 'x@example.com' } })).statusCode,
+      ).toBe(429);
     } finally {
       await limited.close();
     }

@@ -1,8 +1,20 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  SignUpBody, ActivateBody, LoginBody, GithubLoginBody, ForgotPasswordBody, ConfirmForgotPasswordBody,
-  SetPasswordBody, RefreshBody, RefreshAnswer, LoginAnswer, Profile, UpdateProfileBody, OkBody, OutboxMail,
+  SignUpBody,
+  ActivateBody,
+  LoginBody,
+  GithubLoginBody,
+  ForgotPasswordBody,
+  ConfirmForgotPasswordBody,
+  SetPasswordBody,
+  RefreshBody,
+  RefreshAnswer,
+  LoginAnswer,
+  Profile,
+  UpdateProfileBody,
+  OkBody,
+  OutboxMail,
 } from '@gantry/contracts';
 import { bearerFrom } from '../../platform/tokens.js';
 import { currentUser, type Guards } from '../../platform/auth.js';
@@ -59,8 +71,10 @@ export function usersRoutes(deps: {
     app.post('/auth/set-password', { config: strict, schema: { tags, body: SetPasswordBody, response: { 200: LoginAnswer } } }, (req) =>
       users.setPassword(req.body),
     );
-    app.post('/auth/refresh', { config: { rateLimit: { max: 60, timeWindow: '1 minute' } }, schema: { tags, body: RefreshBody, response: { 200: RefreshAnswer } } }, (req) =>
-      users.refresh(req.body.refreshToken, bearerFrom(req.headers.authorization)),
+    app.post(
+      '/auth/refresh',
+      { config: { rateLimit: { max: 60, timeWindow: '1 minute' } }, schema: { tags, body: RefreshBody, response: { 200: RefreshAnswer } } },
+      (req) => users.refresh(req.body.refreshToken, bearerFrom(req.headers.authorization)),
     );
     app.post('/auth/logout', { schema: { tags, body: RefreshBody, response: { 200: OkBody } } }, async (req) => {
       await users.logout(req.body.refreshToken);
@@ -73,13 +87,17 @@ export function usersRoutes(deps: {
     );
 
     // The instance outbox: an instance admin, or whoever holds the key printed in the server log at start.
-    app.get('/outbox', { schema: { tags, querystring: z.object({ key: z.string().optional() }), response: { 200: z.object({ mails: z.array(OutboxMail) }) } } }, async (req) => {
-      if (!req.query.key || !safeEqual(req.query.key, deps.outboxKey)) {
-        await guards.authenticate(req);
-        const me = await users.me(currentUser(req).id);
-        if (!me.isInstanceAdmin) throw new Forbidden('Only an instance admin can read the outbox');
-      }
-      return { mails: await deps.mailer.outbox() };
-    });
+    app.get(
+      '/outbox',
+      { schema: { tags, querystring: z.object({ key: z.string().optional() }), response: { 200: z.object({ mails: z.array(OutboxMail) }) } } },
+      async (req) => {
+        if (!req.query.key || !safeEqual(req.query.key, deps.outboxKey)) {
+          await guards.authenticate(req);
+          const me = await users.me(currentUser(req).id);
+          if (!me.isInstanceAdmin) throw new Forbidden('Only an instance admin can read the outbox');
+        }
+        return { mails: await deps.mailer.outbox() };
+      },
+    );
   };
 }

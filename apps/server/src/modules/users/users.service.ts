@@ -1,8 +1,15 @@
 import crypto from 'node:crypto';
 import { hash as argonHash, verify as argonVerify, type Options as ArgonOptions } from '@node-rs/argon2';
 import {
-  CODE_TTL_MINUTES, REFRESH_TOKEN_TTL_DAYS, AUTH_ERROR,
-  type SignUpBody, type LoginAnswer, type Profile, type SetPasswordBody, type ConfirmForgotPasswordBody, type UpdateProfileBody,
+  CODE_TTL_MINUTES,
+  REFRESH_TOKEN_TTL_DAYS,
+  AUTH_ERROR,
+  type SignUpBody,
+  type LoginAnswer,
+  type Profile,
+  type SetPasswordBody,
+  type ConfirmForgotPasswordBody,
+  type UpdateProfileBody,
 } from '@gantry/contracts';
 import type { Db } from '../../platform/db.js';
 import type { Mailer } from '../../platform/mail.js';
@@ -53,7 +60,10 @@ export function createUsersService(deps: {
   }
 
   const refreshTokenRow = (userId: string, familyId: string, token: string) => ({
-    userId, familyId, tokenHash: hashToken(token), expiresAt: new Date(Date.now() + REFRESH_TOKEN_TTL_DAYS * 86_400_000),
+    userId,
+    familyId,
+    tokenHash: hashToken(token),
+    expiresAt: new Date(Date.now() + REFRESH_TOKEN_TTL_DAYS * 86_400_000),
   });
 
   /**
@@ -111,8 +121,12 @@ export function createUsersService(deps: {
       const user = existing
         ? (await store.update(existing.id, { ...password, firstName: body.firstName, lastName: body.lastName }))!
         : await store.insert({
-            email: body.username, passwordHash: password.passwordHash, firstName: body.firstName, lastName: body.lastName,
-            status: 'UNCONFIRMED', isInstanceAdmin: (await store.count()) === 0,
+            email: body.username,
+            passwordHash: password.passwordHash,
+            firstName: body.firstName,
+            lastName: body.lastName,
+            status: 'UNCONFIRMED',
+            isInstanceAdmin: (await store.count()) === 0,
           });
       await sendVerification(user);
     },
@@ -147,8 +161,12 @@ export function createUsersService(deps: {
       let user = (await store.byGithubId(identity.id)) ?? (await store.byEmail(identity.email));
       if (!user) {
         user = await store.insert({
-          email: identity.email, githubId: identity.id, firstName: identity.firstName, lastName: identity.lastName,
-          status: 'CONFIRMED', isInstanceAdmin: (await store.count()) === 0,
+          email: identity.email,
+          githubId: identity.id,
+          firstName: identity.firstName,
+          lastName: identity.lastName,
+          status: 'CONFIRMED',
+          isInstanceAdmin: (await store.count()) === 0,
         });
       } else {
         // A verified GitHub e-mail proves the address, so a pending or unverified account becomes usable.

@@ -31,16 +31,25 @@ export function createUsersStore(db: Db) {
           .returning()
       )[0],
     expireCodes: (userId: string, purposes: CodePurpose[], tx: Tx = db) =>
-      tx.update(userCodes).set({ usedAt: new Date() }).where(and(eq(userCodes.userId, userId), inArray(userCodes.purpose, purposes), isNull(userCodes.usedAt))),
+      tx
+        .update(userCodes)
+        .set({ usedAt: new Date() })
+        .where(and(eq(userCodes.userId, userId), inArray(userCodes.purpose, purposes), isNull(userCodes.usedAt))),
 
     addRefreshToken: (values: typeof refreshTokens.$inferInsert, tx: Tx = db) => tx.insert(refreshTokens).values(values),
     refreshTokenByHash: async (tokenHash: string, tx: Tx = db) =>
       (await tx.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, tokenHash)).for('update'))[0],
     markRotated: (id: string, tx: Tx = db) => tx.update(refreshTokens).set({ rotatedAt: new Date() }).where(eq(refreshTokens.id, id)),
     revokeFamily: (familyId: string, tx: Tx = db) =>
-      tx.update(refreshTokens).set({ revokedAt: new Date() }).where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt))),
+      tx
+        .update(refreshTokens)
+        .set({ revokedAt: new Date() })
+        .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt))),
     revokeAllForUser: (userId: string, tx: Tx = db) =>
-      tx.update(refreshTokens).set({ revokedAt: new Date() }).where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt))),
+      tx
+        .update(refreshTokens)
+        .set({ revokedAt: new Date() })
+        .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt))),
   };
 }
 export type UsersStore = ReturnType<typeof createUsersStore>;

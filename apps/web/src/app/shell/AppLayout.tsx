@@ -36,12 +36,20 @@ export default function AppLayout() {
     const match = current && list.find((p) => p.id === current.id);
     if (match) {
       if (match.name !== current.name || match.permission !== current.permission || match.description !== current.description) {
-        session.setProject({ id: match.id, name: match.name, description: match.description, permission: match.permission, paymentPlanId: match.paymentPlanId });
+        session.setProject({
+          id: match.id,
+          name: match.name,
+          description: match.description,
+          permission: match.permission,
+          paymentPlanId: match.paymentPlanId,
+        });
       }
       return;
     }
     const first = list[0];
-    session.setProject(first ? { id: first.id, name: first.name, description: first.description, permission: first.permission, paymentPlanId: first.paymentPlanId } : null);
+    session.setProject(
+      first ? { id: first.id, name: first.name, description: first.description, permission: first.permission, paymentPlanId: first.paymentPlanId } : null,
+    );
   }, [projects.data, projects.isFetching, current]);
 
   let content = <Outlet />;

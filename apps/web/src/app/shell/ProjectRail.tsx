@@ -71,7 +71,16 @@ export function ProjectRail({ projects, loading, currentId, onCreate, onNotifica
 
       <Stack gap={8} align="center" mt="auto" pb="md">
         <Tooltip label="All projects" position="right" withArrow>
-          <ActionIcon size={40} radius="md" variant="subtle" className={classes.icon} component={Link} to="/projects" aria-label="All projects" data-active={pathname === '/projects' || undefined}>
+          <ActionIcon
+            size={40}
+            radius="md"
+            variant="subtle"
+            className={classes.icon}
+            component={Link}
+            to="/projects"
+            aria-label="All projects"
+            data-active={pathname === '/projects' || undefined}
+          >
             <IconLayoutGrid size={20} />
           </ActionIcon>
         </Tooltip>

@@ -1,12 +1,5 @@
 import { NavLink, ScrollArea, Stack, Text } from '@mantine/core';
-import {
-  IconBuildingFactory2,
-  IconCloudDollar,
-  IconGitMerge,
-  IconLayoutDashboard,
-  IconSettings,
-  IconSteeringWheel,
-} from '@tabler/icons-react';
+import { IconBuildingFactory2, IconCloudDollar, IconGitMerge, IconLayoutDashboard, IconSettings, IconSteeringWheel } from '@tabler/icons-react';
 import type { ComponentType } from 'react';
 import { Link, useLocation } from 'react-router';
 import type { CurrentProject } from '../../api/session';

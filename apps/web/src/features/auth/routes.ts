@@ -15,6 +15,4 @@ export const guestRoutes: RouteObject[] = [
 ];
 
 /** Open both signed in and signed out: an invited user sets a password from the mail. */
-export const setPasswordRoutes: RouteObject[] = [
-  { path: '/account/set-password/:email/:token', ...lazyPage(() => import('./pages/SetPasswordPage')) },
-];
+export const setPasswordRoutes: RouteObject[] = [{ path: '/account/set-password/:email/:token', ...lazyPage(() => import('./pages/SetPasswordPage')) }];

@@ -1,10 +1,7 @@
 import { ActionIcon, Button, Card, Code, Group, Menu, Stack, Text, ThemeIcon, Title, Tooltip } from '@mantine/core';
 import { IconChevronDown, IconCloudPlus, IconPencil, IconTrash } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
-import {
-  cloudAccountMessages, matchesSearch,
-  type AwsAccount, type AzureAccount, type CloudAccountProvider, type GcpAccount,
-} from '@gantry/contracts';
+import { cloudAccountMessages, matchesSearch, type AwsAccount, type AzureAccount, type CloudAccountProvider, type GcpAccount } from '@gantry/contracts';
 import { errorMessage } from '../../api/errors';
 import { toast } from '../../api/toast';
 import { ConfirmModal } from '../../ui/ConfirmModal';
@@ -119,16 +116,34 @@ export default function CloudAccountsTab({ projectId }: { projectId: string }) {
     { key: 'name', header: 'Account', render: (a) => nameCell('aws', a.accountName, a.id) },
     { key: 'role', header: 'IAM role', render: (a) => mono(a.iamRole) },
     {
-      key: 'actions', header: 'Actions', align: 'right', width: 110,
-      render: (a) => <Actions label={a.accountName} onEdit={() => openEdit({ provider: 'aws', account: a })} onRemove={() => setRemoving({ target: { provider: 'aws', awsAccountId: a.id }, name: `${a.accountName} (${a.id})` })} />,
+      key: 'actions',
+      header: 'Actions',
+      align: 'right',
+      width: 110,
+      render: (a) => (
+        <Actions
+          label={a.accountName}
+          onEdit={() => openEdit({ provider: 'aws', account: a })}
+          onRemove={() => setRemoving({ target: { provider: 'aws', awsAccountId: a.id }, name: `${a.accountName} (${a.id})` })}
+        />
+      ),
     },
   ];
   const gcpColumns: Column<GcpAccount>[] = [
     { key: 'name', header: 'Project', render: (a) => nameCell('gcp', a.projectName, a.gcpProjectId) },
     { key: 'sa', header: 'Service account', render: (a) => mono(a.targetServiceAccount) },
     {
-      key: 'actions', header: 'Actions', align: 'right', width: 110,
-      render: (a) => <Actions label={a.projectName} onEdit={() => openEdit({ provider: 'gcp', account: a })} onRemove={() => setRemoving({ target: { provider: 'gcp', gcpProjectId: a.gcpProjectId }, name: `${a.projectName} (${a.gcpProjectId})` })} />,
+      key: 'actions',
+      header: 'Actions',
+      align: 'right',
+      width: 110,
+      render: (a) => (
+        <Actions
+          label={a.projectName}
+          onEdit={() => openEdit({ provider: 'gcp', account: a })}
+          onRemove={() => setRemoving({ target: { provider: 'gcp', gcpProjectId: a.gcpProjectId }, name: `${a.projectName} (${a.gcpProjectId})` })}
+        />
+      ),
     },
   ];
   const azureColumns: Column<AzureAccount>[] = [
@@ -136,12 +151,20 @@ export default function CloudAccountsTab({ projectId }: { projectId: string }) {
     { key: 'tenant', header: 'Tenant ID', render: (a) => mono(a.tenantId) },
     { key: 'app', header: 'Application ID', render: (a) => mono(a.applicationId) },
     {
-      key: 'actions', header: 'Actions', align: 'right', width: 110,
+      key: 'actions',
+      header: 'Actions',
+      align: 'right',
+      width: 110,
       render: (a) => (
         <Actions
           label={a.subscriptionName}
           onEdit={() => openEdit({ provider: 'azure', account: a })}
-          onRemove={() => setRemoving({ target: { provider: 'azure', tenantId: a.tenantId, subscriptionId: a.subscriptionId }, name: `${a.subscriptionName} (${a.subscriptionId})` })}
+          onRemove={() =>
+            setRemoving({
+              target: { provider: 'azure', tenantId: a.tenantId, subscriptionId: a.subscriptionId },
+              name: `${a.subscriptionName} (${a.subscriptionId})`,
+            })
+          }
         />
       ),
     },
@@ -185,7 +208,14 @@ export default function CloudAccountsTab({ projectId }: { projectId: string }) {
   );
 
   const table = <T,>(rows: T[], columns: Column<T>[], key: (r: T) => string, loading: boolean, provider: CloudAccountProvider) => (
-    <DataTable columns={columns} rows={rows} rowKey={key} loading={loading && Boolean(projectId)} emptyText={NO_CLOUD_ACCOUNTS} data-testid={`cloud-accounts-table-${provider}`} />
+    <DataTable
+      columns={columns}
+      rows={rows}
+      rowKey={key}
+      loading={loading && Boolean(projectId)}
+      emptyText={NO_CLOUD_ACCOUNTS}
+      data-testid={`cloud-accounts-table-${provider}`}
+    />
   );
 
   return (
@@ -200,7 +230,10 @@ export default function CloudAccountsTab({ projectId }: { projectId: string }) {
             {errorMessage(failed.error)}
           </Text>
         ) : none ? (
-          <EmptyState title={NO_CLOUD_ACCOUNTS} description="Connect an AWS account, a Google Cloud project or a Microsoft Azure subscription to deploy your environments to it." />
+          <EmptyState
+            title={NO_CLOUD_ACCOUNTS}
+            description="Connect an AWS account, a Google Cloud project or a Microsoft Azure subscription to deploy your environments to it."
+          />
         ) : (
           <Stack gap="xs" pb="sm">
             <Section provider="aws" count={aws.data?.length}>
@@ -228,7 +261,11 @@ export default function CloudAccountsTab({ projectId }: { projectId: string }) {
       <ConfirmModal
         opened={Boolean(removing)}
         title="Remove cloud account"
-        message={removing ? `Are you sure you want to remove the account ${removing.name}? Gantry will no longer be able to deploy to it. This action cannot be undone.` : ''}
+        message={
+          removing
+            ? `Are you sure you want to remove the account ${removing.name}? Gantry will no longer be able to deploy to it. This action cannot be undone.`
+            : ''
+        }
         confirmLabel="Remove"
         danger
         loading={remove.isPending}

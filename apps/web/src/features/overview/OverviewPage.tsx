@@ -38,7 +38,11 @@ function BuildBadge({ status }: { status: string | null | undefined }) {
 /** One line of the timeline: a build opens its build page. */
 function TimelineItem({ e, onOpen }: { e: TimelineEvent; onOpen: (e: TimelineEvent) => void }) {
   return (
-    <UnstyledButton onClick={() => onOpen(e)} aria-label={`Timeline ${e.type} ${e.pipelineName ?? e.stageName ?? ''}`} style={{ display: 'block', width: '100%' }}>
+    <UnstyledButton
+      onClick={() => onOpen(e)}
+      aria-label={`Timeline ${e.type} ${e.pipelineName ?? e.stageName ?? ''}`}
+      style={{ display: 'block', width: '100%' }}
+    >
       <Group justify="space-between" wrap="nowrap" py={8} style={{ borderBottom: '1px solid var(--mantine-color-gray-2)' }}>
         <Group gap="sm" wrap="nowrap">
           <IconGitMerge size={16} color="var(--mantine-color-dimmed)" />
@@ -130,13 +134,19 @@ export default function OverviewPage() {
             }
           >
             {pipelines.isPending ? (
-              <Stack gap="xs">{[0, 1, 2].map((i) => <Skeleton key={i} h={28} />)}</Stack>
+              <Stack gap="xs">
+                {[0, 1, 2].map((i) => (
+                  <Skeleton key={i} h={28} />
+                ))}
+              </Stack>
             ) : pipelines.data?.length ? (
               <Stack gap={0}>
                 {pipelines.data.slice(0, 5).map((p) => (
                   <UnstyledButton key={p.id} onClick={() => navigate(`/pipelines/${p.id}/details`)} aria-label={`Pipeline ${p.name}`}>
                     <Group justify="space-between" py={8} style={{ borderBottom: '1px solid var(--mantine-color-gray-2)' }}>
-                      <Text size="sm" fw={500}>{p.name}</Text>
+                      <Text size="sm" fw={500}>
+                        {p.name}
+                      </Text>
                       <BuildBadge status={p.latestBuild?.status} />
                     </Group>
                   </UnstyledButton>
@@ -171,10 +181,16 @@ export default function OverviewPage() {
         }
       >
         {timeline.isPending ? (
-          <Stack gap="xs">{[0, 1, 2].map((i) => <Skeleton key={i} h={36} />)}</Stack>
+          <Stack gap="xs">
+            {[0, 1, 2].map((i) => (
+              <Skeleton key={i} h={36} />
+            ))}
+          </Stack>
         ) : timeline.data?.length ? (
           <ScrollArea.Autosize mah={700}>
-            {timeline.data.map((e) => <TimelineItem key={`${e.type}-${e.buildId ?? e.deploymentId}`} e={e} onOpen={openEvent} />)}
+            {timeline.data.map((e) => (
+              <TimelineItem key={`${e.type}-${e.buildId ?? e.deploymentId}`} e={e} onOpen={openEvent} />
+            ))}
           </ScrollArea.Autosize>
         ) : (
           <EmptyState compact title={NO_DATA} icon={<IconActivity size={20} />} description="Builds and deployments of this project will appear here." />

@@ -2,6 +2,4 @@ import type { RouteObject } from 'react-router';
 import { lazyPage } from '../../ui/lazy-page';
 
 /** /overview, a lazy page. */
-export const overviewRoutes: RouteObject[] = [
-  { path: '/overview', ...lazyPage(() => import('./OverviewPage')) },
-];
+export const overviewRoutes: RouteObject[] = [{ path: '/overview', ...lazyPage(() => import('./OverviewPage')) }];

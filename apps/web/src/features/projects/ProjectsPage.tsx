@@ -75,7 +75,15 @@ export default function ProjectsPage() {
         <SkeletonCards />
       ) : projects.isError ? (
         <Card withBorder radius="md">
-          <EmptyState title="Projects could not be loaded" description={errorMessage(projects.error)} action={<Button variant="light" onClick={() => projects.refetch()}>Try again</Button>} />
+          <EmptyState
+            title="Projects could not be loaded"
+            description={errorMessage(projects.error)}
+            action={
+              <Button variant="light" onClick={() => projects.refetch()}>
+                Try again
+              </Button>
+            }
+          />
         </Card>
       ) : all.length === 0 ? (
         <Card withBorder radius="lg" padding="xl">

@@ -28,7 +28,12 @@ export default function SettingsPage() {
   return (
     <Stack gap={0}>
       <PageHeader title="Settings" description={project ? `Project ${project.name}` : undefined} />
-      <Tabs value={screen} onChange={(v) => v && setParams({ tab: v })} variant="unstyled" classNames={{ list: classes.list, tab: classes.tab, tabLabel: classes.tabLabel }}>
+      <Tabs
+        value={screen}
+        onChange={(v) => v && setParams({ tab: v })}
+        variant="unstyled"
+        classNames={{ list: classes.list, tab: classes.tab, tabLabel: classes.tabLabel }}
+      >
         <Tabs.List>
           {SETTINGS_TABS.map((t) => (
             <Tabs.Tab key={t.value} value={t.value}>

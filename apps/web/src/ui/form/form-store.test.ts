@@ -101,7 +101,12 @@ describe('createFormStore', () => {
   });
 
   it('drops a list’s messages when a row goes (the indexes would name other rows)', () => {
-    const form = pipelineForm({ environmentVariables: [{ id: 1, key: '', value: 'v', sensitive: false }, { id: 2, key: 'B', value: '', sensitive: false }] });
+    const form = pipelineForm({
+      environmentVariables: [
+        { id: 1, key: '', value: 'v', sensitive: false },
+        { id: 2, key: 'B', value: '', sensitive: false },
+      ],
+    });
     form.validate();
     expect(Object.keys(form.getState().errors)).toEqual(['environmentVariables.0.key', 'environmentVariables.1.value']);
     form.removeListItem('environmentVariables', 0);

@@ -66,7 +66,14 @@ export function createFormStore<V, S extends z.ZodType>(options: FormOptions<V, 
     /** Removes row `index`; the list's messages go (their indexes would point at other rows). */
     removeListItem<P extends FieldPath<V>>(path: P, index: number) {
       const list = (getIn(state.values, path) as unknown[] | undefined) ?? [];
-      commit({ values: setIn(state.values, path, list.filter((_, i) => i !== index)), errors: withoutErrors(state.errors, [path]) });
+      commit({
+        values: setIn(
+          state.values,
+          path,
+          list.filter((_, i) => i !== index),
+        ),
+        errors: withoutErrors(state.errors, [path]),
+      });
     },
 
     setFieldError(path: string, message: string | undefined) {

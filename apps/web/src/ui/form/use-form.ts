@@ -29,11 +29,16 @@ export function useForm<V, S extends z.ZodType>(options: FormOptions<V, S>) {
 
   /** Props for a Mantine input at `path`: value (or checked) typed as the values say, onChange, error. */
   function getInputProps<P extends FieldPath<V>>(path: P): { value: PathValue<V, P>; onChange: (e: unknown) => void; error: string | undefined };
-  function getInputProps<P extends FieldPath<V>>(path: P, o: { type: 'checkbox' }): { checked: boolean; onChange: (e: unknown) => void; error: string | undefined };
+  function getInputProps<P extends FieldPath<V>>(
+    path: P,
+    o: { type: 'checkbox' },
+  ): { checked: boolean; onChange: (e: unknown) => void; error: string | undefined };
   function getInputProps<P extends FieldPath<V>>(path: P, o?: { type: 'checkbox' }) {
     const value = getIn(state.values, path);
     const onChange = (e: unknown) => store.setFieldValue(path, fromChange(e, o?.type === 'checkbox') as PathValue<V, P>);
-    return o?.type === 'checkbox' ? { checked: Boolean(value), onChange, error: state.errors[path] } : { value: value as PathValue<V, P>, onChange, error: state.errors[path] };
+    return o?.type === 'checkbox'
+      ? { checked: Boolean(value), onChange, error: state.errors[path] }
+      : { value: value as PathValue<V, P>, onChange, error: state.errors[path] };
   }
 
   /** A form's onSubmit: prevents the browser submit, validates, calls `onValid` with the parsed body. */

@@ -13,5 +13,4 @@ export const providersQuery = () => queryOptions({ queryKey: authKeys.providers(
 export const useAuthProviders = () => useQuery(providersQuery());
 
 /** The whole-page address of the GitHub sign-in: the server's authorize URL plus our redirect back to /login. */
-export const githubSignInUrl = (authorizeUrl: string) =>
-  `${authorizeUrl}&redirect_uri=${encodeURIComponent(`${window.location.origin}/login`)}`;
+export const githubSignInUrl = (authorizeUrl: string) => `${authorizeUrl}&redirect_uri=${encodeURIComponent(`${window.location.origin}/login`)}`;

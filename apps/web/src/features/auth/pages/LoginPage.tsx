@@ -116,12 +116,7 @@ export default function LoginPage() {
         {githubUrl && (
           <>
             <Divider label="or" labelPosition="center" />
-            <Button
-              fullWidth
-              variant="default"
-              leftSection={<IconBrandGithub size={18} />}
-              onClick={() => window.location.assign(githubSignInUrl(githubUrl))}
-            >
+            <Button fullWidth variant="default" leftSection={<IconBrandGithub size={18} />} onClick={() => window.location.assign(githubSignInUrl(githubUrl))}>
               Sign in with GitHub
             </Button>
           </>

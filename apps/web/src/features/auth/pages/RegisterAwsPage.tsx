@@ -16,14 +16,7 @@ export default function RegisterAwsPage() {
   if (sentTo) {
     return (
       <AuthLayout title="Email Verification" welcomeStep={2} welcomeEmail={sentTo}>
-        <MailSent
-          lines={
-            <>
-              We sent a verification link to the e-mail below. Please follow it to complete your registration.
-            </>
-          }
-          email={sentTo}
-        />
+        <MailSent lines={<>We sent a verification link to the e-mail below. Please follow it to complete your registration.</>} email={sentTo} />
       </AuthLayout>
     );
   }

@@ -5,9 +5,7 @@ import { cloudAccountKeys } from './keys';
 
 /** Delete AWS, GCP, Azure account (spec §7; Azure by tenantId and subscriptionId). */
 export type CloudAccountTarget =
-  | { provider: 'aws'; awsAccountId: string }
-  | { provider: 'gcp'; gcpProjectId: string }
-  | { provider: 'azure'; tenantId: string; subscriptionId: string };
+  { provider: 'aws'; awsAccountId: string } | { provider: 'gcp'; gcpProjectId: string } | { provider: 'azure'; tenantId: string; subscriptionId: string };
 
 const pathOf = (projectId: string, t: CloudAccountTarget) => {
   const base = `/ms-aws/projects/${projectId}`;

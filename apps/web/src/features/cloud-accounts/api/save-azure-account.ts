@@ -16,7 +16,8 @@ export type SaveAzureAccountInput = { key?: undefined; body: AzureAccountBody } 
 export function useSaveAzureAccount(projectId: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (input: SaveAzureAccountInput) => (input.key ? updateAzureAccount(projectId, input.key, input.body) : addAzureAccount(projectId, input.body as AzureAccountBody)),
+    mutationFn: (input: SaveAzureAccountInput) =>
+      input.key ? updateAzureAccount(projectId, input.key, input.body) : addAzureAccount(projectId, input.body as AzureAccountBody),
     onSuccess: () => qc.invalidateQueries({ queryKey: cloudAccountKeys.list(projectId, 'azure') }),
   });
 }

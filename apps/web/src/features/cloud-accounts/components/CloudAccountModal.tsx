@@ -1,8 +1,19 @@
 import { Button, Group, Modal, PasswordInput, Stack, Text, TextInput, ThemeIcon } from '@mantine/core';
 import { useEffect, type FocusEvent } from 'react';
 import {
-  SENSITIVE_PLACEHOLDER, cloudAccountForms, cloudAccountMessages, toUpdateAwsBody, toUpdateAzureBody, toUpdateGcpBody,
-  type AwsAccount, type AwsAccountBody, type AzureAccount, type AzureAccountBody, type CloudAccountProvider, type GcpAccount, type GcpAccountBody,
+  SENSITIVE_PLACEHOLDER,
+  cloudAccountForms,
+  cloudAccountMessages,
+  toUpdateAwsBody,
+  toUpdateAzureBody,
+  toUpdateGcpBody,
+  type AwsAccount,
+  type AwsAccountBody,
+  type AzureAccount,
+  type AzureAccountBody,
+  type CloudAccountProvider,
+  type GcpAccount,
+  type GcpAccountBody,
 } from '@gantry/contracts';
 import { isApiError } from '../../../api/errors';
 import { toast } from '../../../api/toast';
@@ -13,7 +24,8 @@ import { useSaveGcpAccount } from '../api/save-gcp-account';
 import { cloudProviderOf } from './providers';
 
 /** The account being edited, tagged with its provider; null when connecting a new one. */
-export type EditedCloudAccount = { provider: 'aws'; account: AwsAccount } | { provider: 'gcp'; account: GcpAccount } | { provider: 'azure'; account: AzureAccount };
+export type EditedCloudAccount =
+  { provider: 'aws'; account: AwsAccount } | { provider: 'gcp'; account: GcpAccount } | { provider: 'azure'; account: AzureAccount };
 
 interface FieldDef {
   name: string;
@@ -30,20 +42,30 @@ interface FieldDef {
 const FIELDS: Record<CloudAccountProvider, FieldDef[]> = {
   aws: [
     { name: 'accountName', label: 'Account name', placeholder: 'Production' },
-    { name: 'iamRole', label: 'IAM role ARN', placeholder: 'arn:aws:iam::<ACCOUNT ID>:role/<ROLE NAME>', description: 'A role whose trust policy allows Gantry\'s identity to assume it with the external ID' },
-    { name: 'externalId', label: 'External ID', placeholder: 'The external ID of the role\'s trust policy', secret: true },
+    {
+      name: 'iamRole',
+      label: 'IAM role ARN',
+      placeholder: 'arn:aws:iam::<ACCOUNT ID>:role/<ROLE NAME>',
+      description: "A role whose trust policy allows Gantry's identity to assume it with the external ID",
+    },
+    { name: 'externalId', label: 'External ID', placeholder: "The external ID of the role's trust policy", secret: true },
   ],
   gcp: [
     { name: 'gcpProjectId', label: 'Project ID', placeholder: 'my-project-123', lockedOnEdit: true },
     { name: 'projectName', label: 'Project name', placeholder: 'My project' },
-    { name: 'targetServiceAccount', label: 'Service account', placeholder: 'deployer@my-project-123.iam.gserviceaccount.com', description: 'Grant Gantry\'s identity the Service Account Token Creator role on it' },
+    {
+      name: 'targetServiceAccount',
+      label: 'Service account',
+      placeholder: 'deployer@my-project-123.iam.gserviceaccount.com',
+      description: "Grant Gantry's identity the Service Account Token Creator role on it",
+    },
   ],
   azure: [
     { name: 'tenantId', label: 'Tenant ID', placeholder: '00000000-0000-0000-0000-000000000000', lockedOnEdit: true },
     { name: 'subscriptionId', label: 'Subscription ID', placeholder: '00000000-0000-0000-0000-000000000000', lockedOnEdit: true },
     { name: 'subscriptionName', label: 'Subscription name', placeholder: 'Pay-As-You-Go' },
-    { name: 'applicationId', label: 'Application ID', placeholder: 'The app registration\'s client ID' },
-    { name: 'clientSecret', label: 'Client secret', placeholder: 'The app registration\'s client secret value', secret: true, password: true },
+    { name: 'applicationId', label: 'Application ID', placeholder: "The app registration's client ID" },
+    { name: 'clientSecret', label: 'Client secret', placeholder: "The app registration's client secret value", secret: true, password: true },
   ],
 };
 
@@ -62,7 +84,13 @@ function initialValues(provider: CloudAccountProvider, edited: EditedCloudAccoun
  * is busy while the server proves the connection, then toasts and closes. On edit the secret starts at
  * '(sensitive)' (left there, the stored one is kept) and the identifying ids are locked.
  */
-export function CloudAccountModal({ projectId, provider, edited, opened, onClose }: {
+export function CloudAccountModal({
+  projectId,
+  provider,
+  edited,
+  opened,
+  onClose,
+}: {
   projectId: string;
   provider: CloudAccountProvider;
   edited: EditedCloudAccount | null;
@@ -103,7 +131,9 @@ export function CloudAccountModal({ projectId, provider, edited, opened, onClose
     } else {
       const body = data as AzureAccountBody;
       azure.mutate(
-        edited?.provider === 'azure' ? { key: { tenantId: edited.account.tenantId, subscriptionId: edited.account.subscriptionId }, body: toUpdateAzureBody(body) } : { body },
+        edited?.provider === 'azure'
+          ? { key: { tenantId: edited.account.tenantId, subscriptionId: edited.account.subscriptionId }, body: toUpdateAzureBody(body) }
+          : { body },
         handlers,
       );
     }
@@ -143,7 +173,11 @@ export function CloudAccountModal({ projectId, provider, edited, opened, onClose
               onFocus: f.secret ? selectPlaceholder : undefined,
               ...form.field(f.name),
             };
-            return f.password ? <PasswordInput key={f.name} autoComplete="new-password" {...common} /> : <TextInput key={f.name} autoComplete="off" {...common} />;
+            return f.password ? (
+              <PasswordInput key={f.name} autoComplete="new-password" {...common} />
+            ) : (
+              <TextInput key={f.name} autoComplete="off" {...common} />
+            );
           })}
           <Group justify="flex-end" mt="sm">
             <Button variant="default" onClick={onClose} disabled={busy}>

@@ -8,7 +8,8 @@ import { clusterKeys, clusterPath } from './keys';
 export const STATUS_POLL_MS = 10_000;
 
 /** getKubernetesStatus (spec §7); a 402 means the plan lacks the Kubernetes dashboard. */
-export const getClusterStatus = (projectId: string, clusterId: string, signal?: AbortSignal) => http.get<ClusterStatus>(`${clusterPath(projectId, clusterId)}/status`, { signal });
+export const getClusterStatus = (projectId: string, clusterId: string, signal?: AbortSignal) =>
+  http.get<ClusterStatus>(`${clusterPath(projectId, clusterId)}/status`, { signal });
 
 /** The cluster's status, polled every 10 s; polling stops on a 402 (the trial-expired page replaces the dashboard). */
 export const useClusterStatus = (projectId: string, clusterId: string | undefined) =>

@@ -6,7 +6,15 @@ import { errorMessage, isApiError, isPlanLimit } from '../../../api/errors';
 import { toast } from '../../../api/toast';
 import { useCreateCluster } from '../api/create-cluster';
 import { useUpdateCluster } from '../api/update-cluster';
-import { clusterFormFrom, emptyClusterForm, serverFieldErrors, validateClusterForm, type ClusterFormErrors, type ClusterFormField, type ClusterFormState } from '../lib/cluster-form';
+import {
+  clusterFormFrom,
+  emptyClusterForm,
+  serverFieldErrors,
+  validateClusterForm,
+  type ClusterFormErrors,
+  type ClusterFormField,
+  type ClusterFormState,
+} from '../lib/cluster-form';
 
 const MONO = { input: { fontFamily: 'var(--mantine-font-family-monospace)' } };
 
@@ -15,7 +23,13 @@ const MONO = { input: { fontFamily: 'var(--mantine-font-family-monospace)' } };
  * it. Validates on submit with the contracts' schema; a 400's field errors land on their fields. On edit
  * the name is locked and the token shows '(sensitive)' and is resent only when changed.
  */
-export function ClusterFormModal({ projectId, opened, cluster, onClose, onPlanLimit }: {
+export function ClusterFormModal({
+  projectId,
+  opened,
+  cluster,
+  onClose,
+  onPlanLimit,
+}: {
   projectId: string;
   opened: boolean;
   cluster: Cluster | null;
@@ -128,7 +142,11 @@ export function ClusterFormModal({ projectId, opened, cluster, onClose, onPlanLi
             onChange={(e) => set('apiToken', e.currentTarget.value)}
             error={errors.apiToken}
             placeholder={editing ? SENSITIVE_PLACEHOLDER : 'A service account bearer token'}
-            description={editing ? 'Stored encrypted and never shown again; leave it as is to keep it, or type a new one' : 'A bearer token allowed to read the cluster and deploy services'}
+            description={
+              editing
+                ? 'Stored encrypted and never shown again; leave it as is to keep it, or type a new one'
+                : 'A bearer token allowed to read the cluster and deploy services'
+            }
             autoComplete="new-password"
           />
           <Textarea

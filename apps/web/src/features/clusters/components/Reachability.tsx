@@ -11,7 +11,14 @@ export function Reachability({ status, reason }: { status: ClusterStatus | null 
   if (!isReachable(status)) {
     return (
       <Tooltip label={reason || 'The cluster did not answer'} withArrow multiline maw={360} position="top-start">
-        <Badge color="red" variant="light" radius="sm" leftSection={<IconPlugConnectedX size={12} />} data-testid="cluster-unreachable" style={{ cursor: 'help' }}>
+        <Badge
+          color="red"
+          variant="light"
+          radius="sm"
+          leftSection={<IconPlugConnectedX size={12} />}
+          data-testid="cluster-unreachable"
+          style={{ cursor: 'help' }}
+        >
           {clusterMessages.notReachable}
         </Badge>
       </Tooltip>
@@ -43,7 +50,11 @@ export function Reachability({ status, reason }: { status: ClusterStatus | null 
       {(p.failedPods > 0 || p.pendingPods > 0) && (
         <Text size="xs">
           {p.failedPods > 0 && <Text span size="xs" c="red">{`${p.failedPods} failed`}</Text>}
-          {p.failedPods > 0 && p.pendingPods > 0 && <Text span size="xs" c="dimmed">{' · '}</Text>}
+          {p.failedPods > 0 && p.pendingPods > 0 && (
+            <Text span size="xs" c="dimmed">
+              {' · '}
+            </Text>
+          )}
           {p.pendingPods > 0 && <Text span size="xs" c="yellow.7">{`${p.pendingPods} pending`}</Text>}
         </Text>
       )}

@@ -4,7 +4,21 @@ import type { ReactNode } from 'react';
 import type { ClusterStatus } from '@gantry/contracts';
 import { podCountColor } from '../lib/cluster-status';
 
-function Figure({ label, value, color, loading, testId, hint }: { label: string; value: ReactNode; color?: string; loading: boolean; testId: string; hint?: ReactNode }) {
+function Figure({
+  label,
+  value,
+  color,
+  loading,
+  testId,
+  hint,
+}: {
+  label: string;
+  value: ReactNode;
+  color?: string;
+  loading: boolean;
+  testId: string;
+  hint?: ReactNode;
+}) {
   return (
     <Stack gap={4} style={{ minWidth: 0 }}>
       <Text size="xs" fw={600} tt="uppercase" c="dimmed">
@@ -40,11 +54,37 @@ export function StatusHeader({ status, loading, endpoint }: { status: ClusterSta
   return (
     <Card withBorder radius="md" padding="lg" data-testid="cluster-header">
       <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }} spacing="lg" verticalSpacing="lg">
-        <Figure label="Total Nodes" testId="nodes" loading={loading} value={n ? `${n.readyNodes}/${n.totalNodes}` : dash} hint={n ? 'ready / total' : undefined} color={n && n.readyNodes < n.totalNodes ? 'yellow.7' : undefined} />
+        <Figure
+          label="Total Nodes"
+          testId="nodes"
+          loading={loading}
+          value={n ? `${n.readyNodes}/${n.totalNodes}` : dash}
+          hint={n ? 'ready / total' : undefined}
+          color={n && n.readyNodes < n.totalNodes ? 'yellow.7' : undefined}
+        />
         <Figure label="Running Pods" testId="running-pods" loading={loading} value={p ? p.runningPods : dash} hint={p ? `of ${p.totalPods} pods` : undefined} />
-        <Figure label="Pending Pods" testId="pending-pods" loading={loading} value={p ? p.pendingPods : dash} color={p ? podCountColor('pending', p.pendingPods) : undefined} />
-        <Figure label="Failed Pods" testId="failed-pods" loading={loading} value={p ? p.failedPods : dash} color={p ? podCountColor('failed', p.failedPods) : undefined} />
-        <Figure label="Deployments" testId="deployments" loading={loading} value={d ? `${d.available}/${d.total}` : dash} hint={d ? 'available / total' : undefined} color={d && d.available < d.total ? 'yellow.7' : undefined} />
+        <Figure
+          label="Pending Pods"
+          testId="pending-pods"
+          loading={loading}
+          value={p ? p.pendingPods : dash}
+          color={p ? podCountColor('pending', p.pendingPods) : undefined}
+        />
+        <Figure
+          label="Failed Pods"
+          testId="failed-pods"
+          loading={loading}
+          value={p ? p.failedPods : dash}
+          color={p ? podCountColor('failed', p.failedPods) : undefined}
+        />
+        <Figure
+          label="Deployments"
+          testId="deployments"
+          loading={loading}
+          value={d ? `${d.available}/${d.total}` : dash}
+          hint={d ? 'available / total' : undefined}
+          color={d && d.available < d.total ? 'yellow.7' : undefined}
+        />
       </SimpleGrid>
       <Group gap="xl" mt="lg" pt="md" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
         <Group gap={8} wrap="nowrap" style={{ minWidth: 0 }}>

@@ -3,7 +3,13 @@ import { clusterMessages, type Cluster } from '@gantry/contracts';
 import { clusterFormFrom, emptyClusterForm, serverFieldErrors, validateClusterForm, type ClusterFormState } from './cluster-form';
 
 const CA = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----';
-const form = (over: Partial<ClusterFormState>): ClusterFormState => ({ ...emptyClusterForm(), name: 'prod', endpoint: 'https://10.0.0.1:6443', apiToken: 'tok', ...over });
+const form = (over: Partial<ClusterFormState>): ClusterFormState => ({
+  ...emptyClusterForm(),
+  name: 'prod',
+  endpoint: 'https://10.0.0.1:6443',
+  apiToken: 'tok',
+  ...over,
+});
 const errorsOf = (f: ClusterFormState, editing = false) => {
   const r = validateClusterForm(f, editing);
   if (r.ok) throw new Error('expected errors');
@@ -40,7 +46,11 @@ describe('cluster form: required fields and rules', () => {
   });
 
   it('puts a 400 answer’s fields on the form (associatedNamespace → the namespace field)', () => {
-    expect(serverFieldErrors({ associatedNamespace: ['bad ns'], endpoint: ['unreachable', 'x'], other: ['?'] })).toEqual({ namespace: 'bad ns', endpoint: 'unreachable', _: '?' });
+    expect(serverFieldErrors({ associatedNamespace: ['bad ns'], endpoint: ['unreachable', 'x'], other: ['?'] })).toEqual({
+      namespace: 'bad ns',
+      endpoint: 'unreachable',
+      _: '?',
+    });
   });
 });
 
@@ -67,7 +77,11 @@ describe('cluster form: the namespace switch', () => {
 describe('cluster form: trimming', () => {
   it('trims name, endpoint, token, namespace and CA before submit, and leaves an empty CA out', () => {
     const r = validateClusterForm(form({ name: '  prod ', endpoint: ' https://k.example.com ', apiToken: '\ttok\n', caCertificate: `\n${CA}\n\n` }), false);
-    expect(r).toEqual({ ok: true, mode: 'create', body: { name: 'prod', endpoint: 'https://k.example.com', apiToken: 'tok', caCertificate: CA, type: 'personal' } });
+    expect(r).toEqual({
+      ok: true,
+      mode: 'create',
+      body: { name: 'prod', endpoint: 'https://k.example.com', apiToken: 'tok', caCertificate: CA, type: 'personal' },
+    });
     const noCa = validateClusterForm(form({ caCertificate: '   ' }), false);
     expect(noCa.ok && 'caCertificate' in noCa.body).toBe(false);
   });
@@ -79,12 +93,23 @@ describe('cluster form: trimming', () => {
 
 describe('cluster form: the sensitive token on edit', () => {
   it('starts from the stored cluster with the token empty (shown as the placeholder)', () => {
-    expect(clusterFormFrom(stored)).toEqual({ name: 'prod', endpoint: 'https://10.0.0.1:6443', apiToken: '', caCertificate: CA, associate: true, namespace: 'team-a' });
+    expect(clusterFormFrom(stored)).toEqual({
+      name: 'prod',
+      endpoint: 'https://10.0.0.1:6443',
+      apiToken: '',
+      caCertificate: CA,
+      associate: true,
+      namespace: 'team-a',
+    });
   });
 
   it('does not resend an untouched token, nor one typed as "(sensitive)", and does not require it', () => {
     const untouched = validateClusterForm(clusterFormFrom(stored), true);
-    expect(untouched).toEqual({ ok: true, mode: 'edit', body: { endpoint: 'https://10.0.0.1:6443', associatedNamespace: 'team-a', caCertificate: CA, type: 'personal' } });
+    expect(untouched).toEqual({
+      ok: true,
+      mode: 'edit',
+      body: { endpoint: 'https://10.0.0.1:6443', associatedNamespace: 'team-a', caCertificate: CA, type: 'personal' },
+    });
     const placeholder = validateClusterForm({ ...clusterFormFrom(stored), apiToken: ' (sensitive) ' }, true);
     expect(placeholder.ok && 'apiToken' in placeholder.body).toBe(false);
   });

@@ -36,9 +36,7 @@ export function clusterFormFrom(cluster: Cluster): ClusterFormState {
 export const keepsStoredToken = (value: string) => value.trim() === '' || value.trim() === SENSITIVE_PLACEHOLDER;
 
 export type ClusterSubmit =
-  | { ok: true; mode: 'create'; body: CreateClusterBody }
-  | { ok: true; mode: 'edit'; body: UpdateClusterBody }
-  | { ok: false; errors: ClusterFormErrors };
+  { ok: true; mode: 'create'; body: CreateClusterBody } | { ok: true; mode: 'edit'; body: UpdateClusterBody } | { ok: false; errors: ClusterFormErrors };
 
 /** Body paths of the schemas → the form's fields. */
 const FIELD_OF: Record<string, ClusterFormField> = {

@@ -44,7 +44,10 @@ export default function ClusterDashboardPage() {
     <Stack gap="lg">
       {backLink}
       {name ? (
-        <PageHeader title={name} description={cluster.data?.associatedNamespace ? `Associated namespace: ${cluster.data.associatedNamespace}` : 'Kubernetes cluster'} />
+        <PageHeader
+          title={name}
+          description={cluster.data?.associatedNamespace ? `Associated namespace: ${cluster.data.associatedNamespace}` : 'Kubernetes cluster'}
+        />
       ) : cluster.isPending && status.isPending ? (
         <Skeleton height={34} width={240} radius="sm" mb="lg" data-testid="cluster-title-skeleton" />
       ) : (

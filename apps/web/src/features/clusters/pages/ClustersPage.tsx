@@ -129,7 +129,11 @@ export default function ClustersPage() {
 
   return (
     <Stack gap="lg">
-      <PageHeader title="Kubernetes Clusters" description="The clusters your services are deployed to, and how they are doing" actions={!isEmpty && connectButton} />
+      <PageHeader
+        title="Kubernetes Clusters"
+        description="The clusters your services are deployed to, and how they are doing"
+        actions={!isEmpty && connectButton}
+      />
       {blocked && <UpgradePrompt message={blocked} />}
       <Card withBorder radius="md" padding={0}>
         {isEmpty ? (

@@ -14,5 +14,6 @@ export const componentQuery = (projectId: string, componentId: string, buildId?:
 export const useComponent = (projectId: string, componentId: string | undefined, buildId?: string | null) =>
   useQuery({
     ...componentQuery(projectId, componentId ?? '', buildId),
-    enabled: Boolean(projectId && componentId), placeholderData: (prev) => (prev && prev.id === componentId ? prev : undefined),
+    enabled: Boolean(projectId && componentId),
+    placeholderData: (prev) => (prev && prev.id === componentId ? prev : undefined),
   });

@@ -3,7 +3,8 @@ export const componentKeys = {
   all: (projectId: string) => ['components', projectId] as const,
   list: (projectId: string) => [...componentKeys.all(projectId), 'list'] as const,
   detailsOf: (projectId: string, componentId: string) => [...componentKeys.all(projectId), 'detail', componentId] as const,
-  detail: (projectId: string, componentId: string, buildId?: string | null) => [...componentKeys.detailsOf(projectId, componentId), buildId ?? 'latest'] as const,
+  detail: (projectId: string, componentId: string, buildId?: string | null) =>
+    [...componentKeys.detailsOf(projectId, componentId), buildId ?? 'latest'] as const,
   versions: (projectId: string, componentId: string) => [...componentKeys.all(projectId), 'versions', componentId] as const,
   /** The inputs and outputs of one build ('LATEST' or a version id). */
   schema: (projectId: string, componentId: string, version: string) => [...componentKeys.all(projectId), 'schema', componentId, version] as const,

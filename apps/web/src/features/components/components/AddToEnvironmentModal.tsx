@@ -10,7 +10,17 @@ import { useAddComponentToStage, useStageList } from '../../environments';
  * LATEST with its defaults; a component with required inputs opens the environment's resource
  * modal for it instead (`?addComponent=`), since its values must be given.
  */
-export function AddToEnvironmentModal({ opened, onClose, projectId, component }: { opened: boolean; onClose: () => void; projectId: string; component: { id: string; name: string } }) {
+export function AddToEnvironmentModal({
+  opened,
+  onClose,
+  projectId,
+  component,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  projectId: string;
+  component: { id: string; name: string };
+}) {
   const navigate = useNavigate();
   const stages = useStageList(projectId, opened);
   const add = useAddComponentToStage(projectId, component);
@@ -42,7 +52,9 @@ export function AddToEnvironmentModal({ opened, onClose, projectId, component }:
           Add {component.name} as a resource of one of your environments.
         </Text>
         {stages.isPending ? (
-          <Group justify="center" py="sm"><Loader size="sm" /></Group>
+          <Group justify="center" py="sm">
+            <Loader size="sm" />
+          </Group>
         ) : environments.length === 0 ? (
           <Text size="sm" data-testid="no-environments">
             There are no environments in this project yet.{' '}
@@ -51,13 +63,24 @@ export function AddToEnvironmentModal({ opened, onClose, projectId, component }:
             </Anchor>
           </Text>
         ) : (
-          <Select label="Environment" placeholder="Select an environment" data={environments} value={stageId} onChange={setStageId} maxDropdownHeight={300} searchable comboboxProps={{ withinPortal: true }} />
+          <Select
+            label="Environment"
+            placeholder="Select an environment"
+            data={environments}
+            value={stageId}
+            onChange={setStageId}
+            maxDropdownHeight={300}
+            searchable
+            comboboxProps={{ withinPortal: true }}
+          />
         )}
         <Group justify="flex-end">
           <Button variant="default" onClick={close}>
             Cancel
           </Button>
-          <Button disabled={!stageId} loading={add.isPending} onClick={submit}>Add</Button>
+          <Button disabled={!stageId} loading={add.isPending} onClick={submit}>
+            Add
+          </Button>
         </Group>
       </Stack>
     </Modal>

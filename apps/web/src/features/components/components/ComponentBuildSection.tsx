@@ -22,7 +22,8 @@ export function ComponentBuildSection({ form, projectId, saved }: { form: Compon
 
   const pipelineOptions = useMemo(() => {
     const list = (pipelines.data ?? []).map((p) => ({ value: p.id, label: p.name }));
-    if (saved?.pipelineId && !list.some((p) => p.value === saved.pipelineId)) list.unshift({ value: saved.pipelineId, label: saved.pipelineName ?? saved.pipelineId });
+    if (saved?.pipelineId && !list.some((p) => p.value === saved.pipelineId))
+      list.unshift({ value: saved.pipelineId, label: saved.pipelineName ?? saved.pipelineId });
     return list;
   }, [pipelines.data, saved]);
 
@@ -41,7 +42,10 @@ export function ComponentBuildSection({ form, projectId, saved }: { form: Compon
   const onStep = (v: string | null) => {
     const step = artifactSteps.find((s) => s.name === v);
     // The step decides the tool when the provider lets the user choose (aws).
-    form.setValues((f) => ({ artifactStep: v, infrastructureAsCodeTool: step && f.cloudProvider === 'aws' ? step.infrastructureAsCodeTool : f.infrastructureAsCodeTool }));
+    form.setValues((f) => ({
+      artifactStep: v,
+      infrastructureAsCodeTool: step && f.cloudProvider === 'aws' ? step.infrastructureAsCodeTool : f.infrastructureAsCodeTool,
+    }));
     form.clearErrors('artifactStep', 'infrastructureAsCodeTool');
   };
 

@@ -12,7 +12,17 @@ import { useErrorToast } from '../../../ui/use-error-toast';
  * Share (spec §2): the user's other projects are the candidates; Share is disabled until one is
  * chosen. Sharing moves the project to "Shared with" (READ permission); Revoke moves it back.
  */
-export function ShareComponentModal({ opened, onClose, projectId, component }: { opened: boolean; onClose: () => void; projectId: string; component: Component }) {
+export function ShareComponentModal({
+  opened,
+  onClose,
+  projectId,
+  component,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  projectId: string;
+  component: Component;
+}) {
   const projects = useProjects(opened);
   const share = useShareComponent(projectId, component.id);
   const unshare = useUnshareComponent(projectId, component.id);
@@ -22,7 +32,9 @@ export function ShareComponentModal({ opened, onClose, projectId, component }: {
   const sharedWith = useMemo(() => component.accessList.filter((a) => a.assigneeType === 'shared'), [component.accessList]);
   const candidates = useMemo(() => {
     const taken = new Set(sharedWith.map((a) => a.assigneeId));
-    return (projects.data ?? []).filter((p) => p.id !== projectId && p.id !== component.projectId && !taken.has(p.id)).map((p) => ({ value: p.id, label: p.name }));
+    return (projects.data ?? [])
+      .filter((p) => p.id !== projectId && p.id !== component.projectId && !taken.has(p.id))
+      .map((p) => ({ value: p.id, label: p.name }));
   }, [projects.data, sharedWith, projectId, component.projectId]);
 
   const close = () => {

@@ -2,7 +2,17 @@ import { Badge, Group, Select, Text } from '@mantine/core';
 import { versionLabel, type ComponentVersion } from '@gantry/contracts';
 
 /** The version picker: versions newest first, 7-character versions, the latest one with a LATEST badge (spec §3, §9). */
-export function VersionPicker({ versions, value, onChange, loading }: { versions: ComponentVersion[]; value: string | null; onChange: (buildId: string) => void; loading?: boolean }) {
+export function VersionPicker({
+  versions,
+  value,
+  onChange,
+  loading,
+}: {
+  versions: ComponentVersion[];
+  value: string | null;
+  onChange: (buildId: string) => void;
+  loading?: boolean;
+}) {
   const byId = new Map(versions.map((v) => [v.id, v]));
   const selected = value ? byId.get(value) : undefined;
   return (

@@ -14,7 +14,13 @@ export type ComponentFormValues = {
 export type ComponentForm = FormApi<ComponentFormValues>;
 
 export const EMPTY_COMPONENT_FORM: ComponentFormValues = {
-  name: '', type: null, description: '', cloudProvider: null, infrastructureAsCodeTool: 'terraform', pipelineId: null, artifactStep: null,
+  name: '',
+  type: null,
+  description: '',
+  cloudProvider: null,
+  infrastructureAsCodeTool: 'terraform',
+  pipelineId: null,
+  artifactStep: null,
 };
 
 export const componentFormValues = (c: ComponentDetails): ComponentFormValues => ({

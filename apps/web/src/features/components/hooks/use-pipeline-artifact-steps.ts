@@ -12,4 +12,5 @@ export function artifactStepsOfYaml(gantryYaml: string): PipelineArtifactSteps {
 const artifactStepsOfSpec = (spec: PipelineSpec) => artifactStepsOfYaml(spec.gantryYaml);
 
 /** The artifact steps (terraform-build, cfn-component) of the chosen pipeline, read through the pipelines feature. */
-export const usePipelineArtifactSteps = (projectId: string, pipelineId: string | null | undefined) => usePipelineSpecAs(projectId, pipelineId, artifactStepsOfSpec);
+export const usePipelineArtifactSteps = (projectId: string, pipelineId: string | null | undefined) =>
+  usePipelineSpecAs(projectId, pipelineId, artifactStepsOfSpec);

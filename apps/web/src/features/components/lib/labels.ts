@@ -23,7 +23,6 @@ const TYPE_LABELS: Record<string, string> = {
 };
 export const typeLabel = (type: string) => TYPE_LABELS[type.toLowerCase()] ?? type;
 
-
 /** A schema default as text: strings as they are, other values as JSON; '—' when none. */
 export function formatDefault(value: unknown): string {
   if (value === undefined || value === null) return '—';

@@ -1,5 +1,17 @@
 import { Alert, Anchor, Badge, Button, Card, Group, Loader, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { IconAlertTriangle, IconArrowLeft, IconBrandGit, IconGitBranch, IconInfoCircle, IconPencil, IconPlus, IconRocket, IconShare, IconStack2, IconTrash } from '@tabler/icons-react';
+import {
+  IconAlertTriangle,
+  IconArrowLeft,
+  IconBrandGit,
+  IconGitBranch,
+  IconInfoCircle,
+  IconPencil,
+  IconPlus,
+  IconRocket,
+  IconShare,
+  IconStack2,
+  IconTrash,
+} from '@tabler/icons-react';
 import { useDocumentTitle } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
@@ -148,7 +160,9 @@ export default function ComponentDetailsPage() {
           </Stack>
           {c && (
             <Group gap="sm">
-              {versionList.length > 0 && <VersionPicker versions={versionList} value={selectedVersion} onChange={(id) => setParams({ buildId: id }, { replace: true })} />}
+              {versionList.length > 0 && (
+                <VersionPicker versions={versionList} value={selectedVersion} onChange={(id) => setParams({ buildId: id }, { replace: true })} />
+              )}
               {canEdit && (
                 <Button variant="default" component={Link} to={`/components/${c.id}/edit`} leftSection={<IconPencil size={16} />}>
                   Edit
@@ -264,7 +278,12 @@ export default function ComponentDetailsPage() {
 
       {c && (
         <>
-          <DeleteComponentModal projectId={projectId} component={removing ? c : null} onClose={() => setRemoving(false)} onDeleted={() => navigate('/components')} />
+          <DeleteComponentModal
+            projectId={projectId}
+            component={removing ? c : null}
+            onClose={() => setRemoving(false)}
+            onDeleted={() => navigate('/components')}
+          />
           {owning && <ShareComponentModal opened={sharing} onClose={() => setSharing(false)} projectId={projectId} component={c} />}
           <AddToEnvironmentModal opened={adding} onClose={() => setAdding(false)} projectId={projectId} component={c} />
         </>

@@ -37,10 +37,7 @@ export default function ComponentsPage() {
 
   const all = components.data;
   const inTab = useMemo(() => (all ?? []).filter((c) => (tab === 'public' ? c.isPublic : !c.isPublic)), [all, tab]);
-  const shown = useMemo(
-    () => inTab.filter((c) => (iac === 'all' || c.infrastructureAsCodeTool === iac) && componentMatches(c, search)),
-    [inTab, iac, search],
-  );
+  const shown = useMemo(() => inTab.filter((c) => (iac === 'all' || c.infrastructureAsCodeTool === iac) && componentMatches(c, search)), [inTab, iac, search]);
   const loading = components.isPending && Boolean(projectId);
   const blocked = isPlanLimit(components.error);
   /** Only components of the current project have a menu; public ones never (spec §2). */

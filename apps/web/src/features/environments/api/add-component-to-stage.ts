@@ -20,7 +20,10 @@ export async function addComponentToStage(projectId: string, stageId: string, co
   ]);
   const configurations = defaultConfigurations(schema.inputs);
   if (!configurations) return { needsInputs: true };
-  const name = defaultResourceName(component.name, resources.map((r) => r.name));
+  const name = defaultResourceName(
+    component.name,
+    resources.map((r) => r.name),
+  );
   const added = await http.post<Resource>(`${base}/resources`, { name, componentId: component.id, componentVersion: RESOURCE_LATEST, configurations });
   return { added };
 }

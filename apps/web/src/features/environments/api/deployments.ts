@@ -1,7 +1,15 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  POLL, deploymentSettled, stageInProgress,
-  type Deployment, type DeploymentHistory, type DeploymentStarted, type DeploymentTime, type Plan, type StackEvent, type DeploymentLogChunk,
+  POLL,
+  deploymentSettled,
+  stageInProgress,
+  type Deployment,
+  type DeploymentHistory,
+  type DeploymentStarted,
+  type DeploymentTime,
+  type Plan,
+  type StackEvent,
+  type DeploymentLogChunk,
 } from '@gantry/contracts';
 import { http } from '../../../api/http';
 import { deploymentTimeKeys, stageKeys } from './keys';
@@ -14,24 +22,31 @@ export const cancelDeploy = (projectId: string, stageId: string) => http.post(`$
 export const continueRollback = (projectId: string, stageId: string) => http.post(`${stagePath(projectId, stageId)}/continue-rollback`);
 export const createPlan = (projectId: string, stageId: string) => http.post<{ planId: string }>(`${stagePath(projectId, stageId)}/plans`);
 export const getPlan = (projectId: string, stageId: string, planId: string) => http.get<Plan>(`${stagePath(projectId, stageId)}/plans/${planId}`);
-export const deployPlan = (projectId: string, stageId: string, planId: string) => http.post<DeploymentStarted>(`${stagePath(projectId, stageId)}/plans/${planId}/deploy`);
-export const getHistory = (projectId: string, stageId: string) => http.get<DeploymentHistory>(`${stagePath(projectId, stageId)}/deployments`, { query: { limit: 50 } });
+export const deployPlan = (projectId: string, stageId: string, planId: string) =>
+  http.post<DeploymentStarted>(`${stagePath(projectId, stageId)}/plans/${planId}/deploy`);
+export const getHistory = (projectId: string, stageId: string) =>
+  http.get<DeploymentHistory>(`${stagePath(projectId, stageId)}/deployments`, { query: { limit: 50 } });
 export const getDeployment = (projectId: string, stageId: string, id: string) => http.get<Deployment>(`${stagePath(projectId, stageId)}/deployments/${id}`);
-export const getDeploymentLogs = (projectId: string, stageId: string, id: string) => http.get<{ chunks: DeploymentLogChunk[] }>(`${stagePath(projectId, stageId)}/deployments/${id}/logs`);
+export const getDeploymentLogs = (projectId: string, stageId: string, id: string) =>
+  http.get<{ chunks: DeploymentLogChunk[] }>(`${stagePath(projectId, stageId)}/deployments/${id}/logs`);
 export const getEvents = (projectId: string, stageId: string) => http.get<{ events: StackEvent[] }>(`${stagePath(projectId, stageId)}/events`);
 export const getDeploymentTime = (projectId: string) => http.get<DeploymentTime>(`/ms-elasticsearch/projects/${projectId}/deployment-time`);
 
 /** The plan, every 5 s until it exists (spec §4). */
 export const usePlan = (projectId: string, stageId: string, planId: string | null) =>
   useQuery({
-    queryKey: stageKeys.plan(projectId, stageId, planId ?? ''), queryFn: () => getPlan(projectId, stageId, planId!), enabled: Boolean(projectId && stageId && planId),
-    refetchInterval: (q) => (!q.state.data || q.state.data.status === 'CREATING' ? POLL.planMs : false), retry: 1,
+    queryKey: stageKeys.plan(projectId, stageId, planId ?? ''),
+    queryFn: () => getPlan(projectId, stageId, planId!),
+    enabled: Boolean(projectId && stageId && planId),
+    refetchInterval: (q) => (!q.state.data || q.state.data.status === 'CREATING' ? POLL.planMs : false),
+    retry: 1,
   });
 
 /** The history, every 10 s while the latest deployment runs (spec §9). */
 export const historyQuery = (projectId: string, stageId: string) =>
   queryOptions({
-    queryKey: stageKeys.deployments(projectId, stageId), queryFn: () => getHistory(projectId, stageId),
+    queryKey: stageKeys.deployments(projectId, stageId),
+    queryFn: () => getHistory(projectId, stageId),
     refetchInterval: (q) => (q.state.data?.deployments[0] && !deploymentSettled(q.state.data.deployments[0].status) ? POLL.deploymentListMs : false),
   });
 export const useHistory = (projectId: string, stageId: string) => useQuery({ ...historyQuery(projectId, stageId), enabled: Boolean(projectId && stageId) });
@@ -39,12 +54,20 @@ export const useHistory = (projectId: string, stageId: string) => useQuery({ ...
 /** One deployment, every 5 s until it settles (spec §4). */
 export const useDeployment = (projectId: string, stageId: string, id: string | null | undefined) =>
   useQuery({
-    queryKey: stageKeys.deployment(projectId, stageId, id ?? ''), queryFn: () => getDeployment(projectId, stageId, id!), enabled: Boolean(projectId && stageId && id),
+    queryKey: stageKeys.deployment(projectId, stageId, id ?? ''),
+    queryFn: () => getDeployment(projectId, stageId, id!),
+    enabled: Boolean(projectId && stageId && id),
     refetchInterval: (q) => (q.state.data && deploymentSettled(q.state.data.status) ? false : POLL.deploymentDetailsMs),
   });
 
 export const useEvents = (projectId: string, stageId: string, polling: boolean, enabled: boolean) =>
-  useQuery({ queryKey: stageKeys.events(projectId, stageId), queryFn: () => getEvents(projectId, stageId), select: (d) => d.events, enabled, refetchInterval: polling ? POLL.deploymentDetailsMs : false });
+  useQuery({
+    queryKey: stageKeys.events(projectId, stageId),
+    queryFn: () => getEvents(projectId, stageId),
+    select: (d) => d.events,
+    enabled,
+    refetchInterval: polling ? POLL.deploymentDetailsMs : false,
+  });
 
 export const useDeploymentTime = (projectId: string, enabled = true) =>
   useQuery({ queryKey: deploymentTimeKeys.project(projectId), queryFn: () => getDeploymentTime(projectId), enabled: Boolean(projectId) && enabled });

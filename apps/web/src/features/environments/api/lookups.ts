@@ -10,7 +10,14 @@ export const createSchedule = (projectId: string, body: ScheduleBody) => http.po
 export const updateSchedule = (projectId: string, id: string, body: ScheduleBody) => http.put<Schedule>(`${schedulesPath(projectId)}/${id}`, body);
 export const deleteSchedule = (projectId: string, id: string) => http.delete(`${schedulesPath(projectId)}/${id}`);
 /** changeStateAllResources: start or stop what the schedule covers, now. */
-export const changeScheduleState = (projectId: string, id: string, action: 'start' | 'stop') => http.post<ScheduleActionResult>(`${schedulesPath(projectId)}/${id}/actions`, { action });
+export const changeScheduleState = (projectId: string, id: string, action: 'start' | 'stop') =>
+  http.post<ScheduleActionResult>(`${schedulesPath(projectId)}/${id}/actions`, { action });
 /** listSchedules: a 402 means the plan has no Cloud Waste Manager (the cost parts show a teaser). */
 export const useSchedules = (projectId: string) =>
-  useQuery({ queryKey: scheduleKeys.list(projectId), queryFn: () => listSchedules(projectId), enabled: Boolean(projectId), select: (d) => d.schedules, retry: false });
+  useQuery({
+    queryKey: scheduleKeys.list(projectId),
+    queryFn: () => listSchedules(projectId),
+    enabled: Boolean(projectId),
+    select: (d) => d.schedules,
+    retry: false,
+  });

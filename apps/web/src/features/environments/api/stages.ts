@@ -9,14 +9,17 @@ export const listStages = (projectId: string) => http.get<{ stages: Stage[] }>(s
 export const getStage = (projectId: string, stageId: string) => http.get<Stage>(stagePath(projectId, stageId));
 export const createStage = (projectId: string, body: StageBody) => http.post<{ stageId: string }>(stagesPath(projectId), body);
 /** The environment, its template's resources and its saving schedule in one call: all or nothing (spec §2). */
-export const createStageFromTemplate = (projectId: string, body: StageFromTemplateBody) => http.post<{ stageId: string }>(`${stagesPath(projectId)}/from-template`, body);
+export const createStageFromTemplate = (projectId: string, body: StageFromTemplateBody) =>
+  http.post<{ stageId: string }>(`${stagesPath(projectId)}/from-template`, body);
 export const updateStage = (projectId: string, stageId: string, body: StageBody) => http.put<Stage>(stagePath(projectId, stageId), body);
 export const deleteStage = (projectId: string, stageId: string) => http.delete(stagePath(projectId, stageId));
 
 /** While any environment deploys, the list follows it (every 5 s). */
 export const stagesQuery = (projectId: string) =>
   queryOptions({
-    queryKey: stageKeys.list(projectId), queryFn: () => listStages(projectId), select: (d) => d.stages,
+    queryKey: stageKeys.list(projectId),
+    queryFn: () => listStages(projectId),
+    select: (d) => d.stages,
     refetchInterval: (q) => (q.state.data?.stages.some((s) => stageInProgress(s.status)) ? 5000 : false),
   });
 export const useStages = (projectId: string) => useQuery({ ...stagesQuery(projectId), enabled: Boolean(projectId) });
@@ -27,10 +30,12 @@ export const useStageList = (projectId: string, enabled = true) =>
 
 export const stageQuery = (projectId: string, stageId: string) =>
   queryOptions({
-    queryKey: stageKeys.detail(projectId, stageId), queryFn: () => getStage(projectId, stageId),
+    queryKey: stageKeys.detail(projectId, stageId),
+    queryFn: () => getStage(projectId, stageId),
     refetchInterval: (q) => (stageInProgress(q.state.data?.status) ? 5000 : false),
   });
-export const useStage = (projectId: string, stageId: string | undefined) => useQuery({ ...stageQuery(projectId, stageId ?? ''), enabled: Boolean(projectId && stageId) });
+export const useStage = (projectId: string, stageId: string | undefined) =>
+  useQuery({ ...stageQuery(projectId, stageId ?? ''), enabled: Boolean(projectId && stageId) });
 
 export function useDeleteStage(projectId: string) {
   const qc = useQueryClient();

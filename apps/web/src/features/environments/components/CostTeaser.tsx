@@ -12,10 +12,14 @@ export function CostTeaser({ compact }: { compact?: boolean }) {
           <IconLeaf size={compact ? 15 : 19} />
         </ThemeIcon>
         <div>
-          <Text size="sm" fw={600}>Cloud Waste Manager</Text>
+          <Text size="sm" fw={600}>
+            Cloud Waste Manager
+          </Text>
           <Text size="xs" c="dimmed">
             Find idle EC2, load balancers and databases and put environments to sleep on a schedule.{' '}
-            <Anchor component={Link} to={UPGRADE_PATH} size="xs" onClick={(e) => e.stopPropagation()}>Upgrade Plan</Anchor>
+            <Anchor component={Link} to={UPGRADE_PATH} size="xs" onClick={(e) => e.stopPropagation()}>
+              Upgrade Plan
+            </Anchor>
           </Text>
         </div>
       </Group>

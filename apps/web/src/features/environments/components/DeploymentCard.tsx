@@ -5,15 +5,32 @@ import { deploymentCardSuccess, statusClass, stackStatusDisplay, type Deployment
 import { RelativeTime } from '../../../ui/RelativeTime';
 
 const classColor = { warning: 'yellow', fail: 'red', queued: 'blue', nobuild: 'gray', aborted: 'gray', success: 'teal' } as const;
-const KIND_LABEL: Record<Deployment['kind'], string> = { DEPLOY: 'Quick deploy', PLAN_APPLY: 'Plan applied', UNDEPLOY: 'Undeploy', UNDEPLOY_RESOURCE: 'Undeploy resource' };
-const duration = (ms: number | null) => (ms === null ? '—' : ms < 60_000 ? `${Math.max(1, Math.round(ms / 1000))} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`);
+const KIND_LABEL: Record<Deployment['kind'], string> = {
+  DEPLOY: 'Quick deploy',
+  PLAN_APPLY: 'Plan applied',
+  UNDEPLOY: 'Undeploy',
+  UNDEPLOY_RESOURCE: 'Undeploy resource',
+};
+const duration = (ms: number | null) =>
+  ms === null ? '—' : ms < 60_000 ? `${Math.max(1, Math.round(ms / 1000))} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
 
 /**
  * One deployment of the history (spec §2 "Deployment insights"): success only when it is the current
  * deployment; the last good versions when a failed one has them (the rollback check).
  */
-export function DeploymentCard({ d, stageId, currentDeploymentId, open, onToggle, lastGood }: {
-  d: Deployment; stageId: string; currentDeploymentId: string | null; open: boolean; onToggle: () => void;
+export function DeploymentCard({
+  d,
+  stageId,
+  currentDeploymentId,
+  open,
+  onToggle,
+  lastGood,
+}: {
+  d: Deployment;
+  stageId: string;
+  currentDeploymentId: string | null;
+  open: boolean;
+  onToggle: () => void;
   lastGood: Record<string, { version: string | null }> | null;
 }) {
   const cls = statusClass(d.status);
@@ -27,25 +44,51 @@ export function DeploymentCard({ d, stageId, currentDeploymentId, open, onToggle
             {open ? <IconChevronDown size={18} /> : <IconChevronRight size={18} />}
             <div>
               <Group gap="xs">
-                <Text fw={650}>{KIND_LABEL[d.kind]}{d.resourceName ? ` · ${d.resourceName}` : ''}</Text>
-                <Badge color={color} variant="light" size="sm" data-testid="deployment-status">{stackStatusDisplay(d.status)}</Badge>
-                {d.id === currentDeploymentId && <Badge variant="outline" size="xs" color="teal">current</Badge>}
+                <Text fw={650}>
+                  {KIND_LABEL[d.kind]}
+                  {d.resourceName ? ` · ${d.resourceName}` : ''}
+                </Text>
+                <Badge color={color} variant="light" size="sm" data-testid="deployment-status">
+                  {stackStatusDisplay(d.status)}
+                </Badge>
+                {d.id === currentDeploymentId && (
+                  <Badge variant="outline" size="xs" color="teal">
+                    current
+                  </Badge>
+                )}
               </Group>
-              <Text size="xs" c="dimmed"><RelativeTime date={d.timestamp} size="xs" span /> · {d.id.slice(0, 8)}</Text>
+              <Text size="xs" c="dimmed">
+                <RelativeTime date={d.timestamp} size="xs" span /> · {d.id.slice(0, 8)}
+              </Text>
             </div>
           </Group>
-          <Text size="sm" c="dimmed">{duration(d.durationMs)}</Text>
+          <Text size="sm" c="dimmed">
+            {duration(d.durationMs)}
+          </Text>
         </Group>
       </UnstyledButton>
       <Collapse in={open}>
         <Stack gap="sm" mt="md" pl={30}>
-          {d.error && <Text size="sm" c="red" style={{ whiteSpace: 'pre-wrap' }} data-testid="deployment-error">{d.error}</Text>}
+          {d.error && (
+            <Text size="sm" c="red" style={{ whiteSpace: 'pre-wrap' }} data-testid="deployment-error">
+              {d.error}
+            </Text>
+          )}
           <Table withTableBorder fz="sm">
-            <Table.Thead><Table.Tr><Table.Th>Resource</Table.Th><Table.Th>Component</Table.Th><Table.Th>Version</Table.Th>{lastGood && <Table.Th>Last good version</Table.Th>}</Table.Tr></Table.Thead>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Resource</Table.Th>
+                <Table.Th>Component</Table.Th>
+                <Table.Th>Version</Table.Th>
+                {lastGood && <Table.Th>Last good version</Table.Th>}
+              </Table.Tr>
+            </Table.Thead>
             <Table.Tbody>
               {d.resources.map((r) => (
                 <Table.Tr key={r.name}>
-                  <Table.Td fw={600}>{r.name}</Table.Td><Table.Td>{r.component.name}</Table.Td><Table.Td ff="monospace">{r.version?.slice(0, 7) ?? '—'}</Table.Td>
+                  <Table.Td fw={600}>{r.name}</Table.Td>
+                  <Table.Td>{r.component.name}</Table.Td>
+                  <Table.Td ff="monospace">{r.version?.slice(0, 7) ?? '—'}</Table.Td>
                   {lastGood && <Table.Td ff="monospace">{lastGood[r.name]?.version?.slice(0, 7) ?? '—'}</Table.Td>}
                 </Table.Tr>
               ))}
@@ -53,13 +96,33 @@ export function DeploymentCard({ d, stageId, currentDeploymentId, open, onToggle
           </Table>
           {errors.length > 0 && (
             <Table withTableBorder fz="sm">
-              <Table.Thead><Table.Tr><Table.Th>Resource</Table.Th><Table.Th>Logical id</Table.Th><Table.Th>Type</Table.Th><Table.Th>Reason</Table.Th></Table.Tr></Table.Thead>
-              <Table.Tbody>{errors.map((e, i) => <Table.Tr key={i}><Table.Td>{e.resource}</Table.Td><Table.Td>{e.logicalResourceId}</Table.Td><Table.Td>{e.resourceType}</Table.Td><Table.Td>{e.statusReason}</Table.Td></Table.Tr>)}</Table.Tbody>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Resource</Table.Th>
+                  <Table.Th>Logical id</Table.Th>
+                  <Table.Th>Type</Table.Th>
+                  <Table.Th>Reason</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {errors.map((e, i) => (
+                  <Table.Tr key={i}>
+                    <Table.Td>{e.resource}</Table.Td>
+                    <Table.Td>{e.logicalResourceId}</Table.Td>
+                    <Table.Td>{e.resourceType}</Table.Td>
+                    <Table.Td>{e.statusReason}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
             </Table>
           )}
           <Group gap="md">
-            <Text size="xs" c="dimmed">Started {d.startedAt ? new Date(d.startedAt).toLocaleString() : '—'} · Finished {d.finishedAt ? new Date(d.finishedAt).toLocaleString() : '—'}</Text>
-            <Anchor component={Link} to={`/environments/${stageId}/details?deploymentId=${d.id}`} size="sm">View logs</Anchor>
+            <Text size="xs" c="dimmed">
+              Started {d.startedAt ? new Date(d.startedAt).toLocaleString() : '—'} · Finished {d.finishedAt ? new Date(d.finishedAt).toLocaleString() : '—'}
+            </Text>
+            <Anchor component={Link} to={`/environments/${stageId}/details?deploymentId=${d.id}`} size="sm">
+              View logs
+            </Anchor>
           </Group>
         </Stack>
       </Collapse>

@@ -11,13 +11,26 @@ export function DeploymentTimePanel({ projectId, highlight }: { projectId: strin
     <Card withBorder radius="md" padding="md" data-testid="deployment-time-panel">
       <Group justify="space-between" mb="xs">
         <Text fw={650}>Deployment time this month</Text>
-        <Text size="sm" c="dimmed">{deploymentMinutes(time.data?.deploymentTime ?? 0)} min in all</Text>
+        <Text size="sm" c="dimmed">
+          {deploymentMinutes(time.data?.deploymentTime ?? 0)} min in all
+        </Text>
       </Group>
       <Stack gap={10}>
-        {!stages.length && <Text size="sm" c="dimmed">No data available</Text>}
+        {!stages.length && (
+          <Text size="sm" c="dimmed">
+            No data available
+          </Text>
+        )}
         {stages.map((s) => (
           <div key={s.stageId}>
-            <Group justify="space-between" gap="xs"><Text size="sm" fw={s.stageId === highlight ? 650 : 400}>{s.name}</Text><Text size="sm" c="dimmed">{deploymentMinutes(s.deploymentTime)} min</Text></Group>
+            <Group justify="space-between" gap="xs">
+              <Text size="sm" fw={s.stageId === highlight ? 650 : 400}>
+                {s.name}
+              </Text>
+              <Text size="sm" c="dimmed">
+                {deploymentMinutes(s.deploymentTime)} min
+              </Text>
+            </Group>
             <Progress value={(s.deploymentTime / max) * 100} color={s.stageId === highlight ? 'indigo' : 'gray'} size="sm" mt={4} />
           </div>
         ))}

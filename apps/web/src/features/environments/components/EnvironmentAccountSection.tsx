@@ -6,7 +6,17 @@ import { useAwsAccounts, useAzureAccounts, useGcpAccounts } from '../../cloud-ac
 import { textSelect, type EnvironmentForm, type EnvironmentFormMode } from './environment-form';
 
 /** The account the environment deploys to (spec §2), from the project's connected cloud accounts (read through their feature). */
-export function EnvironmentAccountSection({ form, mode, locked, projectId }: { form: EnvironmentForm; mode: EnvironmentFormMode; locked: boolean; projectId: string }) {
+export function EnvironmentAccountSection({
+  form,
+  mode,
+  locked,
+  projectId,
+}: {
+  form: EnvironmentForm;
+  mode: EnvironmentFormMode;
+  locked: boolean;
+  projectId: string;
+}) {
   const v = form.values;
   const aws = useAwsAccounts(projectId);
   const azure = useAzureAccounts(projectId);
@@ -20,16 +30,43 @@ export function EnvironmentAccountSection({ form, mode, locked, projectId }: { f
     <FormSection title="Cloud account" description="The account the environment deploys to">
       {v.cloudProvider === 'aws' && (
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <Select label="AWS Account" placeholder="Select an AWS account" data={awsOptions} withAsterisk maxDropdownHeight={300} disabled={locked} nothingFoundMessage="Connect an AWS account in Settings → Cloud Accounts" {...textSelect(form, 'awsAccountId')} />
-          <Select label="Region" placeholder="Select a region" data={[...AWS_REGIONS]} searchable withAsterisk maxDropdownHeight={300} disabled={locked} {...textSelect(form, 'awsRegion')} />
+          <Select
+            label="AWS Account"
+            placeholder="Select an AWS account"
+            data={awsOptions}
+            withAsterisk
+            maxDropdownHeight={300}
+            disabled={locked}
+            nothingFoundMessage="Connect an AWS account in Settings → Cloud Accounts"
+            {...textSelect(form, 'awsAccountId')}
+          />
+          <Select
+            label="Region"
+            placeholder="Select a region"
+            data={[...AWS_REGIONS]}
+            searchable
+            withAsterisk
+            maxDropdownHeight={300}
+            disabled={locked}
+            {...textSelect(form, 'awsRegion')}
+          />
         </SimpleGrid>
       )}
       {v.cloudProvider === 'azurerm' && (
         <Stack gap="sm">
           {azureOptions.length > 0 && mode !== 'edit' && (
-            <Select label="Azure subscription" placeholder="Pick a connected subscription" data={azureOptions} maxDropdownHeight={300} disabled={locked}
+            <Select
+              label="Azure subscription"
+              placeholder="Pick a connected subscription"
+              data={azureOptions}
+              maxDropdownHeight={300}
+              disabled={locked}
               value={v.tenantId && v.subscriptionId ? `${v.tenantId}|${v.subscriptionId}` : null}
-              onChange={(x) => { const [t, s] = (x ?? '|').split('|'); form.setValues({ tenantId: t ?? '', subscriptionId: s ?? '' }); }} />
+              onChange={(x) => {
+                const [t, s] = (x ?? '|').split('|');
+                form.setValues({ tenantId: t ?? '', subscriptionId: s ?? '' });
+              }}
+            />
           )}
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <TextInput label="Tenant ID" withAsterisk disabled={mode === 'edit'} {...form.getInputProps('tenantId')} />
@@ -39,10 +76,36 @@ export function EnvironmentAccountSection({ form, mode, locked, projectId }: { f
       )}
       {v.cloudProvider === 'google' && (
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
-          <Select label="GCP Project" placeholder="Select a project" data={gcpOptions} withAsterisk maxDropdownHeight={300} disabled={locked} {...textSelect(form, 'gcpProjectId')} />
-          <Select label="Region" placeholder="Select a region" data={Object.keys(GCP_REGIONS)} searchable withAsterisk maxDropdownHeight={300} disabled={locked}
-            value={v.gcpRegion || null} onChange={(r) => form.setValues({ gcpRegion: r ?? '', gcpZone: '' })} error={form.errors.gcpRegion} />
-          <Select label="Zone" placeholder="Select a zone" data={zones} withAsterisk maxDropdownHeight={300} disabled={locked || !v.gcpRegion} {...textSelect(form, 'gcpZone')} />
+          <Select
+            label="GCP Project"
+            placeholder="Select a project"
+            data={gcpOptions}
+            withAsterisk
+            maxDropdownHeight={300}
+            disabled={locked}
+            {...textSelect(form, 'gcpProjectId')}
+          />
+          <Select
+            label="Region"
+            placeholder="Select a region"
+            data={Object.keys(GCP_REGIONS)}
+            searchable
+            withAsterisk
+            maxDropdownHeight={300}
+            disabled={locked}
+            value={v.gcpRegion || null}
+            onChange={(r) => form.setValues({ gcpRegion: r ?? '', gcpZone: '' })}
+            error={form.errors.gcpRegion}
+          />
+          <Select
+            label="Zone"
+            placeholder="Select a zone"
+            data={zones}
+            withAsterisk
+            maxDropdownHeight={300}
+            disabled={locked || !v.gcpRegion}
+            {...textSelect(form, 'gcpZone')}
+          />
         </SimpleGrid>
       )}
     </FormSection>

@@ -5,7 +5,10 @@ import { providerLabel } from '../lib/labels';
 import type { EnvironmentForm, EnvironmentFormMode } from './environment-form';
 
 const PROVIDER_OPTIONS = INFRA_CLOUD_PROVIDERS.map((p) => ({ value: p, label: providerLabel(p) }));
-const TOOL_OPTIONS = [{ value: 'terraform', label: 'Terraform' }, { value: 'cloudformation', label: 'Cloudformation' }];
+const TOOL_OPTIONS = [
+  { value: 'terraform', label: 'Terraform' },
+  { value: 'cloudformation', label: 'Cloudformation' },
+];
 
 /** Name, provider, description and IaC tool (spec §2): a non-AWS provider means Terraform, no template and no saving schedule. */
 export function EnvironmentGeneralSection({ form, mode, locked }: { form: EnvironmentForm; mode: EnvironmentFormMode; locked: boolean }) {
@@ -20,14 +23,28 @@ export function EnvironmentGeneralSection({ form, mode, locked }: { form: Enviro
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <TextInput label="Name" placeholder="staging" withAsterisk {...form.getInputProps('name')} disabled={mode === 'edit' && locked} />
         <Select
-          label="Cloud Provider" withAsterisk data={PROVIDER_OPTIONS}
-          value={v.cloudProvider} onChange={(p) => p && setProvider(p as InfraCloudProvider)} disabled={providerToolLocked} error={form.errors.cloudProvider} allowDeselect={false}
+          label="Cloud Provider"
+          withAsterisk
+          data={PROVIDER_OPTIONS}
+          value={v.cloudProvider}
+          onChange={(p) => p && setProvider(p as InfraCloudProvider)}
+          disabled={providerToolLocked}
+          error={form.errors.cloudProvider}
+          allowDeselect={false}
         />
       </SimpleGrid>
       <Textarea label="Description" withAsterisk autosize minRows={2} mt="sm" {...form.getInputProps('description')} />
       <Select
-        label="IaC Tool" withAsterisk mt="sm" maw={360} allowDeselect={false} data={TOOL_OPTIONS}
-        value={v.infrastructureAsCodeTool} onChange={(t) => t && setTool(t as IacTool)} disabled={providerToolLocked || v.cloudProvider !== 'aws'} error={form.errors.infrastructureAsCodeTool}
+        label="IaC Tool"
+        withAsterisk
+        mt="sm"
+        maw={360}
+        allowDeselect={false}
+        data={TOOL_OPTIONS}
+        value={v.infrastructureAsCodeTool}
+        onChange={(t) => t && setTool(t as IacTool)}
+        disabled={providerToolLocked || v.cloudProvider !== 'aws'}
+        error={form.errors.infrastructureAsCodeTool}
       />
     </FormSection>
   );

@@ -4,12 +4,28 @@ import { Link } from 'react-router';
 import { environmentActions, type Stage } from '@gantry/contracts';
 
 /** The environment menu (spec §2): Edit, Replicate, Undeploy, Delete with their enable rules; Deployment Insights on the details page. */
-export function EnvironmentMenu({ stage, onUndeploy, onDelete, withInsights }: { stage: Stage; onUndeploy: () => void; onDelete: () => void; withInsights?: boolean }) {
+export function EnvironmentMenu({
+  stage,
+  onUndeploy,
+  onDelete,
+  withInsights,
+}: {
+  stage: Stage;
+  onUndeploy: () => void;
+  onDelete: () => void;
+  withInsights?: boolean;
+}) {
   const can = environmentActions(stage.status);
   return (
     <Menu position="bottom-end" withinPortal shadow="md">
       <Menu.Target>
-        <ActionIcon variant={withInsights ? 'default' : 'subtle'} color="gray" size={withInsights ? 'lg' : 'md'} aria-label={`Actions of environment ${stage.name}`} onClick={(e) => e.stopPropagation()}>
+        <ActionIcon
+          variant={withInsights ? 'default' : 'subtle'}
+          color="gray"
+          size={withInsights ? 'lg' : 'md'}
+          aria-label={`Actions of environment ${stage.name}`}
+          onClick={(e) => e.stopPropagation()}
+        >
           <IconDots size={18} />
         </ActionIcon>
       </Menu.Target>
@@ -19,10 +35,18 @@ export function EnvironmentMenu({ stage, onUndeploy, onDelete, withInsights }: {
             Deployment Insights
           </Menu.Item>
         )}
-        <Menu.Item component={Link} to={`/environments/${stage.id}/edit`} leftSection={<IconPencil size={15} />}>Edit</Menu.Item>
-        <Menu.Item component={Link} to={`/environments/${stage.id}/replicate`} disabled={!can.replicate} leftSection={<IconCopy size={15} />}>Replicate</Menu.Item>
-        <Menu.Item disabled={!can.undeploy} leftSection={<IconCloudOff size={15} />} onClick={onUndeploy}>Undeploy</Menu.Item>
-        <Menu.Item color="red" disabled={!can.delete} leftSection={<IconTrash size={15} />} onClick={onDelete}>Delete</Menu.Item>
+        <Menu.Item component={Link} to={`/environments/${stage.id}/edit`} leftSection={<IconPencil size={15} />}>
+          Edit
+        </Menu.Item>
+        <Menu.Item component={Link} to={`/environments/${stage.id}/replicate`} disabled={!can.replicate} leftSection={<IconCopy size={15} />}>
+          Replicate
+        </Menu.Item>
+        <Menu.Item disabled={!can.undeploy} leftSection={<IconCloudOff size={15} />} onClick={onUndeploy}>
+          Undeploy
+        </Menu.Item>
+        <Menu.Item color="red" disabled={!can.delete} leftSection={<IconTrash size={15} />} onClick={onDelete}>
+          Delete
+        </Menu.Item>
       </Menu.Dropdown>
     </Menu>
   );

@@ -11,7 +11,9 @@ export function EnvironmentTemplateSection({ form }: { form: EnvironmentForm }) 
   const templateDef = template ? ENVIRONMENT_TEMPLATES[template] : null;
   const choose = (t: string) => {
     const next = isTemplateName(t) ? (t as TemplateName) : null;
-    form.setValues(next ? { template: next, templateValues: templateDefaults(next), cloudProvider: 'aws', infrastructureAsCodeTool: 'cloudformation' } : { template: null });
+    form.setValues(
+      next ? { template: next, templateValues: templateDefaults(next), cloudProvider: 'aws', infrastructureAsCodeTool: 'cloudformation' } : { template: null },
+    );
     setParams(next ? { template: next } : {}, { replace: true });
   };
   const setInput = (key: string, value: string | number) => form.setFieldValue(`templateValues.${key}`, value);
@@ -27,16 +29,40 @@ export function EnvironmentTemplateSection({ form }: { form: EnvironmentForm }) 
       </Chip.Group>
       {templateDef && (
         <Stack gap="sm" mt="sm" data-testid="template-inputs">
-          <Text size="sm" c="dimmed">{templateDef.description}</Text>
+          <Text size="sm" c="dimmed">
+            {templateDef.description}
+          </Text>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            {templateDef.inputs.map((i) => (i.options ? (
-              <Select key={i.key} label={i.label} withAsterisk={i.required} data={i.options.map(String)} value={String(templateValues[i.key] ?? '')}
-                onChange={(x) => setInput(i.key, typeof i.options![0] === 'number' ? Number(x) : x ?? '')} allowDeselect={false} />
-            ) : typeof i.default === 'number' ? (
-              <NumberInput key={i.key} label={i.label} withAsterisk={i.required} min={1} value={Number(templateValues[i.key] ?? i.default)} onChange={(x) => setInput(i.key, Number(x))} />
-            ) : (
-              <TextInput key={i.key} label={i.label} withAsterisk={i.required} value={String(templateValues[i.key] ?? '')} onChange={(e) => setInput(i.key, e.currentTarget.value)} />
-            )))}
+            {templateDef.inputs.map((i) =>
+              i.options ? (
+                <Select
+                  key={i.key}
+                  label={i.label}
+                  withAsterisk={i.required}
+                  data={i.options.map(String)}
+                  value={String(templateValues[i.key] ?? '')}
+                  onChange={(x) => setInput(i.key, typeof i.options![0] === 'number' ? Number(x) : (x ?? ''))}
+                  allowDeselect={false}
+                />
+              ) : typeof i.default === 'number' ? (
+                <NumberInput
+                  key={i.key}
+                  label={i.label}
+                  withAsterisk={i.required}
+                  min={1}
+                  value={Number(templateValues[i.key] ?? i.default)}
+                  onChange={(x) => setInput(i.key, Number(x))}
+                />
+              ) : (
+                <TextInput
+                  key={i.key}
+                  label={i.label}
+                  withAsterisk={i.required}
+                  value={String(templateValues[i.key] ?? '')}
+                  onChange={(e) => setInput(i.key, e.currentTarget.value)}
+                />
+              ),
+            )}
           </SimpleGrid>
         </Stack>
       )}

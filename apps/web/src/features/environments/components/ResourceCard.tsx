@@ -11,8 +11,20 @@ import { statusLabel, versionText } from '../lib/labels';
  * A collapsible resource card (spec §2): name, component, status, Configure and the menu
  * (Configure, Delete, Undeploy with the resource rules of §4); outputs load when it opens.
  */
-export function ResourceCard({ projectId, stage, resource, onConfigure, onDelete, onUndeploy }: {
-  projectId: string; stage: Stage; resource: Resource; onConfigure: () => void; onDelete: () => void; onUndeploy: () => void;
+export function ResourceCard({
+  projectId,
+  stage,
+  resource,
+  onConfigure,
+  onDelete,
+  onUndeploy,
+}: {
+  projectId: string;
+  stage: Stage;
+  resource: Resource;
+  onConfigure: () => void;
+  onDelete: () => void;
+  onUndeploy: () => void;
 }) {
   const [open, setOpen] = useState(false);
   const can = resourceActions(resource.status, stage.infrastructureAsCodeTool);
@@ -26,22 +38,36 @@ export function ResourceCard({ projectId, stage, resource, onConfigure, onDelete
           <Group gap="sm" wrap="nowrap">
             {open ? <IconChevronDown size={18} /> : <IconChevronRight size={18} />}
             <div style={{ minWidth: 0 }}>
-              <Text fw={650} truncate="end">{resource.name}</Text>
-              <Text size="xs" c="dimmed" truncate="end">{resource.component.name}</Text>
+              <Text fw={650} truncate="end">
+                {resource.name}
+              </Text>
+              <Text size="xs" c="dimmed" truncate="end">
+                {resource.component.name}
+              </Text>
             </div>
           </Group>
         </UnstyledButton>
         <Group gap="xs" wrap="nowrap">
           <StatusBadge status={resource.status} label={statusLabel(resource.status)} size="xs" />
-          <Button size="xs" variant="light" leftSection={<IconSettings size={14} />} onClick={onConfigure}>Configure</Button>
+          <Button size="xs" variant="light" leftSection={<IconSettings size={14} />} onClick={onConfigure}>
+            Configure
+          </Button>
           <Menu position="bottom-end" withinPortal shadow="md">
             <Menu.Target>
-              <ActionIcon variant="subtle" color="gray" aria-label={`Actions of resource ${resource.name}`}><IconDots size={18} /></ActionIcon>
+              <ActionIcon variant="subtle" color="gray" aria-label={`Actions of resource ${resource.name}`}>
+                <IconDots size={18} />
+              </ActionIcon>
             </Menu.Target>
             <Menu.Dropdown>
-              <Menu.Item leftSection={<IconSettings size={15} />} onClick={onConfigure}>Configure</Menu.Item>
-              <Menu.Item leftSection={<IconCloudOff size={15} />} disabled={!can.undeploy} onClick={onUndeploy}>Undeploy</Menu.Item>
-              <Menu.Item color="red" leftSection={<IconTrash size={15} />} disabled={!can.delete} onClick={onDelete}>Delete</Menu.Item>
+              <Menu.Item leftSection={<IconSettings size={15} />} onClick={onConfigure}>
+                Configure
+              </Menu.Item>
+              <Menu.Item leftSection={<IconCloudOff size={15} />} disabled={!can.undeploy} onClick={onUndeploy}>
+                Undeploy
+              </Menu.Item>
+              <Menu.Item color="red" leftSection={<IconTrash size={15} />} disabled={!can.delete} onClick={onDelete}>
+                Delete
+              </Menu.Item>
             </Menu.Dropdown>
           </Menu>
         </Group>
@@ -49,23 +75,57 @@ export function ResourceCard({ projectId, stage, resource, onConfigure, onDelete
       <Collapse in={open}>
         <Stack gap="sm" mt="md" pl={30}>
           <Group gap="xl">
-            <div><Text size="xs" c="dimmed">Configured version</Text><Text size="sm" ff="monospace">{versionText(resource.componentVersion)}</Text></div>
-            <div><Text size="xs" c="dimmed">Inputs</Text><Text size="sm">{resource.configurations.length}</Text></div>
-            {kubernetes && <Anchor component={Link} to={`/kubernetes/clusters/${stage.id}-${resource.name}`} size="sm">Open cluster</Anchor>}
+            <div>
+              <Text size="xs" c="dimmed">
+                Configured version
+              </Text>
+              <Text size="sm" ff="monospace">
+                {versionText(resource.componentVersion)}
+              </Text>
+            </div>
+            <div>
+              <Text size="xs" c="dimmed">
+                Inputs
+              </Text>
+              <Text size="sm">{resource.configurations.length}</Text>
+            </div>
+            {kubernetes && (
+              <Anchor component={Link} to={`/kubernetes/clusters/${stage.id}-${resource.name}`} size="sm">
+                Open cluster
+              </Anchor>
+            )}
           </Group>
-          <Text size="sm" fw={600}>Output Parameters</Text>
+          <Text size="sm" fw={600}>
+            Output Parameters
+          </Text>
           {!available || !resource.isDeployed ? (
-            <Text size="sm" c="dimmed">Outputs are not available</Text>
+            <Text size="sm" c="dimmed">
+              Outputs are not available
+            </Text>
           ) : outputs.isPending ? (
-            <Text size="sm" c="dimmed">Loading outputs…</Text>
+            <Text size="sm" c="dimmed">
+              Loading outputs…
+            </Text>
           ) : !outputs.data?.length ? (
-            <Text size="sm" c="dimmed">No outputs parameters found</Text>
+            <Text size="sm" c="dimmed">
+              No outputs parameters found
+            </Text>
           ) : (
             <Table withTableBorder striped fz="sm" data-testid="resource-outputs">
-              <Table.Thead><Table.Tr><Table.Th w="35%">Key</Table.Th><Table.Th>Value</Table.Th></Table.Tr></Table.Thead>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th w="35%">Key</Table.Th>
+                  <Table.Th>Value</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
               <Table.Tbody>
                 {outputs.data.map((o) => (
-                  <Table.Tr key={o.key}><Table.Td ff="monospace">{o.key}</Table.Td><Table.Td ff="monospace" style={{ wordBreak: 'break-all' }}>{o.value}</Table.Td></Table.Tr>
+                  <Table.Tr key={o.key}>
+                    <Table.Td ff="monospace">{o.key}</Table.Td>
+                    <Table.Td ff="monospace" style={{ wordBreak: 'break-all' }}>
+                      {o.value}
+                    </Table.Td>
+                  </Table.Tr>
                 ))}
               </Table.Tbody>
             </Table>

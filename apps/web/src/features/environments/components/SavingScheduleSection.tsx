@@ -16,24 +16,71 @@ export function SavingScheduleSection({ form, costBlocked }: { form: Environment
   return (
     <FormSection title="Saving schedule" description="Wake the environment's resources up and put them to sleep on a schedule">
       {costBlocked ? (
-        <Text size="sm" c="dimmed">Saving schedules come with the Cloud Waste Manager. <a href={UPGRADE_PATH}>Upgrade Plan</a></Text>
+        <Text size="sm" c="dimmed">
+          Saving schedules come with the Cloud Waste Manager. <a href={UPGRADE_PATH}>Upgrade Plan</a>
+        </Text>
       ) : (
         <Stack gap="sm">
-          <Switch label="Enable saving" checked={saving} onChange={(e) => { const on = e.currentTarget.checked; form.setValues(on ? { saving: on } : { saving: on, schedule: defaultSchedule() }); }} />
+          <Switch
+            label="Enable saving"
+            checked={saving}
+            onChange={(e) => {
+              const on = e.currentTarget.checked;
+              form.setValues(on ? { saving: on } : { saving: on, schedule: defaultSchedule() });
+            }}
+          />
           {saving && (
             <Stack gap="sm" data-testid="schedule-fields">
               <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                <TextInput label="Schedule name" withAsterisk value={schedule.name} onChange={(e) => form.setFieldValue('schedule.name', e.currentTarget.value)} error={!schedule.name && scheduleError ? scheduleError : undefined} />
+                <TextInput
+                  label="Schedule name"
+                  withAsterisk
+                  value={schedule.name}
+                  onChange={(e) => form.setFieldValue('schedule.name', e.currentTarget.value)}
+                  error={!schedule.name && scheduleError ? scheduleError : undefined}
+                />
                 <TextInput label="Timezone" value={schedule.timezone} readOnly description="Hours are in your browser's zone and stored in UTC" />
               </SimpleGrid>
-              <Checkbox.Group label="Days" value={schedule.days} onChange={(d) => form.setFieldValue('schedule.days', WEEKDAYS.filter((w) => d.includes(w)))} error={scheduleError && !schedule.days.length ? scheduleError : undefined}>
-                <Group gap="md" mt={6}>{WEEKDAYS.map((d) => <Checkbox key={d} value={d} label={WEEKDAY_LABEL[d]} />)}</Group>
+              <Checkbox.Group
+                label="Days"
+                value={schedule.days}
+                onChange={(d) =>
+                  form.setFieldValue(
+                    'schedule.days',
+                    WEEKDAYS.filter((w) => d.includes(w)),
+                  )
+                }
+                error={scheduleError && !schedule.days.length ? scheduleError : undefined}
+              >
+                <Group gap="md" mt={6}>
+                  {WEEKDAYS.map((d) => (
+                    <Checkbox key={d} value={d} label={WEEKDAY_LABEL[d]} />
+                  ))}
+                </Group>
               </Checkbox.Group>
               <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                <Select label="Wake up at" data={SCHEDULE_HOURS} value={SCHEDULE_HOURS[schedule.wakeHour]} onChange={(h) => form.setFieldValue('schedule.wakeHour', SCHEDULE_HOURS.indexOf(h ?? '08:00'))} allowDeselect={false} maxDropdownHeight={300} />
-                <Select label="Sleep at" data={SCHEDULE_HOURS} value={SCHEDULE_HOURS[schedule.sleepHour]} onChange={(h) => form.setFieldValue('schedule.sleepHour', SCHEDULE_HOURS.indexOf(h ?? '18:00'))} allowDeselect={false} maxDropdownHeight={300} />
+                <Select
+                  label="Wake up at"
+                  data={SCHEDULE_HOURS}
+                  value={SCHEDULE_HOURS[schedule.wakeHour]}
+                  onChange={(h) => form.setFieldValue('schedule.wakeHour', SCHEDULE_HOURS.indexOf(h ?? '08:00'))}
+                  allowDeselect={false}
+                  maxDropdownHeight={300}
+                />
+                <Select
+                  label="Sleep at"
+                  data={SCHEDULE_HOURS}
+                  value={SCHEDULE_HOURS[schedule.sleepHour]}
+                  onChange={(h) => form.setFieldValue('schedule.sleepHour', SCHEDULE_HOURS.indexOf(h ?? '18:00'))}
+                  allowDeselect={false}
+                  maxDropdownHeight={300}
+                />
               </SimpleGrid>
-              {scheduleError && <Text size="xs" c="red">{scheduleError}</Text>}
+              {scheduleError && (
+                <Text size="xs" c="red">
+                  {scheduleError}
+                </Text>
+              )}
             </Stack>
           )}
         </Stack>

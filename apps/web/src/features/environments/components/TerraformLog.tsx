@@ -13,7 +13,15 @@ export function TerraformLog({ projectId, stageId, deploymentId, filter }: { pro
   return (
     <ScrollArea h={520} viewportRef={viewport} bg="dark.8" style={{ borderRadius: 8 }} data-testid="terraform-log">
       <Code block bg="transparent" c="gray.2" fz={12.5} style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word', lineHeight: 1.55 }}>
-        {error ? <Text c="red.4" size="sm">{error}</Text> : lines.length ? shown.join('\n') : 'Preparing logs...'}
+        {error ? (
+          <Text c="red.4" size="sm">
+            {error}
+          </Text>
+        ) : lines.length ? (
+          shown.join('\n')
+        ) : (
+          'Preparing logs...'
+        )}
       </Code>
     </ScrollArea>
   );

@@ -1,6 +1,12 @@
 import {
-  DEFAULT_SAVING_SCHEDULE, ENVIRONMENT_TEMPLATES, replicaDefaults,
-  type IacTool, type InfraCloudProvider, type Stage, type TemplateName, type Weekday,
+  DEFAULT_SAVING_SCHEDULE,
+  ENVIRONMENT_TEMPLATES,
+  replicaDefaults,
+  type IacTool,
+  type InfraCloudProvider,
+  type Stage,
+  type TemplateName,
+  type Weekday,
 } from '@gantry/contracts';
 import type { FieldPath, FormApi } from '../../../ui/form';
 
@@ -31,14 +37,30 @@ export type EnvironmentFormValues = {
 };
 export type EnvironmentForm = FormApi<EnvironmentFormValues>;
 
-const STAGE_FIELDS = ['name', 'description', 'cloudProvider', 'infrastructureAsCodeTool', 'awsAccountId', 'awsRegion', 'tenantId', 'subscriptionId', 'gcpProjectId', 'gcpRegion', 'gcpZone'] as const;
+const STAGE_FIELDS = [
+  'name',
+  'description',
+  'cloudProvider',
+  'infrastructureAsCodeTool',
+  'awsAccountId',
+  'awsRegion',
+  'tenantId',
+  'subscriptionId',
+  'gcpProjectId',
+  'gcpRegion',
+  'gcpZone',
+] as const;
 /** What StageBody is given: the stage's own fields. */
 export const stageInput = (v: EnvironmentFormValues) => Object.fromEntries(STAGE_FIELDS.map((k) => [k, v[k]]));
 
 const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 /** A fresh saving schedule: weekdays 08:00 to 18:00 in the browser's zone. */
 export const defaultSchedule = (): SavingScheduleValues => ({
-  name: '', days: DEFAULT_SAVING_SCHEDULE.days, wakeHour: DEFAULT_SAVING_SCHEDULE.wakeHour, sleepHour: DEFAULT_SAVING_SCHEDULE.sleepHour, timezone: browserZone(),
+  name: '',
+  days: DEFAULT_SAVING_SCHEDULE.days,
+  wakeHour: DEFAULT_SAVING_SCHEDULE.wakeHour,
+  sleepHour: DEFAULT_SAVING_SCHEDULE.sleepHour,
+  timezone: browserZone(),
 });
 
 /** Template defaults (spec §2: 1 replica, CPU 256, memory 512, sqlite). */
@@ -48,14 +70,36 @@ export const templateDefaults = (t: TemplateName): TemplateValues =>
 /** The form's starting values: empty (a template from the address picks AWS and Cloudformation), the environment's own (edit), or its replica defaults. */
 export function initialEnvironmentValues(mode: EnvironmentFormMode, stage: Stage | undefined, template: TemplateName | null): EnvironmentFormValues {
   const base: EnvironmentFormValues = {
-    name: '', description: '', cloudProvider: 'aws', infrastructureAsCodeTool: 'terraform', awsAccountId: '', awsRegion: '', tenantId: '', subscriptionId: '', gcpProjectId: '', gcpRegion: '', gcpZone: '',
-    template: null, templateValues: {}, saving: false, schedule: defaultSchedule(),
+    name: '',
+    description: '',
+    cloudProvider: 'aws',
+    infrastructureAsCodeTool: 'terraform',
+    awsAccountId: '',
+    awsRegion: '',
+    tenantId: '',
+    subscriptionId: '',
+    gcpProjectId: '',
+    gcpRegion: '',
+    gcpZone: '',
+    template: null,
+    templateValues: {},
+    saving: false,
+    schedule: defaultSchedule(),
   };
   if (!stage) return template ? { ...base, template, templateValues: templateDefaults(template), infrastructureAsCodeTool: 'cloudformation' } : base;
   const own: EnvironmentFormValues = {
-    ...base, name: stage.name, description: stage.description, cloudProvider: stage.cloudProvider, infrastructureAsCodeTool: stage.infrastructureAsCodeTool,
-    awsAccountId: stage.awsAccountId ?? '', awsRegion: stage.awsRegion ?? '', tenantId: stage.tenantId ?? '', subscriptionId: stage.subscriptionId ?? '',
-    gcpProjectId: stage.gcpProjectId ?? '', gcpRegion: stage.gcpRegion ?? '', gcpZone: stage.gcpZone ?? '',
+    ...base,
+    name: stage.name,
+    description: stage.description,
+    cloudProvider: stage.cloudProvider,
+    infrastructureAsCodeTool: stage.infrastructureAsCodeTool,
+    awsAccountId: stage.awsAccountId ?? '',
+    awsRegion: stage.awsRegion ?? '',
+    tenantId: stage.tenantId ?? '',
+    subscriptionId: stage.subscriptionId ?? '',
+    gcpProjectId: stage.gcpProjectId ?? '',
+    gcpRegion: stage.gcpRegion ?? '',
+    gcpZone: stage.gcpZone ?? '',
   };
   return mode === 'replicate' ? { ...own, ...replicaDefaults(stage) } : own;
 }

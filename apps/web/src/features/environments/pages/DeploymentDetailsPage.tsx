@@ -58,23 +58,61 @@ export default function DeploymentDetailsPage() {
         title={s ? `${s.name} — deployment` : 'Deployment'}
         actions={
           <Group gap="xs">
-            {canCancelDeployment(status) && <Button color="red" variant="light" leftSection={<IconPlayerStop size={16} />} onClick={() => setConfirmCancel(true)}>Cancel</Button>}
-            {canContinueRollback(status) && <Button variant="light" leftSection={<IconRotate size={16} />} loading={actions.continueRollback.isPending} onClick={() => void rollback()}>Continue Rollback</Button>}
-            <Button variant="default" component={Link} to={`/environments/${stageId}`}>View Environment</Button>
+            {canCancelDeployment(status) && (
+              <Button color="red" variant="light" leftSection={<IconPlayerStop size={16} />} onClick={() => setConfirmCancel(true)}>
+                Cancel
+              </Button>
+            )}
+            {canContinueRollback(status) && (
+              <Button variant="light" leftSection={<IconRotate size={16} />} loading={actions.continueRollback.isPending} onClick={() => void rollback()}>
+                Continue Rollback
+              </Button>
+            )}
+            <Button variant="default" component={Link} to={`/environments/${stageId}`}>
+              View Environment
+            </Button>
           </Group>
         }
       />
       <Card withBorder radius="md" padding="lg">
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
-          <div><Text size="xs" c="dimmed">Status</Text>{status ? <span data-testid="details-status"><StatusBadge status={status} label={stackStatusDisplay(status)} /></span> : <Text size="sm">—</Text>}</div>
-          <div><Text size="xs" c="dimmed">Last deployed</Text>{s?.lastDeployed && !stageNotDeployed(s.status) ? <RelativeTime date={s.lastDeployed} size="sm" /> : <Text size="sm">N/A</Text>}</div>
-          <TextInput placeholder="Search by status..." leftSection={<IconSearch size={14} />} value={search} onChange={(e) => setSearch(e.currentTarget.value)} aria-label="Search by status" />
+          <div>
+            <Text size="xs" c="dimmed">
+              Status
+            </Text>
+            {status ? (
+              <span data-testid="details-status">
+                <StatusBadge status={status} label={stackStatusDisplay(status)} />
+              </span>
+            ) : (
+              <Text size="sm">—</Text>
+            )}
+          </div>
+          <div>
+            <Text size="xs" c="dimmed">
+              Last deployed
+            </Text>
+            {s?.lastDeployed && !stageNotDeployed(s.status) ? <RelativeTime date={s.lastDeployed} size="sm" /> : <Text size="sm">N/A</Text>}
+          </div>
+          <TextInput
+            placeholder="Search by status..."
+            leftSection={<IconSearch size={14} />}
+            value={search}
+            onChange={(e) => setSearch(e.currentTarget.value)}
+            aria-label="Search by status"
+          />
         </SimpleGrid>
-        {deployment.data?.error && <Alert color="red" mt="md" style={{ whiteSpace: 'pre-wrap' }}>{deployment.data.error}</Alert>}
+        {deployment.data?.error && (
+          <Alert color="red" mt="md" style={{ whiteSpace: 'pre-wrap' }}>
+            {deployment.data.error}
+          </Alert>
+        )}
       </Card>
       {!s ? null : cfn ? (
         <DataTable<StackEvent>
-          rows={shownEvents} loading={events.isPending} rowKey={(e) => e.eventId}
+          rows={shownEvents}
+          loading={events.isPending}
+          rowKey={(e) => e.eventId}
           columns={[
             { key: 'timestamp', header: 'Timestamp', render: (e) => new Date(e.timestamp).toLocaleString() },
             { key: 'logicalResourceId', header: 'Logical resource', render: (e) => e.logicalResourceId },
@@ -86,10 +124,21 @@ export default function DeploymentDetailsPage() {
       ) : deploymentId ? (
         <TerraformLog projectId={projectId} stageId={stageId} deploymentId={deploymentId} filter={search} />
       ) : (
-        <Card withBorder radius="md"><Text size="sm" c="dimmed">This environment has not been deployed yet.</Text></Card>
+        <Card withBorder radius="md">
+          <Text size="sm" c="dimmed">
+            This environment has not been deployed yet.
+          </Text>
+        </Card>
       )}
-      <ConfirmModal opened={confirmCancel} title="Cancel deployment" confirmLabel="Cancel Deployment" message="Do you really want to cancel the running deployment? This action cannot be undone."
-        loading={actions.cancel.isPending} onConfirm={() => void cancel()} onCancel={() => setConfirmCancel(false)} />
+      <ConfirmModal
+        opened={confirmCancel}
+        title="Cancel deployment"
+        confirmLabel="Cancel Deployment"
+        message="Do you really want to cancel the running deployment? This action cannot be undone."
+        loading={actions.cancel.isPending}
+        onConfirm={() => void cancel()}
+        onCancel={() => setConfirmCancel(false)}
+      />
     </Stack>
   );
 }

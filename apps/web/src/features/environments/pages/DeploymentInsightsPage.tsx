@@ -48,36 +48,75 @@ function Insights({ projectId, stageId }: { projectId: string; stageId: string }
     }
   }, [limited]);
 
-  const toggle = (id: string) => setOpenIds((prev) => {
-    const next = new Set(prev);
-    if (next.has(id)) next.delete(id);
-    else next.add(id);
-    return next;
-  });
+  const toggle = (id: string) =>
+    setOpenIds((prev) => {
+      const next = new Set(prev);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
   return (
     <Stack gap="lg">
       <PageHeader
         title="Deployment Insights"
         description={stage.data ? `Every deployment of ${stage.data.name}` : undefined}
-        actions={<Button variant="default" component={Link} to={`/environments/${stageId}`}>View Environment</Button>}
+        actions={
+          <Button variant="default" component={Link} to={`/environments/${stageId}`}>
+            View Environment
+          </Button>
+        }
       />
       <Grid gutter="lg">
         <Grid.Col span={{ base: 12, md: 8 }}>
           <Stack gap="sm" data-testid="deployment-list">
-            {history.isPending ? <Text size="sm" c="dimmed">Loading…</Text> : !list.length ? (
+            {history.isPending ? (
+              <Text size="sm" c="dimmed">
+                Loading…
+              </Text>
+            ) : !list.length ? (
               <Card withBorder radius="md" padding={0}>
                 <EmptyState
                   title="No deployments yet"
-                  icon={<ThemeIcon size={56} radius="xl" variant="light" color="indigo"><IconRocket size={28} stroke={1.5} /></ThemeIcon>}
+                  icon={
+                    <ThemeIcon size={56} radius="xl" variant="light" color="indigo">
+                      <IconRocket size={28} stroke={1.5} />
+                    </ThemeIcon>
+                  }
                   description="Deploy the environment to see every run here."
-                  action={limited ? <Button component={Link} to={UPGRADE_PATH}>Upgrade Plan</Button> : <Button component={Link} to={`/environments/${stageId}`}>Create new Deployment</Button>}
+                  action={
+                    limited ? (
+                      <Button component={Link} to={UPGRADE_PATH}>
+                        Upgrade Plan
+                      </Button>
+                    ) : (
+                      <Button component={Link} to={`/environments/${stageId}`}>
+                        Create new Deployment
+                      </Button>
+                    )
+                  }
                 />
               </Card>
-            ) : list.map((d) => (
-              <DeploymentCard key={d.id} d={d} stageId={stageId} currentDeploymentId={stage.data?.currentDeploymentId ?? null}
-                open={openIds.has(d.id)} onToggle={() => toggle(d.id)} lastGood={lastGoodVersions(list, d.id)} />
-            ))}
-            {limited && list.length > 0 && <Text size="sm" c="dimmed">Older deployments come with a bigger plan. <Anchor component={Link} to={UPGRADE_PATH} size="sm">Upgrade Plan</Anchor></Text>}
+            ) : (
+              list.map((d) => (
+                <DeploymentCard
+                  key={d.id}
+                  d={d}
+                  stageId={stageId}
+                  currentDeploymentId={stage.data?.currentDeploymentId ?? null}
+                  open={openIds.has(d.id)}
+                  onToggle={() => toggle(d.id)}
+                  lastGood={lastGoodVersions(list, d.id)}
+                />
+              ))
+            )}
+            {limited && list.length > 0 && (
+              <Text size="sm" c="dimmed">
+                Older deployments come with a bigger plan.{' '}
+                <Anchor component={Link} to={UPGRADE_PATH} size="sm">
+                  Upgrade Plan
+                </Anchor>
+              </Text>
+            )}
           </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 4 }}>
@@ -95,9 +134,21 @@ function PickEnvironment({ projectId }: { projectId: string }) {
       <PageHeader title="Deployment Insights" description="Choose an environment to see its deployments" />
       <Card withBorder radius="md">
         <Stack gap="xs">
-          {stages.isPending && <Text size="sm" c="dimmed">Loading…</Text>}
-          {stages.isSuccess && !stages.data.length && <Text size="sm" c="dimmed">No data available</Text>}
-          {stages.data?.map((s) => <Anchor key={s.id} component={Link} to={`/environments/${s.id}/deployment-insights`}>{s.name}</Anchor>)}
+          {stages.isPending && (
+            <Text size="sm" c="dimmed">
+              Loading…
+            </Text>
+          )}
+          {stages.isSuccess && !stages.data.length && (
+            <Text size="sm" c="dimmed">
+              No data available
+            </Text>
+          )}
+          {stages.data?.map((s) => (
+            <Anchor key={s.id} component={Link} to={`/environments/${s.id}/deployment-insights`}>
+              {s.name}
+            </Anchor>
+          ))}
         </Stack>
       </Card>
       <DeploymentTimePanel projectId={projectId} />

@@ -2,7 +2,18 @@ import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { StageBody, stageLocked, isTemplateName, COST_TAG_KEY, scheduleToCron, cronToSchedule, SavingScheduleFields, type Stage, type Schedule, type TemplateName } from '@gantry/contracts';
+import {
+  StageBody,
+  stageLocked,
+  isTemplateName,
+  COST_TAG_KEY,
+  scheduleToCron,
+  cronToSchedule,
+  SavingScheduleFields,
+  type Stage,
+  type Schedule,
+  type TemplateName,
+} from '@gantry/contracts';
 import { errorMessage, isApiError, isPlanLimit } from '../../../api/errors';
 import { useCurrentProject } from '../../../api/session';
 import { toast, UPGRADE_PATH } from '../../../api/toast';
@@ -25,7 +36,13 @@ export default function EnvironmentFormPage() {
   const projectId = useCurrentProject()?.id ?? '';
   const stage = useStage(projectId, mode === 'create' ? undefined : stageId);
   if (mode !== 'create' && !stage.data) {
-    return stage.isError ? <Alert color="red">{errorMessage(stage.error)}</Alert> : <Text c="dimmed" size="sm">Loading…</Text>;
+    return stage.isError ? (
+      <Alert color="red">{errorMessage(stage.error)}</Alert>
+    ) : (
+      <Text c="dimmed" size="sm">
+        Loading…
+      </Text>
+    );
   }
   return <EnvironmentForm key={`${mode}:${stage.data?.id ?? 'new'}`} mode={mode} projectId={projectId} stage={stage.data} />;
 }
@@ -36,11 +53,14 @@ function EnvironmentForm({ mode, projectId, stage }: { mode: EnvironmentFormMode
   const navigate = useNavigate();
   const qc = useQueryClient();
   const [params] = useSearchParams();
-  const [urlTemplate] = useState<TemplateName | null>(() => (mode === 'create' && isTemplateName(params.get('template')) ? (params.get('template') as TemplateName) : null));
+  const [urlTemplate] = useState<TemplateName | null>(() =>
+    mode === 'create' && isTemplateName(params.get('template')) ? (params.get('template') as TemplateName) : null,
+  );
   const form = useForm({ initialValues: initialEnvironmentValues(mode, stage, urlTemplate), schema: StageBody, toInput: stageInput });
   const schedules = useSchedules(projectId);
   const costBlocked = isPlanLimit(schedules.error);
-  const existingSchedule: Schedule | undefined = stage && mode === 'edit' ? schedules.data?.find((s) => s.resourcesTagKey === COST_TAG_KEY && s.resourcesTagValue === stage.id) : undefined;
+  const existingSchedule: Schedule | undefined =
+    stage && mode === 'edit' ? schedules.data?.find((s) => s.resourcesTagKey === COST_TAG_KEY && s.resourcesTagValue === stage.id) : undefined;
   const [busy, setBusy] = useState(false);
   const [planLimit, setPlanLimit] = useState<string | null>(null);
   const v = form.values;
@@ -51,7 +71,10 @@ function EnvironmentForm({ mode, projectId, stage }: { mode: EnvironmentFormMode
   useEffect(() => {
     if (!existingSchedule) return;
     const parsed = cronToSchedule(existingSchedule.startExpression, existingSchedule.stopExpression, new Date().getTimezoneOffset());
-    setValues((f) => ({ saving: existingSchedule.state === 'ENABLED', schedule: { ...f.schedule, name: existingSchedule.name, timezone: existingSchedule.timezone, ...(parsed ?? {}) } }));
+    setValues((f) => ({
+      saving: existingSchedule.state === 'ENABLED',
+      schedule: { ...f.schedule, name: existingSchedule.name, timezone: existingSchedule.timezone, ...(parsed ?? {}) },
+    }));
   }, [existingSchedule, setValues]);
 
   async function saveSchedule(id: string, awsAccountId: string, awsRegion: string) {
@@ -81,7 +104,14 @@ function EnvironmentForm({ mode, projectId, stage }: { mode: EnvironmentFormMode
       let id: string;
       if (template) {
         // one call: the server answers "Creating environment from template failed. …" and keeps nothing when a resource fails
-        id = (await createStageFromTemplate(projectId, { ...body, template, templateValues, ...(withSchedule && saving ? { savingSchedule: scheduleFields(schedule) } : {}) })).stageId;
+        id = (
+          await createStageFromTemplate(projectId, {
+            ...body,
+            template,
+            templateValues,
+            ...(withSchedule && saving ? { savingSchedule: scheduleFields(schedule) } : {}),
+          })
+        ).stageId;
         if (withSchedule && saving) void qc.invalidateQueries({ queryKey: scheduleKeys.list(projectId) });
       } else {
         if (mode === 'edit' && stage) {
@@ -111,28 +141,37 @@ function EnvironmentForm({ mode, projectId, stage }: { mode: EnvironmentFormMode
   const title = mode === 'edit' ? 'Edit Environment' : mode === 'replicate' ? 'Replicate Environment' : 'Create Environment';
   return (
     <form onSubmit={submit} noValidate>
-    <Stack gap="lg" maw={860}>
-      <PageHeader title={title} description={mode === 'replicate' && stage ? `A copy of ${stage.name} with its resources` : 'Where and how the environment is deployed'} />
-      <Stack gap="lg">
-        <EnvironmentGeneralSection form={form} mode={mode} locked={locked} />
-        <EnvironmentAccountSection form={form} mode={mode} locked={locked} projectId={projectId} />
-        {mode === 'create' && v.cloudProvider === 'aws' && v.infrastructureAsCodeTool === 'cloudformation' && <EnvironmentTemplateSection form={form} />}
-        {v.cloudProvider === 'aws' && <SavingScheduleSection form={form} costBlocked={costBlocked} />}
-      </Stack>
-      <Group justify="flex-end">
-        <Button variant="default" onClick={() => navigate(-1)}>Cancel</Button>
-        <Button type="submit" loading={busy}>{mode === 'edit' ? 'Update Environment' : title}</Button>
-      </Group>
-      <Modal opened={Boolean(planLimit)} onClose={() => setPlanLimit(null)} title={<Text fw={600}>Plan limit reached</Text>} centered>
-        <Stack>
-          <Text size="sm">{planLimit}</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setPlanLimit(null)}>Close</Button>
-            <Button onClick={() => navigate(UPGRADE_PATH)}>Upgrade Plan</Button>
-          </Group>
+      <Stack gap="lg" maw={860}>
+        <PageHeader
+          title={title}
+          description={mode === 'replicate' && stage ? `A copy of ${stage.name} with its resources` : 'Where and how the environment is deployed'}
+        />
+        <Stack gap="lg">
+          <EnvironmentGeneralSection form={form} mode={mode} locked={locked} />
+          <EnvironmentAccountSection form={form} mode={mode} locked={locked} projectId={projectId} />
+          {mode === 'create' && v.cloudProvider === 'aws' && v.infrastructureAsCodeTool === 'cloudformation' && <EnvironmentTemplateSection form={form} />}
+          {v.cloudProvider === 'aws' && <SavingScheduleSection form={form} costBlocked={costBlocked} />}
         </Stack>
-      </Modal>
-    </Stack>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={() => navigate(-1)}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={busy}>
+            {mode === 'edit' ? 'Update Environment' : title}
+          </Button>
+        </Group>
+        <Modal opened={Boolean(planLimit)} onClose={() => setPlanLimit(null)} title={<Text fw={600}>Plan limit reached</Text>} centered>
+          <Stack>
+            <Text size="sm">{planLimit}</Text>
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => setPlanLimit(null)}>
+                Close
+              </Button>
+              <Button onClick={() => navigate(UPGRADE_PATH)}>Upgrade Plan</Button>
+            </Group>
+          </Stack>
+        </Modal>
+      </Stack>
     </form>
   );
 }

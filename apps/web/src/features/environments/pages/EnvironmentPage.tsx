@@ -4,8 +4,17 @@ import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import {
-  deployBlockedReason, deploymentMinutes, environmentActions, missingTargetAccount, stageNotDeployed, stageInProgress, ENVIRONMENT_TAG_KEY, COST_TAG_KEY, scheduleActionToast,
-  type Component, type Resource,
+  deployBlockedReason,
+  deploymentMinutes,
+  environmentActions,
+  missingTargetAccount,
+  stageNotDeployed,
+  stageInProgress,
+  ENVIRONMENT_TAG_KEY,
+  COST_TAG_KEY,
+  scheduleActionToast,
+  type Component,
+  type Resource,
 } from '@gantry/contracts';
 import { errorMessage, isPlanLimit } from '../../../api/errors';
 import { useCurrentProject } from '../../../api/session';
@@ -35,13 +44,16 @@ import { providerLabel, statusLabel, toolLabel } from '../lib/labels';
 function Fact({ label, children }: { label: string; children: React.ReactNode }) {
   return (
     <div>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={600} lts={0.3}>{label}</Text>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600} lts={0.3}>
+        {label}
+      </Text>
       <div style={{ marginTop: 4 }}>{children}</div>
     </div>
   );
 }
 
-type Confirm = { kind: 'cancel' } | { kind: 'start' | 'stop'; scheduleId: string } | { kind: 'delete-resource' | 'undeploy-resource'; resource: Resource } | null;
+type Confirm =
+  { kind: 'cancel' } | { kind: 'start' | 'stop'; scheduleId: string } | { kind: 'delete-resource' | 'undeploy-resource'; resource: Resource } | null;
 
 /** /environments/{stageId} (spec §2 "Environment details"). */
 export default function EnvironmentPage() {
@@ -78,7 +90,13 @@ export default function EnvironmentPage() {
   }, [addComponent, components.data, setParams]);
 
   if (!stage.data) {
-    return stage.isError ? <Alert color="red">{errorMessage(stage.error, 'Something went wrong while getting statistics!')}</Alert> : <Text c="dimmed" size="sm">Loading…</Text>;
+    return stage.isError ? (
+      <Alert color="red">{errorMessage(stage.error, 'Something went wrong while getting statistics!')}</Alert>
+    ) : (
+      <Text c="dimmed" size="sm">
+        Loading…
+      </Text>
+    );
   }
   const s = stage.data;
   const can = environmentActions(s.status);
@@ -153,39 +171,92 @@ export default function EnvironmentPage() {
   const list = resources.data ?? [];
   return (
     <Stack gap="lg" pos="relative">
-      <LoadingOverlay visible={starting} overlayProps={{ blur: 1 }} loaderProps={{ children: <Stack align="center" gap="xs"><Text fw={600}>Your deploy is being started. Please wait...</Text></Stack> }} />
+      <LoadingOverlay
+        visible={starting}
+        overlayProps={{ blur: 1 }}
+        loaderProps={{
+          children: (
+            <Stack align="center" gap="xs">
+              <Text fw={600}>Your deploy is being started. Please wait...</Text>
+            </Stack>
+          ),
+        }}
+      />
       <PageHeader
         title={s.name}
         description={s.description}
         actions={
           <Group gap="xs">
             {can.cancel ? (
-              <Button color="red" variant="light" leftSection={<IconPlayerStop size={16} />} onClick={() => setConfirm({ kind: 'cancel' })}>Cancel Deployment</Button>
+              <Button color="red" variant="light" leftSection={<IconPlayerStop size={16} />} onClick={() => setConfirm({ kind: 'cancel' })}>
+                Cancel Deployment
+              </Button>
             ) : (
               <>
-                <Button leftSection={<IconRocket size={16} />} onClick={() => void quickDeploy()}>Quick Deploy</Button>
-                {terraform && <Button variant="light" leftSection={<IconFileSearch size={16} />} loading={actions.plan.isPending} onClick={() => void createPlan()}>Create Plan</Button>}
+                <Button leftSection={<IconRocket size={16} />} onClick={() => void quickDeploy()}>
+                  Quick Deploy
+                </Button>
+                {terraform && (
+                  <Button variant="light" leftSection={<IconFileSearch size={16} />} loading={actions.plan.isPending} onClick={() => void createPlan()}>
+                    Create Plan
+                  </Button>
+                )}
               </>
             )}
             {savingSchedule && (
               <Button.Group>
-                <Button variant="default" leftSection={<IconPlayerPlay size={14} />} onClick={() => setConfirm({ kind: 'start', scheduleId: savingSchedule.id })}>Start All</Button>
-                <Button variant="default" leftSection={<IconPlayerStop size={14} />} onClick={() => setConfirm({ kind: 'stop', scheduleId: savingSchedule.id })}>Stop All</Button>
+                <Button
+                  variant="default"
+                  leftSection={<IconPlayerPlay size={14} />}
+                  onClick={() => setConfirm({ kind: 'start', scheduleId: savingSchedule.id })}
+                >
+                  Start All
+                </Button>
+                <Button
+                  variant="default"
+                  leftSection={<IconPlayerStop size={14} />}
+                  onClick={() => setConfirm({ kind: 'stop', scheduleId: savingSchedule.id })}
+                >
+                  Stop All
+                </Button>
               </Button.Group>
             )}
-            <Button variant="default" component={Link} to={`/environments/${stageId}/details`} leftSection={<IconTerminal2 size={16} />}>View Logs</Button>
+            <Button variant="default" component={Link} to={`/environments/${stageId}/details`} leftSection={<IconTerminal2 size={16} />}>
+              View Logs
+            </Button>
             <EnvironmentMenu stage={s} withInsights onUndeploy={() => envActions.askUndeploy(s)} onDelete={() => envActions.askDelete(s)} />
           </Group>
         }
       />
       <Card withBorder radius="md" padding="lg">
         <SimpleGrid cols={{ base: 2, sm: 3, lg: terraform ? 6 : 5 }} spacing="lg">
-          <Fact label="Status"><StatusBadge status={s.status} label={statusLabel(s.status)} /></Fact>
-          <Fact label="Last Deployed">{s.lastDeployed && !stageNotDeployed(s.status) ? <RelativeTime date={s.lastDeployed} size="sm" /> : <Text size="sm">N/A</Text>}</Fact>
-          <Fact label="Cloud Provider"><Text size="sm">{providerLabel(s.cloudProvider)}</Text></Fact>
-          <Fact label="IaC Tool"><Text size="sm">{toolLabel(s.infrastructureAsCodeTool)}</Text></Fact>
-          <Fact label="Environment ID"><Group gap={4} wrap="nowrap"><Text size="sm" ff="monospace" truncate="end">{s.id.slice(0, 8)}…</Text><CopyToClipboard value={s.id} /></Group></Fact>
-          {terraform && <Fact label="Deployment time"><Text size="sm" data-testid="deployment-time">{usedMinutes} / {limits.data?.buildMinutes ?? '—'} mins</Text></Fact>}
+          <Fact label="Status">
+            <StatusBadge status={s.status} label={statusLabel(s.status)} />
+          </Fact>
+          <Fact label="Last Deployed">
+            {s.lastDeployed && !stageNotDeployed(s.status) ? <RelativeTime date={s.lastDeployed} size="sm" /> : <Text size="sm">N/A</Text>}
+          </Fact>
+          <Fact label="Cloud Provider">
+            <Text size="sm">{providerLabel(s.cloudProvider)}</Text>
+          </Fact>
+          <Fact label="IaC Tool">
+            <Text size="sm">{toolLabel(s.infrastructureAsCodeTool)}</Text>
+          </Fact>
+          <Fact label="Environment ID">
+            <Group gap={4} wrap="nowrap">
+              <Text size="sm" ff="monospace" truncate="end">
+                {s.id.slice(0, 8)}…
+              </Text>
+              <CopyToClipboard value={s.id} />
+            </Group>
+          </Fact>
+          {terraform && (
+            <Fact label="Deployment time">
+              <Text size="sm" data-testid="deployment-time">
+                {usedMinutes} / {limits.data?.buildMinutes ?? '—'} mins
+              </Text>
+            </Fact>
+          )}
         </SimpleGrid>
       </Card>
       <Grid gutter="lg">
@@ -193,29 +264,55 @@ export default function EnvironmentPage() {
           <Stack gap="sm">
             <Group justify="space-between">
               <Text fw={650}>Resources</Text>
-              <Text size="sm" c="dimmed">{list.length} resource{list.length === 1 ? '' : 's'}</Text>
+              <Text size="sm" c="dimmed">
+                {list.length} resource{list.length === 1 ? '' : 's'}
+              </Text>
             </Group>
-            {resources.isPending ? <Text size="sm" c="dimmed">Loading…</Text> : !list.length ? (
+            {resources.isPending ? (
+              <Text size="sm" c="dimmed">
+                Loading…
+              </Text>
+            ) : !list.length ? (
               <Card withBorder radius="md" padding={0}>
                 <EmptyState compact title="No resources yet" description="Review the components on the right and choose which to add to this environment." />
               </Card>
-            ) : list.map((r) => (
-              <ResourceCard key={r.name} projectId={projectId} stage={s} resource={r}
-                onConfigure={() => setModal({ component: { id: r.component.id, name: r.component.name }, editing: r })}
-                onDelete={() => setConfirm({ kind: 'delete-resource', resource: r })}
-                onUndeploy={() => setConfirm({ kind: 'undeploy-resource', resource: r })} />
-            ))}
+            ) : (
+              list.map((r) => (
+                <ResourceCard
+                  key={r.name}
+                  projectId={projectId}
+                  stage={s}
+                  resource={r}
+                  onConfigure={() => setModal({ component: { id: r.component.id, name: r.component.name }, editing: r })}
+                  onDelete={() => setConfirm({ kind: 'delete-resource', resource: r })}
+                  onUndeploy={() => setConfirm({ kind: 'undeploy-resource', resource: r })}
+                />
+              ))
+            )}
           </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 4 }}>
           <Stack gap="lg">
             <ComponentSideList projectId={projectId} stage={s} onPick={(c: Component) => setModal({ component: { id: c.id, name: c.name }, editing: null })} />
             <Card withBorder radius="md" padding="md" data-testid="statistics-panel">
-              <Text fw={650} mb="xs">Statistics</Text>
-              {costBlocked || s.cloudProvider !== 'aws' ? <CostTeaser /> : (
+              <Text fw={650} mb="xs">
+                Statistics
+              </Text>
+              {costBlocked || s.cloudProvider !== 'aws' ? (
+                <CostTeaser />
+              ) : (
                 <Stack gap={6}>
-                  <Text size="sm" c="dimmed">EC2, load balancer and RDS findings for the resources tagged {ENVIRONMENT_TAG_KEY} = this environment.</Text>
-                  <Anchor component={Link} to="/tools/advisor" size="sm" state={{ awsAccountId: s.awsAccountId, region: s.awsRegion, tagKey: ENVIRONMENT_TAG_KEY, tagValue: s.id }}>Open the Waste Advisor</Anchor>
+                  <Text size="sm" c="dimmed">
+                    EC2, load balancer and RDS findings for the resources tagged {ENVIRONMENT_TAG_KEY} = this environment.
+                  </Text>
+                  <Anchor
+                    component={Link}
+                    to="/tools/advisor"
+                    size="sm"
+                    state={{ awsAccountId: s.awsAccountId, region: s.awsRegion, tagKey: ENVIRONMENT_TAG_KEY, tagValue: s.id }}
+                  >
+                    Open the Waste Advisor
+                  </Anchor>
                 </Stack>
               )}
             </Card>
@@ -224,29 +321,75 @@ export default function EnvironmentPage() {
       </Grid>
 
       {modal && (
-        <ResourceModal opened onClose={() => setModal(null)} projectId={projectId} stageId={stageId} component={modal.component} editing={modal.editing} others={list} />
+        <ResourceModal
+          opened
+          onClose={() => setModal(null)}
+          projectId={projectId}
+          stageId={stageId}
+          component={modal.component}
+          editing={modal.editing}
+          others={list}
+        />
       )}
       {envActions.modal}
       <ConfirmModal
-        opened={Boolean(confirm)} danger={confirm?.kind === 'delete-resource' || confirm?.kind === 'undeploy-resource'}
-        title={confirm?.kind === 'cancel' ? 'Cancel deployment' : confirm?.kind === 'start' ? 'Start all resources' : confirm?.kind === 'stop' ? 'Stop all resources' : confirm?.kind === 'delete-resource' ? 'Delete resource' : 'Undeploy resource'}
-        confirmLabel={confirm?.kind === 'cancel' ? 'Cancel Deployment' : confirm?.kind === 'start' ? 'Start All' : confirm?.kind === 'stop' ? 'Stop All' : confirm?.kind === 'delete-resource' ? 'Delete' : 'Undeploy'}
-        message={confirm?.kind === 'cancel' ? 'Do you really want to cancel the running deployment? This action cannot be undone.'
-          : confirm?.kind === 'start' || confirm?.kind === 'stop' ? `Do you want to ${confirm.kind} every EC2 instance and RDS database of this environment's saving schedule now? You can ${confirm.kind === 'start' ? 'stop' : 'start'} them again at any time.`
-          : confirm?.kind === 'delete-resource' ? `Do you really want to delete the resource ${confirm.resource.name}? This action cannot be undone.`
-          : confirm && 'resource' in confirm ? `Do you really want to undeploy the resource ${confirm.resource.name}? Its cloud resources are deleted. This action cannot be undone.` : ''}
+        opened={Boolean(confirm)}
+        danger={confirm?.kind === 'delete-resource' || confirm?.kind === 'undeploy-resource'}
+        title={
+          confirm?.kind === 'cancel'
+            ? 'Cancel deployment'
+            : confirm?.kind === 'start'
+              ? 'Start all resources'
+              : confirm?.kind === 'stop'
+                ? 'Stop all resources'
+                : confirm?.kind === 'delete-resource'
+                  ? 'Delete resource'
+                  : 'Undeploy resource'
+        }
+        confirmLabel={
+          confirm?.kind === 'cancel'
+            ? 'Cancel Deployment'
+            : confirm?.kind === 'start'
+              ? 'Start All'
+              : confirm?.kind === 'stop'
+                ? 'Stop All'
+                : confirm?.kind === 'delete-resource'
+                  ? 'Delete'
+                  : 'Undeploy'
+        }
+        message={
+          confirm?.kind === 'cancel'
+            ? 'Do you really want to cancel the running deployment? This action cannot be undone.'
+            : confirm?.kind === 'start' || confirm?.kind === 'stop'
+              ? `Do you want to ${confirm.kind} every EC2 instance and RDS database of this environment's saving schedule now? You can ${confirm.kind === 'start' ? 'stop' : 'start'} them again at any time.`
+              : confirm?.kind === 'delete-resource'
+                ? `Do you really want to delete the resource ${confirm.resource.name}? This action cannot be undone.`
+                : confirm && 'resource' in confirm
+                  ? `Do you really want to undeploy the resource ${confirm.resource.name}? Its cloud resources are deleted. This action cannot be undone.`
+                  : ''
+        }
         loading={actions.cancel.isPending || resourceMutations.remove.isPending || resourceMutations.undeploy.isPending}
-        onConfirm={() => void runConfirm()} onCancel={() => setConfirm(null)}
+        onConfirm={() => void runConfirm()}
+        onCancel={() => setConfirm(null)}
       />
       <Modal opened={Boolean(blocked)} onClose={() => setBlocked(null)} title={<Text fw={600}>{blocked?.title}</Text>} centered>
-        <Stack><Text size="sm">{blocked?.message}</Text><Group justify="flex-end"><Button onClick={() => setBlocked(null)}>OK</Button></Group></Stack>
+        <Stack>
+          <Text size="sm">{blocked?.message}</Text>
+          <Group justify="flex-end">
+            <Button onClick={() => setBlocked(null)}>OK</Button>
+          </Group>
+        </Stack>
       </Modal>
       <Modal opened={selectAccount} onClose={() => setSelectAccount(false)} title={<Text fw={600}>Select an account</Text>} centered>
         <Stack>
           <Text size="sm">This environment has no {providerLabel(s.cloudProvider)} account to deploy to yet. Select one first.</Text>
           <Group justify="flex-end">
-            <Button variant="default" onClick={() => setSelectAccount(false)}>Cancel</Button>
-            <Button leftSection={<IconPlayerPlay size={14} />} onClick={() => navigate(`/environments/${stageId}/edit`)}>Select</Button>
+            <Button variant="default" onClick={() => setSelectAccount(false)}>
+              Cancel
+            </Button>
+            <Button leftSection={<IconPlayerPlay size={14} />} onClick={() => navigate(`/environments/${stageId}/edit`)}>
+              Select
+            </Button>
           </Group>
         </Stack>
       </Modal>

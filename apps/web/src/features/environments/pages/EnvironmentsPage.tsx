@@ -29,17 +29,30 @@ export default function EnvironmentsPage() {
   };
 
   const create = (
-    <Button component={Link} to="/environments/create" leftSection={<IconPlus size={16} />}>Create Environment</Button>
+    <Button component={Link} to="/environments/create" leftSection={<IconPlus size={16} />}>
+      Create Environment
+    </Button>
   );
   let body;
   if (stages.isPending && projectId) body = <SkeletonCards count={2} />;
-  else if (stages.isError && !stages.data) body = <Card withBorder radius="md"><Text c="red" size="sm">{errorMessage(stages.error)}</Text></Card>;
+  else if (stages.isError && !stages.data)
+    body = (
+      <Card withBorder radius="md">
+        <Text c="red" size="sm">
+          {errorMessage(stages.error)}
+        </Text>
+      </Card>
+    );
   else if (!stages.data?.length)
     body = (
       <Card withBorder radius="md" padding={0}>
         <EmptyState
           title="Infrastucture Builder"
-          icon={<ThemeIcon size={56} radius="xl" variant="light" color="indigo"><IconServer2 size={28} stroke={1.5} /></ThemeIcon>}
+          icon={
+            <ThemeIcon size={56} radius="xl" variant="light" color="indigo">
+              <IconServer2 size={28} stroke={1.5} />
+            </ThemeIcon>
+          }
           description="Assemble environments from your components, preview a plan, deploy them to your cloud account and follow every deployment."
           action={create}
         />
@@ -50,9 +63,13 @@ export default function EnvironmentsPage() {
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="lg" data-testid="environments-grid">
         {stages.data.map((s) => (
           <EnvironmentCard
-            key={s.id} stage={s} schedule={scheduleOf(s.id)} costBlocked={costBlocked}
+            key={s.id}
+            stage={s}
+            schedule={scheduleOf(s.id)}
+            costBlocked={costBlocked}
             onOpen={() => navigate(`/environments/${s.id}`, { state: { advisor: null } })}
-            onUndeploy={() => actions.askUndeploy(s)} onDelete={() => actions.askDelete(s)}
+            onUndeploy={() => actions.askUndeploy(s)}
+            onDelete={() => actions.askDelete(s)}
           />
         ))}
       </SimpleGrid>

@@ -54,19 +54,53 @@ export default function PlanPage() {
       <PageHeader
         title="Deployment plan"
         description={s ? `What deploying ${s.name} would change` : undefined}
-        actions={<Button leftSection={<IconRocket size={16} />} disabled={p?.status !== 'READY'} loading={actions.deployPlan.isPending} onClick={() => void deploy()}>Deploy</Button>}
+        actions={
+          <Button leftSection={<IconRocket size={16} />} disabled={p?.status !== 'READY'} loading={actions.deployPlan.isPending} onClick={() => void deploy()}>
+            Deploy
+          </Button>
+        }
       />
       <Card withBorder radius="md" padding="lg">
         <SimpleGrid cols={{ base: 2, md: 4 }}>
-          <div><Text size="xs" c="dimmed">Plan ID</Text><Group gap={4} wrap="nowrap"><Text size="sm" ff="monospace" truncate="end">{planId}</Text>{planId && <CopyToClipboard value={planId} />}</Group></div>
-          <div><Text size="xs" c="dimmed">Cloud Provider</Text><Text size="sm">{s ? providerLabel(s.cloudProvider) : '—'}</Text></div>
-          <div><Text size="xs" c="dimmed">IaC Tool</Text><Text size="sm">{s ? toolLabel(s.infrastructureAsCodeTool) : '—'}</Text></div>
-          <div><Text size="xs" c="dimmed">Last Deployed</Text>{s?.lastDeployed && !stageNotDeployed(s.status) ? <RelativeTime date={s.lastDeployed} size="sm" /> : <Text size="sm">N/A</Text>}</div>
+          <div>
+            <Text size="xs" c="dimmed">
+              Plan ID
+            </Text>
+            <Group gap={4} wrap="nowrap">
+              <Text size="sm" ff="monospace" truncate="end">
+                {planId}
+              </Text>
+              {planId && <CopyToClipboard value={planId} />}
+            </Group>
+          </div>
+          <div>
+            <Text size="xs" c="dimmed">
+              Cloud Provider
+            </Text>
+            <Text size="sm">{s ? providerLabel(s.cloudProvider) : '—'}</Text>
+          </div>
+          <div>
+            <Text size="xs" c="dimmed">
+              IaC Tool
+            </Text>
+            <Text size="sm">{s ? toolLabel(s.infrastructureAsCodeTool) : '—'}</Text>
+          </div>
+          <div>
+            <Text size="xs" c="dimmed">
+              Last Deployed
+            </Text>
+            {s?.lastDeployed && !stageNotDeployed(s.status) ? <RelativeTime date={s.lastDeployed} size="sm" /> : <Text size="sm">N/A</Text>}
+          </div>
         </SimpleGrid>
       </Card>
       {!p || p.status === 'CREATING' ? (
         <Card withBorder radius="md" padding="xl">
-          <Group justify="center" gap="sm"><Loader size="sm" /><Text size="sm" c="dimmed">Creating the plan… this may take a few minutes.</Text></Group>
+          <Group justify="center" gap="sm">
+            <Loader size="sm" />
+            <Text size="sm" c="dimmed">
+              Creating the plan… this may take a few minutes.
+            </Text>
+          </Group>
         </Card>
       ) : p.status !== 'READY' && p.status !== 'APPLIED' ? (
         <Alert color="red">{p.error ?? `The plan is ${p.status.toLowerCase()}`}</Alert>
@@ -74,28 +108,54 @@ export default function PlanPage() {
         <Card withBorder radius="md" padding="lg">
           <Group justify="space-between" mb="sm">
             <Text fw={650}>Changes</Text>
-            {p.summary && <Text size="sm" c="dimmed" data-testid="plan-summary">{p.summary.add} to add, {p.summary.change} to change, {p.summary.destroy} to destroy</Text>}
+            {p.summary && (
+              <Text size="sm" c="dimmed" data-testid="plan-summary">
+                {p.summary.add} to add, {p.summary.change} to change, {p.summary.destroy} to destroy
+              </Text>
+            )}
           </Group>
-          {!p.changes.length ? <Text size="sm" c="dimmed">No changes</Text> : (
+          {!p.changes.length ? (
+            <Text size="sm" c="dimmed">
+              No changes
+            </Text>
+          ) : (
             <Table striped withTableBorder data-testid="plan-changes">
-              <Table.Thead><Table.Tr><Table.Th>Action</Table.Th><Table.Th>Resource</Table.Th><Table.Th>Component</Table.Th><Table.Th>Version</Table.Th><Table.Th>Address</Table.Th></Table.Tr></Table.Thead>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Action</Table.Th>
+                  <Table.Th>Resource</Table.Th>
+                  <Table.Th>Component</Table.Th>
+                  <Table.Th>Version</Table.Th>
+                  <Table.Th>Address</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
               <Table.Tbody>
                 {p.changes.map((c) => {
                   const tone = planActionTone(c.action);
                   return (
                     <Table.Tr key={c.address}>
-                      <Table.Td><Badge color={toneColor[tone.tone]} variant="light">{tone.label}</Badge></Table.Td>
+                      <Table.Td>
+                        <Badge color={toneColor[tone.tone]} variant="light">
+                          {tone.label}
+                        </Badge>
+                      </Table.Td>
                       <Table.Td fw={600}>{c.resourceName}</Table.Td>
                       <Table.Td>{c.name ?? '—'}</Table.Td>
                       <Table.Td ff="monospace">{c.version?.slice(0, 10) ?? '—'}</Table.Td>
-                      <Table.Td ff="monospace" fz="xs" c="dimmed">{c.address}</Table.Td>
+                      <Table.Td ff="monospace" fz="xs" c="dimmed">
+                        {c.address}
+                      </Table.Td>
                     </Table.Tr>
                   );
                 })}
               </Table.Tbody>
             </Table>
           )}
-          {p.status === 'APPLIED' && <Text size="sm" c="dimmed" mt="sm">This plan was applied.</Text>}
+          {p.status === 'APPLIED' && (
+            <Text size="sm" c="dimmed" mt="sm">
+              This plan was applied.
+            </Text>
+          )}
         </Card>
       )}
       {stage.isError && <Alert color="red">{errorMessage(stage.error)}</Alert>}

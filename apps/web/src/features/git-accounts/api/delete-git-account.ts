@@ -3,8 +3,7 @@ import type { OkBody } from '@gantry/contracts';
 import { http } from '../../../api/http';
 import { gitAccountKeys } from './keys';
 
-export const deleteGitAccount = (projectId: string, gitAccountId: string) =>
-  http.delete<OkBody>(`/ms-ap/projects/${projectId}/git-accounts/${gitAccountId}`);
+export const deleteGitAccount = (projectId: string, gitAccountId: string) => http.delete<OkBody>(`/ms-ap/projects/${projectId}/git-accounts/${gitAccountId}`);
 
 export function useDeleteGitAccount(projectId: string) {
   const qc = useQueryClient();

@@ -12,7 +12,6 @@ export type GitProviderLinks = Record<GitProvider, { authorizeUrl: string } | nu
 
 export const getGitProviders = () => http.get<GitProviderLinks>('/ms-ap/git-providers');
 
-export const gitProvidersQuery = () =>
-  queryOptions({ queryKey: gitAccountKeys.providers(), queryFn: getGitProviders, staleTime: 5 * 60_000 });
+export const gitProvidersQuery = () => queryOptions({ queryKey: gitAccountKeys.providers(), queryFn: getGitProviders, staleTime: 5 * 60_000 });
 
 export const useGitProviders = (enabled = true) => useQuery({ ...gitProvidersQuery(), enabled });

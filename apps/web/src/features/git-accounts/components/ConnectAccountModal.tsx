@@ -45,7 +45,13 @@ export function ConnectAccountModal({ opened, onClose }: { opened: boolean; onCl
                   <div>
                     <Text fw={600}>{p.label}</Text>
                     <Text size="xs" c="dimmed">
-                      {providers.isPending ? <Skeleton component="span" height={10} width={180} /> : configured ? p.description : 'Not configured on this server'}
+                      {providers.isPending ? (
+                        <Skeleton component="span" height={10} width={180} />
+                      ) : configured ? (
+                        p.description
+                      ) : (
+                        'Not configured on this server'
+                      )}
                     </Text>
                   </div>
                 </Group>

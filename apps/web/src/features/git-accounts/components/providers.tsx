@@ -4,9 +4,27 @@ import type { ReactNode } from 'react';
 
 /** The three account types in the order of the 'Select Account Type' modal (spec §2.9). */
 export const PROVIDERS: { type: GitProvider; label: string; color: string; icon: (size: number) => ReactNode; description: string }[] = [
-  { type: 'github', label: 'Github', color: 'dark', icon: (s) => <IconBrandGithub size={s} stroke={1.6} />, description: 'Repositories of your GitHub user and organizations' },
-  { type: 'bitbucket', label: 'Bitbucket', color: 'blue', icon: (s) => <IconBrandBitbucket size={s} stroke={1.6} />, description: 'Repositories of your Bitbucket workspaces' },
-  { type: 'gitlab', label: 'GitLab', color: 'orange', icon: (s) => <IconBrandGitlab size={s} stroke={1.6} />, description: 'Projects of your GitLab user and groups' },
+  {
+    type: 'github',
+    label: 'Github',
+    color: 'dark',
+    icon: (s) => <IconBrandGithub size={s} stroke={1.6} />,
+    description: 'Repositories of your GitHub user and organizations',
+  },
+  {
+    type: 'bitbucket',
+    label: 'Bitbucket',
+    color: 'blue',
+    icon: (s) => <IconBrandBitbucket size={s} stroke={1.6} />,
+    description: 'Repositories of your Bitbucket workspaces',
+  },
+  {
+    type: 'gitlab',
+    label: 'GitLab',
+    color: 'orange',
+    icon: (s) => <IconBrandGitlab size={s} stroke={1.6} />,
+    description: 'Projects of your GitLab user and groups',
+  },
 ];
 
 export const providerOf = (type: string) => PROVIDERS.find((p) => p.type === type);

@@ -5,8 +5,7 @@ import { outboxKeys } from './keys';
 import { session } from '../../../api/session';
 
 /** The instance outbox: an instance admin, or anyone holding the key printed in the server log. */
-export const getOutbox = (key?: string) =>
-  http.get<{ mails: OutboxMail[] }>('/ms-usermanagement/outbox', { query: { key }, auth: session.isLoggedIn() });
+export const getOutbox = (key?: string) => http.get<{ mails: OutboxMail[] }>('/ms-usermanagement/outbox', { query: { key }, auth: session.isLoggedIn() });
 
 export const outboxQuery = (key?: string) =>
   queryOptions({

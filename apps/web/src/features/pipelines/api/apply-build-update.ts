@@ -31,7 +31,8 @@ export function applyBuildUpdate(qc: QueryClient, projectId: string, e: BuildUpd
   for (const [key, pages] of qc.getQueriesData<BuildPages>({ queryKey: pipelineKeys.buildsOf(projectId, e.pipelineId) })) {
     if (!pages) continue;
     const listed = pages.pages.some((page) => page.builds.some((b) => b.id === e.buildId));
-    if (listed) qc.setQueryData<BuildPages>(key, { ...pages, pages: pages.pages.map((page) => ({ ...page, builds: page.builds.map((b) => withStatus(b, e)) })) });
+    if (listed)
+      qc.setQueryData<BuildPages>(key, { ...pages, pages: pages.pages.map((page) => ({ ...page, builds: page.builds.map((b) => withStatus(b, e)) })) });
     if (!listed || final) refetch(key);
   }
 
@@ -39,7 +40,11 @@ export function applyBuildUpdate(qc: QueryClient, projectId: string, e: BuildUpd
   const list = qc.getQueryData<PipelineList>(listKey);
   if (list) {
     const held = list.pipelines.some((p) => holdsBuild(p, e));
-    if (held) qc.setQueryData<PipelineList>(listKey, { ...list, pipelines: list.pipelines.map((p) => (holdsBuild(p, e) ? { ...p, latestBuild: withStatus(p.latestBuild!, e) } : p)) });
+    if (held)
+      qc.setQueryData<PipelineList>(listKey, {
+        ...list,
+        pipelines: list.pipelines.map((p) => (holdsBuild(p, e) ? { ...p, latestBuild: withStatus(p.latestBuild!, e) } : p)),
+      });
     if (!held || final) refetch(listKey);
   }
 

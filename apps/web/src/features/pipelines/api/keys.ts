@@ -13,7 +13,7 @@ export const pipelineKeys = {
   limitations: (projectId: string) => [...pipelineKeys.all(projectId), 'limitations'] as const,
 };
 
-
 export const base = (projectId: string) => `/ms-ap/projects/${projectId}`;
 export const pipelinePath = (projectId: string, pipelineId: string) => `${base(projectId)}/pipelines/${pipelineId}`;
-export const buildPath = (projectId: string, pipelineId: string, buildId: string) => `${pipelinePath(projectId, pipelineId)}/builds/${encodeURIComponent(buildId)}`;
+export const buildPath = (projectId: string, pipelineId: string, buildId: string) =>
+  `${pipelinePath(projectId, pipelineId)}/builds/${encodeURIComponent(buildId)}`;

@@ -4,7 +4,10 @@ import { http } from '../../../api/http';
 import { pipelineKeys, pipelinePath } from './keys';
 
 export const listPipelineBuilds = (projectId: string, pipelineId: string, offset: number, search: string, signal?: AbortSignal) =>
-  http.get<{ builds: Build[] }>(`${pipelinePath(projectId, pipelineId)}/builds`, { query: { limit: BUILD_PAGE_SIZE, offset, search: search.trim() || undefined }, signal });
+  http.get<{ builds: Build[] }>(`${pipelinePath(projectId, pipelineId)}/builds`, {
+    query: { limit: BUILD_PAGE_SIZE, offset, search: search.trim() || undefined },
+    signal,
+  });
 
 /** Builds newest first, 10 per page; the next offset exists only when a full page came back (spec §2, §4). */
 export const pipelineBuildsQuery = (projectId: string, pipelineId: string, search: string) =>

@@ -3,7 +3,8 @@ import type { OkBody } from '@gantry/contracts';
 import { http } from '../../../api/http';
 import { buildPath, pipelineKeys } from './keys';
 
-export const stopPipelineBuild = (projectId: string, pipelineId: string, buildId: string) => http.post<OkBody>(`${buildPath(projectId, pipelineId, buildId)}/stop`);
+export const stopPipelineBuild = (projectId: string, pipelineId: string, buildId: string) =>
+  http.post<OkBody>(`${buildPath(projectId, pipelineId, buildId)}/stop`);
 
 export function useStopPipelineBuild(projectId: string, pipelineId: string) {
   const qc = useQueryClient();

@@ -72,9 +72,12 @@ export function BuildsTab({ pipelineId, repositoryUrl, provider }: { pipelineId:
   useEffect(() => {
     const el = sentinel.current;
     if (!el || !hasNextPage) return;
-    const io = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
-    }, { rootMargin: '200px' });
+    const io = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
+      },
+      { rootMargin: '200px' },
+    );
     io.observe(el);
     return () => io.disconnect();
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
@@ -104,7 +107,13 @@ export function BuildsTab({ pipelineId, repositoryUrl, provider }: { pipelineId:
             </Text>
           </Group>
           <Group gap={6} wrap="nowrap">
-            {b.startDate ? <RelativeTime date={b.startDate} size="xs" /> : <Text size="xs" c="dimmed">Not started</Text>}
+            {b.startDate ? (
+              <RelativeTime date={b.startDate} size="xs" />
+            ) : (
+              <Text size="xs" c="dimmed">
+                Not started
+              </Text>
+            )}
             <Text size="xs" c="dimmed" ff="monospace">
               {formatHms(elapsedMs(b.startDate, b.stopDate))}
             </Text>

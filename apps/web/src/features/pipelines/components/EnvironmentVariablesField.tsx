@@ -59,7 +59,7 @@ export function EnvironmentVariablesField({
               value={r.key}
               onChange={(e) => update(r.id, { key: e.currentTarget.value })}
               error={errors[`environmentVariables.${i}.key`]}
-              styles={{ input: { fontFamily: "var(--mantine-font-family-monospace)" } }}
+              styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
               style={{ flex: 1 }}
             />
             {r.sensitive ? <PasswordInput {...valueProps} /> : <TextInput {...valueProps} />}

@@ -24,10 +24,7 @@ export function PipelineSourceSection({ form, projectId }: { form: PipelineForm;
     if (repositories.error) toast.apiError(repositories.error, "Can't fetch repositories for selected account");
   }, [repositories.error]);
 
-  const accountOptions = useMemo(
-    () => (accounts.data ?? []).map((a) => ({ value: a.gitAccountId, label: a.accountName, type: a.type })),
-    [accounts.data],
-  );
+  const accountOptions = useMemo(() => (accounts.data ?? []).map((a) => ({ value: a.gitAccountId, label: a.accountName, type: a.type })), [accounts.data]);
   const repositoryOptions = useMemo(() => {
     const list = (repositories.data ?? []).map((r) => ({ value: r.url, label: r.fullName }));
     // The saved repository stays selectable even before (or without) the list answering.

@@ -42,9 +42,12 @@ export function SpecTab({ projectId, pipelineId, workDir }: { projectId: string;
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [spec.data]);
 
-  useEffect(() => () => {
-    if (timer.current) clearTimeout(timer.current);
-  }, []);
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
 
   useEffect(() => {
     if (spec.error) toast.apiError(spec.error);

@@ -9,10 +9,26 @@ import { formatBytes } from '../lib/format';
 const kindIcon = { files: <IconFileZip size={16} />, json: <IconBraces size={16} />, reports: <IconReportAnalytics size={16} /> } as const;
 
 /** The artifacts of a step: kind, name, files count, size, Download. */
-export function StepArtifacts({ projectId, pipelineId, buildId, artifacts }: { projectId: string; pipelineId: string; buildId: string; artifacts: Artifact[] }) {
+export function StepArtifacts({
+  projectId,
+  pipelineId,
+  buildId,
+  artifacts,
+}: {
+  projectId: string;
+  pipelineId: string;
+  buildId: string;
+  artifacts: Artifact[];
+}) {
   const download = useDownloadArtifact(projectId, pipelineId, buildId);
   if (!artifacts.length) {
-    return <EmptyState compact title="No artifacts" description="This step has not stored any artifact. Declare them under artifacts in the step of your pipeline spec." />;
+    return (
+      <EmptyState
+        compact
+        title="No artifacts"
+        description="This step has not stored any artifact. Declare them under artifacts in the step of your pipeline spec."
+      />
+    );
   }
   return (
     <Stack p="md" gap="sm" data-testid="step-artifacts">

@@ -1,5 +1,15 @@
 import { Group, Loader, Stack, Text, ThemeIcon, UnstyledButton } from '@mantine/core';
-import { IconBan, IconBrandDocker, IconCircleCheckFilled, IconCircleDashed, IconCircleXFilled, IconClock, IconShieldCheck, IconShieldExclamation, IconShieldX } from '@tabler/icons-react';
+import {
+  IconBan,
+  IconBrandDocker,
+  IconCircleCheckFilled,
+  IconCircleDashed,
+  IconCircleXFilled,
+  IconClock,
+  IconShieldCheck,
+  IconShieldExclamation,
+  IconShieldX,
+} from '@tabler/icons-react';
 import type { BuildStep } from '@gantry/contracts';
 import { elapsedMs, formatMinSec } from '../lib/format';
 import { CopyToClipboard } from '../../../ui/CopyToClipboard';
@@ -101,7 +111,12 @@ export function StepCard({ step, selected, now, onOpen }: { step: BuildStep; sel
               <ThemeIcon size={16} variant="transparent" color={summary.tone === 'ok' ? 'teal' : summary.tone === 'failed' ? 'red' : 'orange'}>
                 <ShieldIcon size={14} />
               </ThemeIcon>
-              <Text size="xs" c={summary.tone === 'ok' ? 'dimmed' : summary.tone === 'failed' ? 'red' : 'orange'} data-testid="step-scan" style={{ whiteSpace: 'nowrap' }}>
+              <Text
+                size="xs"
+                c={summary.tone === 'ok' ? 'dimmed' : summary.tone === 'failed' ? 'red' : 'orange'}
+                data-testid="step-scan"
+                style={{ whiteSpace: 'nowrap' }}
+              >
                 {summary.text}
               </Text>
             </Group>

@@ -1,5 +1,15 @@
 import { ActionIcon, Card, Group, ScrollArea, Stack, Text, ThemeIcon, Tooltip, UnstyledButton } from '@mantine/core';
-import { IconBrandDocker, IconCloudUpload, IconGitBranch, IconPlayerPlay, IconPlus, IconRocket, IconServer2, IconStack2, IconTestPipe } from '@tabler/icons-react';
+import {
+  IconBrandDocker,
+  IconCloudUpload,
+  IconGitBranch,
+  IconPlayerPlay,
+  IconPlus,
+  IconRocket,
+  IconServer2,
+  IconStack2,
+  IconTestPipe,
+} from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { searchStepCatalogue, type StepCatalogueEntry } from '@gantry/contracts';
 import { SearchInput } from '../../../ui/SearchInput';

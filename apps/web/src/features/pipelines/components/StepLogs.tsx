@@ -10,7 +10,21 @@ export const PREPARING_LOGS = 'Preparing logs...';
 const MAX_RENDERED_LINES = 10_000;
 
 /** The live log of a step: monospace, line numbers, follows the end unless the user scrolls up. */
-export function StepLogs({ projectId, pipelineId, buildId, step, stepStatus, buildStatus }: { projectId: string; pipelineId: string; buildId: string; step: string; stepStatus: string | null; buildStatus: string }) {
+export function StepLogs({
+  projectId,
+  pipelineId,
+  buildId,
+  step,
+  stepStatus,
+  buildStatus,
+}: {
+  projectId: string;
+  pipelineId: string;
+  buildId: string;
+  step: string;
+  stepStatus: string | null;
+  buildStatus: string;
+}) {
   const logs = useStepLogs({ projectId, pipelineId, buildId, step });
   const box = useRef<HTMLDivElement>(null);
   const [follow, setFollow] = useState(true);
@@ -39,7 +53,13 @@ export function StepLogs({ projectId, pipelineId, buildId, step, stepStatus, bui
         <Group gap={6}>
           {!finished && !empty && <Loader size={10} color="yellow" />}
           <Text size="xs" c="#94a3b8">
-            {empty ? (logs.error ? logs.error : finished && logs.subscribed ? 'No logs for this step' : 'Waiting for output') : `${logs.lines.length} lines${!finished ? ' · live' : ''}`}
+            {empty
+              ? logs.error
+                ? logs.error
+                : finished && logs.subscribed
+                  ? 'No logs for this step'
+                  : 'Waiting for output'
+              : `${logs.lines.length} lines${!finished ? ' · live' : ''}`}
           </Text>
         </Group>
         <Tooltip label="Copy logs" withArrow>

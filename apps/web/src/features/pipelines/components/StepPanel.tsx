@@ -14,7 +14,21 @@ const MIN_WIDTH = 380;
 const clampWidth = (w: number) => Math.round(Math.min(Math.max(w, MIN_WIDTH), Math.max(MIN_WIDTH, window.innerWidth * 0.92)));
 
 /** The side panel of a step (spec §2): resizable from its left edge, closable, tabs Logs and Artifacts. */
-export function StepPanel({ projectId, pipelineId, build, step, now, onClose }: { projectId: string; pipelineId: string; build: Build; step: BuildStep; now: number; onClose: () => void }) {
+export function StepPanel({
+  projectId,
+  pipelineId,
+  build,
+  step,
+  now,
+  onClose,
+}: {
+  projectId: string;
+  pipelineId: string;
+  build: Build;
+  step: BuildStep;
+  now: number;
+  onClose: () => void;
+}) {
   const [width, setWidth] = useLocalStorage({ key: 'gantry.step-panel-width', defaultValue: 720 });
   const [dragging, setDragging] = useState(false);
   const [tab, setTab] = useState<string | null>('logs');

@@ -17,7 +17,14 @@ export type PipelineForm = FormApi<PipelineFormValues>;
 
 /** Spec §5 defaults: branch filter 'master', workdir '/', automated trigger on. */
 export const EMPTY_PIPELINE_FORM: PipelineFormValues = {
-  name: '', gitAccountId: null, repositoryUrl: null, branchFilter: 'master', automatedTrigger: true, workDir: '/', modifiedFiles: '', environmentVariables: [],
+  name: '',
+  gitAccountId: null,
+  repositoryUrl: null,
+  branchFilter: 'master',
+  automatedTrigger: true,
+  workDir: '/',
+  modifiedFiles: '',
+  environmentVariables: [],
 };
 
 export const pipelineFormValues = (p: Pipeline): PipelineFormValues => ({

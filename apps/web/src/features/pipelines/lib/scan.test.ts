@@ -21,9 +21,15 @@ describe('container scan badge (spec delivery §4)', () => {
   });
 
   it('shows the scan when one ran: failed, issues counted over severities, or none', () => {
-    expect(stepScanBadge({ reports: { image: IMAGE, containerScan: { status: 'FAILED', statusDescription: '', severityCounts: {} } } })).toEqual({ text: 'Scan failed', tone: 'failed' });
+    expect(stepScanBadge({ reports: { image: IMAGE, containerScan: { status: 'FAILED', statusDescription: '', severityCounts: {} } } })).toEqual({
+      text: 'Scan failed',
+      tone: 'failed',
+    });
     expect(containerScanSummary({ status: 'FAILED', statusDescription: 'Scanner timed out' })).toEqual({ text: 'Scanner timed out', tone: 'failed' });
-    expect(stepScanBadge({ reports: { containerScan: { status: 'COMPLETE', severityCounts: { HIGH: 2, LOW: 3 } } } })).toEqual({ text: '5 security issues', tone: 'issues' });
+    expect(stepScanBadge({ reports: { containerScan: { status: 'COMPLETE', severityCounts: { HIGH: 2, LOW: 3 } } } })).toEqual({
+      text: '5 security issues',
+      tone: 'issues',
+    });
     expect(stepScanBadge({ reports: { containerScan: { status: 'COMPLETE', severityCounts: {} } } })).toEqual({ text: 'No security issues', tone: 'ok' });
   });
 });

@@ -213,7 +213,9 @@ export default function BuildPage() {
         )}
       </Card>
 
-      {b && step && <StepPanel key={`${b.id}/${step.name}`} projectId={projectId} pipelineId={pipelineId} build={b} step={step} now={now} onClose={closePanel} />}
+      {b && step && (
+        <StepPanel key={`${b.id}/${step.name}`} projectId={projectId} pipelineId={pipelineId} build={b} step={step} now={now} onClose={closePanel} />
+      )}
     </Stack>
   );
 }

@@ -10,9 +10,7 @@ export default function BuildRedirectPage() {
   const projectId = useCurrentProject()?.id ?? '';
   const pipeline = usePipeline(projectId, pipelineId);
   if (pipeline.isError) {
-    return (
-      <PipelineLoadError error={pipeline.error} />
-    );
+    return <PipelineLoadError error={pipeline.error} />;
   }
   if (!pipeline.data) {
     return (

@@ -133,7 +133,12 @@ export default function PipelineDetailsPage() {
         </Tabs.Panel>
       </Tabs>
 
-      <DeletePipelineModal projectId={projectId} pipeline={deleting && p ? p : null} onClose={() => setDeleting(false)} onDeleted={() => navigate('/pipelines')} />
+      <DeletePipelineModal
+        projectId={projectId}
+        pipeline={deleting && p ? p : null}
+        onClose={() => setDeleting(false)}
+        onDeleted={() => navigate('/pipelines')}
+      />
     </Stack>
   );
 }

@@ -1,5 +1,16 @@
 import { ActionIcon, Anchor, Button, Card, Group, Stack, Text, ThemeIcon, Tooltip } from '@mantine/core';
-import { IconCircleCheck, IconCircleX, IconClockHour4, IconGitBranch, IconPencil, IconPercentage, IconPlus, IconReportAnalytics, IconRocket, IconTrash } from '@tabler/icons-react';
+import {
+  IconCircleCheck,
+  IconCircleX,
+  IconClockHour4,
+  IconGitBranch,
+  IconPencil,
+  IconPercentage,
+  IconPlus,
+  IconReportAnalytics,
+  IconRocket,
+  IconTrash,
+} from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { matchesSearch, successRate, type Pipeline } from '@gantry/contracts';
@@ -48,7 +59,12 @@ export default function PipelinesPage() {
   const tiles = [
     { label: 'Successful builds', value: m?.successfulExecutions ?? 0, icon: <IconCircleCheck size={22} />, color: 'teal' },
     { label: 'Failed builds', value: m?.failedExecutions ?? 0, icon: <IconCircleX size={22} />, color: 'red' },
-    { label: 'Success rate', value: `${successRate(m ?? { successfulExecutions: 0, failedExecutions: 0 })}%`, icon: <IconPercentage size={22} />, color: 'indigo' },
+    {
+      label: 'Success rate',
+      value: `${successRate(m ?? { successfulExecutions: 0, failedExecutions: 0 })}%`,
+      icon: <IconPercentage size={22} />,
+      color: 'indigo',
+    },
     {
       label: 'Build minutes spent',
       // Minutes used this month (the server's usedBuildMinutes) over the plan's limit, 2 decimals (spec §9).

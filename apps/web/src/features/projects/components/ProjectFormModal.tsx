@@ -54,7 +54,8 @@ export function ProjectFormModal({ opened, onClose, project, onCreated }: Projec
         {
           onSuccess: ({ id }) => {
             // The first project becomes the current one.
-            if (!session.project()) session.setProject({ id, name: body.name, description: body.description, permission: 'owner', paymentPlanId: body.paymentPlanId });
+            if (!session.project())
+              session.setProject({ id, name: body.name, description: body.description, permission: 'owner', paymentPlanId: body.paymentPlanId });
             toast.success('Successfully created project');
             onCreated?.(id, body.name);
             onClose();

@@ -3,7 +3,8 @@ import type { DockerRepositoryList } from '@gantry/contracts';
 import { http } from '../../../api/http';
 import { registryKeys, registryPath } from './keys';
 
-export const listDockerRepositories = (projectId: string, registryName: string) => http.get<DockerRepositoryList>(`${registryPath(projectId, registryName)}/repositories`);
+export const listDockerRepositories = (projectId: string, registryName: string) =>
+  http.get<DockerRepositoryList>(`${registryPath(projectId, registryName)}/repositories`);
 
 /** The repositories of a registry, by name (failures toast "Can't fetch repositories for selected registry" at the caller). */
 export const useDockerRepositories = (projectId: string | undefined, registryName: string | null | undefined) =>

@@ -9,8 +9,14 @@ export const VERSIONS_PAGE_SIZE = 10;
 /** How long a registry that answers 503 is retried before the error is shown (30 tries, 2 s apart at most). */
 const MAX_503_RETRIES = 30;
 
-export const listRepositoryVersions = (projectId: string, registryName: string, repository: string, offset = 0, limit = VERSIONS_PAGE_SIZE, signal?: AbortSignal) =>
-  http.get<RepositoryVersions>(`${registryPath(projectId, registryName)}/versions`, { query: { repository, offset, limit }, signal });
+export const listRepositoryVersions = (
+  projectId: string,
+  registryName: string,
+  repository: string,
+  offset = 0,
+  limit = VERSIONS_PAGE_SIZE,
+  signal?: AbortSignal,
+) => http.get<RepositoryVersions>(`${registryPath(projectId, registryName)}/versions`, { query: { repository, offset, limit }, signal });
 
 /** The next offset, or undefined once the server says -1 (no more). */
 export const nextVersionsOffset = (page: RepositoryVersions) => (page.lastElementCursor === -1 ? undefined : page.lastElementCursor);

@@ -3,7 +3,8 @@ import type { DockerRegistry, UpdateRegistryBody } from '@gantry/contracts';
 import { http } from '../../../api/http';
 import { registryKeys, registryPath } from './keys';
 
-export const updateDockerRegistry = (projectId: string, registryName: string, body: UpdateRegistryBody) => http.put<DockerRegistry>(registryPath(projectId, registryName), body);
+export const updateDockerRegistry = (projectId: string, registryName: string, body: UpdateRegistryBody) =>
+  http.put<DockerRegistry>(registryPath(projectId, registryName), body);
 
 export function useUpdateDockerRegistry(projectId: string, registryName: string) {
   const qc = useQueryClient();

@@ -51,7 +51,13 @@ const columns: Column<ImageTag>[] = [
           <Stack gap={0} style={{ minWidth: 0 }}>
             <Group gap={4} wrap="nowrap">
               <IconGitCommit size={14} color="var(--mantine-color-dimmed)" />
-              <Text ff="monospace" size="sm" c={hash ? undefined : 'dimmed'} data-testid="version-hash" title={t.commit ? t.commit.sha : (t.digest ?? undefined)}>
+              <Text
+                ff="monospace"
+                size="sm"
+                c={hash ? undefined : 'dimmed'}
+                data-testid="version-hash"
+                title={t.commit ? t.commit.sha : (t.digest ?? undefined)}
+              >
                 {hash || '—'}
               </Text>
             </Group>
@@ -81,7 +87,14 @@ export function RepositoryVersions({ projectId, registryName, repository }: { pr
           {errorMessage(versions.error)}
         </Text>
       ) : (
-        <DataTable columns={columns} rows={versions.tags} rowKey={(t) => t.name} loading={versions.isPending} emptyText="No versions pushed yet" data-testid="versions-table" />
+        <DataTable
+          columns={columns}
+          rows={versions.tags}
+          rowKey={(t) => t.name}
+          loading={versions.isPending}
+          emptyText="No versions pushed yet"
+          data-testid="versions-table"
+        />
       )}
       {retrying && (
         <Group gap={6} justify="center">

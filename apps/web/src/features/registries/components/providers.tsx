@@ -6,8 +6,16 @@ import { ECR_REGIONS, REGISTRY_PROVIDER_NAMES, REGISTRY_PROVIDERS, type DockerRe
 export const PROVIDER_LOOK: Record<RegistryProvider, { color: string; icon: (size: number) => ReactNode; description: string }> = {
   Dockerhub: { color: 'blue', icon: (s) => <IconBrandDocker size={s} stroke={1.6} />, description: 'Public and private repositories on hub.docker.com' },
   Ecr: { color: 'orange', icon: (s) => <IconBrandAws size={s} stroke={1.6} />, description: 'Amazon Elastic Container Registry of an AWS account' },
-  GitlabContainerRegistry: { color: 'grape', icon: (s) => <IconBrandGitlab size={s} stroke={1.6} />, description: 'The container registry of a GitLab group or project' },
-  DockerRegistryV2: { color: 'teal', icon: (s) => <IconServer2 size={s} stroke={1.6} />, description: 'Any registry speaking the Docker Registry HTTP API v2 (Distribution, Harbor, GHCR, Quay)' },
+  GitlabContainerRegistry: {
+    color: 'grape',
+    icon: (s) => <IconBrandGitlab size={s} stroke={1.6} />,
+    description: 'The container registry of a GitLab group or project',
+  },
+  DockerRegistryV2: {
+    color: 'teal',
+    icon: (s) => <IconServer2 size={s} stroke={1.6} />,
+    description: 'Any registry speaking the Docker Registry HTTP API v2 (Distribution, Harbor, GHCR, Quay)',
+  },
 };
 
 export const PROVIDER_OPTIONS = REGISTRY_PROVIDERS.map((p) => ({ value: p, label: REGISTRY_PROVIDER_NAMES[p] }));

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ECR_REGIONS, registryMessages, type DockerRegistry } from '@gantry/contracts';
-import { credentialsToSend, emptyRegistryForm, registryFormFrom, serverFieldErrors, switchProvider, validateRegistryForm, type RegistryFormState } from './registry-form';
+import {
+  credentialsToSend,
+  emptyRegistryForm,
+  registryFormFrom,
+  serverFieldErrors,
+  switchProvider,
+  validateRegistryForm,
+  type RegistryFormState,
+} from './registry-form';
 
 const form = (over: Partial<RegistryFormState>): RegistryFormState => ({ ...emptyRegistryForm(), ...over });
 const errorsOf = (f: RegistryFormState, editing = false) => {
@@ -55,15 +63,38 @@ describe('registry form: per-provider validation', () => {
       docker_username: 'Username is required',
       docker_password: 'Password or token is required',
     });
-    const ok = validateRegistryForm(form({ name: 'local', provider: 'DockerRegistryV2', credentials: { registry_url: 'http://127.0.0.1:5000', docker_username: 'me', docker_password: 'pw' } }), false);
-    expect(ok).toMatchObject({ ok: true, mode: 'create', body: { provider: 'DockerRegistryV2', credentials: [{ key: 'registry_url', value: 'http://127.0.0.1:5000', sensitive: false }, { key: 'docker_username' }, { key: 'docker_password', sensitive: true }] } });
+    const ok = validateRegistryForm(
+      form({
+        name: 'local',
+        provider: 'DockerRegistryV2',
+        credentials: { registry_url: 'http://127.0.0.1:5000', docker_username: 'me', docker_password: 'pw' },
+      }),
+      false,
+    );
+    expect(ok).toMatchObject({
+      ok: true,
+      mode: 'create',
+      body: {
+        provider: 'DockerRegistryV2',
+        credentials: [
+          { key: 'registry_url', value: 'http://127.0.0.1:5000', sensitive: false },
+          { key: 'docker_username' },
+          { key: 'docker_password', sensitive: true },
+        ],
+      },
+    });
   });
 });
 
 describe('registry form: trimming', () => {
   it('trims credentials and the name before submit, and leaves empty optional ones out', () => {
     const r = validateRegistryForm(
-      form({ name: '  hub  ', provider: 'Dockerhub', isDefault: true, credentials: { docker_username: '  octo ', docker_password: '\tsecret\n', registry_url: 'stale' } }),
+      form({
+        name: '  hub  ',
+        provider: 'Dockerhub',
+        isDefault: true,
+        credentials: { docker_username: '  octo ', docker_password: '\tsecret\n', registry_url: 'stale' },
+      }),
       false,
     );
     expect(r).toEqual({
@@ -82,7 +113,9 @@ describe('registry form: trimming', () => {
   });
 
   it('a value of spaces only counts as missing', () => {
-    expect(errorsOf(form({ name: 'hub', provider: 'Dockerhub', credentials: { docker_username: '   ', docker_password: 'x' } })).docker_username).toBe('Username is required');
+    expect(errorsOf(form({ name: 'hub', provider: 'Dockerhub', credentials: { docker_username: '   ', docker_password: 'x' } })).docker_username).toBe(
+      'Username is required',
+    );
   });
 });
 
@@ -99,13 +132,24 @@ describe('registry form: the sensitive placeholder on edit', () => {
   };
 
   it('starts sensitive fields empty (shown with the placeholder) and others with their value', () => {
-    expect(registryFormFrom(stored)).toEqual({ name: 'hub', provider: 'Dockerhub', isDefault: true, credentials: { docker_username: 'octo', docker_password: '' } });
+    expect(registryFormFrom(stored)).toEqual({
+      name: 'hub',
+      provider: 'Dockerhub',
+      isDefault: true,
+      credentials: { docker_username: 'octo', docker_password: '' },
+    });
   });
 
   it('does not send an unchanged sensitive value, nor one typed as the placeholder, and does not require it', () => {
     const untouched = validateRegistryForm(registryFormFrom(stored), true);
-    expect(untouched).toEqual({ ok: true, mode: 'edit', body: { isDefault: true, credentials: [{ key: 'docker_username', value: 'octo', sensitive: false }] } });
-    expect(credentialsToSend('Dockerhub', { docker_username: 'octo', docker_password: ' (sensitive) ' }, true)).toEqual([{ key: 'docker_username', value: 'octo', sensitive: false }]);
+    expect(untouched).toEqual({
+      ok: true,
+      mode: 'edit',
+      body: { isDefault: true, credentials: [{ key: 'docker_username', value: 'octo', sensitive: false }] },
+    });
+    expect(credentialsToSend('Dockerhub', { docker_username: 'octo', docker_password: ' (sensitive) ' }, true)).toEqual([
+      { key: 'docker_username', value: 'octo', sensitive: false },
+    ]);
   });
 
   it('sends a changed sensitive value, trimmed', () => {
@@ -130,7 +174,9 @@ describe('registry form: the sensitive placeholder on edit', () => {
   });
 
   it('a create sends the placeholder as a real value (there is nothing stored to keep)', () => {
-    expect(errorsOf(form({ name: 'hub', provider: 'Dockerhub', credentials: { docker_username: 'a' } }), false).docker_password).toBe('Password or access token is required');
+    expect(errorsOf(form({ name: 'hub', provider: 'Dockerhub', credentials: { docker_username: 'a' } }), false).docker_password).toBe(
+      'Password or access token is required',
+    );
   });
 });
 
@@ -140,7 +186,12 @@ describe('server field errors', () => {
       { key: 'registry_url', value: 'x', sensitive: false },
       { key: 'docker_password', value: 'y', sensitive: true },
     ];
-    expect(serverFieldErrors({ name: ['taken'], 'credentials.1.value': ['bad password'], 'credentials.registry_url': ['unreachable'], credentials: ['too many'] }, sent)).toEqual({
+    expect(
+      serverFieldErrors(
+        { name: ['taken'], 'credentials.1.value': ['bad password'], 'credentials.registry_url': ['unreachable'], credentials: ['too many'] },
+        sent,
+      ),
+    ).toEqual({
       name: 'taken',
       docker_password: 'bad password',
       registry_url: 'unreachable',

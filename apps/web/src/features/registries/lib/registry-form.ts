@@ -43,7 +43,12 @@ export const emptyRegistryForm = (): RegistryFormState => ({ name: '', provider:
 export function registryFormFrom(registry: DockerRegistry): RegistryFormState {
   const credentials: Record<string, string> = {};
   for (const c of registry.credentials) credentials[c.key] = c.sensitive || c.value === SENSITIVE_PLACEHOLDER ? '' : c.value;
-  return { name: registry.registryName, provider: registry.provider, isDefault: registry.isDefault, credentials: { ...defaultCredentials(registry.provider), ...credentials } };
+  return {
+    name: registry.registryName,
+    provider: registry.provider,
+    isDefault: registry.isDefault,
+    credentials: { ...defaultCredentials(registry.provider), ...credentials },
+  };
 }
 
 /** The provider switched on the add form: its own defaults; values of keys both providers share stay. */
@@ -62,7 +67,9 @@ export const keepsStoredValue = (value: string) => value.trim() === '' || value.
  */
 export function credentialErrors(provider: RegistryProvider, values: Record<string, string>, editing: boolean): RegistryFormErrors {
   const checked: Record<string, string> = { ...values };
-  if (editing) for (const { key, sensitive } of REGISTRY_CREDENTIAL_KEYS[provider]) if (sensitive && keepsStoredValue(values[key] ?? '')) checked[key] = SENSITIVE_PLACEHOLDER;
+  if (editing)
+    for (const { key, sensitive } of REGISTRY_CREDENTIAL_KEYS[provider])
+      if (sensitive && keepsStoredValue(values[key] ?? '')) checked[key] = SENSITIVE_PLACEHOLDER;
   return Object.fromEntries(Object.entries(registryCredentialErrors(provider, checked)).map(([k, v]) => [k, v[0]]));
 }
 
@@ -82,9 +89,7 @@ export function credentialsToSend(provider: RegistryProvider, values: Record<str
 }
 
 export type RegistrySubmit =
-  | { ok: true; mode: 'create'; body: CreateRegistryBody }
-  | { ok: true; mode: 'edit'; body: UpdateRegistryBody }
-  | { ok: false; errors: RegistryFormErrors };
+  { ok: true; mode: 'create'; body: CreateRegistryBody } | { ok: true; mode: 'edit'; body: UpdateRegistryBody } | { ok: false; errors: RegistryFormErrors };
 
 /** Validation on submit (spec §5): the contracts' schema for the body, then the provider's own rules. */
 export function validateRegistryForm(form: RegistryFormState, editing: boolean): RegistrySubmit {

@@ -5,7 +5,9 @@ import { shortDigest } from './versions';
 
 describe('versions', () => {
   it('shows 7 characters of the commit, else of the digest without its algorithm', () => {
-    expect(shortDigest({ digest: 'sha256:0123456789abcdef', commit: { sha: 'fedcba9876', message: 'm', name: 'fedcba9876', user: { name: 'u', avatar: '' } } })).toBe('fedcba9');
+    expect(
+      shortDigest({ digest: 'sha256:0123456789abcdef', commit: { sha: 'fedcba9876', message: 'm', name: 'fedcba9876', user: { name: 'u', avatar: '' } } }),
+    ).toBe('fedcba9');
     expect(shortDigest({ digest: 'sha256:0123456789abcdef', commit: null })).toBe('0123456');
     expect(shortDigest({ digest: null, commit: null })).toBe('');
   });

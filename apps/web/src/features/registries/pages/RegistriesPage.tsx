@@ -71,7 +71,12 @@ export default function RegistriesPage() {
       header: 'Provider',
       width: 210,
       render: (r) => (
-        <Badge variant="light" color={PROVIDER_LOOK[r.provider]?.color ?? 'gray'} radius="sm" styles={{ root: { maxWidth: 'none' }, label: { overflow: 'visible' } }}>
+        <Badge
+          variant="light"
+          color={PROVIDER_LOOK[r.provider]?.color ?? 'gray'}
+          radius="sm"
+          styles={{ root: { maxWidth: 'none' }, label: { overflow: 'visible' } }}
+        >
           {REGISTRY_PROVIDER_NAMES[r.provider] ?? r.provider}
         </Badge>
       ),
@@ -90,7 +95,13 @@ export default function RegistriesPage() {
       render: (r) => (
         // The row opens the repositories; the buttons must not.
         <Group gap={4} justify="flex-end" wrap="nowrap" onClick={(e) => e.stopPropagation()}>
-          <Button variant="subtle" size="compact-sm" leftSection={<IconBox size={15} />} onClick={() => setBrowsing(r)} aria-label={`Repositories of ${r.registryName}`}>
+          <Button
+            variant="subtle"
+            size="compact-sm"
+            leftSection={<IconBox size={15} />}
+            onClick={() => setBrowsing(r)}
+            aria-label={`Repositories of ${r.registryName}`}
+          >
             Repositories
           </Button>
           {canWrite && (
@@ -120,7 +131,11 @@ export default function RegistriesPage() {
 
   return (
     <Stack gap="lg">
-      <PageHeader title="Docker Registries" description="The container registries your pipelines push to and your Kubernetes services pull from" actions={!isEmpty && addButton} />
+      <PageHeader
+        title="Docker Registries"
+        description="The container registries your pipelines push to and your Kubernetes services pull from"
+        actions={!isEmpty && addButton}
+      />
       <PlanGate errors={[registries.error]}>
         <Card withBorder radius="md" padding={0}>
           {isEmpty ? (

@@ -2,7 +2,14 @@ import { Anchor, Button, Card, Group, Loader, PasswordInput, Select, Skeleton, S
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { GITLAB_HIERARCHY_NAMES, GITLAB_HIERARCHY_TYPES, REGISTRY_CREDENTIAL_KEYS, SENSITIVE_PLACEHOLDER, registryMessages, type RegistryCredential } from '@gantry/contracts';
+import {
+  GITLAB_HIERARCHY_NAMES,
+  GITLAB_HIERARCHY_TYPES,
+  REGISTRY_CREDENTIAL_KEYS,
+  SENSITIVE_PLACEHOLDER,
+  registryMessages,
+  type RegistryCredential,
+} from '@gantry/contracts';
 import { errorMessage, isApiError } from '../../../api/errors';
 import { useCurrentProject } from '../../../api/session';
 import { toast } from '../../../api/toast';
@@ -160,7 +167,9 @@ export default function RegistryFormPage() {
                   setErrors((er) => (er.name ? { ...er, name: undefined } : er));
                 }}
                 error={errors.name}
-                description={editing ? 'The name of a registry cannot be changed' : 'Lowercase letters, digits, "-" or ".", starting and ending with a letter or digit'}
+                description={
+                  editing ? 'The name of a registry cannot be changed' : 'Lowercase letters, digits, "-" or ".", starting and ending with a letter or digit'
+                }
                 styles={MONO}
               />
             </FormSection>
@@ -202,11 +211,29 @@ export default function RegistryFormPage() {
                 const value = form.credentials[key] ?? '';
                 if (key === 'aws_region') {
                   return (
-                    <Select key={key} {...common} data={ECR_REGION_OPTIONS} value={value || null} onChange={(v) => setCredential(key, v ?? '')} searchable allowDeselect={false} nothingFoundMessage="No such region" />
+                    <Select
+                      key={key}
+                      {...common}
+                      data={ECR_REGION_OPTIONS}
+                      value={value || null}
+                      onChange={(v) => setCredential(key, v ?? '')}
+                      searchable
+                      allowDeselect={false}
+                      nothingFoundMessage="No such region"
+                    />
                   );
                 }
                 if (key === 'gitlab_hierarchy_type') {
-                  return <Select key={key} {...common} data={HIERARCHY_OPTIONS} value={value || null} onChange={(v) => setCredential(key, v ?? '')} allowDeselect={false} />;
+                  return (
+                    <Select
+                      key={key}
+                      {...common}
+                      data={HIERARCHY_OPTIONS}
+                      value={value || null}
+                      onChange={(v) => setCredential(key, v ?? '')}
+                      allowDeselect={false}
+                    />
+                  );
                 }
                 if (sensitive) {
                   return (

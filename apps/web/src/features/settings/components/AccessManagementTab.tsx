@@ -104,7 +104,13 @@ export function AccessManagementTab({ projectId }: { projectId: string }) {
             </ActionIcon>
           </Tooltip>
           <Tooltip label="Resend" withArrow>
-            <ActionIcon variant="subtle" color="gray" aria-label="Resend" onClick={() => onResend(u)} loading={resend.isPending && resend.variables === u.email}>
+            <ActionIcon
+              variant="subtle"
+              color="gray"
+              aria-label="Resend"
+              onClick={() => onResend(u)}
+              loading={resend.isPending && resend.variables === u.email}
+            >
               <IconMailForward size={16} />
             </ActionIcon>
           </Tooltip>
@@ -140,7 +146,14 @@ export function AccessManagementTab({ projectId }: { projectId: string }) {
             {errorMessage(users.error)}
           </Text>
         ) : (
-          <DataTable columns={columns} rows={visible} rowKey={(u) => u.userId} loading={users.isPending} emptyText="No users available" data-testid="users-table" />
+          <DataTable
+            columns={columns}
+            rows={visible}
+            rowKey={(u) => u.userId}
+            loading={users.isPending}
+            emptyText="No users available"
+            data-testid="users-table"
+          />
         )}
       </Card>
       <UserFormModal projectId={projectId} opened={formOpen} onClose={() => setFormOpen(false)} user={editing} />

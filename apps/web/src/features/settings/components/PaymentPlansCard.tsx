@@ -64,7 +64,15 @@ export function PaymentPlansCard() {
                     / month
                   </Text>
                 </Group>
-                <List spacing={6} size="sm" icon={<ThemeIcon size={18} radius="xl" color="teal" variant="light"><IconCheck size={12} /></ThemeIcon>}>
+                <List
+                  spacing={6}
+                  size="sm"
+                  icon={
+                    <ThemeIcon size={18} radius="xl" color="teal" variant="light">
+                      <IconCheck size={12} />
+                    </ThemeIcon>
+                  }
+                >
                   {describeLimitations(plan.limitations).map((l) => (
                     <List.Item key={l}>{l}</List.Item>
                   ))}

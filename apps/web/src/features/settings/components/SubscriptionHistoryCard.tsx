@@ -8,10 +8,26 @@ import { formatDate } from '../../../ui/dayjs';
 import { useSubscriptionHistory } from '../api/get-subscription-history';
 
 const columns: Column<SubscriptionHistoryEntry>[] = [
-  { key: 'type', header: 'Plan', render: (h) => <Badge variant="light" radius="sm">{h.type}</Badge> },
+  {
+    key: 'type',
+    header: 'Plan',
+    render: (h) => (
+      <Badge variant="light" radius="sm">
+        {h.type}
+      </Badge>
+    ),
+  },
   { key: 'start', header: 'Start date', render: (h) => <Text size="sm">{formatDate(h.startDate)}</Text> },
   { key: 'end', header: 'Expiration date', render: (h) => <Text size="sm">{formatDate(h.expirationDate)}</Text> },
-  { key: 'id', header: 'Subscription', render: (h) => <Text size="xs" c="dimmed" ff="monospace">{h.subscriptionId}</Text> },
+  {
+    key: 'id',
+    header: 'Subscription',
+    render: (h) => (
+      <Text size="xs" c="dimmed" ff="monospace">
+        {h.subscriptionId}
+      </Text>
+    ),
+  },
 ];
 
 /** The project's subscription history; a failure toasts 'Error while getting payment history'. */
