@@ -40,8 +40,8 @@ const context = (dir) => CONTEXT_OF[dir] ?? dir;
 
 /**
  * A module sees another only through its port (types) — its api arrives at run time through
- * `needs`. Tables and stores may name another module's table: a foreign key is part of one schema,
- * and a read that shows a row's project or user name joins in one round trip (never writes it).
+ * `needs`. Only a table may name another module's table: a foreign key is part of one schema. A store
+ * reads its own tables only; a row's project or user name comes from that module's api.
  */
 const moduleZones = ({ schema }) =>
   modules.flatMap((own) =>
@@ -112,11 +112,11 @@ export default tseslint.config(
   {
     files: ['apps/server/src/modules/**/*.ts'],
     // tests set up their data across modules on purpose
-    ignores: ['apps/server/src/modules/**/*.tables.ts', 'apps/server/src/modules/**/*.store.ts', 'apps/server/src/**/*.test.ts'],
+    ignores: ['apps/server/src/modules/**/*.tables.ts', 'apps/server/src/**/*.test.ts'],
     rules: { 'import-x/no-restricted-paths': ['error', { zones: moduleZones({ schema: false }) }] },
   },
   {
-    files: ['apps/server/src/modules/**/*.tables.ts', 'apps/server/src/modules/**/*.store.ts'],
+    files: ['apps/server/src/modules/**/*.tables.ts'],
     rules: { 'import-x/no-restricted-paths': ['error', { zones: moduleZones({ schema: true }) }] },
   },
   {

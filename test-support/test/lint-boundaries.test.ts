@@ -52,6 +52,14 @@ describe('lint boundaries', () => {
     expect(port.filter((p) => p.startsWith('import-x/no-restricted-paths'))).toEqual([]);
   });
 
+  it("lets a table name another module's table (a foreign key), never a store", async () => {
+    const planted = `import { projects } from '../projects/projects.tables.js';\nexport const y = projects;\n`;
+    const inStore = await problems('apps/server/src/modules/notifications/planted.store.ts', planted);
+    expect(inStore.join('\n')).toMatch(/modules\/notifications may import modules\/projects only through projects\.port\.ts/);
+    const inTables = await problems('apps/server/src/modules/notifications/planted.tables.ts', planted);
+    expect(inTables.filter((p) => p.startsWith('import-x/no-restricted-paths'))).toEqual([]);
+  });
+
   it('refuses platform/ importing a module, and drizzle outside stores and tables', async () => {
     expect(
       (await problems('apps/server/src/platform/planted.ts', `import * as x from '../modules/users/users.service.js';\nexport const y = x;\n`)).join('\n'),

@@ -23,6 +23,7 @@ export const componentsModule = defineModule({
       builds: needs.pipelines.componentBuilds,
       pipelines: needs.pipelines.pipelines,
       permission: (projectId, userId) => needs.projects.permission(projectId, userId),
+      projectNames: (ids) => needs.projects.names(ids),
       usedByEnvironments: overrides.usedByEnvironments ?? (async (componentId) => (await hooks.componentUsers.collect(componentId)).flat()),
       vendorRoot: overrides.vendorRoot ?? DEFAULT_VENDOR_ROOT,
     });

@@ -52,6 +52,8 @@ export function createComponentsService(deps: {
   pipelines: Pick<PipelinesService, 'get' | 'spec' | 'byIdAnyProject'>;
   /** A user's permission in a project (the projects service answers it). */
   permission: (projectId: string, userId: string) => Promise<Permission | undefined>;
+  /** Project names by id (the projects service): owners and grantees of shared components. */
+  projectNames: (ids: string[]) => Promise<Map<string, string>>;
   usedByEnvironments?: UsedByEnvironments;
   /** Where the shipped vendor components live (one folder each). */
   vendorRoot: string;
@@ -74,8 +76,15 @@ export function createComponentsService(deps: {
   }
 
   async function toComponents(projectId: string, rows: ComponentRow[]): Promise<Component[]> {
-    const grants = await store.grants(rows.filter((r) => r.projectId === projectId).map((r) => r.id));
-    const owners = await store.projectNames([...new Set(rows.flatMap((r) => (r.projectId && r.projectId !== projectId ? [r.projectId] : [])))]);
+    const grantRows = await store.grants(rows.filter((r) => r.projectId === projectId).map((r) => r.id));
+    const names = await deps.projectNames([
+      ...new Set([...rows.flatMap((r) => (r.projectId && r.projectId !== projectId ? [r.projectId] : [])), ...grantRows.map((g) => g.projectId)]),
+    ]);
+    // grants by the grantee project's name (a project deleted since has no grant left: its rows cascade)
+    const grants = grantRows
+      .flatMap((g) => (names.has(g.projectId) ? [{ ...g, projectName: names.get(g.projectId)! }] : []))
+      .sort((a, b) => (a.projectName < b.projectName ? -1 : a.projectName > b.projectName ? 1 : 0));
+    const owners = names;
     const pipelineRows = new Map(
       await Promise.all(
         [...new Set(rows.flatMap((r) => (r.pipelineId ? [r.pipelineId] : [])))].map(async (id) => [id, await pipelines.byIdAnyProject(id)] as const),

@@ -1,6 +1,5 @@
 import { and, asc, count, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db.js';
-import { projects } from '../projects/projects.tables.js';
 import { componentAccess, components } from './components.tables.js';
 
 export type ComponentRow = typeof components.$inferSelect;
@@ -67,15 +66,13 @@ export function createComponentsStore(db: Db) {
           },
         }),
 
-    /** Grants of the given components, with the grantee project's name. */
+    /** Grants of the given components (the grantee projects). */
     grants: (componentIds: string[]) =>
       componentIds.length
         ? db
-            .select({ componentId: componentAccess.componentId, projectId: componentAccess.projectId, projectName: projects.name })
+            .select({ componentId: componentAccess.componentId, projectId: componentAccess.projectId })
             .from(componentAccess)
-            .innerJoin(projects, eq(projects.id, componentAccess.projectId))
             .where(inArray(componentAccess.componentId, componentIds))
-            .orderBy(asc(projects.name))
         : Promise.resolve([]),
     grant: async (componentId: string, projectId: string) =>
       (await db.insert(componentAccess).values({ componentId, projectId }).onConflictDoNothing().returning()).length > 0,
@@ -87,12 +84,6 @@ export function createComponentsStore(db: Db) {
           .returning()
       ).length > 0,
 
-    projectNames: async (ids: string[]) =>
-      new Map(
-        ids.length
-          ? (await db.select({ id: projects.id, name: projects.name }).from(projects).where(inArray(projects.id, ids))).map((p) => [p.id, p.name])
-          : [],
-      ),
     /** Own components per project (for the projects list's componentsCount). */
     countsFor: async (projectIds: string[]) =>
       new Map(

@@ -17,6 +17,7 @@ export const notificationsModule = defineModule({
         const [u] = userId ? await needs.users.byIds([userId]) : [];
         return u ? [u.firstName, u.lastName].filter(Boolean).join(' ') || u.email : null;
       },
+      projectNames: (ids) => needs.projects.names(ids),
     });
     platform.hooks.runFinished.on(async (run) => {
       if (run.kind === 'build') await notifications.buildFinished(run);

@@ -12,22 +12,33 @@ export function createNotificationsService(deps: {
   /** The ids of a project's members: every member hears about the project's builds. */
   memberIds: (projectId: string) => Promise<string[]>;
   userName: (userId: string | null) => Promise<string | null>;
+  /** Project names by id (the projects module). */
+  projectNames: (ids: string[]) => Promise<Map<string, string>>;
 }) {
   const { store } = deps;
   return {
     async list(userId: string): Promise<Notification[]> {
-      return (await store.forUser(userId, LIST_LIMIT)).map(({ n, projectName }) => ({
-        id: n.id,
-        author: n.author,
-        message: n.message,
-        isRead: n.isRead,
-        timestamp: n.createdAt.toISOString(),
-        projectId: n.projectId,
-        projectName,
-        entityType: n.entityType,
-        itemId: n.itemId,
-        version: n.version,
-      }));
+      const rows = await store.forUser(userId, LIST_LIMIT);
+      const names = await deps.projectNames([...new Set(rows.map((n) => n.projectId))]);
+      return rows.flatMap((n) => {
+        const projectName = names.get(n.projectId);
+        return projectName === undefined
+          ? []
+          : [
+              {
+                id: n.id,
+                author: n.author,
+                message: n.message,
+                isRead: n.isRead,
+                timestamp: n.createdAt.toISOString(),
+                projectId: n.projectId,
+                projectName,
+                entityType: n.entityType,
+                itemId: n.itemId,
+                version: n.version,
+              },
+            ];
+      });
     },
     async markRead(userId: string, projectId: string, id: string) {
       if (!(await store.markRead(userId, projectId, id))) throw new NotFound('Notification not found');

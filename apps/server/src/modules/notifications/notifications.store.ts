@@ -1,19 +1,12 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { Db } from '../../platform/db.js';
 import { notifications } from './notifications.tables.js';
-import { projects } from '../projects/projects.tables.js';
 
 export function createNotificationsStore(db: Db) {
   return {
     insertMany: (rows: (typeof notifications.$inferInsert)[]) => (rows.length ? db.insert(notifications).values(rows) : Promise.resolve()),
     forUser: (userId: string, limit: number) =>
-      db
-        .select({ n: notifications, projectName: projects.name })
-        .from(notifications)
-        .innerJoin(projects, eq(projects.id, notifications.projectId))
-        .where(eq(notifications.userId, userId))
-        .orderBy(desc(notifications.createdAt))
-        .limit(limit),
+      db.select().from(notifications).where(eq(notifications.userId, userId)).orderBy(desc(notifications.createdAt)).limit(limit),
     markRead: async (userId: string, projectId: string, id: string) =>
       (
         await db

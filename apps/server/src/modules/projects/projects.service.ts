@@ -82,17 +82,32 @@ export function createProjectsService(deps: {
       await store.delete(projectId);
     },
 
+    /** The members with their user (from the users module), by e-mail. */
     async members(projectId: string): Promise<ProjectUser[]> {
-      return (await store.members(projectId)).map(({ member, user }) => ({
-        id: user.id,
-        userId: user.id,
-        permission: member.permission,
-        firstName: user.firstName,
-        lastName: user.lastName,
-        email: user.email,
-        status: user.status,
-      }));
+      const memberships = await store.members(projectId);
+      const byId = new Map((await users.byIds(memberships.map((m) => m.userId))).map((u) => [u.id, u]));
+      return memberships
+        .flatMap((member) => {
+          const user = byId.get(member.userId);
+          return user
+            ? [
+                {
+                  id: user.id,
+                  userId: user.id,
+                  permission: member.permission,
+                  firstName: user.firstName,
+                  lastName: user.lastName,
+                  email: user.email,
+                  status: user.status,
+                },
+              ]
+            : [];
+        })
+        .sort((a, b) => (a.email.toLowerCase() < b.email.toLowerCase() ? -1 : a.email.toLowerCase() > b.email.toLowerCase() ? 1 : 0));
     },
+
+    /** Project names by id, for other modules' rows (components shared with a project, notifications). */
+    names: (ids: string[]) => store.names(ids),
 
     /** Get multiple users: only members of this project are answered. */
     async usersById(projectId: string, ids: string[]) {

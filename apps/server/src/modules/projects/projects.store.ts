@@ -1,7 +1,6 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../platform/db.js';
 import { projectMembers, projects } from './projects.tables.js';
-import { users } from '../users/users.tables.js';
 
 type Permission = (typeof projectMembers.$inferInsert)['permission'];
 
@@ -28,13 +27,14 @@ export function createProjectsStore(db: Db) {
       (await db.update(projects).set(values).where(eq(projects.id, id)).returning())[0],
     delete: (id: string) => db.delete(projects).where(eq(projects.id, id)),
 
-    members: (projectId: string) =>
-      db
-        .select({ member: projectMembers, user: users })
-        .from(projectMembers)
-        .innerJoin(users, eq(users.id, projectMembers.userId))
-        .where(eq(projectMembers.projectId, projectId))
-        .orderBy(sql`lower(${users.email})`),
+    members: (projectId: string) => db.select().from(projectMembers).where(eq(projectMembers.projectId, projectId)),
+    /** Names of projects by id (other modules show the project a row belongs to). */
+    names: async (ids: string[]) =>
+      new Map(
+        ids.length
+          ? (await db.select({ id: projects.id, name: projects.name }).from(projects).where(inArray(projects.id, ids))).map((p) => [p.id, p.name])
+          : [],
+      ),
     member: async (projectId: string, userId: string) =>
       (
         await db
