@@ -75,7 +75,7 @@ describe('kubernetes clusters', () => {
     await logInAndOpenProject(page, email, password, 'Harbor');
 
     await page.goto(LIST);
-    await page.getByRole('heading', { name: 'Kubernetes Clusters' }).waitFor();
+    await page.getByRole('heading', { name: 'Kubernetes Clusters', exact: true }).waitFor();
     await page.getByText('No Kubernetes clusters yet').waitFor();
     await page.getByRole('button', { name: 'Connect Kubernetes' }).click();
     const dialog = page.getByRole('dialog');
@@ -115,7 +115,7 @@ describe('kubernetes clusters', () => {
   test('the dashboard shows the header figures, utilization and the namespace tabs', async () => {
     await page.getByTestId('clusters-table').getByRole('link', { name: 'standin' }).click();
     await page.waitForURL(`**${LIST}/standin`);
-    await page.getByRole('heading', { name: 'standin' }).waitFor();
+    await page.getByRole('heading', { name: 'standin', exact: true }).waitFor();
 
     const header = page.getByTestId('cluster-header');
     await expect.poll(() => header.getByTestId('nodes').textContent()).toBe('3/3');
