@@ -1,4 +1,4 @@
-import { ActionIcon, Anchor, Badge, Button, Card, Group, Stack, Text, ThemeIcon, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Button, Group, Stack, Text, ThemeIcon, Tooltip } from '@mantine/core';
 import { IconPencil, IconPlus, IconSteeringWheel, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -8,7 +8,7 @@ import { useCurrentProject } from '../../../api/session';
 import { DataTable, type Column } from '../../../ui/DataTable';
 import { EmptyState } from '../../../ui/EmptyState';
 import { PageHeader } from '../../../ui/PageHeader';
-import { SearchInput } from '../../../ui/SearchInput';
+import { SearchableTableCard } from '../../../ui/SearchableTableCard';
 import { UpgradePrompt } from '../../../ui/UpgradePrompt';
 import { useErrorToast } from '../../../ui/use-error-toast';
 import { useClusters } from '../api/list-clusters';
@@ -135,38 +135,27 @@ export default function ClustersPage() {
         actions={!isEmpty && connectButton}
       />
       {blocked && <UpgradePrompt message={blocked} />}
-      <Card withBorder radius="md" padding={0}>
-        {isEmpty ? (
-          <EmptyState
-            title="No Kubernetes clusters yet"
-            icon={
-              <ThemeIcon size={56} radius="xl" variant="light" color="blue">
-                <IconSteeringWheel size={28} stroke={1.5} />
-              </ThemeIcon>
-            }
-            description="Connect a cluster with its API server endpoint and a service account token to watch its nodes and pods and deploy your services to it."
-            action={connectButton || undefined}
-          />
-        ) : (
-          <>
-            <Group justify="space-between" p="md">
-              <SearchInput value={search} onChange={setSearch} placeholder="Search clusters..." label="Search clusters" />
-              {clusters.data && (
-                <Text size="xs" c="dimmed">
-                  {clusters.data.length === 1 ? '1 cluster' : `${clusters.data.length} clusters`}
-                </Text>
-              )}
-            </Group>
-            {clusters.isError && !clusters.data ? (
-              <Text c={isPlanLimit(clusters.error) ? 'dimmed' : 'red'} size="sm" p="md">
-                {errorMessage(clusters.error)}
-              </Text>
-            ) : (
-              <DataTable columns={columns} rows={rows} rowKey={(c) => c.id} loading={clusters.isPending && Boolean(projectId)} data-testid="clusters-table" />
-            )}
-          </>
-        )}
-      </Card>
+      <SearchableTableCard
+        empty={
+          isEmpty ? (
+            <EmptyState
+              title="No Kubernetes clusters yet"
+              icon={
+                <ThemeIcon size={56} radius="xl" variant="light" color="blue">
+                  <IconSteeringWheel size={28} stroke={1.5} />
+                </ThemeIcon>
+              }
+              description="Connect a cluster with its API server endpoint and a service account token to watch its nodes and pods and deploy your services to it."
+              action={connectButton || undefined}
+            />
+          ) : null
+        }
+        search={{ value: search, onChange: setSearch, placeholder: 'Search clusters...', label: 'Search clusters' }}
+        count={clusters.data && (clusters.data.length === 1 ? '1 cluster' : `${clusters.data.length} clusters`)}
+        error={clusters.isError && !clusters.data ? { message: errorMessage(clusters.error), dimmed: isPlanLimit(clusters.error) } : null}
+      >
+        <DataTable columns={columns} rows={rows} rowKey={(c) => c.id} loading={clusters.isPending && Boolean(projectId)} data-testid="clusters-table" />
+      </SearchableTableCard>
       <ClusterFormModal
         projectId={projectId}
         opened={connecting || Boolean(editing)}

@@ -1,4 +1,4 @@
-import { ActionIcon, Badge, Button, Card, Group, Stack, Text, ThemeIcon, Tooltip } from '@mantine/core';
+import { ActionIcon, Badge, Button, Group, Stack, Text, ThemeIcon, Tooltip } from '@mantine/core';
 import { IconBox, IconBrandDocker, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -9,7 +9,7 @@ import { DataTable, type Column } from '../../../ui/DataTable';
 import { EmptyState } from '../../../ui/EmptyState';
 import { PageHeader } from '../../../ui/PageHeader';
 import { RelativeTime } from '../../../ui/RelativeTime';
-import { SearchInput } from '../../../ui/SearchInput';
+import { SearchableTableCard } from '../../../ui/SearchableTableCard';
 import { PlanGate } from '../../../ui/UpgradePrompt';
 import { useErrorToast } from '../../../ui/use-error-toast';
 import { useDockerRegistries } from '../api/list-registries';
@@ -137,45 +137,34 @@ export default function RegistriesPage() {
         actions={!isEmpty && addButton}
       />
       <PlanGate errors={[registries.error]}>
-        <Card withBorder radius="md" padding={0}>
-          {isEmpty ? (
-            <EmptyState
-              title="No Docker registries yet"
-              icon={
-                <ThemeIcon size={56} radius="xl" variant="light" color="indigo">
-                  <IconBrandDocker size={28} stroke={1.5} />
-                </ThemeIcon>
-              }
-              description="Connect Docker Hub, Amazon ECR, a GitLab Container Registry or any Docker Registry v2 so pipelines can push images and services can pull them."
-              action={addButton || undefined}
-            />
-          ) : (
-            <>
-              <Group justify="space-between" p="md">
-                <SearchInput value={search} onChange={setSearch} placeholder="Search registries..." label="Search registries" />
-                {registries.data && (
-                  <Text size="xs" c="dimmed">
-                    {registries.data.length === 1 ? '1 registry' : `${registries.data.length} registries`}
-                  </Text>
-                )}
-              </Group>
-              {registries.isError && !registries.data ? (
-                <Text c="red" size="sm" p="md">
-                  {errorMessage(registries.error)}
-                </Text>
-              ) : (
-                <DataTable
-                  columns={columns}
-                  rows={rows}
-                  rowKey={(r) => r.registryName}
-                  loading={registries.isPending && Boolean(projectId)}
-                  onRowClick={(r) => setBrowsing(r)}
-                  data-testid="registries-table"
-                />
-              )}
-            </>
-          )}
-        </Card>
+        <SearchableTableCard
+          empty={
+            isEmpty ? (
+              <EmptyState
+                title="No Docker registries yet"
+                icon={
+                  <ThemeIcon size={56} radius="xl" variant="light" color="indigo">
+                    <IconBrandDocker size={28} stroke={1.5} />
+                  </ThemeIcon>
+                }
+                description="Connect Docker Hub, Amazon ECR, a GitLab Container Registry or any Docker Registry v2 so pipelines can push images and services can pull them."
+                action={addButton || undefined}
+              />
+            ) : null
+          }
+          search={{ value: search, onChange: setSearch, placeholder: 'Search registries...', label: 'Search registries' }}
+          count={registries.data && (registries.data.length === 1 ? '1 registry' : `${registries.data.length} registries`)}
+          error={registries.isError && !registries.data ? { message: errorMessage(registries.error) } : null}
+        >
+          <DataTable
+            columns={columns}
+            rows={rows}
+            rowKey={(r) => r.registryName}
+            loading={registries.isPending && Boolean(projectId)}
+            onRowClick={(r) => setBrowsing(r)}
+            data-testid="registries-table"
+          />
+        </SearchableTableCard>
       </PlanGate>
       <DeleteRegistryModal projectId={projectId} registry={deleting} onClose={() => setDeleting(null)} />
       <RepositoriesDrawer projectId={projectId} registry={browsing} onClose={() => setBrowsing(null)} />
