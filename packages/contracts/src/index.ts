@@ -19,3 +19,4 @@ export * from './branch-name.js';
 export * from './realtime.js';
 export * from './registries.js';
 export * from './clusters.js';
+export * from './cost-tools.js';
