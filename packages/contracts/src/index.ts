@@ -20,3 +20,4 @@ export * from './realtime.js';
 export * from './registries.js';
 export * from './clusters.js';
 export * from './cost-tools.js';
+export * from './services.js';
