@@ -6,12 +6,6 @@ import { ComingSoonPage } from '../ui/ComingSoon';
  * says so with its page title, so menus and links never lead nowhere.
  */
 const placeholders: [path: string, title: string][] = [
-  ['/kubernetes/clusters/:clusterId/namespaces/:namespace/:microserviceName/details', 'Service Details'],
-  ['/kubernetes/services', 'Services'],
-  ['/kubernetes/services/create', 'Create Service'],
-  ['/kubernetes/services/:microserviceName', 'Service'],
-  ['/kubernetes/services/:microserviceName/edit', 'Edit Service'],
-
   ['/tools/cost-explorer', 'Cost Explorer'],
   ['/tools/cost-explorer/reports/create', 'Create Report'],
   ['/tools/cost-explorer/reports/edit', 'Edit Report'],

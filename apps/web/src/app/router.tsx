@@ -3,7 +3,8 @@ import { CatchAll, GuestOnly, PageLoader, RequireAuth } from './guards';
 import { placeholderRoutes } from './placeholder-routes';
 import { accountRoutes } from '../features/account';
 import { guestRoutes, setPasswordRoutes } from '../features/auth';
-import { clusterRoutes } from '../features/clusters';
+// The clusters routes come from their file: the clusters index is what other features import (services reads clusters).
+import { clusterRoutes } from '../features/clusters/routes';
 import { componentRoutes } from '../features/components';
 import { environmentRoutes } from '../features/environments';
 import { notFoundRoutes } from '../features/not-found';
@@ -12,6 +13,7 @@ import { overviewRoutes } from '../features/overview';
 import { pipelineRoutes } from '../features/pipelines';
 import { projectRoutes } from '../features/projects';
 import { registryRoutes } from '../features/registries';
+import { serviceRoutes } from '../features/services';
 import { settingsRoutes } from '../features/settings';
 import { lazyPage } from '../ui/lazy-page';
 
@@ -47,6 +49,7 @@ export const routes: RouteObject[] = [
               ...environmentRoutes,
               ...registryRoutes,
               ...clusterRoutes,
+              ...serviceRoutes,
               ...placeholderRoutes,
             ],
           },

@@ -1,0 +1,49 @@
+import { Button, Group, Modal, Progress, Stack, Text } from '@mantine/core';
+import { IconCircleCheck } from '@tabler/icons-react';
+import { serviceMessages } from '@gantry/contracts';
+import { useCurrentProject } from '../../../api/session';
+import { useDeploymentStatus, type ServiceInCluster } from '../api/deployments';
+
+/** How far a rollout is: ready pods of the desired ones (null while the cluster has no deployment information). */
+export function rolloutProgress(replicas: { desired: number; ready: number } | null | undefined): number | null {
+  if (!replicas) return null;
+  if (replicas.desired === 0) return 100;
+  return Math.min(100, Math.round((replicas.ready / replicas.desired) * 100));
+}
+
+/**
+ * The deploying modal (spec §2 dashboard): after the deploy is applied, the rollout's progress — ready pods of the
+ * desired ones, read every 2 seconds — until every pod is ready; 'No deployment information available' while the
+ * cluster has none.
+ */
+export function DeployingModal({ target, onClose }: { target: ServiceInCluster | null; onClose: () => void }) {
+  const projectId = useCurrentProject()?.id ?? '';
+  const status = useDeploymentStatus(projectId, target ?? {}, { enabled: Boolean(target), poll: 2000 });
+  const progress = rolloutProgress(status.data?.replicas);
+  const done = progress === 100;
+  return (
+    <Modal opened={Boolean(target)} onClose={onClose} centered radius="md" title={<Text fw={650}>Deploying {target?.name}</Text>}>
+      <Stack gap="sm" data-testid="deploying-modal">
+        <Progress value={progress ?? 100} animated={!done} striped={!done} color={done ? 'teal' : 'indigo'} size="lg" radius="sm" />
+        {progress === null ? (
+          <Text size="sm" c="dimmed">
+            {status.isPending ? 'Applying to the cluster…' : serviceMessages.noDeploymentInfo}
+          </Text>
+        ) : (
+          <Group gap={6}>
+            {done && <IconCircleCheck size={16} color="var(--mantine-color-teal-6)" />}
+            <Text size="sm" data-testid="deploying-progress">
+              {status.data?.replicas?.ready ?? 0} of {status.data?.replicas?.desired ?? 0} pods ready in {target?.namespace}
+              {status.data?.version ? ` · version ${status.data.version}` : ''}
+            </Text>
+          </Group>
+        )}
+        <Group justify="flex-end">
+          <Button variant={done ? 'filled' : 'default'} onClick={onClose}>
+            {done ? 'Done' : 'Close'}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

@@ -1,0 +1,17 @@
+import type { RouteObject } from 'react-router';
+import { lazyPage } from '../../ui/lazy-page';
+
+/**
+ * The Kubernetes services routes (spec delivery §2), lazy pages inside the signed-in shell: the list, create,
+ * edit, details, and a service in a cluster's namespace (logs, events, insights, history).
+ */
+export const serviceRoutes: RouteObject[] = [
+  { path: '/kubernetes/services', ...lazyPage(() => import('./pages/ServicesPage')) },
+  { path: '/kubernetes/services/create', ...lazyPage(() => import('./pages/ServiceFormPage')) },
+  { path: '/kubernetes/services/:microserviceName', ...lazyPage(() => import('./pages/ServiceDetailsPage')) },
+  { path: '/kubernetes/services/:microserviceName/edit', ...lazyPage(() => import('./pages/ServiceFormPage')) },
+  {
+    path: '/kubernetes/clusters/:clusterId/namespaces/:namespace/:microserviceName/details',
+    ...lazyPage(() => import('./pages/ClusterServicePage')),
+  },
+];
