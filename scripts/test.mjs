@@ -67,6 +67,8 @@ function ensureSystemPackages() {
   // the Kubernetes stand-in's answers are checked with kubectl
   if (!onPath('kubectl')) needed.push('kubernetes-client');
   if (!onPath('docker-registry')) needed.push('docker-registry');
+  // the AWS stand-in's answers are checked with Debian's AWS CLI (not a pip one that may be on PATH)
+  if (!fs.existsSync('/usr/bin/aws')) needed.push('awscli');
   if (!fs.existsSync('/bin/busybox') && !fs.existsSync('/usr/bin/busybox')) needed.push('busybox-static');
   if (!needed.length) return true;
   const isRoot = process.getuid?.() === 0;

@@ -33,6 +33,7 @@ import { cloudAccountsModule } from './modules/cloud-accounts/cloud-accounts.mod
 import { stagesModule } from './modules/stages/stages.module.js';
 import { deploymentsModule } from './modules/deployments/deployments.module.js';
 import { schedulesModule } from './modules/schedules/schedules.module.js';
+import { advisorModule } from './modules/advisor/advisor.module.js';
 
 /** Every module, in dependency order: a module sees the apis of those before it; later ones reach it through hooks. */
 const modules = moduleList()
@@ -47,6 +48,7 @@ const modules = moduleList()
   .add(componentsModule)
   .add(cloudAccountsModule)
   .add(schedulesModule)
+  .add(advisorModule)
   .add(stagesModule)
   .add(deploymentsModule);
 

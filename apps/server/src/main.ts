@@ -4,6 +4,7 @@ import { startGantry } from './server.js';
 import { openDatabase } from './platform/db.js';
 import { createBillingService } from './modules/billing/billing.service.js';
 import { createBillingStore } from './modules/billing/billing.store.js';
+import { plansCommand } from './plans-command.js';
 
 /** A stop that has not ended by then (runs get 10 s, sockets, queue and database a few more) exits anyway. */
 const STOP_DEADLINE_MS = 30_000;
@@ -51,10 +52,10 @@ function stopOnSignals(close: () => Promise<void>) {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => stopServer!(signal, 0));
 }
 
-/** gantry [serve|worker|migrate|promo-codes] — default: everything in one process. */
+/** gantry [serve|worker|migrate|promo-codes|plans] — default: everything in one process. */
 async function main(argv: string[]) {
   const [command = 'all', ...rest] = argv;
-  if (command === 'migrate' || command === 'promo-codes') {
+  if (command === 'migrate' || command === 'promo-codes' || command === 'plans') {
     const config = loadConfig();
     const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
     if (command === 'promo-codes') {
@@ -71,6 +72,8 @@ async function main(argv: string[]) {
         days: Number(flag('days', '365')),
       });
       console.log(codes.join('\n'));
+    } else if (command === 'plans') {
+      console.log(await plansCommand(database.db, rest));
     } else {
       console.log('migrations applied');
     }

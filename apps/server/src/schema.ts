@@ -15,3 +15,4 @@ export * from './modules/schedules/schedules.tables.js';
 export * from './modules/deployments/deployments.tables.js';
 export * from './modules/registries/registries.tables.js';
 export * from './modules/clusters/clusters.tables.js';
+export * from './modules/advisor/advisor.tables.js';

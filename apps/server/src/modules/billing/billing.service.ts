@@ -122,6 +122,12 @@ export function createBillingService(deps: { store: BillingStore; now?: () => Da
       return codes;
     },
 
+    /** The instance admin sets a project's plan (`npx gantry plans set`): a subscription without end, in force from now. */
+    async setPlan(projectId: string, planId: string) {
+      if (!(await store.plan(planId))) throw new Validation(`Unknown plan ${planId}; plans: ${(await store.plans()).map((p) => p.id).join(', ')}`);
+      await store.addSubscription({ projectId, planId, type: 'PAID', frequency: 'yearly', startDate: now(), expirationDate: null });
+    },
+
     async limitations(projectId: string) {
       return (await current(projectId)).plan.limitations;
     },

@@ -22,6 +22,12 @@ export function createProjectsStore(db: Db) {
     permission: async (projectId: string, userId: string) => (await permissionQuery.execute({ projectId, userId }))[0]?.permission,
     forUser: (userId: string) => forUserQuery.execute({ userId }),
     byId: async (id: string, tx: Tx = db) => (await tx.select().from(projects).where(eq(projects.id, id)))[0],
+    /** Projects named so (case-insensitive): the instance admin's CLI names a project by id or name. */
+    byName: (name: string) =>
+      db
+        .select()
+        .from(projects)
+        .where(sql`lower(${projects.name}) = lower(${name})`),
     insert: async (values: typeof projects.$inferInsert, tx: Tx) => (await tx.insert(projects).values(values).returning())[0]!,
     update: async (id: string, values: Partial<typeof projects.$inferInsert>) =>
       (await db.update(projects).set(values).where(eq(projects.id, id)).returning())[0],

@@ -1,0 +1,115 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { AwsError, ec2Error, jsonError, queryError, type Answer, type Params } from './protocol.js';
+import { emptyWorld, type StandinWorld } from './state.js';
+import { ec2 } from './ec2.js';
+import { autoscaling, AUTOSCALING_NS } from './autoscaling.js';
+import { elb, elbv2, ELB_NS, ELBV2_NS } from './elb.js';
+import { rds, RDS_NS } from './rds.js';
+import { cloudwatchJson, cloudwatchQuery, CLOUDWATCH_NS } from './cloudwatch.js';
+import { pricing } from './pricing.js';
+import { costExplorer } from './cost-explorer.js';
+
+export * from './state.js';
+export * from './seed.js';
+
+export interface StandinCall {
+  service: string;
+  region: string;
+  action: string;
+}
+
+/**
+ * A local stand-in of the AWS services the Cloud Waste Manager calls, speaking each one's real
+ * protocol: EC2 (EC2 query), Auto Scaling, ELB, ELBv2, RDS (AWS query), CloudWatch (AWS query for
+ * the CLI, AWS JSON 1.0 for SDK v3), Cost Explorer and Pricing (AWS JSON 1.1). The service and
+ * region come from the SigV4 credential scope, as AWS's own front ends read them. Point clients at
+ * it with `env()` (AWS_ENDPOINT_URL_<SERVICE>). `now` is the clock the recorded series hang from.
+ */
+export async function startAwsStandin(o: { world?: Partial<StandinWorld>; now?: () => number } = {}) {
+  const world: StandinWorld = { ...emptyWorld(), ...o.world };
+  const now = o.now ?? Date.now;
+  const calls: StandinCall[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const a = handle(world, req, Buffer.concat(chunks).toString('utf8'), now(), calls);
+      res.writeHead(a.status, { 'content-type': a.contentType, 'x-amzn-requestid': crypto.randomUUID() });
+      res.end(a.body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    world,
+    calls,
+    /** The endpoint variables of the SDK v3 for every service the stand-in speaks. */
+    env: (): Record<string, string> =>
+      Object.fromEntries(
+        ['EC2', 'AUTO_SCALING', 'ELASTIC_LOAD_BALANCING', 'ELASTIC_LOAD_BALANCING_V2', 'RDS', 'CLOUDWATCH', 'COST_EXPLORER', 'PRICING'].map((s) => [
+          `AWS_ENDPOINT_URL_${s}`,
+          url,
+        ]),
+      ),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+export type AwsStandin = Awaited<ReturnType<typeof startAwsStandin>>;
+
+const SCOPE = /Credential=[^/]+\/\d{8}\/([^/]+)\/([^/]+)\/aws4_request/;
+
+function handle(w: StandinWorld, req: http.IncomingMessage, body: string, now: number, calls: StandinCall[]): Answer {
+  const scope = SCOPE.exec(String(req.headers.authorization ?? ''));
+  const target = String(req.headers['x-amz-target'] ?? '');
+  const json = String(req.headers['content-type'] ?? '').includes('json');
+  if (!scope)
+    return {
+      status: 403,
+      contentType: 'text/xml',
+      body: '<ErrorResponse><Error><Type>Sender</Type><Code>MissingAuthenticationToken</Code><Message>Request is missing Authentication Token</Message></Error></ErrorResponse>',
+    };
+  const [, region, service] = scope as unknown as [string, string, string];
+  const params: Params = json ? {} : Object.fromEntries(new URLSearchParams(body));
+  const action = json ? target.split('.').pop()! : (params.Action ?? '');
+  calls.push({ service, region, action });
+  try {
+    if (json) {
+      const input = body ? (JSON.parse(body) as Record<string, unknown>) : {};
+      if (service === 'monitoring') return cloudwatchJson(w, region, action, input, now);
+      if (service === 'pricing') return pricing(w, action, input);
+      if (service === 'ce') return costExplorer(w, action, input, now);
+      throw new AwsError(400, 'UnknownOperationException', `The stand-in does not speak ${service} in JSON`);
+    }
+    switch (service) {
+      case 'ec2':
+        return ec2(w, region, action, params);
+      case 'autoscaling':
+        return autoscaling(w, region, action, params);
+      case 'elasticloadbalancing':
+        return params.Version === '2012-06-01' ? elb(w, region, action, params) : elbv2(w, region, action, params);
+      case 'rds':
+        return rds(w, region, action, params);
+      case 'monitoring':
+        return cloudwatchQuery(w, region, action, params, now);
+      default:
+        throw new AwsError(400, 'InvalidAction', `The stand-in does not speak ${service}`);
+    }
+  } catch (err) {
+    if (!(err instanceof AwsError)) throw err;
+    if (json) return jsonError(service === 'monitoring' ? '1.0' : '1.1', err, service === 'ce' ? 'com.amazonaws.awsinsightsindexservice#' : '');
+    if (service === 'ec2') return ec2Error(err);
+    const ns =
+      service === 'autoscaling'
+        ? AUTOSCALING_NS
+        : service === 'rds'
+          ? RDS_NS
+          : service === 'monitoring'
+            ? CLOUDWATCH_NS
+            : params.Version === '2012-06-01'
+              ? ELB_NS
+              : ELBV2_NS;
+    return queryError(ns, err);
+  }
+}
