@@ -7,6 +7,9 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { getTableName, type Table } from 'drizzle-orm';
+import { createReadCache, type ReadCache } from './read-cache.js';
+import { watchPglite, watchPool } from './write-watch.js';
 
 // Without a schema: queries go through each module's own tables (the whole list is src/schema.ts, for migrations).
 export type Db = NodePgDatabase;
@@ -22,6 +25,8 @@ export interface Database {
   /** The connection pool on PostgreSQL (socket.io's adapter shares it); none on PGlite. */
   pool?: pg.Pool;
   executeSql: ExecuteSql;
+  /** Reads kept in memory until a table they read is written (by this process or, on PostgreSQL, another). */
+  cache: ReadCache;
   close(): Promise<void>;
 }
 
@@ -39,22 +44,30 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
     // An idle connection the server ended (restart, failover, admin) is dropped and replaced on next use;
     // without a listener pg re-throws it as an uncaught error and the whole process goes down.
     pool.on('error', (err) => console.warn(`[gantry] an idle PostgreSQL connection closed: ${err.message}`));
+    const cache = createReadCache();
+    const stopWatching = watchPool(pool, opts.databaseUrl, cache.watch);
     const db = drizzlePg({ client: pool });
     try {
       await migratePg(db, { migrationsFolder });
     } catch (err) {
+      await stopWatching();
       await pool.end().catch(() => undefined);
       throw new Error(
         `Could not apply the database migrations on PostgreSQL at ${where.hostPort} (database ${where.database}, user ${where.user}): ${(err as Error).message}. Check that this user may create schemas and tables there.`,
         { cause: err },
       );
     }
+    cache.watch.setDependents(await dependentTables((text) => pool.query(text)));
     return {
       db,
       kind: 'postgres',
       pool,
       executeSql: async (text, values) => pool.query(text, values as any[]),
-      close: () => pool.end(),
+      cache,
+      close: async () => {
+        await stopWatching();
+        await pool.end();
+      },
     };
   }
   let dir: string | undefined;
@@ -68,8 +81,11 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
       { cause: err },
     );
   });
+  const cache = createReadCache();
+  watchPglite(client, cache.watch);
   const db = drizzlePglite({ client }) as unknown as Db;
   await migratePglite(drizzlePglite({ client }), { migrationsFolder });
+  cache.watch.setDependents(await dependentTables((text) => client.query(text)));
   return {
     db,
     kind: 'pglite',
@@ -78,8 +94,33 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
       const results = await client.exec(text);
       return { rows: results.at(-1)?.rows ?? [] };
     },
+    cache,
     close: () => client.close(),
   };
+}
+
+/** A store's memo over its tables: the database's read cache, or (a store made without one) no caching. */
+export const memoOf =
+  (cache?: ReadCache) =>
+  <A extends unknown[], V>(tables: Table[], load: (...args: A) => Promise<V>, opts?: { max?: number }): ((...args: A) => Promise<V>) =>
+    cache
+      ? cache.memo(
+          tables.map((t) => getTableName(t)),
+          load,
+          opts,
+        )
+      : load;
+
+/** Per table, the tables whose rows a write to it changes through foreign-key actions (the read cache's view of cascades). */
+async function dependentTables(query: (text: string) => Promise<{ rows: any[] }>) {
+  const { rows } = await query(
+    `select c.confrelid::regclass::text as parent, c.conrelid::regclass::text as child from pg_constraint c
+      where c.contype = 'f' and (c.confdeltype in ('c', 'n', 'd') or c.confupdtype in ('c', 'n', 'd'))`,
+  );
+  const map = new Map<string, string[]>();
+  const bare = (name: string) => name.replace(/^.*\./, '').replace(/"/g, '');
+  for (const r of rows as { parent: string; child: string }[]) map.set(bare(r.parent), [...(map.get(bare(r.parent)) ?? []), bare(r.child)]);
+  return map;
 }
 
 type PgError = Error & { code?: string };

@@ -7,7 +7,7 @@ import { billingRoutes, promoSignUpRoutes } from './billing.routes.js';
 export const billingModule = defineModule({
   name: 'billing',
   create(platform) {
-    const billing = createBillingService({ store: createBillingStore(platform.db) });
+    const billing = createBillingService({ store: createBillingStore(platform.db, platform.database.cache) });
     return {
       api: billing,
       routes: [

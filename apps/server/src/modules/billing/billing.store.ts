@@ -1,8 +1,13 @@
 import { and, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
-import type { Db, Tx } from '../../platform/db.js';
+import { memoOf, type Db, type Tx } from '../../platform/db.js';
+import type { ReadCache } from '../../platform/read-cache.js';
 import { paymentPlans, promoCodes, subscriptions } from './billing.tables.js';
 
-export function createBillingStore(db: Db) {
+export function createBillingStore(db: Db, cache?: ReadCache) {
+  // every subscription of the projects, newest first (kept until subscriptions change; which one has started is decided at read)
+  const subscriptionsOf = memoOf(cache)([subscriptions], (projectIds: string[]) =>
+    db.select().from(subscriptions).where(inArray(subscriptions.projectId, projectIds)).orderBy(subscriptions.projectId, desc(subscriptions.startDate)),
+  );
   return {
     upsertPlan: (p: typeof paymentPlans.$inferInsert) =>
       db
@@ -26,14 +31,13 @@ export function createBillingStore(db: Db) {
           .limit(1)
       )[0],
     /** The newest started subscription of each project, in one query. */
-    currentFor: (projectIds: string[]) =>
-      projectIds.length
-        ? db
-            .selectDistinctOn([subscriptions.projectId])
-            .from(subscriptions)
-            .where(and(inArray(subscriptions.projectId, projectIds), lte(subscriptions.startDate, new Date())))
-            .orderBy(subscriptions.projectId, desc(subscriptions.startDate))
-        : Promise.resolve([] as (typeof subscriptions.$inferSelect)[]),
+    currentFor: async (projectIds: string[]) => {
+      if (!projectIds.length) return [];
+      const now = new Date();
+      const current = new Map<string, typeof subscriptions.$inferSelect>();
+      for (const s of await subscriptionsOf(projectIds)) if (s.startDate <= now && !current.has(s.projectId)) current.set(s.projectId, s);
+      return [...current.values()];
+    },
     history: (projectId: string) => db.select().from(subscriptions).where(eq(subscriptions.projectId, projectId)).orderBy(desc(subscriptions.startDate)),
     setRecurring: (id: string, enabled: boolean) => db.update(subscriptions).set({ recurringEnabled: enabled }).where(eq(subscriptions.id, id)),
 

@@ -19,7 +19,7 @@ export const componentsModule = defineModule({
   create(platform, needs: { projects: ProjectsService; pipelines: PipelinesApi }, overrides: { usedByEnvironments?: UsedByEnvironments; vendorRoot?: string }) {
     const { hooks } = platform;
     const components = createComponentsService({
-      store: createComponentsStore(platform.db),
+      store: createComponentsStore(platform.db, platform.database.cache),
       builds: needs.pipelines.componentBuilds,
       pipelines: needs.pipelines.pipelines,
       permission: (projectId, userId) => needs.projects.permission(projectId, userId),

@@ -1,11 +1,12 @@
 import { and, asc, count, eq, inArray, isNull, or, sql } from 'drizzle-orm';
-import type { Db } from '../../platform/db.js';
+import { memoOf, type Db } from '../../platform/db.js';
+import type { ReadCache } from '../../platform/read-cache.js';
 import { componentAccess, components } from './components.tables.js';
 
 export type ComponentRow = typeof components.$inferSelect;
 export type NewComponent = typeof components.$inferInsert;
 
-export function createComponentsStore(db: Db) {
+export function createComponentsStore(db: Db, cache?: ReadCache) {
   /** Own components, the ones shared with the project, and vendor ones. */
   const visibleTo = (projectId: string) =>
     or(
@@ -85,18 +86,21 @@ export function createComponentsStore(db: Db) {
       ).length > 0,
 
     /** Own components per project (for the projects list's componentsCount). */
-    countsFor: async (projectIds: string[]) =>
-      new Map(
-        projectIds.length
-          ? (
-              await db
-                .select({ projectId: components.projectId, n: count() })
-                .from(components)
-                .where(inArray(components.projectId, projectIds))
-                .groupBy(components.projectId)
-            ).map((r) => [r.projectId!, Number(r.n)])
-          : [],
-      ),
+    countsFor: memoOf(cache)(
+      [components],
+      async (projectIds: string[]) =>
+        new Map(
+          projectIds.length
+            ? (
+                await db
+                  .select({ projectId: components.projectId, n: count() })
+                  .from(components)
+                  .where(inArray(components.projectId, projectIds))
+                  .groupBy(components.projectId)
+              ).map((r) => [r.projectId!, Number(r.n)])
+            : [],
+        ),
+    ),
   };
 }
 export type ComponentsStore = ReturnType<typeof createComponentsStore>;

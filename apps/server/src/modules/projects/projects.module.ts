@@ -12,7 +12,7 @@ export const projectsModule = defineModule({
     const { hooks } = platform;
     const projects = createProjectsService({
       db: platform.db,
-      store: createProjectsStore(platform.db),
+      store: createProjectsStore(platform.db, platform.database.cache),
       users: needs.users,
       billing: needs.billing,
       mailer: platform.mailer,

@@ -1,11 +1,13 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Db, Tx } from '../../platform/db.js';
+import { memoOf, type Db, type Tx } from '../../platform/db.js';
+import type { ReadCache } from '../../platform/read-cache.js';
 import { projectMembers, projects } from './projects.tables.js';
 
 type Permission = (typeof projectMembers.$inferInsert)['permission'];
 
-export function createProjectsStore(db: Db) {
-  // The two queries of the hot paths (every project-scoped request; the project list) are built once.
+export function createProjectsStore(db: Db, cache?: ReadCache) {
+  const memo = memoOf(cache);
+  // The two queries of the hot paths (every project-scoped request; the project list): built once, answers kept until their tables change.
   const permissionQuery = db
     .select({ permission: projectMembers.permission })
     .from(projectMembers)
@@ -19,8 +21,8 @@ export function createProjectsStore(db: Db) {
     .orderBy(sql`lower(${projects.name})`)
     .prepare('projects_for_user');
   return {
-    permission: async (projectId: string, userId: string) => (await permissionQuery.execute({ projectId, userId }))[0]?.permission,
-    forUser: (userId: string) => forUserQuery.execute({ userId }),
+    permission: memo([projectMembers], async (projectId: string, userId: string) => (await permissionQuery.execute({ projectId, userId }))[0]?.permission),
+    forUser: memo([projectMembers, projects], (userId: string) => forUserQuery.execute({ userId })),
     byId: async (id: string, tx: Tx = db) => (await tx.select().from(projects).where(eq(projects.id, id)))[0],
     /** Projects named so (case-insensitive): the instance admin's CLI names a project by id or name. */
     byName: (name: string) =>

@@ -32,7 +32,7 @@ export const stagesModule = defineModule({
     };
     const stages = createStagesService({
       db: platform.db,
-      store: createStagesStore(platform.db),
+      store: createStagesStore(platform.db, platform.database.cache),
       billing: needs.billing,
       schedules: needs.schedules,
       secrets: platform.secrets,

@@ -1,5 +1,6 @@
 import { and, count, eq, inArray, notInArray, sql } from 'drizzle-orm';
-import type { Db, Tx } from '../../platform/db.js';
+import { memoOf, type Db, type Tx } from '../../platform/db.js';
+import type { ReadCache } from '../../platform/read-cache.js';
 import type { CloudAccountRef } from '../../platform/hooks.js';
 import { stages, stageResources } from './stages.tables.js';
 
@@ -13,7 +14,7 @@ function accountMatches(account: CloudAccountRef) {
   return and(eq(stages.cloudProvider, 'azurerm'), eq(stages.tenantId, account.tenantId), eq(stages.subscriptionId, account.subscriptionId));
 }
 
-export function createStagesStore(db: Db) {
+export function createStagesStore(db: Db, cache?: ReadCache) {
   return {
     list: (projectId: string) =>
       db
@@ -92,14 +93,17 @@ export function createStagesStore(db: Db) {
           .where(and(eq(stages.projectId, projectId), accountMatches(account)))
           .orderBy(sql`lower(${stages.name})`)
       ).map((r) => r.name),
-    countsFor: async (projectIds: string[]) =>
-      new Map(
-        projectIds.length
-          ? (
-              await db.select({ projectId: stages.projectId, n: count() }).from(stages).where(inArray(stages.projectId, projectIds)).groupBy(stages.projectId)
-            ).map((r) => [r.projectId, Number(r.n)])
-          : [],
-      ),
+    countsFor: memoOf(cache)(
+      [stages],
+      async (projectIds: string[]) =>
+        new Map(
+          projectIds.length
+            ? (
+                await db.select({ projectId: stages.projectId, n: count() }).from(stages).where(inArray(stages.projectId, projectIds)).groupBy(stages.projectId)
+              ).map((r) => [r.projectId, Number(r.n)])
+            : [],
+        ),
+    ),
   };
 }
 export type StagesStore = ReturnType<typeof createStagesStore>;

@@ -9,7 +9,7 @@ export const usersModule = defineModule({
   name: 'users',
   create(platform) {
     const { config } = platform;
-    const store = createUsersStore(platform.db);
+    const store = createUsersStore(platform.db, platform.database.cache);
     platform.hooks.tokensValidAfter.answer(store.tokensValidAfter);
     const github =
       config.GITHUB_CLIENT_ID && config.GITHUB_CLIENT_SECRET

@@ -1,18 +1,21 @@
 import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
-import type { Db, Tx } from '../../platform/db.js';
+import { memoOf, type Db, type Tx } from '../../platform/db.js';
+import type { ReadCache } from '../../platform/read-cache.js';
 import { refreshTokens, userCodes, users } from './users.tables.js';
 
 export type UserRow = typeof users.$inferSelect;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export type CodePurpose = (typeof userCodes.$inferInsert)['purpose'];
 
-export function createUsersStore(db: Db) {
+export function createUsersStore(db: Db, cache?: ReadCache) {
+  const tokensValidAfter = memoOf(cache)([users], async (id: string) =>
+    UUID.test(id) ? (await db.select({ tokensValidAfter: users.tokensValidAfter }).from(users).where(eq(users.id, id)))[0] : undefined,
+  );
   return {
     byEmail: async (email: string, tx: Tx = db) => (await tx.select().from(users).where(eq(users.email, email)))[0],
     byId: async (id: string, tx: Tx = db) => (await tx.select().from(users).where(eq(users.id, id)))[0],
     /** The one column every authenticated request reads (primary-key lookup). */
-    tokensValidAfter: async (id: string) =>
-      UUID.test(id) ? (await db.select({ tokensValidAfter: users.tokensValidAfter }).from(users).where(eq(users.id, id)))[0] : undefined,
+    tokensValidAfter,
     byGithubId: async (githubId: string) => (await db.select().from(users).where(eq(users.githubId, githubId)))[0],
     byIds: (ids: string[]) => (ids.length ? db.select().from(users).where(inArray(users.id, ids)) : Promise.resolve([] as UserRow[])),
     count: async () => Number((await db.select({ n: sql<number>`count(*)` }).from(users))[0]!.n),
