@@ -116,7 +116,13 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   if (runWorkers && sandbox.unavailable) app.log.error(sandbox.unavailable);
   if (runWorkers && sandbox.mode === 'none')
     app.log.warn("BUILD_SANDBOX=none: build steps and terraform runs execute unsandboxed, with the server's own rights and environment");
-  const jobs = await startJobs({ executeSql: database.executeSql, runWorkers, concurrency: config.GANTRY_JOB_CONCURRENCY, log: app.log });
+  const jobs = await startJobs({
+    executeSql: database.executeSql,
+    runWorkers,
+    concurrency: config.GANTRY_JOB_CONCURRENCY,
+    log: app.log,
+    pollingIntervalSeconds: database.kind === 'pglite' ? 5 : 0.5,
+  });
   const platform: Platform = {
     config,
     database,
