@@ -1,22 +1,26 @@
 /**
- * Requests per second of an authenticated GET /ms-project/projects (real Gantry: auth, membership
- * query on PGlite, zod serialisation) against a bare Fastify route answering the same JSON, on this
- * machine. The load comes from autocannon in a second process over loopback.
- *   npx tsx bench/project-list.ts   (BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_PROJECTS, BENCH_DATABASE_URL)
+ * Requests per second of an authenticated GET /ms-project/projects (real Gantry: auth, membership,
+ * plans and counts, zod serialisation) against a bare Fastify route answering the same JSON, on this
+ * machine, on PGlite and on a throwaway PostgreSQL. The load comes from autocannon in a second process
+ * over loopback; Gantry and the bare route take turns (BENCH_ROUNDS rounds), so both see the same
+ * machine load, and the ratio is taken per round.
+ *   npx tsx bench/project-list.ts   (BENCH_SECONDS per turn, BENCH_ROUNDS, BENCH_CONNECTIONS, BENCH_PROJECTS, BENCH_DATABASE_URL)
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
-import { freePort, linkFromMail, startSmtp } from '@gantry/test-support';
+import { findPostgresBin, freePort, linkFromMail, startPostgres, startSmtp } from '@gantry/test-support';
 import { startGantry } from '../apps/server/src/server.js';
-import { fmt, isMain, load, table, type LoadResult } from './src/load.js';
+import { fmtSpread, isMain, load, spread, table, type Spread } from './src/load.js';
 
 export interface ProjectListResult {
-  gantry: LoadResult;
-  bare: LoadResult;
+  database: 'PGlite' | 'PostgreSQL';
+  gantry: Spread;
+  bare: Spread;
+  gantryP99Ms: Spread;
   projects: number;
-  ratio: number;
+  ratio: Spread;
 }
 
 async function json(res: Response) {
@@ -25,8 +29,11 @@ async function json(res: Response) {
   return text ? JSON.parse(text) : undefined;
 }
 
-export async function benchProjectList(o: { seconds?: number; connections?: number; projects?: number } = {}): Promise<ProjectListResult> {
-  const seconds = o.seconds ?? Number(process.env.BENCH_SECONDS ?? 10);
+export async function benchProjectList(
+  o: { seconds?: number; rounds?: number; connections?: number; projects?: number; databaseUrl?: string } = {},
+): Promise<ProjectListResult> {
+  const seconds = o.seconds ?? Number(process.env.BENCH_SECONDS ?? 3);
+  const rounds = o.rounds ?? Number(process.env.BENCH_ROUNDS ?? 5);
   const connections = o.connections ?? Number(process.env.BENCH_CONNECTIONS ?? 10);
   const projectCount = o.projects ?? Number(process.env.BENCH_PROJECTS ?? 5);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-bench-'));
@@ -40,7 +47,7 @@ export async function benchProjectList(o: { seconds?: number; connections?: numb
     GANTRY_DATA_DIR: dataDir,
     SMTP_URL: smtp.url,
     // PGlite in the temp data dir, or an existing PostgreSQL database (BENCH_DATABASE_URL).
-    DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '',
+    DATABASE_URL: o.databaseUrl ?? '',
     GANTRY_LOG_LEVEL: 'warn',
     GANTRY_RATE_LIMIT: 'false',
   });
@@ -73,10 +80,21 @@ export async function benchProjectList(o: { seconds?: number; connections?: numb
     // Warm up both (JIT, connection pools), then measure.
     await load(`${url}/ms-project/projects`, { seconds: 2, connections, headers });
     await load(`http://127.0.0.1:${barePort}/projects`, { seconds: 2, connections });
-    const gantryResult = await load(`${url}/ms-project/projects`, { seconds, connections, headers });
-    const bareResult = await load(`http://127.0.0.1:${barePort}/projects`, { seconds, connections });
-    if (gantryResult.non2xx || gantryResult.errors) throw new Error(`Gantry answered ${gantryResult.non2xx} non-2xx and ${gantryResult.errors} errors`);
-    return { gantry: gantryResult, bare: bareResult, projects: projectCount, ratio: gantryResult.requestsPerSecond / bareResult.requestsPerSecond };
+    const turns: { gantry: number; bare: number; p99: number }[] = [];
+    for (let i = 0; i < rounds; i++) {
+      const g = await load(`${url}/ms-project/projects`, { seconds, connections, headers });
+      if (g.non2xx || g.errors) throw new Error(`Gantry answered ${g.non2xx} non-2xx and ${g.errors} errors`);
+      const b = await load(`http://127.0.0.1:${barePort}/projects`, { seconds, connections });
+      turns.push({ gantry: g.requestsPerSecond, bare: b.requestsPerSecond, p99: g.latencyP99Ms });
+    }
+    return {
+      database: o.databaseUrl ? 'PostgreSQL' : 'PGlite',
+      gantry: spread(turns.map((t) => t.gantry)),
+      bare: spread(turns.map((t) => t.bare)),
+      gantryP99Ms: spread(turns.map((t) => t.p99)),
+      projects: projectCount,
+      ratio: spread(turns.map((t) => t.gantry / t.bare)),
+    };
   } finally {
     await bare.close();
     await gantry.close();
@@ -85,28 +103,37 @@ export async function benchProjectList(o: { seconds?: number; connections?: numb
   }
 }
 
-export function printProjectList(r: ProjectListResult) {
-  table([
-    {
-      route: `GET /ms-project/projects (Gantry, ${r.projects} projects)`,
-      'req/s': fmt(r.gantry.requestsPerSecond),
-      'p50 ms': fmt(r.gantry.latencyP50Ms, 1),
-      'p99 ms': fmt(r.gantry.latencyP99Ms, 1),
-      requests: r.gantry.requests,
-    },
-    {
-      route: 'GET /projects (bare Fastify, same body)',
-      'req/s': fmt(r.bare.requestsPerSecond),
-      'p50 ms': fmt(r.bare.latencyP50Ms, 1),
-      'p99 ms': fmt(r.bare.latencyP99Ms, 1),
-      requests: r.bare.requests,
-    },
-  ]);
-  console.log(`ratio Gantry / bare: ${fmt(r.ratio, 3)} (${fmt(r.ratio * 100, 1)} % of a bare route's throughput)`);
+/** PGlite, then PostgreSQL (BENCH_DATABASE_URL, or a throwaway server when its binaries are installed). */
+export async function benchProjectLists(): Promise<ProjectListResult[]> {
+  const results = [await benchProjectList()];
+  if (process.env.BENCH_DATABASE_URL) results.push(await benchProjectList({ databaseUrl: process.env.BENCH_DATABASE_URL }));
+  else if (findPostgresBin()) {
+    const pg = await startPostgres();
+    try {
+      results.push(await benchProjectList({ databaseUrl: pg.url }));
+    } finally {
+      pg.stop();
+    }
+  }
+  return results;
+}
+
+export function printProjectList(results: ProjectListResult[]) {
+  table(
+    results.flatMap((r) => [
+      {
+        route: `GET /ms-project/projects (Gantry on ${r.database}, ${r.projects} projects)`,
+        'req/s median (min–max)': fmtSpread(r.gantry),
+        'p99 ms': fmtSpread(r.gantryP99Ms, 1),
+        'ratio to bare': fmtSpread(r.ratio, 3),
+      },
+      { route: '  GET /projects (bare Fastify, same body, alternating)', 'req/s median (min–max)': fmtSpread(r.bare), 'p99 ms': '', 'ratio to bare': '' },
+    ]),
+  );
 }
 
 if (isMain(import.meta.url)) {
-  benchProjectList().then(printProjectList, (err) => {
+  benchProjectLists().then(printProjectList, (err) => {
     console.error(err);
     process.exit(1);
   });

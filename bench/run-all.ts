@@ -4,18 +4,18 @@
  */
 import os from 'node:os';
 import { benchColdStart, printColdStart } from './cold-start.js';
-import { benchProjectList, printProjectList } from './project-list.js';
+import { benchProjectLists, printProjectList } from './project-list.js';
 import { benchDeployOverhead, printDeployOverhead } from './deploy-overhead.js';
 import { benchSandbox, printSandbox } from './sandbox.js';
 import { benchDockerPush, printDockerPush } from './docker-push.js';
 import { benchWebBundle, printWebBundle } from './web-bundle.js';
-import { fmt, table } from './src/load.js';
+import { fmt, fmtSpread, table } from './src/load.js';
 
 console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${fmt(os.totalmem() / 2 ** 30, 0)} GiB, node ${process.version}\n`);
 
 console.log('== project list throughput ==');
-const list = await benchProjectList();
-printProjectList(list);
+const lists = await benchProjectLists();
+printProjectList(lists);
 
 console.log('\n== cold start ==');
 const cold = await benchColdStart();
@@ -40,9 +40,7 @@ printWebBundle(web);
 const serverMedian = cold.serverOnly.map((x) => x.ms).sort((a, b) => a - b)[Math.floor(cold.serverOnly.length / 2)]!;
 console.log('\n== summary ==');
 table([
-  { benchmark: 'GET /ms-project/projects', value: `${fmt(list.gantry.requestsPerSecond)} req/s` },
-  { benchmark: 'bare Fastify route, same body', value: `${fmt(list.bare.requestsPerSecond)} req/s` },
-  { benchmark: 'ratio Gantry / bare', value: fmt(list.ratio, 3) },
+  ...lists.map((l) => ({ benchmark: `project list req/s ÷ bare Fastify, ${l.database}`, value: fmtSpread(l.ratio, 3) })),
   { benchmark: 'docker-push step, small image (median)', value: `${fmt(push.step.median, 0)} ms (by hand ${fmt(push.byHand.median, 0)} ms)` },
   { benchmark: 'cold start: npm start → first 200 on /', value: `${fmt(cold.npmStart.ms / 1000, 2)} s` },
   { benchmark: 'cold start: server only → first 200 on / (median)', value: `${fmt(serverMedian / 1000, 2)} s` },

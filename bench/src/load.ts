@@ -68,3 +68,19 @@ export function table(rows: Array<Record<string, string | number>>) {
 }
 
 export const isMain = (metaUrl: string) => process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(metaUrl);
+
+export interface Spread {
+  median: number;
+  min: number;
+  max: number;
+}
+
+/** Median and range of repeated measurements. */
+export function spread(values: number[]): Spread {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return { median: s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2, min: s[0]!, max: s.at(-1)! };
+}
+
+/** "median (min–max)". */
+export const fmtSpread = (s: Spread, digits = 0) => `${fmt(s.median, digits)} (${fmt(s.min, digits)}–${fmt(s.max, digits)})`;
