@@ -50,6 +50,20 @@ export function watchPglite(client: PGlite, watch: WriteWatch) {
   }) as PGlite['transaction'];
 }
 
+/** Runs a pg query (promise or callback form) and calls `after` once it has answered, either way. */
+function queryThen(query: (...args: unknown[]) => any, args: unknown[], after: () => void) {
+  const cb = args.at(-1);
+  if (typeof cb === 'function') {
+    return query(...args.slice(0, -1), (...answer: unknown[]) => {
+      after();
+      cb(...answer);
+    });
+  }
+  const result = query(...args);
+  Promise.resolve(result).then(after, after);
+  return result;
+}
+
 /**
  * Reports the writes made through a pg pool to `watch` (a statement outside a transaction when it
  * returns, a transaction's at its commit or rollback), and tells other processes of watched tables
@@ -66,11 +80,7 @@ export function watchPool(pool: pg.Pool, connectionString: string, watch: WriteW
     const query = client.query.bind(client) as (...args: unknown[]) => any;
     const pending = new Set<string>();
     let inTransaction = false;
-    const end = () => {
-      inTransaction = false;
-      if (!pending.size) return;
-      const tables = [...pending];
-      pending.clear();
+    const committed = (tables: string[]) => {
       watch.wrote(tables);
       notify(tables);
     };
@@ -78,40 +88,21 @@ export function watchPool(pool: pg.Pool, connectionString: string, watch: WriteW
       const text = textOf(q);
       if (BEGINS_TX.test(text)) inTransaction = true;
       else if (ENDS_TX.test(text)) {
-        const result = query(q, ...rest);
-        Promise.resolve(result).then(end, end);
-        return result;
+        inTransaction = false;
+        const tables = [...pending];
+        pending.clear();
+        return tables.length ? queryThen(query, [q, ...rest], () => committed(tables)) : query(q, ...rest);
       }
       const tables = tablesWritten(text).filter((t) => !pending.has(t));
       if (!tables.length) return query(q, ...rest);
       watch.writing(tables);
-      if (inTransaction) {
-        for (const t of tables) pending.add(t);
-        return query(q, ...rest);
-      }
-      const result = query(q, ...rest);
-      const done = () => {
-        watch.wrote(tables);
-        notify(tables);
-      };
-      Promise.resolve(result).then(done, done);
-      return result;
+      if (!inTransaction) return queryThen(query, [q, ...rest], () => committed(tables));
+      for (const t of tables) pending.add(t);
+      return query(q, ...rest);
     };
     return client;
   };
-  const poolQuery = pool.query.bind(pool) as (...args: unknown[]) => any;
-  (pool as any).query = (q: unknown, ...rest: unknown[]) => {
-    const tables = tablesWritten(textOf(q));
-    if (!tables.length) return poolQuery(q, ...rest);
-    watch.writing(tables);
-    const result = poolQuery(q, ...rest);
-    const done = () => {
-      watch.wrote(tables);
-      notify(tables);
-    };
-    Promise.resolve(result).then(done, done);
-    return result;
-  };
+  // pool.query connects (below) and runs on a watched client
   const connect = pool.connect.bind(pool) as (cb?: (err: Error | undefined, client?: pg.PoolClient, done?: unknown) => void) => Promise<pg.PoolClient>;
   // pg's own pool.query connects with a callback: both forms are kept
   (pool as any).connect = (cb?: (err: Error | undefined, client?: pg.PoolClient, done?: unknown) => void) =>
