@@ -26,6 +26,7 @@ import { projectsModule } from './modules/projects/projects.module.js';
 import { gitAccountsModule } from './modules/git-accounts/git-accounts.module.js';
 import { registriesModule } from './modules/registries/registries.module.js';
 import { clustersModule } from './modules/clusters/clusters.module.js';
+import { servicesModule } from './modules/services/services.module.js';
 import { pipelinesModule } from './modules/pipelines/pipelines.module.js';
 import { notificationsModule } from './modules/notifications/notifications.module.js';
 import { componentsModule } from './modules/components/components.module.js';
@@ -43,6 +44,7 @@ const modules = moduleList()
   .add(gitAccountsModule)
   .add(registriesModule)
   .add(clustersModule)
+  .add(servicesModule)
   .add(pipelinesModule)
   .add(notificationsModule)
   .add(componentsModule)
@@ -63,6 +65,7 @@ export interface Services extends Pick<Platform, 'database' | 'jobs' | 'mailer' 
   gitAccounts: Apis['gitAccounts'];
   registries: Apis['registries'];
   clusters: Apis['clusters'];
+  services: Apis['services'];
   pipelines: Apis['pipelines']['pipelines'];
   builds: Apis['pipelines']['builds'];
   notifications: Apis['notifications'];
@@ -171,6 +174,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
     gitAccounts: apis.gitAccounts,
     registries: apis.registries,
     clusters: apis.clusters,
+    services: apis.services,
     pipelines: apis.pipelines.pipelines,
     builds: apis.pipelines.builds,
     notifications: apis.notifications,

@@ -16,3 +16,4 @@ export * from './modules/deployments/deployments.tables.js';
 export * from './modules/registries/registries.tables.js';
 export * from './modules/clusters/clusters.tables.js';
 export * from './modules/advisor/advisor.tables.js';
+export * from './modules/services/services.tables.js';

@@ -446,6 +446,7 @@ export const LogStreamChunk = z.object({ text: z.string() });
 
 /** Spec §2 Kubernetes Spec modal: the objects deploy applied, read back from the cluster (managedFields dropped). */
 export const KubernetesSpec = z.object({ objects: z.array(z.record(z.string(), z.unknown())) });
+export type KubernetesSpec = z.infer<typeof KubernetesSpec>;
 
 // ---------------------------------------------------------------------------------------------- history (§3)
 

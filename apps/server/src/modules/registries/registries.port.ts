@@ -1,4 +1,4 @@
-import type { ContainerScan, RegistryProvider } from '@gantry/contracts';
+import type { ContainerScan, RegistryProvider, RepositoryVersions } from '@gantry/contracts';
 
 /** Where and how a build pushes an image to one of the project's registries. */
 export interface RegistryPushTarget {
@@ -21,4 +21,10 @@ export interface RegistriesPort {
   pushTarget(projectId: string, registryName?: string | null): Promise<RegistryPushTarget>;
   /** The registry's own scan of a pushed image (ECR image scanning), or null when the provider has none. */
   registryScan(projectId: string, registryName: string, repository: string, digest: string): Promise<ContainerScan | null>;
+}
+
+/** The versions of a repository (services list them for the deploy dialog). */
+export interface RegistryVersionsPort {
+  /** One page of a repository's tags, `latest` first then newest (a 503 AppError while the registry is unavailable). */
+  versions(projectId: string, registryName: string, q: { repository: string; offset: number; limit: number }): Promise<RepositoryVersions>;
 }
