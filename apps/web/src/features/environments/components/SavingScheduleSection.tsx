@@ -1,10 +1,8 @@
-import { Checkbox, Group, Select, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
-import { SCHEDULE_HOURS, WEEKDAYS, type Weekday } from '@gantry/contracts';
+import { Stack, Switch, Text, TextInput } from '@mantine/core';
 import { UPGRADE_PATH } from '../../../api/toast';
 import { FormSection } from '../../../ui/FormSection';
+import { ScheduleTimeFields } from '../../../ui/ScheduleTimeFields';
 import { defaultSchedule, type EnvironmentForm } from './environment-form';
-
-const WEEKDAY_LABEL: Record<Weekday, string> = { MON: 'Mon', TUE: 'Tue', WED: 'Wed', THU: 'Thu', FRI: 'Fri', SAT: 'Sat', SUN: 'Sun' };
 
 /**
  * The environment's saving schedule (spec §2, AWS only): wake and sleep hours on chosen days, in the browser's zone.
@@ -31,56 +29,23 @@ export function SavingScheduleSection({ form, costBlocked }: { form: Environment
           />
           {saving && (
             <Stack gap="sm" data-testid="schedule-fields">
-              <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                <TextInput
-                  label="Schedule name"
-                  withAsterisk
-                  value={schedule.name}
-                  onChange={(e) => form.setFieldValue('schedule.name', e.currentTarget.value)}
-                  error={!schedule.name && scheduleError ? scheduleError : undefined}
-                />
-                <TextInput label="Timezone" value={schedule.timezone} readOnly description="Hours are in your browser's zone and stored in UTC" />
-              </SimpleGrid>
-              <Checkbox.Group
-                label="Days"
-                value={schedule.days}
-                onChange={(d) =>
-                  form.setFieldValue(
-                    'schedule.days',
-                    WEEKDAYS.filter((w) => d.includes(w)),
-                  )
-                }
-                error={scheduleError && !schedule.days.length ? scheduleError : undefined}
-              >
-                <Group gap="md" mt={6}>
-                  {WEEKDAYS.map((d) => (
-                    <Checkbox key={d} value={d} label={WEEKDAY_LABEL[d]} />
-                  ))}
-                </Group>
-              </Checkbox.Group>
-              <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                <Select
-                  label="Wake up at"
-                  data={SCHEDULE_HOURS}
-                  value={SCHEDULE_HOURS[schedule.wakeHour]}
-                  onChange={(h) => form.setFieldValue('schedule.wakeHour', SCHEDULE_HOURS.indexOf(h ?? '08:00'))}
-                  allowDeselect={false}
-                  maxDropdownHeight={300}
-                />
-                <Select
-                  label="Sleep at"
-                  data={SCHEDULE_HOURS}
-                  value={SCHEDULE_HOURS[schedule.sleepHour]}
-                  onChange={(h) => form.setFieldValue('schedule.sleepHour', SCHEDULE_HOURS.indexOf(h ?? '18:00'))}
-                  allowDeselect={false}
-                  maxDropdownHeight={300}
-                />
-              </SimpleGrid>
-              {scheduleError && (
-                <Text size="xs" c="red">
-                  {scheduleError}
-                </Text>
-              )}
+              <TextInput
+                label="Schedule name"
+                withAsterisk
+                value={schedule.name}
+                onChange={(e) => form.setFieldValue('schedule.name', e.currentTarget.value)}
+                error={!schedule.name && scheduleError ? scheduleError : undefined}
+              />
+              <ScheduleTimeFields
+                value={schedule}
+                onChange={(patch) => {
+                  // field by field: the schedule's message stays until the next submit
+                  if (patch.days) form.setFieldValue('schedule.days', patch.days);
+                  if (patch.wakeHour !== undefined) form.setFieldValue('schedule.wakeHour', patch.wakeHour);
+                  if (patch.sleepHour !== undefined) form.setFieldValue('schedule.sleepHour', patch.sleepHour);
+                }}
+                error={scheduleError}
+              />
             </Stack>
           )}
         </Stack>

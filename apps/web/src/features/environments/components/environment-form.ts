@@ -9,6 +9,7 @@ import {
   type Weekday,
 } from '@gantry/contracts';
 import type { FieldPath, FormApi } from '../../../ui/form';
+import { browserTimezone } from '../../../ui/ScheduleTimeFields';
 
 export type EnvironmentFormMode = 'create' | 'edit' | 'replicate';
 export type TemplateValues = Record<string, string | number>;
@@ -53,14 +54,13 @@ const STAGE_FIELDS = [
 /** What StageBody is given: the stage's own fields. */
 export const stageInput = (v: EnvironmentFormValues) => Object.fromEntries(STAGE_FIELDS.map((k) => [k, v[k]]));
 
-const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 /** A fresh saving schedule: weekdays 08:00 to 18:00 in the browser's zone. */
 export const defaultSchedule = (): SavingScheduleValues => ({
   name: '',
   days: DEFAULT_SAVING_SCHEDULE.days,
   wakeHour: DEFAULT_SAVING_SCHEDULE.wakeHour,
   sleepHour: DEFAULT_SAVING_SCHEDULE.sleepHour,
-  timezone: browserZone(),
+  timezone: browserTimezone(),
 });
 
 /** Template defaults (spec §2: 1 replica, CPU 256, memory 512, sqlite). */
