@@ -3,6 +3,7 @@ import { IconBuildingFactory2, IconCloudDollar, IconGitMerge, IconLayoutDashboar
 import type { ComponentType } from 'react';
 import { Link, useLocation } from 'react-router';
 import type { CurrentProject } from '../../api/session';
+import { useCostToolsVisible } from '../../features/schedules';
 import classes from './SideMenu.module.css';
 
 interface Entry {
@@ -44,6 +45,9 @@ export const MENU: Entry[] = [
   },
 ];
 
+/** Spec §2.1: the Cloud Waste Manager section only when the schedules list does not answer 402. */
+export const visibleMenu = (costTools: boolean) => (costTools ? MENU : MENU.filter((e) => e.label !== 'Cloud Waste Manager'));
+
 const isActive = (pathname: string, to: string) => {
   const path = to.split('?')[0]!;
   return pathname === path || pathname.startsWith(`${path}/`);
@@ -52,6 +56,7 @@ const isActive = (pathname: string, to: string) => {
 /** The project's side menu: the current project on top, the areas, Settings at the bottom. */
 export function SideMenu({ project }: { project: CurrentProject | null }) {
   const { pathname } = useLocation();
+  const menu = visibleMenu(useCostToolsVisible(project?.id));
   return (
     <nav className={classes.menu} aria-label="Main menu">
       <div className={classes.header}>
@@ -64,7 +69,7 @@ export function SideMenu({ project }: { project: CurrentProject | null }) {
       </div>
       <ScrollArea className={classes.scroll} type="hover">
         <Stack gap={2} p="sm">
-          {MENU.map((entry) =>
+          {menu.map((entry) =>
             entry.children ? (
               <NavLink
                 key={entry.label}

@@ -11,10 +11,7 @@ export const stageKeys = {
   plan: (projectId: string, stageId: string, planId: string) => [...stageKeys.detail(projectId, stageId), 'plan', planId] as const,
 };
 
-export const scheduleKeys = {
-  all: ['schedules'] as const,
-  list: (projectId: string) => [...scheduleKeys.all, projectId, 'list'] as const,
-};
+export { scheduleKeys } from '../../schedules';
 
 export const deploymentTimeKeys = {
   all: ['deployment-time'] as const,
