@@ -1,6 +1,7 @@
 import { Card, Group, Stack, Text, ThemeIcon, Badge } from '@mantine/core';
 import { IconServer2 } from '@tabler/icons-react';
 import { stageNotDeployed, type Stage } from '@gantry/contracts';
+import { AdvisorSummary } from '../../advisor';
 import { RelativeTime } from '../../../ui/RelativeTime';
 import { StatusBadge } from '../../../ui/StatusBadge';
 import { providerLabel, statusLabel, toolLabel } from '../lib/labels';
@@ -83,9 +84,7 @@ export function EnvironmentCard({
             <CostTeaser compact />
           </div>
         ) : (
-          <Text size="xs" c="dimmed" mt="sm" data-testid="advisor-summary">
-            Waste Advisor: results appear once the Cloud Waste Manager has analysed this account.
-          </Text>
+          <AdvisorSummary stageId={stage.id} awsAccountId={stage.awsAccountId!} awsRegion={stage.awsRegion!} />
         ))}
     </Card>
   );

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Card, Grid, Group, LoadingOverlay, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Alert, Button, Card, Grid, Group, LoadingOverlay, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconFileSearch, IconPlayerPlay, IconPlayerStop, IconRocket, IconTerminal2 } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
@@ -10,7 +10,6 @@ import {
   missingTargetAccount,
   stageNotDeployed,
   stageInProgress,
-  ENVIRONMENT_TAG_KEY,
   COST_TAG_KEY,
   scheduleActionToast,
   type Component,
@@ -31,6 +30,7 @@ import { useStage } from '../api/stages';
 import { useResources, useResourceMutations } from '../api/resources';
 import { useDeploymentTime, useStageActions, getHistory } from '../api/deployments';
 import { changeScheduleState, useSchedules } from '../api/lookups';
+import { AdvisorStatsPanel } from '../../advisor';
 import { useComponents } from '../../components';
 import { useBuildLimitations } from '../../pipelines';
 import { ComponentSideList } from '../components/ComponentSideList';
@@ -301,19 +301,7 @@ export default function EnvironmentPage() {
               {costBlocked || s.cloudProvider !== 'aws' ? (
                 <CostTeaser />
               ) : (
-                <Stack gap={6}>
-                  <Text size="sm" c="dimmed">
-                    EC2, load balancer and RDS findings for the resources tagged {ENVIRONMENT_TAG_KEY} = this environment.
-                  </Text>
-                  <Anchor
-                    component={Link}
-                    to="/tools/advisor"
-                    size="sm"
-                    state={{ awsAccountId: s.awsAccountId, region: s.awsRegion, tagKey: ENVIRONMENT_TAG_KEY, tagValue: s.id }}
-                  >
-                    Open the Waste Advisor
-                  </Anchor>
-                </Stack>
+                <AdvisorStatsPanel projectId={projectId} stageId={s.id} awsAccountId={s.awsAccountId ?? ''} awsRegion={s.awsRegion ?? ''} />
               )}
             </Card>
           </Stack>
