@@ -1,1 +1,2 @@
 export { settingsRoutes } from './routes';
+export { useProjectUsers } from './api/get-project-users';
