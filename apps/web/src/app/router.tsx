@@ -1,11 +1,12 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { CatchAll, GuestOnly, PageLoader, RequireAuth } from './guards';
-import { placeholderRoutes } from './placeholder-routes';
 import { accountRoutes } from '../features/account';
+import { advisorRoutes } from '../features/advisor';
 import { guestRoutes, setPasswordRoutes } from '../features/auth';
 // The clusters routes come from their file: the clusters index is what other features import (services reads clusters).
 import { clusterRoutes } from '../features/clusters/routes';
 import { componentRoutes } from '../features/components';
+import { costExplorerRoutes } from '../features/cost-explorer';
 import { environmentRoutes } from '../features/environments';
 import { notFoundRoutes } from '../features/not-found';
 import { outboxRoutes } from '../features/outbox';
@@ -13,6 +14,7 @@ import { overviewRoutes } from '../features/overview';
 import { pipelineRoutes } from '../features/pipelines';
 import { projectRoutes } from '../features/projects';
 import { registryRoutes } from '../features/registries';
+import { scheduleRoutes } from '../features/schedules';
 import { serviceRoutes } from '../features/services';
 import { settingsRoutes } from '../features/settings';
 import { lazyPage } from '../ui/lazy-page';
@@ -50,7 +52,9 @@ export const routes: RouteObject[] = [
               ...registryRoutes,
               ...clusterRoutes,
               ...serviceRoutes,
-              ...placeholderRoutes,
+              ...costExplorerRoutes,
+              ...scheduleRoutes,
+              ...advisorRoutes,
             ],
           },
         ],
