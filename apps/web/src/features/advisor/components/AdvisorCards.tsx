@@ -2,6 +2,7 @@ import { Badge, Card, Group, SimpleGrid, Stack, Table, Text, ThemeIcon } from '@
 import { IconAlertTriangle, IconDatabase, IconLoadBalancer, IconServer2 } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { ADVISOR_RULES, advisorSummaries, type AdvisorStats } from '@gantry/contracts';
+import { BADGE_FIT } from '../../../ui/badge-fit';
 
 function Section({
   icon,
@@ -63,12 +64,12 @@ function Rows({ head, rows }: { head: string[]; rows: ReactNode[][] }) {
       </Text>
     );
   return (
-    <Table.ScrollContainer minWidth={320}>
-      <Table verticalSpacing={6} horizontalSpacing="xs" fz="xs">
+    <Table.ScrollContainer minWidth={0}>
+      <Table verticalSpacing={6} horizontalSpacing="xs" fz="xs" layout="fixed">
         <Table.Thead>
           <Table.Tr>
-            {head.map((h) => (
-              <Table.Th key={h}>
+            {head.map((h, j) => (
+              <Table.Th key={h} ta={j === head.length - 1 ? 'right' : undefined} w={j === head.length - 1 ? 96 : undefined}>
                 <Text size="xs" c="dimmed" fw={600} tt="uppercase">
                   {h}
                 </Text>
@@ -80,7 +81,9 @@ function Rows({ head, rows }: { head: string[]; rows: ReactNode[][] }) {
           {rows.map((r, i) => (
             <Table.Tr key={i}>
               {r.map((c, j) => (
-                <Table.Td key={j}>{c}</Table.Td>
+                <Table.Td key={j} ta={j === r.length - 1 ? 'right' : undefined} w={j === r.length - 1 ? 96 : undefined}>
+                  {c}
+                </Table.Td>
               ))}
             </Table.Tr>
           ))}
@@ -90,10 +93,18 @@ function Rows({ head, rows }: { head: string[]; rows: ReactNode[][] }) {
   );
 }
 
-const mono = (t: string) => (
-  <Text size="xs" ff="monospace" truncate="end" maw={200} title={t}>
-    {t}
-  </Text>
+/** A resource cell: its name (or id) on top, its id or details below, both cut to the cell. */
+const who = (top: string, below: string | null, monoTop = false) => (
+  <div style={{ minWidth: 0 }}>
+    <Text size="xs" fw={600} ff={monoTop ? 'monospace' : undefined} truncate="end" title={top}>
+      {top}
+    </Text>
+    {below && (
+      <Text size="xs" c="dimmed" ff="monospace" truncate="end" title={below}>
+        {below}
+      </Text>
+    )}
+  </div>
 );
 
 /** The three result cards of spec §2.10 with the rules of §9 and the resources behind each summary. */
@@ -113,21 +124,19 @@ export function AdvisorCards({ stats }: { stats: AdvisorStats }) {
         failed={[stats.ec2.status === 'FAILED' ? stats.ec2.error : null]}
       >
         <Rows
-          head={['Instance', 'Type', 'Low days', 'Avg CPU']}
+          head={['Instance', 'Low days']}
           rows={stats.ec2.lowUtilizationInstances.map((i) => [
-            <div key="n">
-              {i.name && (
-                <Text size="xs" fw={600}>
-                  {i.name}
+            who(i.name ?? i.instanceId, [i.name ? i.instanceId : null, i.instanceType].filter(Boolean).join(' · ') || null, !i.name),
+            <Stack key="d" gap={0} align="flex-end">
+              <Badge size="xs" variant="light" color="orange" {...BADGE_FIT}>
+                {i.lowDays}/{r.ec2Days}
+              </Badge>
+              {i.averageCpuPercent !== null && (
+                <Text size="10px" c="dimmed">
+                  CPU {i.averageCpuPercent.toFixed(1)}%
                 </Text>
               )}
-              {mono(i.instanceId)}
-            </div>,
-            i.instanceType ?? '—',
-            <Badge key="d" size="xs" variant="light" color="orange">
-              {i.lowDays}/{r.ec2Days}
-            </Badge>,
-            i.averageCpuPercent === null ? '—' : `${i.averageCpuPercent.toFixed(1)}%`,
+            </Stack>,
           ])}
         />
       </Section>
@@ -146,16 +155,7 @@ export function AdvisorCards({ stats }: { stats: AdvisorStats }) {
           stats.elb.nonClassicELBStats.status === 'FAILED' ? stats.elb.nonClassicELBStats.error : null,
         ]}
       >
-        <Rows
-          head={['Load balancer', 'Type', 'Busiest day']}
-          rows={idleLbs.map((lb) => [
-            mono(lb.name),
-            <Badge key="t" size="xs" variant="light" color="grape" tt="none">
-              {lb.type}
-            </Badge>,
-            String(lb.maxDailyCount),
-          ])}
-        />
+        <Rows head={['Load balancer', 'Busiest day']} rows={idleLbs.map((lb) => [who(lb.name, lb.type), String(lb.maxDailyCount)])} />
       </Section>
       <Section
         testId="advisor-rds"
@@ -167,8 +167,11 @@ export function AdvisorCards({ stats }: { stats: AdvisorStats }) {
         failed={[stats.rds.status === 'FAILED' ? stats.rds.error : null]}
       >
         <Rows
-          head={['DB instance', 'Engine', 'Class']}
-          rows={stats.rds.idleRelationalDBResources.map((d) => [mono(d.dbInstanceIdentifier), d.engine ?? '—', d.dbInstanceClass ?? '—'])}
+          head={['DB instance', 'Conns']}
+          rows={stats.rds.idleRelationalDBResources.map((d) => [
+            who(d.dbInstanceIdentifier, [d.engine, d.dbInstanceClass].filter(Boolean).join(' · ') || null, true),
+            String(d.maxConnections),
+          ])}
         />
       </Section>
     </SimpleGrid>

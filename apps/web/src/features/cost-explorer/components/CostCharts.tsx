@@ -74,12 +74,12 @@ export function ServiceRing({ ec2, rds, all }: { ec2: number; rds: number; all: 
   const parts = [
     { label: 'EC2', n: ec2, color: 'orange' },
     { label: 'RDS', n: rds, color: 'blue' },
-    { label: 'Other services', n: other, color: 'gray.4' },
+    { label: 'Other', n: other, color: 'gray.4' },
   ];
   return (
-    <Group justify="center" gap="xl" wrap="nowrap" data-testid="service-ring">
+    <Stack align="center" gap="md" data-testid="service-ring">
       <RingProgress
-        size={170}
+        size={160}
         thickness={18}
         sections={parts
           .filter((p) => p.n > 0)
@@ -97,9 +97,9 @@ export function ServiceRing({ ec2, rds, all }: { ec2: number; rds: number; all: 
           </Center>
         }
       />
-      <Stack gap={6}>
+      <Group gap="md" justify="center">
         {parts.map((p) => (
-          <Group key={p.label} gap={8} wrap="nowrap">
+          <Group key={p.label} gap={6} wrap="nowrap">
             <Box w={10} h={10} bg={p.color} style={{ borderRadius: 5 }} />
             <Text size="sm">{p.label}</Text>
             <Text size="sm" fw={600} data-testid={`service-${p.label.split(' ')[0]!.toLowerCase()}`}>
@@ -107,8 +107,8 @@ export function ServiceRing({ ec2, rds, all }: { ec2: number; rds: number; all: 
             </Text>
           </Group>
         ))}
-      </Stack>
-    </Group>
+      </Group>
+    </Stack>
   );
 }
 

@@ -38,7 +38,7 @@ function Stat({ label, value, hint, testId }: { label: string; value: ReactNode;
 
 const estimate = (n: number | null) =>
   n === null ? (
-    <Text span fz={15} fw={600} c="dimmed">
+    <Text span fz={16} fw={600} c="dimmed" style={{ lineHeight: 1.3, display: 'block' }}>
       {INSUFFICIENT_HISTORY}
     </Text>
   ) : (

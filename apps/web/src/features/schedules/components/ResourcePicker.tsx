@@ -2,6 +2,7 @@ import { Badge, Checkbox, Group, SegmentedControl, Skeleton, Stack, Table, Text,
 import { useState } from 'react';
 import type { CloudResource, CloudResources, ResourceRef, ResourceType } from '@gantry/contracts';
 import { hourly, refKey, usd } from '../lib/schedule-form';
+import { BADGE_FIT } from '../../../ui/badge-fit';
 
 const TYPE_LABEL: Record<ResourceType, string> = { ec2: 'EC2', asg: 'Auto Scaling', rds: 'RDS' };
 const TYPE_COLOR: Record<ResourceType, string> = { ec2: 'orange', asg: 'indigo', rds: 'blue' };
@@ -139,7 +140,7 @@ export function ResourcePicker({
                     </Text>
                   </Table.Td>
                   <Table.Td>
-                    <Badge size="sm" variant="light" color={TYPE_COLOR[r.type]} radius="sm" tt="none">
+                    <Badge size="sm" variant="light" color={TYPE_COLOR[r.type]} radius="sm" tt="none" {...BADGE_FIT}>
                       {TYPE_LABEL[r.type]}
                     </Badge>
                     <Text size="xs" c="dimmed" mt={2}>
@@ -148,13 +149,13 @@ export function ResourcePicker({
                     </Text>
                   </Table.Td>
                   <Table.Td>
-                    <Badge size="sm" variant="dot" color={r.running ? 'teal' : 'gray'} tt="none">
+                    <Badge size="sm" variant="dot" color={r.running ? 'teal' : 'gray'} tt="none" {...BADGE_FIT}>
                       {r.state}
                     </Badge>
                   </Table.Td>
                   <Table.Td>
                     {!r.running && (
-                      <Badge size="sm" variant="light" color="teal" data-testid="saving-active">
+                      <Badge size="sm" variant="light" color="teal" data-testid="saving-active" {...BADGE_FIT}>
                         active
                       </Badge>
                     )}

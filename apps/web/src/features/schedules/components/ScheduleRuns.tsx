@@ -2,6 +2,7 @@ import { Badge, Card, Group, Text, Tooltip } from '@mantine/core';
 import type { ScheduleRun } from '@gantry/contracts';
 import { DataTable, type Column } from '../../../ui/DataTable';
 import { RelativeTime } from '../../../ui/RelativeTime';
+import { BADGE_FIT } from '../../../ui/badge-fit';
 
 const TRIGGER: Record<ScheduleRun['trigger'], string> = { SCHEDULE: 'On schedule', MANUAL: 'By hand', RDS_RESTOP: 'RDS stopped again' };
 const STATUS_COLOR: Record<ScheduleRun['status'], string> = { RUNNING: 'blue', SUCCEEDED: 'teal', FAILED: 'red' };
@@ -18,7 +19,7 @@ export function ScheduleRuns({ runs, loading }: { runs: ScheduleRun[] | undefine
       width: 150,
       render: (r) => (
         <Group gap={6} wrap="nowrap">
-          <Badge size="sm" variant="light" color={r.action === 'start' ? 'teal' : 'orange'} radius="sm">
+          <Badge size="sm" variant="light" color={r.action === 'start' ? 'teal' : 'orange'} radius="sm" {...BADGE_FIT}>
             {r.action.toUpperCase()}
           </Badge>
           <Text size="xs" c="dimmed">
@@ -47,7 +48,7 @@ export function ScheduleRuns({ runs, loading }: { runs: ScheduleRun[] | undefine
       width: 260,
       render: (r) => (
         <Group gap={6} wrap="nowrap">
-          <Badge size="sm" variant="light" color={STATUS_COLOR[r.status]} radius="sm" data-testid="run-status">
+          <Badge size="sm" variant="light" color={STATUS_COLOR[r.status]} radius="sm" data-testid="run-status" {...BADGE_FIT}>
             {r.status}
           </Badge>
           {r.error && (

@@ -96,7 +96,7 @@ export default function SchedulesPage() {
     {
       key: 'where',
       header: 'Account',
-      width: 220,
+      width: 180,
       render: (s) => (
         <Stack gap={0}>
           <Text size="sm">{accountName(s.awsAccountId)}</Text>
@@ -109,14 +109,14 @@ export default function SchedulesPage() {
     {
       key: 'tag',
       header: 'Resources',
-      width: 240,
+      width: 220,
       render: (s) => (
-        <Text size="xs" ff="monospace" c="dimmed" truncate="end" maw={230}>
+        <Text size="xs" ff="monospace" c="dimmed" truncate="end" maw={210}>
           {s.resourcesTagKey} = {s.resourcesTagValue}
         </Text>
       ),
     },
-    { key: 'state', header: 'State', width: 120, render: (s) => <ScheduleStateBadge state={s.state} /> },
+    { key: 'state', header: 'State', width: 140, render: (s) => <ScheduleStateBadge state={s.state} /> },
   ];
   if (canWrite) {
     columns.push({
