@@ -1,19 +1,9 @@
 import { Badge, Card, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconHourglassHigh } from '@tabler/icons-react';
-import { PageHeader } from './PageHeader';
 
 export const COMING_SOON_TEXT = 'This area is coming in a later release';
 
-/** A page of an area not built yet: its title and a clear notice. */
-export function ComingSoonPage({ title, description }: { title: string; description?: string }) {
-  return (
-    <>
-      <PageHeader title={title} description={description} />
-      <ComingSoonCard />
-    </>
-  );
-}
-
+/** The notice of an area not built yet. */
 export function ComingSoonCard({ text = COMING_SOON_TEXT }: { text?: string }) {
   return (
     <Card withBorder radius="md" padding="xl" data-testid="coming-soon">
