@@ -6,3 +6,4 @@ export { default as CloudAccountsTab } from './CloudAccountsTab';
 export { awsAccountsQuery, useAwsAccounts } from './api/list-aws-accounts';
 export { azureAccountsQuery, useAzureAccounts } from './api/list-azure-accounts';
 export { gcpAccountsQuery, useGcpAccounts } from './api/list-gcp-accounts';
+export { NoAwsAccounts } from './components/NoAwsAccounts';

@@ -1,7 +1,7 @@
-import { Badge, Button, Card, CloseButton, Group, Select, SimpleGrid, Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
-import { IconChartBar, IconCloud, IconRefresh } from '@tabler/icons-react';
+import { Badge, Button, Card, CloseButton, Group, Select, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
+import { IconChartBar, IconRefresh } from '@tabler/icons-react';
 import { useState } from 'react';
-import { Link, useLocation } from 'react-router';
+import { useLocation } from 'react-router';
 import { AWS_REGIONS, type AdvisorQuery } from '@gantry/contracts';
 import { errorMessage, isPlanLimit } from '../../../api/errors';
 import { useCurrentProject } from '../../../api/session';
@@ -10,7 +10,7 @@ import { EmptyState } from '../../../ui/EmptyState';
 import { PageHeader } from '../../../ui/PageHeader';
 import { UpgradePrompt } from '../../../ui/UpgradePrompt';
 import { useErrorToast } from '../../../ui/use-error-toast';
-import { useAwsAccounts } from '../../cloud-accounts';
+import { NoAwsAccounts, useAwsAccounts } from '../../cloud-accounts';
 import { useSchedules } from '../../schedules';
 import { useAdvisorResult, useRefreshAdvisor } from '../api/advisor';
 import { AdvisorCards } from '../components/AdvisorCards';
@@ -47,24 +47,7 @@ export default function AdvisorPage() {
   } else if (accounts.isPending) {
     body = <Skeleton height={96} radius="md" />;
   } else if (accounts.data?.length === 0) {
-    body = (
-      <Card withBorder radius="md" padding={0}>
-        <EmptyState
-          title="No AWS accounts connected"
-          icon={
-            <ThemeIcon size={56} radius="xl" variant="light" color="orange">
-              <IconCloud size={28} stroke={1.5} />
-            </ThemeIcon>
-          }
-          description="The Waste Advisor reads the CloudWatch metrics of an AWS account's EC2 instances, load balancers and databases."
-          action={
-            <Button component={Link} to="/settings?tab=accounts">
-              Connect AWS Account
-            </Button>
-          }
-        />
-      </Card>
-    );
+    body = <NoAwsAccounts description="The Waste Advisor reads the CloudWatch metrics of an AWS account's EC2 instances, load balancers and databases." />;
   } else {
     body = (
       <Stack gap="lg">

@@ -1,5 +1,5 @@
-import { Anchor, Button, Card, Group, SegmentedControl, Select, SimpleGrid, Skeleton, Stack, Text, TextInput, ThemeIcon } from '@mantine/core';
-import { IconArrowLeft, IconCloud } from '@tabler/icons-react';
+import { Anchor, Button, Card, Group, SegmentedControl, Select, SimpleGrid, Skeleton, Stack, Text, TextInput } from '@mantine/core';
+import { IconArrowLeft } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { AWS_REGIONS, type CloudResource, type CloudResources } from '@gantry/contracts';
@@ -13,7 +13,7 @@ import { ScheduleTimeFields } from '../../../ui/ScheduleTimeFields';
 import { UpgradePrompt } from '../../../ui/UpgradePrompt';
 import { useForm } from '../../../ui/form';
 import { useErrorToast } from '../../../ui/use-error-toast';
-import { useAwsAccounts } from '../../cloud-accounts';
+import { NoAwsAccounts, useAwsAccounts } from '../../cloud-accounts';
 import { useCloudResources } from '../api/resources';
 import { useScheduleDetail, useScheduleMutations, useScheduleRuns } from '../api/schedules';
 import { ResourcePicker } from '../components/ResourcePicker';
@@ -188,24 +188,7 @@ export default function ScheduleFormPage() {
       </Card>
     );
   } else if (!scheduleId && accounts.isSuccess && accounts.data.length === 0) {
-    body = (
-      <Card withBorder radius="md" padding={0}>
-        <EmptyState
-          title="No AWS accounts connected"
-          icon={
-            <ThemeIcon size={56} radius="xl" variant="light" color="orange">
-              <IconCloud size={28} stroke={1.5} />
-            </ThemeIcon>
-          }
-          description="A saving schedule stops and starts resources of a connected AWS account."
-          action={
-            <Button component={Link} to="/settings?tab=accounts">
-              Connect AWS Account
-            </Button>
-          }
-        />
-      </Card>
-    );
+    body = <NoAwsAccounts description="A saving schedule stops and starts resources of a connected AWS account." />;
   } else if (!initial) {
     body = <Skeleton height={420} radius="md" />;
   } else {
