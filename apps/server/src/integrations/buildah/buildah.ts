@@ -10,14 +10,15 @@ import { spawnSync } from 'node:child_process';
  *    the step's private folder, outside the workspace, removed after the step;
  *  - `--isolation chroot`, HOME, XDG_RUNTIME_DIR and TMPDIR in that folder (the box's /tmp is root's);
  *  - an /etc/passwd naming the sandbox uid shown over the box's (buildah looks itself up).
- * RUN instructions are refused before the build: buildah's chroot runtime re-execs itself with an
- * empty environment and, as rootless, cannot load its configuration; crun (`--isolation oci|rootless`)
- * needs cgroups the box does not have. FROM scratch/base images with COPY, ADD, ENV, LABEL, … build.
+ * When Gantry runs as root, every buildah call is a `containerBuilder` run instead (sandbox.ts): root
+ * of a user namespace of its own, which is what buildah's chroot runtime needs for RUN instructions.
+ * An unprivileged Gantry refuses RUN before building (rootless, buildah's chroot runtime re-execs
+ * itself with an empty environment and cannot load its configuration, and cannot set groups).
  */
 export const BUILDAH_MISSING =
   'The docker-push step needs buildah (Debian package "buildah": apt-get install buildah), which is not installed on this Gantry server.';
 export const RUN_NOT_SUPPORTED =
-  'RUN instructions are not supported by the docker-push step in this version of Gantry: images are built inside the build sandbox, where buildah has no container runtime. ' +
+  'RUN instructions need the Gantry server to run as root: it gives each image build a user namespace of its own inside the build sandbox, which an unprivileged server cannot. ' +
   'Build what RUN would make in an earlier build step and COPY it into the image (COPY, ADD, ENV, LABEL, WORKDIR, USER, EXPOSE, ENTRYPOINT and CMD work).';
 
 let found: { bin: string | null } | undefined;

@@ -64,7 +64,7 @@ export function authFileContent(host: string, username: string, password: string
 
 /**
  * The instructions of a Dockerfile (continuation lines joined, comments and blank lines left out),
- * upper-cased: RUN needs a runtime inside the build sandbox, which this version does not have.
+ * upper-cased: an unprivileged server refuses RUN before building.
  */
 export function dockerfileInstructions(text: string): string[] {
   const out: string[] = [];

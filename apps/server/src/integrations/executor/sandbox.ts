@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { inContainerUserNamespace } from './container-userns.js';
 
 /**
  * The box every piece of user code runs in (build steps, git, terraform and what its modules
@@ -39,6 +40,11 @@ export interface SandboxRun {
    * /etc/passwd naming the sandbox uid, which buildah looks itself up in). Only over paths that exist there.
    */
   files?: { source: string; target: string }[];
+  /**
+   * The run gets a user namespace of its own where the sandbox uid is root, and a read-only /sys:
+   * what buildah needs to run RUN instructions (see container-userns.ts). Only when `containerBuilds`.
+   */
+  containerBuilder?: boolean;
 }
 
 export interface WrappedCommand {
@@ -56,6 +62,8 @@ export interface Sandbox {
   readonly warning: string | null;
   /** The uid user code runs as in the box. */
   readonly uid: number;
+  /** Whether a run may be a `containerBuilder` (a box started as root, or an unsandboxed root server). */
+  readonly containerBuilds: boolean;
   wrap(command: string, args: string[], run: SandboxRun): WrappedCommand;
   /** Lets the sandbox uid write to folders the server created for a run (root only; a no-op otherwise). */
   handOver(...dirs: string[]): void;
@@ -116,8 +124,7 @@ export function createSandbox(o: {
       '--die-with-parent',
       '--new-session',
     ];
-    if (isRoot) args.push('--cap-add', 'CAP_SETUID', '--cap-add', 'CAP_SETGID');
-    else args.push('--unshare-user', '--uid', String(uid), '--gid', String(uid));
+    if (!isRoot) args.push('--unshare-user', '--uid', String(uid), '--gid', String(uid));
     for (const dir of SYSTEM_DIRS) if (fs.existsSync(dir)) args.push('--ro-bind', dir, dir);
     for (const link of MERGED_USR_LINKS) {
       const st = fs.lstatSync(link, { throwIfNoEntry: false });
@@ -130,6 +137,9 @@ export function createSandbox(o: {
 
   function bwrapArgs(run: SandboxRun): string[] {
     const args = [...systemPart()];
+    // the first process drops to the uid (setpriv), or, for a container build, maps it as root of a namespace of its own
+    if (isRoot)
+      args.push(...(run.containerBuilder ? ['--cap-add', 'ALL', '--ro-bind', '/sys', '/sys'] : ['--cap-add', 'CAP_SETUID', '--cap-add', 'CAP_SETGID']));
     // hidden dirs are checked per run: the data dir's folders are made by the server as it goes
     for (const dir of hidden) if (fs.existsSync(dir)) args.push('--tmpfs', dir);
     args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
@@ -164,11 +174,14 @@ export function createSandbox(o: {
     },
     warning: o.mode === 'none' ? UNSANDBOXED_WARNING : null,
     uid,
+    containerBuilds: isRoot,
     wrap(command, args, run) {
+      if (run.containerBuilder && !isRoot) throw new Error('A container build needs the Gantry server to run as root');
       if (o.mode === 'none') return { command, args, infoFd: false };
       const reason = unavailable();
       if (reason) throw new Error(reason);
-      return { command: bwrap, args: [...bwrapArgs(run), '--', ...dropToUid(command, args)], infoFd: true };
+      const inBox = run.containerBuilder ? inContainerUserNamespace(uid, command, args) : dropToUid(command, args);
+      return { command: bwrap, args: [...bwrapArgs(run), '--', ...inBox], infoFd: true };
     },
     handOver(...dirs) {
       if (o.mode === 'none' || !isRoot) return;

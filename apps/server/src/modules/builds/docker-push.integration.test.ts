@@ -148,15 +148,58 @@ describe('docker-push step', () => {
     expect(fs.readdirSync(path.join(dataDir, 'workspaces'))).toEqual([]);
   });
 
-  it('refuses a Dockerfile with RUN with a clear message, before building', async () => {
+  it.runIf(process.getuid?.() === 0)('runs RUN instructions as root of a user namespace of the build, which is the sandbox uid on the host', async () => {
+    const spec = `steps:
+  Clone:
+    type: git-clone
+  Tools:
+    commands:
+      - cp /bin/busybox ./busybox
+  Push:
+    type: docker-push
+    image_name: runner
+    tag: "r-{{GANTRY_PIPELINE_EXECUTION_ID}}"
+`;
+    const script = [
+      'echo built-by-run > /ran.txt',
+      '/bin/busybox id -u > /uid.txt',
+      '/bin/busybox cat /proc/self/uid_map > /map.txt',
+      `(/bin/busybox cat ${dataDir}/canary.txt || echo no-data-dir) > /canary.txt`,
+      'mkdir /home && mkdir /home/app && /bin/busybox chown 1000:1000 /home/app',
+    ].join(' && ');
     const { pipelineId } = await pipelineWith('runner', {
-      'gantry.yaml': SPEC(),
-      Dockerfile: 'FROM scratch\nCOPY app.txt /app.txt\nRUN ["/busybox", "true"]\n',
-      'app.txt': 'x',
+      'gantry.yaml': spec,
+      Dockerfile: `FROM scratch\nCOPY busybox /bin/busybox\nRUN ["/bin/busybox", "sh", "-c", "${script.replace(/"/g, '\\"')}"]\n`,
     });
     const done = await build(pipelineId);
-    expect(done.status).toBe('FAILED');
-    expect(done.errorMessage).toMatch(/^Step Push failed: RUN instructions are not supported/);
+    const pushLog = await logsOf(pipelineId, done.id, 'Push');
+    expect(done.status, `${done.errorMessage}\n${pushLog}`).toBe('SUCCEEDED');
+    const step = done.steps.find((s: { name: string }) => s.name === 'Push');
+
+    // the image's last layer, fetched independently with skopeo: what RUN wrote, as whom
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-run-image-'));
+    try {
+      skopeo(
+        'copy',
+        '--src-tls-verify=false',
+        '--src-creds',
+        `${registry.username}:${registry.password}`,
+        `docker://${step.reports.image.reference}`,
+        `dir:${out}`,
+      );
+      const manifest = JSON.parse(fs.readFileSync(path.join(out, 'manifest.json'), 'utf8')) as { layers: { digest: string }[] };
+      const layer = path.join(out, manifest.layers.at(-1)!.digest.replace(/^sha256:/, ''));
+      const files = fs.mkdtempSync(path.join(out, 'fs-'));
+      execFileSync('tar', ['-xzf', layer, '-C', files, '--numeric-owner']);
+      expect(fs.readFileSync(path.join(files, 'ran.txt'), 'utf8')).toBe('built-by-run\n');
+      expect(fs.readFileSync(path.join(files, 'uid.txt'), 'utf8')).toBe('0\n');
+      expect(fs.readFileSync(path.join(files, 'map.txt'), 'utf8').trim().split('\n')[0]!.trim().split(/\s+/)).toEqual(['0', '64000', '1']);
+      expect(fs.readFileSync(path.join(files, 'canary.txt'), 'utf8')).toBe('no-data-dir\n');
+      const listing = execFileSync('tar', ['-tvzf', layer, '--numeric-owner'], { encoding: 'utf8' });
+      expect(listing).toMatch(/1000\/1000 .* home\/app\/?$/m);
+    } finally {
+      fs.rmSync(out, { recursive: true, force: true });
+    }
   });
 
   it("a wrong password fails the step with the registry's reason, and the password is in no stored log", async () => {

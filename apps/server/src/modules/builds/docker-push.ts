@@ -56,7 +56,8 @@ export async function dockerPush(ctx: StepContext) {
   const dockerfile = resolveInside(src, cwd, dockerfileArg);
   if (!dockerfile || !fs.statSync(dockerfile, { throwIfNoEntry: false })?.isFile())
     throw new Error(`The Dockerfile ${dockerfileArg} was not found in the repository`);
-  if (dockerfileInstructions(readFileInside(src, dockerfile).toString('utf8')).includes('RUN')) throw new Error(RUN_NOT_SUPPORTED);
+  if (!ctx.sandbox.containerBuilds && dockerfileInstructions(readFileInside(src, dockerfile).toString('utf8')).includes('RUN'))
+    throw new Error(RUN_NOT_SUPPORTED);
 
   const target = await ctx.registries.pushTarget(ctx.build.projectId, cfg.registry ? ctx.resolve(cfg.registry) : null);
   ctx.addSecret(target.password);
@@ -83,7 +84,11 @@ export async function dockerPush(ctx: StepContext) {
         },
         box: {
           sandbox: ctx.sandbox,
-          run: { mounts: [{ path: ctx.workspace, writable: true }, { path: ctx.scriptsDir }, { path: dirs.dir, writable: true }], files: b.files },
+          run: {
+            mounts: [{ path: ctx.workspace, writable: true }, { path: ctx.scriptsDir }, { path: dirs.dir, writable: true }],
+            files: b.files,
+            containerBuilder: ctx.sandbox.containerBuilds,
+          },
         },
       });
       if (code !== 0) throw new Error(`${what} failed${lastError ? `: ${lastError}` : ` with exit code ${code}`}`);
