@@ -136,6 +136,20 @@ export function createBuildsService(deps: {
     return (await store.metrics(projectId, undefined, startOfMonth())).buildTime / 60_000;
   }
 
+  // The spec file of a pipeline at a commit, as read before (a sha names one content; an unreadable file is not kept).
+  const specs = new Map<string, string>();
+  async function specAtCommit(pipeline: PipelineRow, sha: string, read: () => Promise<string | null>) {
+    const key = `${pipeline.id}\n${pipeline.gitAccountId}\n${pipeline.repositoryFullName}\n${pipeline.workDir}\n${sha}`;
+    const kept = specs.get(key);
+    if (kept !== undefined) return kept;
+    const text = await read();
+    if (text !== null) {
+      if (specs.size >= 500) specs.delete(specs.keys().next().value!);
+      specs.set(key, text);
+    }
+    return text;
+  }
+
   let lastPrune = 0;
   async function pruneDeliveries() {
     lastPrune = Date.now();
@@ -173,14 +187,21 @@ export function createBuildsService(deps: {
     async trigger(projectId: string, pipeline: PipelineRow, o: TriggerOptions) {
       const branchProblem = branchNameProblem(o.branch);
       if (branchProblem) throw new Validation(`${BRANCH_NAME_MESSAGE}: ${branchProblem}`, { ref: [branchProblem] });
-      await billing.assertWithinLimit(projectId, 'buildMinutes', Math.floor(await usedBuildMinutes(projectId)), 1);
-      const { client, token } = await deps.git.clientFor(projectId, pipeline.gitAccountId);
-      const commit =
+      // the plan's minutes and the provider are asked side by side; the spec file at a commit never changes
+      const git = deps.git.clientFor(projectId, pipeline.gitAccountId);
+      const [, { client, token }, commit] = await Promise.all([
+        usedBuildMinutes(projectId).then((used) => billing.assertWithinLimit(projectId, 'buildMinutes', Math.floor(used), 1)),
+        git,
         o.commit ??
-        (await client.getCommit(token, pipeline.repositoryFullName, o.branch).catch((err: Error) => {
-          throw new Upstream(`Could not read branch ${o.branch} of ${pipeline.repositoryFullName}: ${err.message}`);
-        }));
-      const fromRepo = await client.getFile(token, pipeline.repositoryFullName, commit.sha, specPath(pipeline.workDir)).catch(() => null);
+          git.then(({ client, token }) =>
+            client.getCommit(token, pipeline.repositoryFullName, o.branch).catch((err: Error) => {
+              throw new Upstream(`Could not read branch ${o.branch} of ${pipeline.repositoryFullName}: ${err.message}`);
+            }),
+          ),
+      ]);
+      const fromRepo = await specAtCommit(pipeline, commit.sha, () =>
+        client.getFile(token, pipeline.repositoryFullName, commit.sha, specPath(pipeline.workDir)).catch(() => null),
+      );
       const specYaml = fromRepo ?? pipeline.specYaml ?? (await deps.pipelines.spec(projectId, pipeline.id)).gantryYaml;
       const { errors, spec } = await validateSpecOffThread(specYaml);
       const base = {
