@@ -6,3 +6,4 @@ export * from './registry/index.js';
 export * from './registry/standins.js';
 export * from './kube-standin/index.js';
 export * from './aws-standin/index.js';
+export * from './slack-receiver.js';

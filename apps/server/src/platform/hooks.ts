@@ -65,16 +65,19 @@ export type CloudAccountRef =
 export type ProjectCounts = Map<string, Partial<{ stagesCount: number; componentsCount: number }>>;
 
 /** A build, deployment or other run that ended. */
-export type RunFinished = {
-  kind: 'build';
-  projectId: string;
-  pipelineId: string;
-  pipelineName: string;
-  number: number;
-  status: string;
-  branch: string;
-  triggeredBy: string | null;
-};
+export type RunFinished =
+  | { kind: 'build'; projectId: string; pipelineId: string; pipelineName: string; number: number; status: string; branch: string; triggeredBy: string | null }
+  | {
+      kind: 'deployment';
+      projectId: string;
+      stageId: string;
+      stageName: string;
+      deploymentKind: 'DEPLOY' | 'PLAN_APPLY' | 'UNDEPLOY' | 'UNDEPLOY_RESOURCE';
+      resourceName: string | null;
+      succeeded: boolean;
+      status: string;
+      triggeredBy: string | null;
+    };
 
 /** One entry of the project timeline (/ms-elasticsearch). */
 export type TimelineSource = (projectId: string, type?: string) => Promise<TimelineEvent[]>;

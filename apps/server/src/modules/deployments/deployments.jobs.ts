@@ -76,6 +76,8 @@ export function createDeploymentsJobs(deps: {
   log: FastifyBaseLogger;
   /** The engine's executable name (`terraform`), to tell a leftover process from a reused pid. */
   processName: string;
+  /** Told once a deployment has ended and is written (notifications). */
+  onFinished?: (d: { row: DeploymentRow; stage: StageRow; status: string; succeeded: boolean }) => Promise<void>;
 }) {
   const { store, stages } = deps;
   const host = os.hostname();
@@ -261,6 +263,9 @@ export function createDeploymentsJobs(deps: {
     }
     // last: the environment is free for the next run only once everything above is written
     await store.update(row.id, { status, error, active: false, processId: null, finishedAt: new Date(), ...(reported?.logs ? { logs: reported.logs } : {}) });
+    await deps
+      .onFinished?.({ row, stage, status, succeeded: outcome === 'COMPLETE' })
+      .catch((err) => deps.log.error({ err, deploymentId: row.id }, 'could not tell that a deployment ended'));
   }
 
   /** Takes a CREATING plan for this worker (compare-and-set on its worker). */

@@ -106,6 +106,18 @@ export const deploymentsModule = defineModule({
       modulesRoot: path.join(terraformRoot, 'runs'),
       log,
       processName: path.basename(config.TERRAFORM_BIN),
+      onFinished: ({ row, stage, status, succeeded }) =>
+        platform.hooks.runFinished.emit({
+          kind: 'deployment',
+          projectId: stage.projectId,
+          stageId: stage.id,
+          stageName: stage.name,
+          deploymentKind: row.kind,
+          resourceName: row.resourceName,
+          succeeded,
+          status,
+          triggeredBy: row.startedBy,
+        }),
     });
     // a deleted environment leaves no terraform files, state or unpacked versions behind
     platform.hooks.stageRemoved.on(async ({ stageId }) => {

@@ -56,3 +56,45 @@ describe('notifications', () => {
     ).toBe(404);
   });
 });
+
+describe('subscriptions', () => {
+  const users = (token: string, pid = projectId) => t.app.inject({ method: 'GET', url: `/ms-notification/projects/${pid}/users`, headers: bearer(token) });
+  const set = (method: 'POST' | 'DELETE', token: string, userId: string, pid = projectId) =>
+    t.app.inject({ method, url: `/ms-notification/projects/${pid}/users/${userId}`, headers: bearer(token) });
+
+  it('every member is subscribed until they unsubscribe; only subscribed members are notified', async () => {
+    const readerId = (await t.app.inject({ method: 'GET', url: '/ms-usermanagement/users/me', headers: bearer(reader.idToken) })).json().id as string;
+    const ids = (await users(reader.idToken)).json().users.map((u: { userId: string }) => u.userId);
+    expect(ids.sort()).toEqual([owner.profile.id, readerId].sort());
+    expect((await set('DELETE', reader.idToken, readerId)).statusCode).toBe(200);
+    expect((await users(owner.idToken)).json().users).toEqual([{ userId: owner.profile.id }]);
+
+    const before = (await get(reader.idToken)).json().notifications.length;
+    await t.app.services.notifications.deploymentFinished({
+      projectId,
+      stageId: '0d6c1e2f-3a4b-4c5d-8e9f-0a1b2c3d4e5f',
+      stageName: 'prod',
+      kind: 'UNDEPLOY',
+      succeeded: true,
+      status: 'DELETE_COMPLETE',
+      triggeredBy: owner.profile.id,
+    });
+    expect((await get(reader.idToken)).json().notifications).toHaveLength(before);
+    const [latest] = (await get(owner.idToken)).json().notifications;
+    expect(latest).toMatchObject({ message: 'Undeploy of prod succeeded', entityType: 'STAGE', itemId: '0d6c1e2f-3a4b-4c5d-8e9f-0a1b2c3d4e5f' });
+
+    expect((await set('POST', reader.idToken, readerId)).statusCode).toBe(200);
+    expect((await set('POST', reader.idToken, readerId)).statusCode).toBe(200); // idempotent
+    await t.app.services.notifications.serviceDeployed({ projectId, serviceName: 'api', succeeded: true, version: 'v2', triggeredBy: null });
+    const [svc] = (await get(reader.idToken)).json().notifications;
+    expect(svc).toMatchObject({ message: 'Service api (v2) deployed', entityType: 'SERVICE', itemId: 'api', author: 'Gantry' });
+  });
+
+  it("refuses someone else's subscription (403), another project (404) and a malformed id (400)", async () => {
+    expect((await set('DELETE', reader.idToken, owner.profile.id)).statusCode).toBe(403);
+    expect((await set('DELETE', outsider.idToken, owner.profile.id)).statusCode).toBe(404);
+    expect((await users(outsider.idToken)).statusCode).toBe(404);
+    expect((await users(owner.idToken, otherProjectId)).statusCode).toBe(404);
+    expect((await set('POST', owner.idToken, 'nope')).statusCode).toBe(400);
+  });
+});

@@ -1,4 +1,4 @@
-import { pgTable, uuid, text, timestamp, boolean, index } from 'drizzle-orm/pg-core';
+import { pgTable, uuid, text, timestamp, boolean, index, uniqueIndex, primaryKey } from 'drizzle-orm/pg-core';
 import { projects } from '../projects/projects.tables.js';
 import { users } from '../users/users.tables.js';
 
@@ -15,11 +15,44 @@ export const notifications = pgTable(
       .references(() => projects.id, { onDelete: 'cascade' }),
     author: text('author').notNull(),
     message: text('message').notNull(),
-    entityType: text('entity_type', { enum: ['PIPELINE', 'STAGE'] }).notNull(),
+    entityType: text('entity_type', { enum: ['PIPELINE', 'STAGE', 'SERVICE'] }).notNull(),
     itemId: text('item_id').notNull(),
     version: text('version'),
     isRead: boolean('is_read').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('notifications_user_created_idx').on(t.userId, t.createdAt)],
+);
+
+/** A project's chat integration (spec §2.9: Slack, one per project). The webhook URL is sealed: whoever holds it may post. */
+export const notificationIntegrations = pgTable(
+  'notification_integrations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    type: text('type', { enum: ['slack'] }).notNull(),
+    webhookUrlSealed: text('webhook_url_sealed').notNull(),
+    webhookHost: text('webhook_host').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('notification_integrations_project_type_key').on(t.projectId, t.type)],
+);
+
+/**
+ * Members who unsubscribed from a project's notifications. Every member is subscribed until they opt out,
+ * so a new member hears of the project's builds without a step of their own.
+ */
+export const notificationOptOuts = pgTable(
+  'notification_opt_outs',
+  {
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.userId] })],
 );

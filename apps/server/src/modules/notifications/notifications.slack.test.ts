@@ -1,0 +1,127 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { integrationMessages } from '@gantry/contracts';
+import { startSlackReceiver, type SlackReceiver } from '@gantry/test-support';
+import { createTestApp, registerUser, createProject, addMember, grantPlan, bearer, type TestApp } from '../../../test/helpers.js';
+
+let t: TestApp;
+let slack: SlackReceiver;
+let owner: { idToken: string; profile: { id: string } };
+let reader: { idToken: string };
+let outsider: { idToken: string };
+let projectId: string;
+let starterProjectId: string;
+
+beforeAll(async () => {
+  slack = await startSlackReceiver();
+  // the receiver listens on 127.0.0.1, which the default OUTBOUND_NETWORK (lan) refuses
+  t = await createTestApp({ OUTBOUND_NETWORK: 'any' });
+  owner = await registerUser(t, 'slack-owner@example.com', { firstName: 'Sly', lastName: 'Owner' });
+  outsider = await registerUser(t, 'slack-outsider@example.com');
+  projectId = await createProject(t, owner.idToken, 'Chatty');
+  starterProjectId = await createProject(t, owner.idToken, 'Quiet');
+  await grantPlan(t, owner.idToken, projectId, 'PRO');
+  reader = await addMember(t, owner.idToken, projectId, 'slack-reader@example.com', 'read');
+});
+afterAll(async () => {
+  await t?.close();
+  await slack?.close();
+});
+
+const call = (method: 'GET' | 'POST' | 'DELETE', url: string, token: string, payload?: object) =>
+  t.app.inject({ method, url: `/ms-notification${url}`, headers: bearer(token), ...(payload ? { payload } : {}) });
+const integrations = (pid: string) => `/projects/${pid}/integrations`;
+const build = (number: number) => ({
+  projectId,
+  pipelineId: '5d1c2e44-0a1b-4c5d-8e9f-0a1b2c3d4e5f',
+  pipelineName: 'web',
+  branch: 'main',
+  triggeredBy: null,
+  number,
+  status: 'SUCCEEDED',
+});
+
+describe('Slack integration', () => {
+  it('answers 402 on a plan without Slack, for the list and for adding', async () => {
+    const list = await call('GET', integrations(starterProjectId), owner.idToken);
+    expect(list.statusCode).toBe(402);
+    expect(list.json().code).toBe('PlanLimit');
+    expect((await call('POST', integrations(starterProjectId), owner.idToken, { type: 'slack', webhookUrl: slack.webhookUrl })).statusCode).toBe(402);
+  });
+
+  it('refuses a URL that is not one, a reader (403) and another project (404)', async () => {
+    const bad = await call('POST', integrations(projectId), owner.idToken, { type: 'slack', webhookUrl: 'hooks.slack.com/services/x' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().fields.webhookUrl).toEqual([integrationMessages.badUrl]);
+    expect((await call('POST', integrations(projectId), reader.idToken, { type: 'slack', webhookUrl: slack.webhookUrl })).statusCode).toBe(403);
+    expect((await call('POST', integrations(projectId), outsider.idToken, { type: 'slack', webhookUrl: slack.webhookUrl })).statusCode).toBe(404);
+    expect((await call('GET', integrations(projectId), outsider.idToken)).statusCode).toBe(404);
+  });
+
+  it('adds one per project, never answers the URL, and says hello in the channel from the job', async () => {
+    const added = await call('POST', integrations(projectId), owner.idToken, { type: 'slack', webhookUrl: slack.webhookUrl });
+    expect(added.statusCode).toBe(201);
+    expect(added.json()).toMatchObject({ type: 'slack', webhookHost: new URL(slack.webhookUrl).host });
+    expect(added.body).not.toContain('/services/');
+    const second = await call('POST', integrations(projectId), owner.idToken, { type: 'slack', webhookUrl: slack.webhookUrl });
+    expect(second.statusCode).toBe(409);
+    expect(second.json().message).toBe(integrationMessages.onlyOne);
+    const list = await call('GET', integrations(projectId), reader.idToken);
+    expect(list.json().integrations).toHaveLength(1);
+    expect(list.body).not.toContain('/services/');
+    await slack.waitFor((m) => m.text.startsWith('Gantry will post'));
+  });
+
+  it('posts a finished build with a link back to its page', async () => {
+    await t.app.services.notifications.buildFinished(build(7));
+    const m = await slack.waitFor((x) => x.text.includes('Build #7'));
+    expect(m.text).toBe(`<http://gantry.test/pipelines/${build(7).pipelineId}/builds/7|Build #7 of web on main succeeded>\n_Chatty · Gantry_`);
+  });
+
+  it('posts a finished deployment linking to the environment', async () => {
+    const stageId = '0d6c1e2f-3a4b-4c5d-8e9f-0a1b2c3d4e5f';
+    await t.app.services.notifications.deploymentFinished({
+      projectId,
+      stageId,
+      stageName: 'staging',
+      kind: 'DEPLOY',
+      succeeded: false,
+      status: 'CREATE_FAILED',
+      triggeredBy: owner.profile.id,
+    });
+    const m = await slack.waitFor((x) => x.text.includes('staging'));
+    expect(m.text).toBe(`<http://gantry.test/environments/${stageId}/details|Deployment of staging failed (CREATE_FAILED)>\n_Chatty · Sly Owner_`);
+  });
+
+  it("waits out Slack's 429 as Retry-After says, then sends the same message once", async () => {
+    slack.rateLimitNext(2, 1);
+    const before = slack.attempts.length;
+    await t.app.services.notifications.buildFinished(build(8));
+    await slack.waitFor((x) => x.text.includes('Build #8'));
+    expect(slack.attempts.slice(before).map((a) => a.status)).toEqual([429, 429, 200]);
+    expect(slack.messages.filter((x) => x.text.includes('Build #8'))).toHaveLength(1);
+  });
+
+  it('retries after a failure of Slack (5xx)', async () => {
+    slack.failNext(1);
+    const before = slack.attempts.length;
+    await t.app.services.notifications.buildFinished(build(9));
+    await slack.waitFor((x) => x.text.includes('Build #9'));
+    expect(slack.attempts.slice(before).map((a) => a.status)).toEqual([500, 200]);
+  });
+
+  it('removes the integration (writers only); nothing is posted afterwards', async () => {
+    expect((await call('DELETE', `${integrations(projectId)}/slack`, reader.idToken)).statusCode).toBe(403);
+    expect((await call('DELETE', `${integrations(projectId)}/slack`, outsider.idToken)).statusCode).toBe(404);
+    expect((await call('DELETE', `${integrations(projectId)}/teams`, owner.idToken)).statusCode).toBe(400);
+    expect((await call('DELETE', `${integrations(projectId)}/slack`, owner.idToken)).statusCode).toBe(200);
+    expect((await call('DELETE', `${integrations(projectId)}/slack`, owner.idToken)).statusCode).toBe(404);
+    expect((await call('GET', integrations(projectId), owner.idToken)).json().integrations).toEqual([]);
+    const count = slack.messages.length;
+    await t.app.services.notifications.buildFinished(build(10));
+    const jobs = await t.app.services.database.executeSql(
+      `select count(*)::int as n from pgboss.job where name = 'notifications.slack' and state <> 'completed'`,
+    );
+    expect((jobs.rows[0] as { n: number }).n).toBe(0);
+    expect(slack.messages.length).toBe(count);
+  });
+});
