@@ -119,6 +119,7 @@ export const deploymentsModule = defineModule({
           triggeredBy: row.startedBy,
         }),
     });
+    platform.hooks.timelineSources.provide((projectId, type) => service.timeline(projectId, type));
     // a deleted environment leaves no terraform files, state or unpacked versions behind
     platform.hooks.stageRemoved.on(async ({ stageId }) => {
       for (const p of [

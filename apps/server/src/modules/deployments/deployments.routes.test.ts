@@ -219,6 +219,29 @@ describe('deployments (real terraform)', () => {
     expect(time.stages).toEqual([{ stageId, name: 'staging', deploymentTime: time.deploymentTime }]);
   });
 
+  it('puts its deployments on the project timeline, and tells the members of each finished one (entityType STAGE)', async () => {
+    const timeline = async (query: string) =>
+      (await t.app.inject({ method: 'GET', url: `/ms-elasticsearch/projects/${projectId}/timeline${query}`, headers: bearer(reader.idToken) })).json().events;
+    const deployments = await timeline('?type=Deployment');
+    expect(
+      deployments
+        .slice(0, 2)
+        .map((e: { status: string; stageName: string; stageId: string; entityType: string }) => [e.status, e.stageName, e.stageId, e.entityType]),
+    ).toEqual([
+      ['UPDATE_COMPLETE', 'staging', stageId, 'STAGE'],
+      ['CREATE_COMPLETE', 'staging', stageId, 'STAGE'],
+    ]);
+    expect(await timeline('?type=build')).toEqual([]);
+    const all = await timeline('');
+    expect(all.length).toBeGreaterThanOrEqual(2);
+    expect(all.map((e: { timestamp: string }) => e.timestamp)).toEqual([...all.map((e: { timestamp: string }) => e.timestamp)].sort().reverse());
+    const notes = (await t.app.inject({ method: 'GET', url: '/ms-notification/notifications', headers: bearer(reader.idToken) })).json().notifications;
+    expect(notes.filter((n: { entityType: string }) => n.entityType === 'STAGE').slice(0, 2)).toMatchObject([
+      { message: 'Deployment of staging succeeded', itemId: stageId, author: 'Mem Ber' },
+      { message: 'Deployment of staging succeeded', itemId: stageId },
+    ]);
+  });
+
   it('streams the live log over the websocket', async () => {
     const address = t.app.server.address() as AddressInfo | null;
     if (!address) await t.app.listen({ port: 0, host: '127.0.0.1' });

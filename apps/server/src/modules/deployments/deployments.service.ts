@@ -1,4 +1,5 @@
 import {
+  type TimelineEvent,
   deployBlockedReason,
   missingTargetAccount,
   deploymentMinutes,
@@ -66,6 +67,8 @@ export function toPlan(p: PlanRow): Plan {
  * Deployments of environments (spec §4 "Environment actions"): the rules for starting, cancelling
  * and reading them. The runs themselves are jobs (deployments.jobs.ts).
  */
+const TIMELINE_LIMIT = 50;
+
 export function createDeploymentsService(deps: {
   store: DeploymentsStore;
   stages: StagesApi;
@@ -276,6 +279,23 @@ export function createDeploymentsService(deps: {
           .filter((r) => names.has(r.stageId))
           .map((r) => ({ stageId: r.stageId, name: names.get(r.stageId)!, deploymentTime: Math.round(Number(r.ms)) })),
       };
+    },
+
+    /** The project's latest deployments for the overview's timeline (`type` build answers none). */
+    async timeline(projectId: string, type?: string): Promise<TimelineEvent[]> {
+      if (type && type.toLowerCase() !== 'deployment') return [];
+      const [rows, list] = await Promise.all([store.recentOfProject(projectId, TIMELINE_LIMIT), stages.list(projectId)]);
+      const names = new Map(list.map((s) => [s.id, s.name]));
+      return rows.map((d) => ({
+        type: 'deployment',
+        projectId,
+        status: d.status,
+        timestamp: (d.finishedAt ?? d.startedAt ?? d.createdAt).toISOString(),
+        deploymentId: d.id,
+        stageId: d.stageId,
+        stageName: names.get(d.stageId) ?? d.stageId,
+        entityType: 'STAGE',
+      }));
     },
   };
 }

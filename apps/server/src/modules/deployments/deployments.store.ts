@@ -63,6 +63,9 @@ export function createDeploymentsStore(db: Db) {
         .orderBy(desc(deployments.createdAt))
         .limit(limit);
     },
+    /** A project's latest deployments of every environment (the overview's timeline). */
+    recentOfProject: (projectId: string, limit: number) =>
+      db.select().from(deployments).where(eq(deployments.projectId, projectId)).orderBy(desc(deployments.createdAt)).limit(limit),
     remove: (id: string) => db.delete(deployments).where(eq(deployments.id, id)),
     update: (id: string, values: Partial<typeof deployments.$inferInsert>) => db.update(deployments).set(values).where(eq(deployments.id, id)),
     /** Takes a queued deployment for this worker; false when another took it first (or it ended). */

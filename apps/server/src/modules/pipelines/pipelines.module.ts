@@ -85,7 +85,11 @@ export const pipelinesModule = defineModule({
         { prefix: '/ms-ap', plugin: webhookRoutes({ builds }) },
         {
           prefix: '/ms-elasticsearch',
-          plugin: timelineRoutes({ events: async (projectId, type) => (await hooks.timelineSources.collect(projectId, type)).flat(), guards: platform.guards }),
+          plugin: timelineRoutes({
+            events: async (projectId, type) =>
+              (await hooks.timelineSources.collect(projectId, type)).flat().sort((a, b) => b.timestamp.localeCompare(a.timestamp)),
+            guards: platform.guards,
+          }),
         },
       ],
       jobs: [job<{ buildId: string }>(BUILD_QUEUE, ({ buildId }) => buildJobs.run(buildId))],
