@@ -30,6 +30,30 @@ describe('log sink', () => {
   });
 });
 
+describe('log sink publishing', () => {
+  it('publishes a chunk only once its write has committed', async () => {
+    const events: string[] = [];
+    let commit!: () => void;
+    const committed = new Promise<void>((r) => (commit = r));
+    const sink = createLogSink({
+      write: async (c) => {
+        await committed;
+        events.push(`stored ${c.seq}`);
+      },
+      publish: (c) => events.push(`published ${c.seq}`),
+      mask: (l) => l,
+      flushMs: 10_000,
+    });
+    sink.line('a');
+    const drained = sink.flush();
+    await Promise.resolve();
+    expect(events).toEqual([]);
+    commit();
+    await drained;
+    expect(events).toEqual(['stored 0', 'published 0']);
+  });
+});
+
 describe('log sink writes that fail', () => {
   it('reports a failed chunk, still writes the later ones, and flush waits for all without rejecting', async () => {
     const written: number[] = [];

@@ -9,6 +9,8 @@ export interface LogChunk {
  * one socket event per flush, so a step printing 100,000 lines costs a few hundred inserts, not 100,000.
  * Writes go out one after the other in order; a failed write is reported to `onWriteError` and the
  * next chunks are still written, so no write ever rejects where nobody awaits it.
+ * A chunk is published once its write has committed: a viewer joining in between reads it from the
+ * stored backlog and then receives only later chunks, so none is lost between the two.
  */
 export function createLogSink(o: {
   write: (chunk: LogChunk) => Promise<unknown>;
@@ -35,12 +37,14 @@ export function createLogSink(o: {
     if (lines.length) {
       const chunk = { seq: seq++, text: lines.join('\n') };
       lines = [];
-      o.publish(chunk);
       writing = writing
         .then(() => o.write(chunk))
         .then(
-          () => undefined,
-          (err) => onWriteError(err, chunk),
+          () => o.publish(chunk),
+          (err) => {
+            onWriteError(err, chunk);
+            o.publish(chunk); // not stored, yet those watching still see it
+          },
         );
     }
     return writing;
