@@ -164,13 +164,7 @@ export default function SchedulesPage() {
   const createButton = canWrite && (
     <Tooltip label="Your plan does not include saving schedules: upgrade to create one" disabled={!blocked} withArrow multiline maw={280}>
       <span>
-        <Button
-          leftSection={<IconPlus size={16} />}
-          component={Link}
-          to="/tools/schedules/create"
-          disabled={Boolean(blocked)}
-          data-disabled={blocked ? true : undefined}
-        >
+        <Button leftSection={<IconPlus size={16} />} onClick={() => navigate('/tools/schedules/create')} disabled={Boolean(blocked)}>
           Create Schedule
         </Button>
       </span>
