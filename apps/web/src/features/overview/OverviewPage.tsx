@@ -1,10 +1,11 @@
-import { Anchor, Button, Card, Grid, Group, Progress, ScrollArea, Select, SegmentedControl, Skeleton, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import { Anchor, Button, Card, Grid, Group, ScrollArea, SegmentedControl, Skeleton, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { buildStatusClass, type TimelineEvent } from '@gantry/contracts';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { RelativeTime } from '../../ui/RelativeTime';
 import { useTimeline } from './api/get-timeline';
 import { usePipelineList } from '../pipelines';
-import { IconActivity, IconGitMerge, IconServer2, IconStack2, IconTimeline } from '@tabler/icons-react';
+import { KubernetesSummary } from '../services';
+import { IconActivity, IconGitMerge, IconStack2, IconTimeline } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useCurrentProject } from '../../api/session';
@@ -77,32 +78,7 @@ export default function OverviewPage() {
     <Stack gap="lg">
       <PageHeader title="Overview" description={project ? `Everything happening in ${project.name}` : undefined} />
 
-      <Panel
-        title="Kubernetes"
-        icon={<IconServer2 size={20} color="var(--mantine-color-indigo-6)" />}
-        extra={<Select aria-label="Cluster" placeholder="Select a cluster" data={[]} disabled w={220} size="xs" />}
-      >
-        <Grid gutter="lg" mb="md">
-          <Grid.Col span={{ base: 12, md: 6 }}>
-            <Text size="xs" fw={600} c="dimmed" mb={6}>
-              DEPLOYMENTS
-            </Text>
-            <Progress value={0} size="lg" radius="sm" />
-          </Grid.Col>
-          <Grid.Col span={{ base: 12, md: 6 }}>
-            <Text size="xs" fw={600} c="dimmed" mb={6}>
-              PODS
-            </Text>
-            <Progress value={0} size="lg" radius="sm" color="teal" />
-          </Grid.Col>
-        </Grid>
-        <EmptyState
-          compact
-          title="No clusters connected yet!"
-          description="Connect a Kubernetes cluster to follow its services and pods here."
-          action={<Button onClick={() => navigate('/kubernetes/clusters')}>Connect Kubernetes</Button>}
-        />
-      </Panel>
+      <KubernetesSummary />
 
       <Grid gutter="lg">
         <Grid.Col span={{ base: 12, md: 6 }}>

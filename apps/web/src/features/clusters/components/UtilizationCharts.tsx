@@ -1,7 +1,8 @@
-import { Card, Center, Group, RingProgress, SimpleGrid, Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Card, Center, RingProgress, SimpleGrid, Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconChartDonut3 } from '@tabler/icons-react';
 import type { ClusterStatus } from '@gantry/contracts';
-import { ringValue, round2, utilizationColor } from '../lib/cluster-status';
+import { deploymentSlices, podSlices, ringValue, round2, utilizationColor } from '../lib/cluster-status';
+import { PieChart } from './PieChart';
 
 function Ring({ label, value, testId }: { label: string; value: number; testId: string }) {
   const shown = round2(value);
@@ -30,65 +31,17 @@ function Ring({ label, value, testId }: { label: string; value: number; testId: 
   );
 }
 
-/** The pods' share (ready/running, pending, failed); 'No data available.' with no pods (spec §2). */
-function PodsRing({ status }: { status: ClusterStatus }) {
-  const p = status.podStatus;
-  const total = p.totalPods;
-  const pct = (n: number) => (total ? (n / total) * 100 : 0);
-  const rows = [
-    { label: 'Running', n: p.runningPods, color: 'teal' },
-    { label: 'Pending', n: p.pendingPods, color: 'yellow' },
-    { label: 'Failed', n: p.failedPods, color: 'red' },
-    { label: 'Succeeded', n: p.succeededPods, color: 'gray' },
-  ];
-  return (
-    <Card withBorder radius="md" padding="lg">
-      <Text size="xs" fw={600} tt="uppercase" c="dimmed">
-        Pods
-      </Text>
-      {total === 0 ? (
-        <Center h={170}>
-          <Text size="sm" c="dimmed">
-            No data available.
-          </Text>
-        </Center>
-      ) : (
-        <Group justify="center" gap="lg" wrap="nowrap">
-          <RingProgress
-            size={150}
-            thickness={14}
-            sections={rows.filter((r) => r.n > 0).map((r) => ({ value: pct(r.n), color: r.color, tooltip: `${r.label}: ${r.n} (${round2(pct(r.n))}%)` }))}
-            label={
-              <Text ta="center" fz={22} fw={650}>
-                {total}
-              </Text>
-            }
-          />
-          <Stack gap={4}>
-            {rows.map((r) => (
-              <Group key={r.label} gap={6} wrap="nowrap">
-                <div style={{ width: 8, height: 8, borderRadius: 4, background: `var(--mantine-color-${r.color}-6)` }} />
-                <Text size="xs">
-                  {r.label} {r.n}
-                </Text>
-              </Group>
-            ))}
-          </Stack>
-        </Group>
-      )}
-    </Card>
-  );
-}
-
 /**
- * CPU and memory utilization as rings, rounded to 2 decimals (spec §9) — or, when the cluster has no
- * metrics server (`utilization` null), that said plainly instead of the spec's placeholder figures.
+ * The dashboard's four charts (spec §2): CPU and memory utilization as rings, rounded to 2 decimals (§9) — or,
+ * when the cluster has no metrics server (`utilization` null), that said plainly instead of the spec's placeholder
+ * figures —, and the Deployments (healthy vs failed) and Pods (ready, failed, pending) pies; with no pods the
+ * pies say 'No data available.'.
  */
 export function UtilizationCharts({ status, loading }: { status: ClusterStatus | undefined; loading: boolean }) {
   if (loading) {
     return (
-      <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="lg">
-        {[0, 1, 2].map((i) => (
+      <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="lg">
+        {[0, 1, 2, 3].map((i) => (
           <Skeleton key={i} height={220} radius="md" />
         ))}
       </SimpleGrid>
@@ -96,8 +49,9 @@ export function UtilizationCharts({ status, loading }: { status: ClusterStatus |
   }
   if (!status) return null;
   const u = status.nodesStatus.utilization;
+  const noPods = status.podStatus.totalPods === 0;
   return (
-    <SimpleGrid cols={{ base: 1, sm: u ? 3 : 2 }} spacing="lg">
+    <SimpleGrid cols={{ base: 1, sm: 2, lg: u ? 4 : 3 }} spacing="lg">
       {u ? (
         <>
           <Ring label="CPU" value={u.averageCpuUtilization} testId="cpu-utilization" />
@@ -121,7 +75,8 @@ export function UtilizationCharts({ status, loading }: { status: ClusterStatus |
           </Stack>
         </Card>
       )}
-      <PodsRing status={status} />
+      <PieChart title="Deployments" slices={deploymentSlices(status.deploymentsStatus)} empty={noPods} testId="deployments-chart" />
+      <PieChart title="Pods" slices={podSlices(status.podStatus)} empty={noPods} testId="pods-chart" />
     </SimpleGrid>
   );
 }

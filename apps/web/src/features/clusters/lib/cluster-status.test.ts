@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isReachable, podCountColor, podTone, round2, TONE_COLOR } from './cluster-status';
+import { deploymentSlices, isReachable, pieLabel, pieShares, podCountColor, podSlices, podTone, round2, TONE_COLOR } from './cluster-status';
 
 describe('pod colours (spec §2, §4)', () => {
   it('is red when any pod failed, even with pending ones', () => {
@@ -36,5 +36,23 @@ describe('status figures', () => {
     expect(isReachable(null)).toBe(false);
     expect(isReachable(undefined)).toBe(false);
     expect(isReachable({ podStatus: { runningPods: 0, succeededPods: 0, failedPods: 0, pendingPods: 0, totalPods: 0 } } as never)).toBe(true);
+  });
+});
+
+describe('pie labels (spec §2: hidden at 0, only the percentage at 10 or below)', () => {
+  it.each([
+    ['Ready', 0, null],
+    ['Ready', 5, '5%'],
+    ['Ready', 10, '10%'],
+    ['Ready', 10.01, 'Ready 10.01%'],
+    ['Failed', 90, 'Failed 90%'],
+  ])('%s at %s%% → %j', (name, pct, label) => expect(pieLabel(name, pct)).toBe(label));
+
+  it('shares slices of the whole, rounded to 2 decimals, 0 with nothing', () => {
+    expect(pieShares(podSlices({ runningPods: 2, failedPods: 1, pendingPods: 0, succeededPods: 0, totalPods: 3 })).map((s) => s.percent)).toEqual([
+      66.67, 33.33, 0,
+    ]);
+    expect(pieShares(deploymentSlices({ total: 0, available: 0 })).map((s) => s.percent)).toEqual([0, 0]);
+    expect(deploymentSlices({ total: 5, available: 4 }).map((s) => s.value)).toEqual([4, 1]);
   });
 });

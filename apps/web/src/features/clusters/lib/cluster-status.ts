@@ -33,3 +33,30 @@ export const utilizationColor = (n: number) => (n >= 90 ? 'red' : n >= 70 ? 'yel
 
 /** Spec §8: cells without deployment data. */
 export const NO_DEPLOYMENT_INFO = 'No deployment information available';
+
+/** One slice of a dashboard pie: its share in % of the whole (0 when the whole is 0). */
+export type PieSlice = { name: string; value: number; color: string };
+export const pieShares = (slices: readonly PieSlice[]) => {
+  const total = slices.reduce((n, s) => n + s.value, 0);
+  return slices.map((s) => ({ ...s, percent: total ? round2((s.value / total) * 100) : 0 }));
+};
+
+/** Spec §2: a pie label is hidden at 0 and shows only the percentage at 10 or below; above, the name too. */
+export function pieLabel(name: string, percent: number): string | null {
+  if (percent <= 0) return null;
+  if (percent <= 10) return `${percent}%`;
+  return `${name} ${percent}%`;
+}
+
+/** The Deployments pie (spec §2: healthy vs failed share): available deployments are healthy, the others failed. */
+export const deploymentSlices = (d: { total: number; available: number }): PieSlice[] => [
+  { name: 'Healthy', value: d.available, color: 'teal' },
+  { name: 'Failed', value: Math.max(0, d.total - d.available), color: 'red' },
+];
+
+/** The Pods pie (spec §2: ready, failed, pending share). */
+export const podSlices = (p: PodStatus): PieSlice[] => [
+  { name: 'Ready', value: p.runningPods, color: 'teal' },
+  { name: 'Failed', value: p.failedPods, color: 'red' },
+  { name: 'Pending', value: p.pendingPods, color: 'yellow' },
+];

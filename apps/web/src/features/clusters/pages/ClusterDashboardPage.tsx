@@ -1,13 +1,18 @@
-import { Anchor, Group, Skeleton, Stack } from '@mantine/core';
-import { IconArrowLeft } from '@tabler/icons-react';
+import { Anchor, Button, Group, Skeleton, Stack } from '@mantine/core';
+import { IconArrowLeft, IconRocket } from '@tabler/icons-react';
+import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { isPlanLimit } from '../../../api/errors';
+import type { Microservice } from '@gantry/contracts';
+import { errorMessage, isPlanLimit } from '../../../api/errors';
 import { useCurrentProject } from '../../../api/session';
 import { PageHeader } from '../../../ui/PageHeader';
 import { useErrorToast } from '../../../ui/use-error-toast';
+import { DeployDialog, DeployingModal, UndeployModal, useMicroservices, useMicroservicesStatus, type ServiceInCluster } from '../../services';
 import { useCluster } from '../api/get-cluster';
 import { useClusterStatus } from '../api/get-cluster-status';
 import { useNamespaces } from '../api/list-namespaces';
+import type { ServiceRowAction } from '../components/ClusterServicesTable';
+import { DeploySideMenu } from '../components/DeploySideMenu';
 import { NamespacesCard } from '../components/NamespacesCard';
 import { StatusHeader } from '../components/StatusHeader';
 import { TrialExpired } from '../components/TrialExpired';
@@ -16,21 +21,36 @@ import { UtilizationCharts } from '../components/UtilizationCharts';
 const LIST_PATH = '/kubernetes/clusters';
 
 /**
- * /kubernetes/clusters/:clusterId (spec delivery §2, §4), first slice: the header card, CPU / memory /
- * pods charts and the namespace tabs. The status is polled every 10 s; on an error the figures stay
- * empty with a toast; a 402 replaces the dashboard with the trial-expired page.
+ * /kubernetes/clusters/:clusterId (spec delivery §2, §4): the header card, the CPU / memory / deployments / pods
+ * charts, the namespace tabs with their services (redeploy, undeploy), the side menu to deploy a service and the
+ * deploying modal. Status and services are polled every 10 s; on an error the figures stay empty with a toast; a
+ * 402 replaces the dashboard with the trial-expired page.
  */
 export default function ClusterDashboardPage() {
-  const { clusterId } = useParams();
-  const projectId = useCurrentProject()?.id ?? '';
+  const { clusterId = '' } = useParams();
+  const project = useCurrentProject();
+  const projectId = project?.id ?? '';
+  const canWrite = project?.permission !== 'read';
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [deploying, setDeploying] = useState<{ service: Microservice; namespace: string | null } | null>(null);
+  const [rollout, setRollout] = useState<ServiceInCluster | null>(null);
+  const [undeploying, setUndeploying] = useState<ServiceInCluster | null>(null);
   const cluster = useCluster(projectId, clusterId);
   const status = useClusterStatus(projectId, clusterId);
   const expired = isPlanLimit(status.error);
   const namespaces = useNamespaces(projectId, clusterId, !expired);
+  const services = useMicroservicesStatus(projectId, clusterId, !expired);
+  const catalogue = useMicroservices(projectId);
   // One toast for one failure: an unreachable cluster fails its status and its namespaces with the same message.
   useErrorToast(status.error ?? namespaces.error ?? cluster.error);
 
   const name = cluster.data?.name ?? status.data?.name;
+  const associated = cluster.data?.associatedNamespace ?? null;
+  const onAction = ({ row, action }: ServiceRowAction) => {
+    if (action === 'undeploy') return setUndeploying({ clusterId, namespace: row.namespace, name: row.name });
+    const service = catalogue.data?.find((s) => s.name === row.name);
+    if (service) setDeploying({ service, namespace: row.namespace });
+  };
   const backLink = (
     <Anchor component={Link} to={LIST_PATH} size="sm" c="dimmed">
       <Group gap={4}>
@@ -46,7 +66,15 @@ export default function ClusterDashboardPage() {
       {name ? (
         <PageHeader
           title={name}
-          description={cluster.data?.associatedNamespace ? `Associated namespace: ${cluster.data.associatedNamespace}` : 'Kubernetes cluster'}
+          description={associated ? `Associated namespace: ${associated}` : 'Kubernetes cluster'}
+          actions={
+            canWrite &&
+            !expired && (
+              <Button leftSection={<IconRocket size={16} />} onClick={() => setMenuOpen(true)}>
+                Deploy Service
+              </Button>
+            )
+          }
         />
       ) : cluster.isPending && status.isPending ? (
         <Skeleton height={34} width={240} radius="sm" mb="lg" data-testid="cluster-title-skeleton" />
@@ -59,9 +87,39 @@ export default function ClusterDashboardPage() {
         <>
           <StatusHeader status={status.data} loading={status.isPending && Boolean(projectId)} endpoint={cluster.data?.endpoint} />
           <UtilizationCharts status={status.data} loading={status.isPending && Boolean(projectId)} />
-          <NamespacesCard namespaces={namespaces.data} loading={namespaces.isPending && Boolean(projectId)} />
+          <NamespacesCard
+            clusterId={clusterId}
+            namespaces={namespaces.data}
+            loading={namespaces.isPending && Boolean(projectId)}
+            services={services.data}
+            servicesLoading={services.isPending && Boolean(projectId)}
+            servicesError={services.isError && !services.data && !isPlanLimit(services.error) ? errorMessage(services.error) : null}
+            canWrite={canWrite}
+            onAction={onAction}
+          />
         </>
       )}
+      <DeploySideMenu
+        projectId={projectId}
+        clusterId={clusterId}
+        opened={menuOpen}
+        onClose={() => setMenuOpen(false)}
+        onDeploy={(service) => {
+          setMenuOpen(false);
+          setDeploying({ service, namespace: associated });
+        }}
+      />
+      <DeployDialog
+        projectId={projectId}
+        service={deploying?.service ?? null}
+        clusterId={clusterId}
+        clusterName={name ?? clusterId}
+        namespace={deploying?.namespace ?? associated}
+        onClose={() => setDeploying(null)}
+        onDeployed={setRollout}
+      />
+      <DeployingModal target={rollout} onClose={() => setRollout(null)} />
+      <UndeployModal projectId={projectId} target={undeploying} onClose={() => setUndeploying(null)} />
     </Stack>
   );
 }
