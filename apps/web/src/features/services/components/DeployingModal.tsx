@@ -3,13 +3,7 @@ import { IconCircleCheck } from '@tabler/icons-react';
 import { serviceMessages } from '@gantry/contracts';
 import { useCurrentProject } from '../../../api/session';
 import { useDeploymentStatus, type ServiceInCluster } from '../api/deployments';
-
-/** How far a rollout is: ready pods of the desired ones (null while the cluster has no deployment information). */
-export function rolloutProgress(replicas: { desired: number; ready: number } | null | undefined): number | null {
-  if (!replicas) return null;
-  if (replicas.desired === 0) return 100;
-  return Math.min(100, Math.round((replicas.ready / replicas.desired) * 100));
-}
+import { rolloutProgress } from '../lib/rollout';
 
 /**
  * The deploying modal (spec §2 dashboard): after the deploy is applied, the rollout's progress — ready pods of the

@@ -12,7 +12,7 @@ const columns: Column<DeploymentHistoryEntry>[] = [
   {
     key: 'status',
     header: 'Status',
-    width: 130,
+    width: 150,
     render: (h) => (
       <Badge color={STATUS_COLOR[h.status]} variant="light" radius="sm" data-testid="history-status">
         {h.status.replace('_', ' ')}
