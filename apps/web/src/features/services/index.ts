@@ -8,7 +8,7 @@ export { useMicroservices } from './api/list-microservices';
 export { useMicroservicesStatus, useDeployedMicroservices, type ServiceInCluster } from './api/deployments';
 export { serviceInClusterRoute, serviceRoute } from './api/keys';
 export { DeployDialog } from './components/DeployDialog';
-export { DeployingModal } from './components/DeployingModal';
+export { DeployingModal, type RolloutState } from './components/DeployingModal';
 export { UndeployModal } from './components/UndeployModal';
 export { HealthBadge } from './components/HealthBadge';
 export { shortVersion } from './lib/versions';

@@ -1,13 +1,21 @@
 import { Anchor, Button, Group, Skeleton, Stack } from '@mantine/core';
 import { IconArrowLeft, IconRocket } from '@tabler/icons-react';
 import { useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import type { Microservice } from '@gantry/contracts';
 import { errorMessage, isPlanLimit } from '../../../api/errors';
 import { useCurrentProject } from '../../../api/session';
 import { PageHeader } from '../../../ui/PageHeader';
 import { useErrorToast } from '../../../ui/use-error-toast';
-import { DeployDialog, DeployingModal, UndeployModal, useMicroservices, useMicroservicesStatus, type ServiceInCluster } from '../../services';
+import {
+  DeployDialog,
+  DeployingModal,
+  UndeployModal,
+  useMicroservices,
+  useMicroservicesStatus,
+  type RolloutState,
+  type ServiceInCluster,
+} from '../../services';
 import { useCluster } from '../api/get-cluster';
 import { useClusterStatus } from '../api/get-cluster-status';
 import { useNamespaces } from '../api/list-namespaces';
@@ -33,7 +41,11 @@ export default function ClusterDashboardPage() {
   const canWrite = project?.permission !== 'read';
   const [menuOpen, setMenuOpen] = useState(false);
   const [deploying, setDeploying] = useState<{ service: Microservice; namespace: string | null } | null>(null);
-  const [rollout, setRollout] = useState<ServiceInCluster | null>(null);
+  // A deploy from a service's page (Add to Cluster) lands here with its rollout to follow.
+  const location = useLocation();
+  const navigate = useNavigate();
+  const handed = (location.state as Partial<RolloutState> | null)?.rollout;
+  const [rollout, setRollout] = useState<ServiceInCluster | null>(handed ?? null);
   const [undeploying, setUndeploying] = useState<ServiceInCluster | null>(null);
   const cluster = useCluster(projectId, clusterId);
   const status = useClusterStatus(projectId, clusterId);
@@ -118,7 +130,14 @@ export default function ClusterDashboardPage() {
         onClose={() => setDeploying(null)}
         onDeployed={setRollout}
       />
-      <DeployingModal target={rollout} onClose={() => setRollout(null)} />
+      <DeployingModal
+        target={rollout}
+        onClose={() => {
+          setRollout(null);
+          // A reload must not follow the same rollout again.
+          if (handed) navigate(location.pathname, { replace: true, state: null });
+        }}
+      />
       <UndeployModal projectId={projectId} target={undeploying} onClose={() => setUndeploying(null)} />
     </Stack>
   );

@@ -6,10 +6,12 @@ import type { Microservice } from '@gantry/contracts';
 import { useClusters } from '../../clusters';
 import { useErrorToast } from '../../../ui/use-error-toast';
 import { DeployDialog } from './DeployDialog';
+import type { RolloutState } from './DeployingModal';
 
 /**
  * Add to Cluster (spec §2 service details): a cluster picker — with none, a link to /kubernetes/clusters —, the
- * button disabled until one is chosen, then the deploy dialog; after a deploy, the cluster's dashboard.
+ * button disabled until one is chosen, then the deploy dialog; after a deploy, the cluster's dashboard, which shows
+ * the rollout in its deploying modal.
  */
 export function AddToCluster({ projectId, service, canDeploy }: { projectId: string; service: Microservice; canDeploy: boolean }) {
   const clusters = useClusters(projectId);
@@ -63,7 +65,7 @@ export function AddToCluster({ projectId, service, canDeploy }: { projectId: str
           clusterName={cluster.name}
           namespace={cluster.associatedNamespace}
           onClose={() => setOpen(false)}
-          onDeployed={() => navigate(`/kubernetes/clusters/${encodeURIComponent(cluster.id)}`)}
+          onDeployed={(target) => navigate(`/kubernetes/clusters/${encodeURIComponent(cluster.id)}`, { state: { rollout: target } satisfies RolloutState })}
         />
       )}
     </Card>

@@ -5,6 +5,9 @@ import { useCurrentProject } from '../../../api/session';
 import { useDeploymentStatus, type ServiceInCluster } from '../api/deployments';
 import { rolloutProgress } from '../lib/rollout';
 
+/** What a page navigating to the cluster dashboard after a deploy hands over (router state): the rollout to follow. */
+export type RolloutState = { rollout: ServiceInCluster };
+
 /**
  * The deploying modal (spec §2 dashboard): after the deploy is applied, the rollout's progress — ready pods of the
  * desired ones, read every 2 seconds — until every pod is ready; 'No deployment information available' while the
