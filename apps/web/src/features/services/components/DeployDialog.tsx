@@ -18,7 +18,7 @@ import {
   TextInput,
 } from '@mantine/core';
 import { IconAlertTriangle, IconPlus, IconRocket, IconTrash } from '@tabler/icons-react';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { UTILIZATION_SLIDER, deployMessages, serviceMessages, type Microservice } from '@gantry/contracts';
 import { errorMessage, isApiError } from '../../../api/errors';
 import { toast } from '../../../api/toast';
@@ -27,7 +27,7 @@ import { formatDate } from '../../../ui/dayjs';
 import { useNamespaces } from '../../clusters';
 import { useDeployMicroservice, useDeploymentStatus, type ServiceInCluster } from '../api/deployments';
 import { useMicroserviceVersions } from '../api/list-versions';
-import { canAddEnvRow, deployFormInitial, deployFormInput, deployFormSchema, toDeployBody, type DeployFormValues } from '../lib/deploy-form';
+import { canAddEnvRow, deployFormInitial, deployFormInput, deployFormSchema, rebaseDeployForm, toDeployBody, type DeployFormValues } from '../lib/deploy-form';
 
 const MONO = { input: { fontFamily: 'var(--mantine-font-family-monospace)' } };
 const MARKS = [0, 20, 40, 60, 80, 100].map((value) => ({ value, label: `${value}%` }));
@@ -101,15 +101,18 @@ function DeployForm({
   const status = useDeploymentStatus(projectId, target, { enabled: Boolean(namespace) });
   const deploy = useDeployMicroservice(projectId);
 
-  // The last deploy's configuration in this namespace replaces the defaults (spec §9); a 404 counts as none (spec §4).
-  const { setValues } = form;
+  // The last deploy's configuration in this namespace replaces the defaults (spec §9) where the user has not typed
+  // meanwhile; a 404 counts as none (spec §4).
+  const { setValues, getState } = form;
   const configurations = status.data?.configurations;
   const statusFailed = status.isError;
+  const base = useRef(form.values);
   useEffect(() => {
     if (!configurations && !statusFailed) return;
-    const initial = deployFormInitial(schema, configurations ?? []);
-    setValues({ autoScaling: initial.autoScaling, environmentVariables: initial.environmentVariables, inputs: initial.inputs });
-  }, [configurations, statusFailed, schema, setValues]);
+    const next = deployFormInitial(schema, configurations ?? []);
+    setValues(rebaseDeployForm(getState().values, base.current, next));
+    base.current = next;
+  }, [configurations, statusFailed, schema, setValues, getState]);
   useEffect(() => {
     if (status.error && !(isApiError(status.error) && status.error.status === 404)) toast.apiError(status.error);
   }, [status.error]);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SCALING_DEFAULTS, deployMessages, type ServiceSchema } from '@gantry/contracts';
 import { firstIssueMessages } from '../../../ui/form-errors';
-import { canAddEnvRow, deployFormInitial, deployFormInput, deployFormSchema, toDeployBody, type DeployFormValues } from './deploy-form';
+import { canAddEnvRow, deployFormInitial, deployFormInput, deployFormSchema, rebaseDeployForm, toDeployBody, type DeployFormValues } from './deploy-form';
 
 const schema: Pick<ServiceSchema, 'inputs'> = {
   inputs: [
@@ -90,5 +90,31 @@ describe('deploy dialog (spec §5, §9)', () => {
       },
       autoScaling: { ...SCALING_DEFAULTS, maxReplicas: 4 },
     });
+  });
+});
+
+describe('stored configuration arriving in the dialog', () => {
+  it('replaces what the user has not touched and keeps what they typed', () => {
+    const base = deployFormInitial(schema, [], 'apps');
+    const current: DeployFormValues = {
+      ...base,
+      version: '1.0.0',
+      inputs: { ...base.inputs, DATABASE_URL: 'typed' },
+      autoScaling: { ...base.autoScaling, maxReplicas: 7 },
+    };
+    const next = deployFormInitial(schema, [
+      { key: 'DATABASE_URL', value: '(sensitive)' },
+      { key: 'WORKERS', value: '8' },
+      { key: 'MIC_AS_MAX_REPLICAS', value: '4' },
+      { key: 'MIC_AS_MIN_REPLICAS', value: '3' },
+      { key: 'LOG_LEVEL', value: 'debug' },
+    ]);
+    expect(rebaseDeployForm(current, base, next)).toEqual({
+      autoScaling: { ...SCALING_DEFAULTS, maxReplicas: 7, minReplicas: 3 },
+      inputs: { DATABASE_URL: 'typed', WORKERS: '8' },
+      environmentVariables: [{ key: 'LOG_LEVEL', value: 'debug' }],
+    });
+    const withRow = { ...current, environmentVariables: [{ key: 'MINE', value: '1' }] };
+    expect(rebaseDeployForm(withRow, base, next).environmentVariables).toEqual([{ key: 'MINE', value: '1' }]);
   });
 });

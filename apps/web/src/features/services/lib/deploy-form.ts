@@ -89,3 +89,18 @@ export function toDeployBody(v: ParsedDeployForm, schema: Pick<ServiceSchema, 'i
     autoScaling: v.autoScaling,
   };
 }
+
+/**
+ * The stored configuration of a namespace arriving (or another namespace chosen): every value the user has not
+ * touched since the last base takes the new base's value; what the user typed meanwhile stays.
+ */
+export function rebaseDeployForm(current: DeployFormValues, previousBase: DeployFormValues, nextBase: DeployFormValues): Partial<DeployFormValues> {
+  const pick = <T extends Record<string, unknown>>(cur: T, prev: T, next: T) =>
+    Object.fromEntries(Object.keys({ ...prev, ...next }).map((k) => [k, cur[k] !== prev[k] && k in cur ? cur[k] : next[k]])) as T;
+  const sameRows = JSON.stringify(current.environmentVariables) === JSON.stringify(previousBase.environmentVariables);
+  return {
+    autoScaling: pick(current.autoScaling, previousBase.autoScaling, nextBase.autoScaling),
+    inputs: pick(current.inputs, previousBase.inputs, nextBase.inputs),
+    environmentVariables: sameRows ? nextBase.environmentVariables : current.environmentVariables,
+  };
+}
