@@ -1,0 +1,184 @@
+/**
+ * Kubernetes services in headless Chromium (issue 11): a user connects the Kubernetes stand-in, opens its dashboard,
+ * creates a service on an image pushed to Debian's real Distribution registry (test-support's startRegistry), adds it
+ * to the cluster through the deploy dialog (its rules first: version, namespace, environment rows), follows the
+ * rollout, reads the pods' logs and events, redeploys a newer version (the history says 1.0.0 → 1.1.0) and undeploys
+ * it after the confirmation — the Deployment, Service and autoscaler are gone from the cluster.
+ */
+import { afterAll, describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { deployMessages, serviceMessages } from '@gantry/contracts';
+import { startKubeStandin, startRegistry } from '@gantry/test-support';
+import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
+
+const k = await startKubeStandin({ namespaces: ['team-a'] });
+const registry = await startRegistry({ auth: 'htpasswd', users: { pusher: 'Push-Secret-1' } });
+await registry.pushImage('team/api', '1.0.0', { created: '2026-01-02T03:04:05.000Z' });
+await registry.pushImage('team/api', '1.1.0', { created: '2026-02-02T03:04:05.000Z' });
+afterAll(async () => {
+  await k.close();
+  await registry.stop();
+});
+
+const toast = (page: Page, text: string | RegExp) => page.getByRole('alert').filter({ hasText: text });
+const DASHBOARD = '/kubernetes/clusters/standin';
+
+describe('kubernetes services', () => {
+  const stack = useStack();
+  let page: Page;
+  const email = 'sam.service@example.com';
+  const password = 'Services1234';
+
+  test('a cluster is connected and its dashboard opens', async () => {
+    const idToken = await verifiedUser(stack, { email, password, firstName: 'Sam', lastName: 'Service' });
+    const project = await stack.api<{ id: string }>('POST', '/ms-project/projects', { name: 'Dockside', description: 'Services' }, idToken);
+    await stack.api(
+      'POST',
+      `/ms-kube/projects/${project.id}/docker-registries`,
+      {
+        name: 'local',
+        isDefault: true,
+        provider: 'DockerRegistryV2',
+        credentials: [
+          { key: 'registry_url', value: registry.url },
+          { key: 'docker_username', value: 'pusher' },
+          { key: 'docker_password', value: 'Push-Secret-1', sensitive: true },
+        ],
+      },
+      idToken,
+    );
+    page = await stack.newPage({ keep: true });
+    await logInAndOpenProject(page, email, password, 'Dockside');
+
+    await page.goto('/kubernetes/clusters');
+    await page.getByRole('button', { name: 'Connect Kubernetes' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('standin');
+    await dialog.getByRole('textbox', { name: 'API server endpoint' }).fill(k.url);
+    await dialog.getByLabel('API token').fill(k.adminToken);
+    await dialog.getByRole('textbox', { name: 'CA certificate' }).fill(k.caPem);
+    await dialog.getByRole('button', { name: 'Connect Cluster' }).click();
+    await page.getByTestId('clusters-table').getByRole('link', { name: 'standin', exact: true }).click();
+    await page.waitForURL(`**${DASHBOARD}`);
+    await page.getByRole('heading', { name: 'standin', exact: true }).waitFor();
+    await page.getByTestId('namespaces-card').getByRole('tab', { name: 'team-a' }).click();
+    await page.getByTestId('namespaces-card').getByText('No deployment information available').waitFor();
+  });
+
+  test('a service is created on the pushed image, validated on submit', async () => {
+    await page.goto('/kubernetes/services');
+    await page.getByRole('heading', { name: 'Services', exact: true }).waitFor();
+    await page.getByRole('link', { name: 'Create Service' }).first().click();
+    await page.getByRole('heading', { name: 'Create New Service' }).waitFor();
+    await page.getByRole('button', { name: 'Create Service' }).click();
+    await page.getByText(serviceMessages.nameRequired).waitFor();
+    await page.getByText(serviceMessages.descriptionRequired).waitFor();
+
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('API');
+    await page.getByRole('textbox', { name: 'Description' }).fill('The public API');
+    // The default registry is chosen already; its repositories come from the real registry.
+    await expect.poll(() => page.getByRole('textbox', { name: 'Docker registry' }).inputValue()).toBe('local (default)');
+    await page.getByRole('textbox', { name: 'Image repository' }).click();
+    await page.getByRole('option', { name: 'team/api', exact: true }).click();
+    await page.getByRole('button', { name: 'Add input' }).click();
+    await page.getByRole('textbox', { name: 'Input 1 name' }).fill('GREETING');
+    await page.getByRole('checkbox', { name: 'Input 1 required' }).check();
+    await page.getByRole('button', { name: 'Create Service' }).click();
+    await page.getByText(serviceMessages.nameRule).waitFor();
+
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('api');
+    await page.getByRole('button', { name: 'Create Service' }).click();
+    await toast(page, serviceMessages.created('api')).waitFor();
+    await page.waitForURL('**/kubernetes/services/api');
+    expect(await page.getByTestId('service-registry').textContent()).toBe('local');
+    expect(await page.getByTestId('service-repository').textContent()).toBe('team/api');
+    await page.getByTestId('input-parameters').getByText('GREETING').waitFor();
+  });
+
+  test('Add to Cluster deploys a version through the dialog and follows the rollout', async () => {
+    const deploy = page.getByRole('button', { name: 'Add to Cluster', exact: true });
+    expect(await deploy.isDisabled()).toBe(true);
+    await page.getByRole('textbox', { name: 'Cluster' }).click();
+    await page.getByRole('option', { name: 'standin', exact: true }).click();
+    await deploy.click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByTestId('deploy-form').waitFor();
+
+    await dialog.getByRole('button', { name: 'Deploy', exact: true }).click();
+    await dialog.getByText(deployMessages.versionRequired).waitFor();
+    await dialog.getByText(deployMessages.namespaceRequired).waitFor();
+    await dialog.getByText(deployMessages.inputRequired('GREETING')).first().waitFor();
+
+    // Versions from the registry, newest first.
+    await dialog.getByRole('textbox', { name: 'Version' }).click();
+    const options = page.getByRole('option');
+    await expect.poll(() => options.count()).toBe(2);
+    expect(await options.first().textContent()).toMatch(/^1\.1\.0/);
+    await page.getByRole('option', { name: /^1\.0\.0/ }).click();
+    await dialog.getByRole('textbox', { name: 'Namespace' }).click();
+    await page.getByRole('option', { name: 'team-a', exact: true }).click();
+    await dialog.getByRole('textbox', { name: 'GREETING' }).fill('hello');
+
+    // An environment row needs its key and value before another is added.
+    await dialog.getByRole('button', { name: 'Add variable' }).click();
+    await dialog.getByRole('button', { name: 'Add variable' }).click();
+    await dialog.getByText(deployMessages.envRowIncomplete).waitFor();
+    await dialog.getByRole('textbox', { name: 'Variable 1 key' }).fill('LOG_LEVEL');
+    await dialog.getByRole('textbox', { name: 'Variable 1 value' }).fill('debug');
+
+    await dialog.getByRole('button', { name: 'Deploy', exact: true }).click();
+    await toast(page, serviceMessages.deployed('api', 'standin')).waitFor();
+    await page.waitForURL(`**${DASHBOARD}`);
+    const modal = page.getByTestId('deploying-modal');
+    await expect.poll(() => modal.getByTestId('deploying-progress').textContent(), { timeout: 30_000 }).toMatch(/^(\d+) of \1 pods ready in team-a/);
+    await page.getByRole('button', { name: 'Done', exact: true }).click();
+
+    const deployed = k.get('deployments', 'team-a', 'api');
+    expect(deployed?.spec.template.spec.containers[0].image).toContain('team/api:1.0.0');
+
+    const card = page.getByTestId('namespaces-card');
+    await card.getByRole('tab', { name: /team-a/ }).click();
+    const row = card.getByRole('row').filter({ hasText: 'api' });
+    await expect.poll(() => row.getByTestId('cluster-service-version').textContent(), { timeout: 30_000 }).toBe('1.0.0');
+    await expect.poll(() => row.getByTestId('service-health').textContent(), { timeout: 30_000 }).toBe('HEALTHY');
+  });
+
+  test('the service in the cluster shows its pods’ logs and events', async () => {
+    await page.getByTestId('namespaces-card').getByRole('link', { name: 'api', exact: true }).click();
+    await page.waitForURL('**/kubernetes/clusters/standin/namespaces/team-a/api/details');
+    await expect.poll(() => page.getByTestId('header-version').textContent()).toBe('1.0.0');
+    await expect.poll(() => page.getByTestId('pod-logs').textContent(), { timeout: 30_000 }).toContain('env GREETING=hello');
+    expect(await page.getByTestId('pod-logs').textContent()).toContain('env LOG_LEVEL=debug');
+    await page.getByRole('tab', { name: 'Events' }).click();
+    await page.getByTestId('service-events').getByText('Started').first().waitFor();
+  });
+
+  test('a redeploy runs the newer version, keeps the settings and lands in the history', async () => {
+    await page.getByRole('button', { name: 'Redeploy' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByTestId('deploy-form').waitFor();
+    // The last deploy's values are the dialog's first values; the namespace is given.
+    await expect.poll(() => dialog.getByRole('textbox', { name: 'GREETING' }).inputValue()).toBe('hello');
+    expect(await dialog.getByRole('textbox', { name: 'Variable 1 key' }).inputValue()).toBe('LOG_LEVEL');
+    await dialog.getByRole('textbox', { name: 'Version' }).click();
+    await page.getByRole('option', { name: /^1\.1\.0/ }).click();
+    await dialog.getByRole('button', { name: 'Deploy', exact: true }).click();
+    await toast(page, serviceMessages.deployed('api', 'standin')).waitFor();
+    await expect.poll(() => page.getByTestId('header-version').textContent(), { timeout: 30_000 }).toBe('1.1.0');
+    await page.getByTestId('deployment-history').getByText('1.0.0 → 1.1.0').waitFor({ timeout: 30_000 });
+  });
+
+  test('undeploy asks first, then removes what deploy created', async () => {
+    await page.getByRole('button', { name: 'Undeploy' }).click();
+    const confirm = page.getByRole('dialog');
+    await confirm.getByText('This action cannot be undone').waitFor();
+    await confirm.getByRole('button', { name: 'Undeploy' }).click();
+    await toast(page, serviceMessages.undeployed('api')).waitFor();
+    await page.waitForURL(`**${DASHBOARD}`);
+    expect(k.get('deployments', 'team-a', 'api')).toBeUndefined();
+    expect(k.get('horizontalpodautoscalers', 'team-a', 'api')).toBeUndefined();
+    const card = page.getByTestId('namespaces-card');
+    await card.getByRole('tab', { name: /team-a/ }).click();
+    await card.getByText('No deployment information available').waitFor();
+  });
+});
