@@ -11,6 +11,8 @@ export interface SeedOptions {
   deployments: number;
   /** Pods over all deployments (replicas spread evenly). */
   pods: number;
+  /** Label and annotate the deployments as Gantry's services module deploys them (its dashboard rows list them). */
+  asGantryServices?: boolean;
 }
 
 export function seedNode(state: KubeState, name: string, index: number, o: { cpu?: string; memory?: string } = {}) {
@@ -95,18 +97,22 @@ export function seedLarge(state: KubeState, controllers: Controllers, o: SeedOpt
   const extra = o.pods % o.deployments;
   for (let i = 0; i < o.deployments; i++) {
     const name = `svc-${i + 1}`;
+    const labels = o.asGantryServices ? { app: name, 'app.kubernetes.io/managed-by': 'gantry', 'gantry.io/service': name } : { app: name };
+    const annotations = o.asGantryServices
+      ? { 'gantry.io/service-name': name, 'gantry.io/version': `1.${i % 7}.0`, 'gantry.io/deployed-at': state.now(), 'gantry.io/image-repository': name }
+      : undefined;
     state.create(
       R.deployments,
       `team-${(i % nsCount) + 1}`,
       {
         apiVersion: 'apps/v1',
         kind: 'Deployment',
-        metadata: { name, labels: { app: name } },
+        metadata: { name, labels, ...(annotations ? { annotations } : {}) },
         spec: {
           replicas: base + (i < extra ? 1 : 0),
           selector: { matchLabels: { app: name } },
           template: {
-            metadata: { labels: { app: name } },
+            metadata: { labels },
             spec: { containers: [{ name: 'app', image: `registry.local/${name}:1.${i % 7}.0`, resources: { requests: { cpu: '100m', memory: '128Mi' } } }] },
           },
         },

@@ -26,7 +26,8 @@ export interface ServiceKube {
   read(kind: ApplyKind, namespace: string, name: string): Promise<Obj | null>;
   /** Deployments Gantry manages, in `namespace` or everywhere. */
   managedDeployments(namespace: string | null): Promise<k8s.V1Deployment[]>;
-  pods(namespace: string, labelSelector?: string): Promise<k8s.V1Pod[]>;
+  /** In `namespace`, or in every namespace when null. */
+  pods(namespace: string | null, labelSelector?: string): Promise<k8s.V1Pod[]>;
   /** null without metrics.k8s.io (or no right to it). */
   podMetrics(namespace: string, labelSelector: string): Promise<PodMetric[] | null>;
   hpa(namespace: string, name: string): Promise<k8s.V2HorizontalPodAutoscaler | null>;
@@ -132,7 +133,12 @@ export function serviceKubeConnector(network: OutboundNetwork): ServiceKubeConne
         );
         return list.items;
       },
-      pods: async (namespace, labelSelector) => (await call(() => core.listNamespacedPod({ namespace, labelSelector }, deadline()))).items,
+      pods: async (namespace, labelSelector) =>
+        (
+          await call(() =>
+            namespace ? core.listNamespacedPod({ namespace, labelSelector }, deadline()) : core.listPodForAllNamespaces({ labelSelector }, deadline()),
+          )
+        ).items,
       async podMetrics(namespace, labelSelector) {
         const list = await maybe(
           () =>

@@ -481,14 +481,18 @@ export function createServicesService(deps: {
       await billing.assertFeature(projectId, 'kubernetesDashboard');
       return onCluster(projectId, clusterId, null, async (kube, c) => {
         const [deployments, latest] = await Promise.all([kube.managedDeployments(c.associatedNamespace), store.latestPerService(projectId, clusterId)]);
-        const namespaces = [...new Set(deployments.map((d) => d.metadata?.namespace ?? ''))];
-        const podsByNs = new Map(await Promise.all(namespaces.map(async (ns) => [ns, await kube.pods(ns, `${LABELS.managedBy}=gantry`)] as const)));
+        // one list of Gantry's pods (in the associated namespace, or everywhere), grouped by namespace and service
+        const pods = deployments.length ? await kube.pods(c.associatedNamespace, `${LABELS.managedBy}=gantry`) : [];
+        const podsOf = new Map<string, typeof pods>();
+        for (const p of pods) {
+          const key = `${p.metadata?.namespace}/${p.metadata?.labels?.[LABELS.service]}`;
+          podsOf.set(key, [...(podsOf.get(key) ?? []), p]);
+        }
         const rows: ServiceStatusEntry[] = deployments.map((d) => {
           const ns = d.metadata?.namespace ?? '';
           const a = d.metadata?.annotations ?? {};
           const name = a[ANNOTATIONS.serviceName] ?? d.metadata?.name ?? '';
-          const pods = (podsByNs.get(ns) ?? []).filter((p) => p.metadata?.labels?.[LABELS.service] === d.metadata?.name);
-          const counts = countPods(pods);
+          const counts = countPods(podsOf.get(`${ns}/${d.metadata?.name}`) ?? []);
           const desired = d.spec?.replicas ?? 1;
           const healthy = (d.status?.availableReplicas ?? 0) >= desired && counts.failed === 0;
           const last = latest.find((r) => r.namespace === ns && r.serviceName === name);
