@@ -1,25 +1,31 @@
 /**
- * Every benchmark, one after the other, then one table (`npm run bench`). Not part of `npm test`:
- * numbers depend on the machine (2 cores here); compare runs on the same machine only.
+ * Every benchmark, one after the other, then one table of every line of the performance budget
+ * (issue 14) with its median and min–max (`npm run bench`). Not part of `npm test`: numbers depend on
+ * the machine (2 cores here); compare runs on the same machine only.
  */
 import os from 'node:os';
 import { benchColdStart, printColdStart } from './cold-start.js';
 import { benchProjectLists, printProjectList } from './project-list.js';
+import { benchPipelines, printPipelines } from './pipelines.js';
 import { benchDeployOverhead, printDeployOverhead } from './deploy-overhead.js';
 import { benchSandbox, printSandbox } from './sandbox.js';
 import { benchDockerPush, printDockerPush } from './docker-push.js';
 import { benchWebBundle, printWebBundle } from './web-bundle.js';
-import { fmt, fmtSpread, table } from './src/load.js';
+import { fmt, fmtSpread, spread, table, type Spread } from './src/load.js';
 
 console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${fmt(os.totalmem() / 2 ** 30, 0)} GiB, node ${process.version}\n`);
 
-console.log('== project list throughput ==');
+console.log('== pipelines ==');
+const pipes = await benchPipelines();
+printPipelines(pipes);
+
+console.log('\n== project list throughput ==');
 const lists = await benchProjectLists();
 printProjectList(lists);
 
-console.log('\n== cold start ==');
-const cold = await benchColdStart();
-printColdStart(cold);
+console.log('\n== start times ==');
+const starts = await benchColdStart();
+printColdStart(starts);
 
 console.log('\n== deploy overhead ==');
 const deploy = await benchDeployOverhead();
@@ -37,14 +43,41 @@ console.log('\n== web app: initial JavaScript ==');
 const web = await benchWebBundle();
 printWebBundle(web);
 
-const serverMedian = cold.serverOnly.map((x) => x.ms).sort((a, b) => a - b)[Math.floor(cold.serverOnly.length / 2)]!;
-console.log('\n== summary ==');
+/** One line of the budget: measured spread, the budget, and whether the median meets it. */
+const line = (measure: string, s: Spread | undefined, budget: { max?: number; min?: number; unit?: string; digits?: number }) => {
+  const unit = budget.unit ?? '';
+  const digits = budget.digits ?? 2;
+  if (!s) return { measure, 'median (min–max)': 'not measured', budget: '', met: '' };
+  if (budget.max === undefined && budget.min === undefined) return { measure, 'median (min–max)': `${fmtSpread(s, digits)}${unit}`, budget: '', met: '' };
+  const met = (budget.max === undefined || s.median <= budget.max) && (budget.min === undefined || s.median >= budget.min);
+  const limit = budget.max !== undefined ? `≤ ${fmt(budget.max, digits)}${unit}` : `≥ ${fmt(budget.min!, digits)}${unit}`;
+  return { measure, 'median (min–max)': `${fmtSpread(s, digits)}${unit}`, budget: limit, met: met ? 'yes' : 'NO' };
+};
+const one = (x: number): Spread => ({ median: x, min: x, max: x });
+const scale = (s: Spread, f: number): Spread => ({ median: s.median * f, min: s.min * f, max: s.max * f });
+const listOn = (db: string) => lists.find((l) => l.database === db)?.ratio;
+const deployRatios = deploy.gantryMs.map((g: number, i: number) => g / deploy.manualMs[i]!);
+const kb = (page: string) => {
+  const w = web.find((p) => p.page === page);
+  return w ? one(w.gzipBytes / 1024) : undefined;
+};
+
+console.log('\n== the performance budget (issue 14) ==');
 table([
-  ...lists.map((l) => ({ benchmark: `project list req/s ÷ bare Fastify, ${l.database}`, value: fmtSpread(l.ratio, 3) })),
-  { benchmark: 'docker-push step, small image (median)', value: `${fmt(push.step.median, 0)} ms (by hand ${fmt(push.byHand.median, 0)} ms)` },
-  { benchmark: 'cold start: npm start → first 200 on /', value: `${fmt(cold.npmStart.ms / 1000, 2)} s` },
-  { benchmark: 'cold start: server only → first 200 on / (median)', value: `${fmt(serverMedian / 1000, 2)} s` },
-  { benchmark: 'Quick Deploy / terraform apply by hand (5 resources)', value: fmt(deploy.ratio, 2) },
-  ...web.map((w) => ({ benchmark: `initial JS of ${w.page}, gzip`, value: `${fmt(w.gzipBytes / 1024, 1)} KB` })),
-  { benchmark: 'sandbox: added per step process (median)', value: `${fmt(sandbox.box.median - sandbox.host.median, 1)} ms` },
+  line('3 short steps, trigger → SUCCEEDED ÷ the same commands in bash', pipes.overhead.ratio, { max: 1.3 }),
+  line('trigger → first step running, p95 (s)', one(pipes.firstStep.p95Ms / 1000), { max: 0.5 }),
+  line('trigger → first step running, every run (s)', scale(pipes.firstStep.ms, 1 / 1000), {}),
+  line('Quick Deploy of 5 terraform_data ÷ terraform apply by hand', spread(deployRatios), { max: 1.2 }),
+  line('authenticated project list req/s ÷ bare Fastify, PostgreSQL', listOn('PostgreSQL'), { min: 0.5, digits: 3 }),
+  line('the same on PGlite', listOn('PGlite'), { min: 0.2, digits: 3 }),
+  line('npm start again on an existing data dir → first answer (s)', spread(starts.again.map((r) => r.ms / 1000)), { max: 5 }),
+  line('npm start on a fresh data dir → first answer (s)', spread(starts.fresh.map((r) => r.ms / 1000)), { max: 10 }),
+  line('initial JS, gzip, of /login (KB)', kb('/login'), { max: 250, digits: 0 }),
+  line('initial JS, gzip, of /projects (KB)', kb('/projects'), { max: 250, digits: 0 }),
+  line('list endpoints with 2,000 pipelines, 10,000 builds, 200 projects: p95', undefined, {}),
+  line('live logs: step start → last of 100,000 lines on the websocket ÷ step time', one(pipes.logs.ratio), {}),
 ]);
+console.log(
+  `(docker-push step median ${fmt(push.step.median, 0)} ms, by hand ${fmt(push.byHand.median, 0)} ms; sandbox adds ${fmt(sandbox.box.median - sandbox.host.median, 1)} ms per step process)`,
+);
+process.exit(0);
