@@ -111,6 +111,8 @@ export const Schedule = z.object({
   awsRegion: z.string(),
   resourcesTagKey: z.string(),
   resourcesTagValue: z.string(),
+  /** TAG: covers whatever carries the tag; RESOURCES: the resources chosen in the cost tool (tagged by Gantry). The server always sends it. */
+  selectBy: z.enum(['TAG', 'RESOURCES']).optional(),
   createdAt: z.string(),
 });
 export type Schedule = z.infer<typeof Schedule>;
@@ -118,7 +120,8 @@ export type Schedule = z.infer<typeof Schedule>;
 /** changeStateAllResources (spec §7): start or stop every resource a schedule covers, now. */
 export const ScheduleActionBody = z.object({ action: z.enum(['start', 'stop'], { error: 'Please choose start or stop' }) });
 export type ScheduleActionBody = z.infer<typeof ScheduleActionBody>;
-export const ScheduleActionResult = z.object({ ec2: z.array(z.string()), rds: z.array(z.string()) });
+/** What was started or stopped: EC2 instance ids, Auto Scaling group names, DB instance identifiers. */
+export const ScheduleActionResult = z.object({ ec2: z.array(z.string()), asg: z.array(z.string()), rds: z.array(z.string()) });
 export type ScheduleActionResult = z.infer<typeof ScheduleActionResult>;
 /** Spec §8 success toast. */
 export const scheduleActionToast = (action: 'start' | 'stop') =>

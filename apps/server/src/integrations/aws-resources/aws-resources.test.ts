@@ -2,18 +2,23 @@ import { describe, it, expect, beforeEach, afterAll } from 'vitest';
 import { mockClient } from 'aws-sdk-client-mock';
 import { EC2Client, DescribeInstancesCommand, StartInstancesCommand, StopInstancesCommand, type InstanceStateName } from '@aws-sdk/client-ec2';
 import { RDSClient, DescribeDBInstancesCommand, StartDBInstanceCommand, StopDBInstanceCommand } from '@aws-sdk/client-rds';
+import { AutoScalingClient, DescribeAutoScalingGroupsCommand } from '@aws-sdk/client-auto-scaling';
 import { changeTaggedState } from './index.js';
 
 /** EC2 and RDS through SDK stubs answering in the APIs' real response shapes (DESIGN §7). */
 const ec2 = mockClient(EC2Client);
 const rds = mockClient(RDSClient);
+const asg = mockClient(AutoScalingClient);
 afterAll(() => {
   ec2.restore();
   rds.restore();
+  asg.restore();
 });
 beforeEach(() => {
   ec2.reset();
   rds.reset();
+  asg.reset();
+  asg.on(DescribeAutoScalingGroupsCommand).resolves({ AutoScalingGroups: [] });
 });
 
 const target = {
@@ -46,7 +51,7 @@ describe('start or stop the tagged resources', () => {
       .on(DescribeDBInstancesCommand)
       .resolves({ DBInstances: [db('shop-db', 'available', true), db('other-db', 'available', false), db('busy-db', 'modifying', true)] });
     rds.on(StopDBInstanceCommand).resolves({ DBInstance: { DBInstanceIdentifier: 'shop-db', DBInstanceStatus: 'stopping' } });
-    expect(await changeTaggedState(target, 'stop')).toEqual({ ec2: ['i-0aaa', 'i-0bbb'], rds: ['shop-db'] });
+    expect(await changeTaggedState(target, 'stop')).toEqual({ ec2: ['i-0aaa', 'i-0bbb'], asg: [], rds: ['shop-db'] });
     const filters = ec2.commandCalls(DescribeInstancesCommand)[0]!.args[0].input.Filters;
     expect(filters).toEqual([
       { Name: 'tag:gantry:cost-optimizer', Values: ['stage-1'] },
@@ -63,7 +68,7 @@ describe('start or stop the tagged resources', () => {
     ec2.on(DescribeInstancesCommand).resolves({ Reservations: [] });
     rds.on(DescribeDBInstancesCommand).resolves({ DBInstances: [db('shop-db', 'stopped', true), db('up-db', 'available', true)] });
     rds.on(StartDBInstanceCommand).resolves({});
-    expect(await changeTaggedState(target, 'start')).toEqual({ ec2: [], rds: ['shop-db'] });
+    expect(await changeTaggedState(target, 'start')).toEqual({ ec2: [], asg: [], rds: ['shop-db'] });
     expect(ec2.commandCalls(DescribeInstancesCommand)[0]!.args[0].input.Filters![1]).toEqual({ Name: 'instance-state-name', Values: ['stopped'] });
     expect(ec2.commandCalls(StartInstancesCommand)).toHaveLength(0);
     expect(rds.commandCalls(StartDBInstanceCommand).map((c) => c.args[0].input)).toEqual([{ DBInstanceIdentifier: 'shop-db' }]);

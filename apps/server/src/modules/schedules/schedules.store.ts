@@ -30,6 +30,8 @@ export function createSchedulesStore(db: Db) {
           .where(scoped(projectId, id))
           .returning()
       )[0],
+    setState: async (projectId: string, id: string, state: 'ENABLED' | 'DISABLED') =>
+      (await db.update(schedules).set({ state, updatedAt: new Date() }).where(scoped(projectId, id)).returning())[0],
     delete: async (projectId: string, id: string) => (await db.delete(schedules).where(scoped(projectId, id)).returning({ id: schedules.id })).length > 0,
   };
 }
