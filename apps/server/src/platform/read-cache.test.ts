@@ -113,6 +113,40 @@ describe('read cache over the database', () => {
     expect(await read('n1')).toBe('third');
     await database.executeSql("update cache_test_notes set body = 'fourth' where id = 'n1'");
     expect(await read('n1')).toBe('fourth');
+    await until(
+      () => read('n1'),
+      () => true,
+      'a read',
+    );
+    let loads = 0;
+    const counted = database.cache.memo(['cache_test_notes'], async () => ++loads);
+    await until(
+      () => counted(),
+      (n) => n >= 1,
+      'a first load',
+    ); // on PostgreSQL once listening
+    const before = loads;
+    await counted();
+    expect(loads).toBe(before); // kept again once the writes (and the transaction's) are over
+  });
+
+  it('keeps reads again after a transaction that wrote a table and one it cascades to', async () => {
+    await database.executeSql('create table cache_test_tags (id text primary key)');
+    database.cache.watch.setDependents(new Map([['cache_test_notes', ['cache_test_tags']]]));
+    let loads = 0;
+    const tags = database.cache.memo(['cache_test_tags'], async () => ++loads);
+    await database.db.transaction(async (tx) => {
+      await tx.update(notes).set({ body: 'fifth' }).where(eq(notes.id, 'n1'));
+      await tx.execute(sql`insert into cache_test_tags values ('t1')`);
+    });
+    await until(
+      () => tags(),
+      (n) => n >= 1,
+      'a first load',
+    );
+    const before = loads;
+    await tags();
+    expect(loads).toBe(before);
   });
 
   it.runIf(process.env.TEST_DATABASE_URL)('sees a write that another process committed (PostgreSQL)', async () => {
@@ -126,7 +160,7 @@ describe('read cache over the database', () => {
       other.cache.memo(['cache_test_notes'], async () => undefined);
       await until(
         () => read('n1'),
-        (b) => b === 'fourth',
+        (b) => b === 'fifth',
         'the body before',
       );
       await other.db.update(notes).set({ body: 'from another process' }).where(eq(notes.id, 'n1'));

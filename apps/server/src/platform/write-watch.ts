@@ -36,8 +36,11 @@ export function watchPglite(client: PGlite, watch: WriteWatch) {
         const note = (text: string, run: () => Promise<any>) => {
           const tables = tablesWritten(text);
           const fresh = tables.filter((t) => !written.has(t));
-          for (const t of fresh) written.add(t);
-          watch.writing(fresh);
+          // one table at a time, here and at the end: the cascades each brings then balance out
+          for (const t of fresh) {
+            written.add(t);
+            watch.writing([t]);
+          }
           return run();
         };
         tx.query = ((text: string, ...rest: unknown[]) => note(text, () => (txQuery as any)(text, ...rest))) as typeof tx.query;
@@ -45,7 +48,7 @@ export function watchPglite(client: PGlite, watch: WriteWatch) {
         return fn(tx);
       });
     } finally {
-      watch.wrote(written);
+      for (const t of written) watch.wrote([t]);
     }
   }) as PGlite['transaction'];
 }
@@ -80,8 +83,9 @@ export function watchPool(pool: pg.Pool, connectionString: string, watch: WriteW
     const query = client.query.bind(client) as (...args: unknown[]) => any;
     const pending = new Set<string>();
     let inTransaction = false;
-    const committed = (tables: string[]) => {
-      watch.wrote(tables);
+    const committed = (tables: string[], each = false) => {
+      if (each) for (const t of tables) watch.wrote([t]);
+      else watch.wrote(tables);
       notify(tables);
     };
     (client as any).query = (q: unknown, ...rest: unknown[]) => {
@@ -91,13 +95,18 @@ export function watchPool(pool: pg.Pool, connectionString: string, watch: WriteW
         inTransaction = false;
         const tables = [...pending];
         pending.clear();
-        return tables.length ? queryThen(query, [q, ...rest], () => committed(tables)) : query(q, ...rest);
+        return tables.length ? queryThen(query, [q, ...rest], () => committed(tables, true)) : query(q, ...rest);
       }
       const tables = tablesWritten(text).filter((t) => !pending.has(t));
       if (!tables.length) return query(q, ...rest);
-      watch.writing(tables);
-      if (!inTransaction) return queryThen(query, [q, ...rest], () => committed(tables));
-      for (const t of tables) pending.add(t);
+      if (!inTransaction) {
+        watch.writing(tables);
+        return queryThen(query, [q, ...rest], () => committed(tables));
+      }
+      for (const t of tables) {
+        pending.add(t); // one table at a time, as at the commit
+        watch.writing([t]);
+      }
       return query(q, ...rest);
     };
     return client;
