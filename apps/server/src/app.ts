@@ -23,6 +23,7 @@ import { runShutdownSteps, STOP_RUNS_WITHIN_MS } from './platform/shutdown.js';
 import { billingModule } from './modules/billing/billing.module.js';
 import { usersModule } from './modules/users/users.module.js';
 import { projectsModule } from './modules/projects/projects.module.js';
+import { billingAdminModule } from './modules/billing/billing-admin.module.js';
 import { gitAccountsModule } from './modules/git-accounts/git-accounts.module.js';
 import { registriesModule } from './modules/registries/registries.module.js';
 import { clustersModule } from './modules/clusters/clusters.module.js';
@@ -41,6 +42,7 @@ const modules = moduleList()
   .add(billingModule)
   .add(usersModule)
   .add(projectsModule)
+  .add(billingAdminModule)
   .add(gitAccountsModule)
   .add(registriesModule)
   .add(clustersModule)

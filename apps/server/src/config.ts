@@ -39,6 +39,10 @@ export const ConfigSchema = z.object({
    */
   CONTAINER_SCANNER: z.string().trim().min(1).optional(),
   ARTIFACT_STORE: z.string().optional(),
+  // Card payments through Stripe Checkout (unset: the instance admin assigns plans); the API base points the SDK at a stand-in.
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  STRIPE_API_BASE: z.string().url().optional(),
   GITHUB_CLIENT_ID: z.string().optional(),
   GITHUB_CLIENT_SECRET: z.string().optional(),
   GITHUB_OAUTH_URL: z.string().url().default('https://github.com'),

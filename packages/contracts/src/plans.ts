@@ -42,10 +42,50 @@ export type Subscription = z.infer<typeof Subscription>;
 export const SubscriptionHistoryEntry = z.object({
   subscriptionId: z.string(),
   type: z.string(),
+  /** The plan by id and by name: the history shows names, not raw ids. */
+  planId: z.string(),
+  planName: z.string(),
   startDate: z.string(),
   expirationDate: z.string().nullable(),
 });
 export type SubscriptionHistoryEntry = z.infer<typeof SubscriptionHistoryEntry>;
+
+/** A payment the card provider reported (an invoice paid). */
+export const Payment = z.object({
+  id: z.string(),
+  planName: z.string(),
+  amount: z.number(),
+  currency: z.string(),
+  paidAt: z.string(),
+});
+export type Payment = z.infer<typeof Payment>;
+
+/** How this instance sells plans: card payments (Stripe Checkout) when configured, else the instance admin assigns them. */
+export const BillingProvider = z.object({ cardPayments: z.boolean() });
+export type BillingProvider = z.infer<typeof BillingProvider>;
+
+export const BillingFrequency = z.enum(['monthly', 'yearly']);
+/** Start a card checkout: a plan subscription, or the special deal (one year of Professional for SPECIAL_DEAL_PRICE). */
+export const CheckoutBody = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('plan'), planId: z.string().min(1), frequency: BillingFrequency }),
+  z.object({ kind: z.literal('special-deal') }),
+]);
+export type CheckoutBody = z.infer<typeof CheckoutBody>;
+export const CheckoutAnswer = z.object({ url: z.string().url() });
+
+/** The instance admin's view of one project and its plan in force. */
+export const AdminProjectPlan = z.object({
+  id: z.string(),
+  name: z.string(),
+  createdAt: z.string(),
+  owners: z.array(z.string()),
+  plan: z.object({ id: z.string(), name: z.string() }),
+  status: SubscriptionStatus,
+  expirationDate: z.string().nullable(),
+});
+export type AdminProjectPlan = z.infer<typeof AdminProjectPlan>;
+export const SetProjectPlanBody = z.object({ planId: z.string().trim().min(1, 'Please choose a plan') });
+export type SetProjectPlanBody = z.infer<typeof SetProjectPlanBody>;
 
 export const RecurrencyBody = z.object({ enabled: z.boolean() });
 export const RedeemPromoBody = z.object({ redeemCode: InputText().trim().min(1, 'Please enter a promo code') });
@@ -56,6 +96,8 @@ export const BUSINESS_PLAN_ID = 'BUSINESS';
 export const TRIAL_DAYS = 14;
 export const PROMO_DAYS = 365;
 export const KUBERNETES_TRIAL_DAYS = 30;
+/** Spec §9: the special deal, one year of the Professional plan, in USD. */
+export const SPECIAL_DEAL_PRICE = 69;
 
 const labels: Record<LimitationKey, string> = {
   environmentsAllowed: 'Environments',

@@ -2,6 +2,7 @@ import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { CatchAll, GuestOnly, PageLoader, RequireAuth } from './guards';
 import { accountRoutes } from '../features/account';
 import { advisorRoutes } from '../features/advisor';
+import { adminPlanRoutes } from '../features/admin-plans';
 import { guestRoutes, setPasswordRoutes } from '../features/auth';
 // The clusters routes come from their file: the clusters index is what other features import (services reads clusters).
 import { clusterRoutes } from '../features/clusters/routes';
@@ -46,6 +47,7 @@ export const routes: RouteObject[] = [
               ...accountRoutes,
               ...notFoundRoutes,
               ...settingsRoutes,
+              ...adminPlanRoutes,
               ...pipelineRoutes,
               ...componentRoutes,
               ...environmentRoutes,

@@ -12,8 +12,12 @@ import {
   ReleasePromoCodeBody,
   PromotionQuery,
   PromotionAnswer,
+  Payment,
+  BillingProvider,
+  CheckoutBody,
+  CheckoutAnswer,
 } from '@gantry/contracts';
-import type { Guards } from '../../platform/auth.js';
+import { currentUser, type Guards } from '../../platform/auth.js';
 import type { BillingService } from './billing.service.js';
 
 const ok = { ok: true as const };
@@ -44,6 +48,17 @@ export function billingRoutes(deps: { billing: BillingService; guards: Guards })
         history: await billing.history(req.params.projectId),
       }),
     );
+    app.get(
+      '/projects/:projectId/payments',
+      { preHandler: guards.project('view'), schema: { tags, params: ProjectIdParams, response: { 200: z.object({ payments: z.array(Payment) }) } } },
+      async (req) => ({ payments: await billing.payments(req.params.projectId) }),
+    );
+    app.get('/billing/provider', { preHandler: guards.authenticate, schema: { tags, response: { 200: BillingProvider } } }, async () => billing.provider());
+    app.post(
+      '/projects/:projectId/checkout',
+      { preHandler: guards.project('manageProject'), schema: { tags, params: ProjectIdParams, body: CheckoutBody, response: { 200: CheckoutAnswer } } },
+      (req) => billing.checkout(req.params.projectId, currentUser(req).email, req.body),
+    );
     app.put(
       '/projects/:projectId/subscription/recurrency',
       { preHandler: guards.project('manageProject'), schema: { tags, params: ProjectIdParams, body: RecurrencyBody, response: { 200: Subscription } } },
@@ -59,6 +74,25 @@ export function billingRoutes(deps: { billing: BillingService; guards: Guards })
         await billing.redeem(req.params.projectId, req.body.redeemCode);
         return billing.subscription(req.params.projectId);
       },
+    );
+  };
+}
+
+/** Stripe's webhook: no session, the signature over the raw body (the endpoint's secret) is the proof. */
+export function cardWebhookRoutes(deps: { billing: BillingService }): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 1024 * 1024 }, (_req, body, done) => done(null, body));
+    app.post(
+      '/billing/stripe/webhook',
+      {
+        schema: {
+          tags: ['billing'],
+          headers: z.object({ 'stripe-signature': z.string().min(1) }),
+          response: { 200: z.object({ received: z.literal(true), duplicate: z.boolean() }) },
+        },
+      },
+      (req) => deps.billing.receiveCardEvent(String(req.body ?? ''), req.headers['stripe-signature']),
     );
   };
 }

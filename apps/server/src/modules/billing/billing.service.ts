@@ -1,8 +1,12 @@
 import crypto from 'node:crypto';
 import {
   STARTER_PLAN_ID,
+  PRO_PLAN_ID,
   TRIAL_DAYS,
   PROMO_DAYS,
+  SPECIAL_DEAL_PRICE,
+  type CheckoutBody,
+  type Payment,
   planLimitMessage,
   type FeatureLimitation,
   type NumericLimitation,
@@ -11,14 +15,19 @@ import {
   type PaymentPlan,
 } from '@gantry/contracts';
 import type { Tx } from '../../platform/db.js';
-import { NotFound, PlanLimit, Validation } from '../../platform/errors.js';
+import { Conflict, NotFound, PlanLimit, Validation } from '../../platform/errors.js';
 import type { BillingStore } from './billing.store.js';
 import { PLANS } from './billing.plans.js';
+import type { CardPayments } from './billing.stripe.js';
+import { applyCardEvent } from './billing.card-events.js';
+
+const NO_CARD_PAYMENTS = 'Card payments are not set up on this instance: plans are managed by the instance admin.';
 
 const days = (from: Date, n: number) => new Date(from.getTime() + n * 86_400_000);
 
-export function createBillingService(deps: { store: BillingStore; now?: () => Date }) {
+export function createBillingService(deps: { store: BillingStore; now?: () => Date; cards?: CardPayments | null; baseUrl?: () => string }) {
   const { store } = deps;
+  const cards = deps.cards ?? null;
   const now = deps.now ?? (() => new Date());
 
   /** The plan in force: the subscription's, or STARTER once a paid or promo one has run out (self-hosted never locks a team out). */
@@ -90,17 +99,79 @@ export function createBillingService(deps: { store: BillingStore; now?: () => Da
     },
 
     async history(projectId: string): Promise<SubscriptionHistoryEntry[]> {
-      return (await store.history(projectId)).map((s) => ({
+      return (await store.history(projectId)).map(({ subscription: s, planName }) => ({
         subscriptionId: s.id,
         type: s.type,
+        planId: s.planId,
+        planName,
         startDate: s.startDate.toISOString(),
         expirationDate: s.expirationDate?.toISOString() ?? null,
       }));
     },
 
+    async payments(projectId: string): Promise<Payment[]> {
+      return (await store.payments(projectId)).map(({ payment: p, planName }) => ({
+        id: p.id,
+        planName,
+        amount: p.amount / 100,
+        currency: p.currency.toUpperCase(),
+        paidAt: p.paidAt.toISOString(),
+      }));
+    },
+
+    /** A card subscription renews (or not) at the provider; the local flag follows. */
     async setRecurrency(projectId: string, enabled: boolean) {
       const { sub } = await current(projectId);
+      if (sub.type === 'CARD' && sub.externalId?.startsWith('sub_')) {
+        if (!cards) throw new Conflict(NO_CARD_PAYMENTS);
+        await cards.setRenewal(sub.externalId, enabled);
+      }
       await store.setRecurring(sub.id, enabled);
+    },
+
+    provider: () => ({ cardPayments: !!cards }),
+
+    /** A Stripe Checkout page for a plan subscription or the special deal; answers where to send the browser. */
+    async checkout(projectId: string, email: string, body: CheckoutBody) {
+      if (!cards) throw new Conflict(NO_CARD_PAYMENTS);
+      const back = `${deps.baseUrl?.() ?? ''}/settings?tab=billing`;
+      const common = { projectId, customerEmail: email, successUrl: `${back}&checkout=success`, cancelUrl: `${back}&checkout=cancelled` };
+      if (body.kind === 'special-deal')
+        return cards.checkout({
+          ...common,
+          planId: PRO_PLAN_ID,
+          frequency: 'yearly',
+          productName: 'Gantry Professional, 1 year (special deal)',
+          amount: SPECIAL_DEAL_PRICE * 100,
+        });
+      const plan = await store.plan(body.planId);
+      if (!plan || plan.priceMonthly === 0) throw new Validation(`Unknown or free plan ${body.planId}`, { planId: ['Please choose a paid plan'] });
+      // Prices are per month; the yearly one is billed for twelve months at once.
+      const amount = body.frequency === 'monthly' ? plan.priceMonthly * 100 : plan.priceYearly * 12 * 100;
+      return cards.checkout({
+        ...common,
+        planId: plan.id,
+        frequency: body.frequency,
+        productName: `Gantry ${plan.name} (${body.frequency})`,
+        amount,
+        interval: body.frequency === 'monthly' ? 'month' : 'year',
+      });
+    },
+
+    /** A verified card provider webhook; a replayed event id changes nothing. */
+    async receiveCardEvent(rawBody: string, signature: string) {
+      if (!cards) throw new NotFound(NO_CARD_PAYMENTS);
+      let event: ReturnType<CardPayments['verifyEvent']>;
+      try {
+        event = cards.verifyEvent(rawBody, signature);
+      } catch (e) {
+        throw new Validation(`Webhook signature verification failed: ${(e as Error).message}`);
+      }
+      return store.transaction(async (tx) => {
+        if (!(await store.markEvent(event.id, event.type, tx))) return { received: true as const, duplicate: true };
+        await applyCardEvent(store, tx, event);
+        return { received: true as const, duplicate: false };
+      });
     },
 
     async redeem(projectId: string, code: string) {

@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import { memoOf, type Db, type Tx } from '../../platform/db.js';
 import type { ReadCache } from '../../platform/read-cache.js';
-import { paymentPlans, promoCodes, subscriptions } from './billing.tables.js';
+import { billingEvents, paymentPlans, payments, promoCodes, subscriptions } from './billing.tables.js';
 
 export function createBillingStore(db: Db, cache?: ReadCache) {
   // every subscription of the projects, newest first (kept until subscriptions change; which one has started is decided at read)
@@ -38,8 +38,30 @@ export function createBillingStore(db: Db, cache?: ReadCache) {
       for (const s of await subscriptionsOf(projectIds)) if (s.startDate <= now && !current.has(s.projectId)) current.set(s.projectId, s);
       return [...current.values()];
     },
-    history: (projectId: string) => db.select().from(subscriptions).where(eq(subscriptions.projectId, projectId)).orderBy(desc(subscriptions.startDate)),
+    history: (projectId: string) =>
+      db
+        .select({ subscription: subscriptions, planName: paymentPlans.name })
+        .from(subscriptions)
+        .innerJoin(paymentPlans, eq(paymentPlans.id, subscriptions.planId))
+        .where(eq(subscriptions.projectId, projectId))
+        .orderBy(desc(subscriptions.startDate)),
     setRecurring: (id: string, enabled: boolean) => db.update(subscriptions).set({ recurringEnabled: enabled }).where(eq(subscriptions.id, id)),
+
+    transaction: <T>(fn: (tx: Tx) => Promise<T>) => db.transaction(fn),
+    /** Records a card provider event; false when it was handled before. */
+    markEvent: async (id: string, type: string, tx: Tx) => (await tx.insert(billingEvents).values({ id, type }).onConflictDoNothing().returning()).length > 0,
+    byExternalId: async (externalId: string, tx: Tx = db) => (await tx.select().from(subscriptions).where(eq(subscriptions.externalId, externalId)))[0],
+    addExternalSubscription: (values: typeof subscriptions.$inferInsert, tx: Tx) => tx.insert(subscriptions).values(values).onConflictDoNothing().returning(),
+    updateByExternalId: (externalId: string, set: Partial<typeof subscriptions.$inferInsert>, tx: Tx) =>
+      tx.update(subscriptions).set(set).where(eq(subscriptions.externalId, externalId)),
+    addPayment: (values: typeof payments.$inferInsert, tx: Tx) => tx.insert(payments).values(values).onConflictDoNothing(),
+    payments: (projectId: string) =>
+      db
+        .select({ payment: payments, planName: paymentPlans.name })
+        .from(payments)
+        .innerJoin(paymentPlans, eq(paymentPlans.id, payments.planId))
+        .where(eq(payments.projectId, projectId))
+        .orderBy(desc(payments.paidAt)),
 
     insertCodes: (rows: (typeof promoCodes.$inferInsert)[]) => db.insert(promoCodes).values(rows),
     /** Reserves a free code for an e-mail; answers the row or nothing when the code is unknown or taken. */

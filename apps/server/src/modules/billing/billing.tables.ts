@@ -1,4 +1,4 @@
-import { pgTable, uuid, text, timestamp, boolean, integer, jsonb, index } from 'drizzle-orm/pg-core';
+import { pgTable, uuid, text, timestamp, boolean, integer, jsonb, index, uniqueIndex } from 'drizzle-orm/pg-core';
 import { projects } from '../projects/projects.tables.js';
 
 export const paymentPlans = pgTable('payment_plans', {
@@ -19,15 +19,44 @@ export const subscriptions = pgTable(
     planId: text('plan_id')
       .notNull()
       .references(() => paymentPlans.id),
-    type: text('type', { enum: ['TRIAL', 'PROMO', 'APPSUMO', 'PAID'] }).notNull(),
+    /** PAID: set by the instance admin; CARD: bought through the card provider (Stripe). */
+    type: text('type', { enum: ['TRIAL', 'PROMO', 'APPSUMO', 'PAID', 'CARD'] }).notNull(),
     frequency: text('frequency', { enum: ['monthly', 'yearly'] })
       .notNull()
       .default('yearly'),
     startDate: timestamp('start_date', { withTimezone: true }).notNull().defaultNow(),
     expirationDate: timestamp('expiration_date', { withTimezone: true }),
     recurringEnabled: boolean('recurring_enabled').notNull().default(false),
+    /** The card provider's subscription (or checkout session, for one-time deals) this row mirrors. */
+    externalId: text('external_id'),
   },
-  (t) => [index('subscriptions_project_idx').on(t.projectId, t.startDate)],
+  (t) => [index('subscriptions_project_idx').on(t.projectId, t.startDate), uniqueIndex('subscriptions_external_idx').on(t.externalId)],
+);
+
+/** Card provider events already handled: a replayed event id changes nothing. */
+export const billingEvents = pgTable('billing_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Payments the card provider reported (invoices paid, one-time checkouts). */
+export const payments = pgTable(
+  'payments',
+  {
+    id: text('id').primaryKey(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    planId: text('plan_id')
+      .notNull()
+      .references(() => paymentPlans.id),
+    /** In the currency's smallest unit (cents). */
+    amount: integer('amount').notNull(),
+    currency: text('currency').notNull(),
+    paidAt: timestamp('paid_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('payments_project_idx').on(t.projectId, t.paidAt)],
 );
 
 /** Promo codes an instance admin issues; sign-up reserves one for an e-mail, a project redeems it. */

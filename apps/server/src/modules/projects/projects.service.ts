@@ -53,6 +53,12 @@ export function createProjectsService(deps: {
       }));
     },
 
+    /** Every project of the instance with its owners' user ids: for the instance admin only. */
+    async all() {
+      const [rows, owners] = await Promise.all([store.all(), store.owners()]);
+      return rows.map((p) => ({ id: p.id, name: p.name, createdAt: p.createdAt, ownerIds: owners.filter((o) => o.projectId === p.id).map((o) => o.userId) }));
+    },
+
     async create(user: { id: string; email: string }, body: { name: string; description: string }) {
       return db.transaction(async (tx) => {
         const project = await store.insert({ name: body.name, description: body.description, createdBy: user.id }, tx);

@@ -36,6 +36,14 @@ export function createProjectsStore(db: Db, cache?: ReadCache) {
     delete: (id: string) => db.delete(projects).where(eq(projects.id, id)),
 
     members: (projectId: string) => db.select().from(projectMembers).where(eq(projectMembers.projectId, projectId)),
+    /** Every project, by name, with its owners (the instance admin's plans page). */
+    all: () =>
+      db
+        .select()
+        .from(projects)
+        .orderBy(sql`lower(${projects.name})`),
+    owners: () =>
+      db.select({ projectId: projectMembers.projectId, userId: projectMembers.userId }).from(projectMembers).where(eq(projectMembers.permission, 'owner')),
     /** Names of projects by id (other modules show the project a row belongs to). */
     names: async (ids: string[]) =>
       new Map(

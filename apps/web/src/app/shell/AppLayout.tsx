@@ -12,7 +12,7 @@ import { SideMenu } from './SideMenu';
 import classes from './AppLayout.module.css';
 
 /** Pages without the side menu (spec §2.1); they do not need a current project either. */
-const MENU_HIDDEN = ['/projects', '/account', '/page-not-found'];
+const MENU_HIDDEN = ['/projects', '/account', '/page-not-found', '/admin'];
 export const isMenuHidden = (pathname: string) => MENU_HIDDEN.some((p) => pathname === p || pathname.startsWith(`${p}/`));
 
 const RAIL = 72;

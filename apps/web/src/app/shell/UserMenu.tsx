@@ -1,5 +1,5 @@
 import { Avatar, Menu, Text, UnstyledButton } from '@mantine/core';
-import { IconCookie, IconFileText, IconHelp, IconLogout, IconShieldLock, IconUserCircle } from '@tabler/icons-react';
+import { IconCookie, IconCreditCard, IconFileText, IconHelp, IconLogout, IconShieldLock, IconUserCircle } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useProfile } from '../../api/session';
 import { signOut } from '../../api/logout';
@@ -33,6 +33,11 @@ export function UserMenu() {
         <Menu.Item component={Link} to="/account" leftSection={<IconUserCircle size={16} />}>
           My Account
         </Menu.Item>
+        {profile?.isInstanceAdmin && (
+          <Menu.Item component={Link} to="/admin/plans" leftSection={<IconCreditCard size={16} />}>
+            Project plans
+          </Menu.Item>
+        )}
         <Menu.Item {...external} href={EXTERNAL_LINKS.help} leftSection={<IconHelp size={16} />}>
           Help
         </Menu.Item>

@@ -8,4 +8,6 @@ export const billingKeys = {
   plans: () => [...billingKeys.all, 'plans'] as const,
   subscription: (projectId: string) => [...billingKeys.all, projectId, 'subscription'] as const,
   history: (projectId: string) => [...billingKeys.all, projectId, 'history'] as const,
+  payments: (projectId: string) => [...billingKeys.all, projectId, 'payments'] as const,
+  provider: () => [...billingKeys.all, 'provider'] as const,
 };

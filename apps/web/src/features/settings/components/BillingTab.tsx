@@ -1,13 +1,30 @@
-import { Grid, Stack } from '@mantine/core';
+import { Alert, Grid, Stack } from '@mantine/core';
+import { IconInfoCircle, IconCircleCheck } from '@tabler/icons-react';
+import { useSearchParams } from 'react-router';
+import { useBillingProvider } from '../api/get-billing-provider';
 import { PaymentPlansCard } from './PaymentPlansCard';
+import { PaymentsCard } from './PaymentsCard';
 import { PromoCodeCard } from './PromoCodeCard';
 import { SubscriptionCard } from './SubscriptionCard';
 import { SubscriptionHistoryCard } from './SubscriptionHistoryCard';
 
 /** Billing (spec §2.9, §9): current subscription, recurring payment, promo code, plans and history. */
 export function BillingTab({ projectId }: { projectId: string }) {
+  const provider = useBillingProvider();
+  const cardPayments = provider.data?.cardPayments ?? false;
+  const [params] = useSearchParams();
   return (
     <Stack gap="lg">
+      {params.get('checkout') === 'success' && (
+        <Alert color="teal" icon={<IconCircleCheck size={18} />} title="Payment received">
+          Thank you. Your subscription changes as soon as Stripe confirms the payment.
+        </Alert>
+      )}
+      {provider.data && !cardPayments && (
+        <Alert color="blue" variant="light" icon={<IconInfoCircle size={18} />} title="Plans are managed by the instance admin">
+          This Gantry instance does not take card payments. Ask your instance admin to change this project&apos;s plan, or redeem a promo code.
+        </Alert>
+      )}
       <Grid gutter="lg">
         <Grid.Col span={{ base: 12, md: 7 }}>
           <SubscriptionCard projectId={projectId} />
@@ -16,8 +33,9 @@ export function BillingTab({ projectId }: { projectId: string }) {
           <PromoCodeCard projectId={projectId} />
         </Grid.Col>
       </Grid>
-      <PaymentPlansCard />
+      <PaymentPlansCard projectId={projectId} cardPayments={cardPayments} />
       <SubscriptionHistoryCard projectId={projectId} />
+      {cardPayments && <PaymentsCard projectId={projectId} />}
     </Stack>
   );
 }

@@ -1,9 +1,11 @@
 import { Badge, Button, Card, Group, List, SegmentedControl, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconCheck } from '@tabler/icons-react';
 import { useState } from 'react';
-import { describeLimitations, type PaymentPlan } from '@gantry/contracts';
+import { describeLimitations, SPECIAL_DEAL_PRICE, type PaymentPlan } from '@gantry/contracts';
+import { toast } from '../../../api/toast';
 import { EXTERNAL_LINKS } from '../../../ui/links';
 import { usePaymentPlans } from '../api/get-payment-plans';
+import { useStartCheckout } from '../api/start-checkout';
 
 type Frequency = 'monthly' | 'yearly';
 
@@ -12,11 +14,17 @@ export const listedPlans = (plans: PaymentPlan[]) => plans.filter((p) => p.name 
 /** Business gets 'Free Pilot', any other plan 'Let's Talk'; both open the booking page. */
 export const planCallToAction = (plan: PaymentPlan) => (plan.name === 'Business' ? 'Free Pilot' : "Let's Talk");
 
-/** Payment plans with a monthly/yearly toggle (default yearly); prices per month. */
-export function PaymentPlansCard() {
+/**
+ * Payment plans with a monthly/yearly toggle (default yearly); prices per month. With card payments
+ * (Stripe) a plan and the special deal can be bought here; without, the instance admin assigns plans.
+ */
+export function PaymentPlansCard({ projectId, cardPayments }: { projectId: string; cardPayments: boolean }) {
   const plans = usePaymentPlans();
   const [frequency, setFrequency] = useState<Frequency>('yearly');
   const listed = listedPlans(plans.data ?? []);
+  const checkout = useStartCheckout(projectId);
+  const buying = checkout.isPending ? checkout.variables : null;
+  const buy = (body: Parameters<typeof checkout.mutate>[0]) => checkout.mutate(body, { onError: (e) => toast.apiError(e) });
 
   return (
     <Card withBorder radius="md" padding="lg">
@@ -77,21 +85,43 @@ export function PaymentPlansCard() {
                     <List.Item key={l}>{l}</List.Item>
                   ))}
                 </List>
-                <Button component="a" href={EXTERNAL_LINKS.booking} target="_blank" rel="noreferrer" mt="xs">
-                  {planCallToAction(plan)}
-                </Button>
+                <Group grow mt="xs">
+                  {cardPayments && (
+                    <Button loading={buying?.kind === 'plan' && buying.planId === plan.id} onClick={() => buy({ kind: 'plan', planId: plan.id, frequency })}>
+                      Subscribe
+                    </Button>
+                  )}
+                  <Button component="a" href={EXTERNAL_LINKS.booking} target="_blank" rel="noreferrer" variant={cardPayments ? 'default' : 'filled'}>
+                    {planCallToAction(plan)}
+                  </Button>
+                </Group>
               </Stack>
             </Card>
           ))}
-          <Card withBorder radius="md" padding="lg" style={{ borderStyle: 'dashed' }}>
-            <Stack gap="xs" justify="center" h="100%">
+          <Card withBorder radius="md" padding="lg" style={{ borderStyle: 'dashed' }} data-testid="special-deal">
+            <Stack gap="sm" justify="center" h="100%">
               <Badge variant="light" color="violet" w="fit-content">
                 Special deal
               </Badge>
-              <Text fw={700}>1 year of the Professional plan for 69 USD</Text>
+              <Group gap={4} align="baseline">
+                <Text fz={32} fw={800}>
+                  ${SPECIAL_DEAL_PRICE}
+                </Text>
+                <Text c="dimmed" size="sm">
+                  for 1 year
+                </Text>
+              </Group>
+              <Text fw={600}>One year of the Professional plan, paid once.</Text>
               <Text size="sm" c="dimmed">
-                Got a promo code? Redeem it below to activate one year of the Professional plan.
+                {cardPayments
+                  ? 'No renewal: after the year the project returns to the Starter plan unless you choose a plan.'
+                  : 'Ask the instance admin for it, or redeem a promo code in the Promo code card.'}
               </Text>
+              {cardPayments && (
+                <Button variant="light" color="violet" loading={buying?.kind === 'special-deal'} onClick={() => buy({ kind: 'special-deal' })}>
+                  Get the deal
+                </Button>
+              )}
             </Stack>
           </Card>
         </SimpleGrid>

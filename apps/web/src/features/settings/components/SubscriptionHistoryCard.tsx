@@ -7,13 +7,31 @@ import { DataTable, type Column } from '../../../ui/DataTable';
 import { formatDate } from '../../../ui/dayjs';
 import { useSubscriptionHistory } from '../api/get-subscription-history';
 
+/** How each subscription came about, in words. */
+const TYPE_LABELS: Record<string, string> = {
+  TRIAL: 'Trial',
+  PROMO: 'Promo code',
+  APPSUMO: 'AppSumo',
+  PAID: 'Instance admin',
+  CARD: 'Card payment',
+};
+
 const columns: Column<SubscriptionHistoryEntry>[] = [
   {
-    key: 'type',
+    key: 'plan',
     header: 'Plan',
     render: (h) => (
+      <Text size="sm" fw={600}>
+        {h.planName}
+      </Text>
+    ),
+  },
+  {
+    key: 'type',
+    header: 'Type',
+    render: (h) => (
       <Badge variant="light" radius="sm">
-        {h.type}
+        {TYPE_LABELS[h.type] ?? h.type}
       </Badge>
     ),
   },
@@ -43,7 +61,13 @@ export function SubscriptionHistoryCard({ projectId }: { projectId: string }) {
       <Title order={4} fz="md" p="lg" pb="xs">
         Subscription history
       </Title>
-      <DataTable columns={columns} rows={history.data ?? []} rowKey={(h) => `${h.subscriptionId}-${h.startDate}`} loading={history.isPending} />
+      <DataTable
+        data-testid="subscription-history"
+        columns={columns}
+        rows={history.data ?? []}
+        rowKey={(h) => `${h.subscriptionId}-${h.startDate}`}
+        loading={history.isPending}
+      />
     </Card>
   );
 }

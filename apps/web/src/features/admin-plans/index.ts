@@ -1,0 +1,1 @@
+export { adminPlanRoutes } from './routes';

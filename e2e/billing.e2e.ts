@@ -1,0 +1,86 @@
+/**
+ * Billing in headless Chromium: the instance admin (the first account) gives a project its plan on
+ * /admin/plans and the project's billing tab shows it; with Stripe Checkout on (a local stand-in of
+ * Stripe's API at STRIPE_API_BASE) the owner starts a checkout, lands on the URL the stand-in gave,
+ * and the signed webhooks Stripe would send turn into the subscription, history and payments shown.
+ */
+import { afterAll, describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import Stripe from 'stripe';
+import { startStripeStandin } from '@gantry/test-support/stripe-standin';
+import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
+
+const SECRET_KEY = 'sk_test_gantry_e2e';
+const WEBHOOK_SECRET = 'whsec_gantry_e2e';
+const standin = await startStripeStandin({ secretKey: SECRET_KEY });
+afterAll(() => standin.close());
+
+const toast = (page: Page, text: string | RegExp) => page.getByRole('alert').filter({ hasText: text });
+
+describe('billing', () => {
+  const stack = useStack({ env: { STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: standin.url } });
+  const admin = { email: 'ada.admin@example.com', password: 'Admin12345', firstName: 'Ada', lastName: 'Admin' };
+  const owner = { email: 'otto.owner@example.com', password: 'Owner12345', firstName: 'Otto', lastName: 'Owner' };
+  let ownerPage: Page;
+
+  test('the instance admin sets a project plan on the admin page; the billing tab shows it', async () => {
+    await verifiedUser(stack, admin); // the first account of the instance
+    const ownerToken = await verifiedUser(stack, owner);
+    await stack.api('POST', '/ms-project/projects', { name: 'Shop', description: 'The web shop' }, ownerToken);
+
+    const page = await stack.newPage();
+    await page.goto('/login');
+    await page.getByLabel('Username').fill(admin.email);
+    await page.getByLabel('Password', { exact: true }).fill(admin.password);
+    await page.getByRole('button', { name: 'Log In' }).click();
+    await page.waitForURL('**/projects');
+    await page.getByTestId('user-menu').click();
+    await page.getByRole('menuitem', { name: 'Project plans', exact: true }).click();
+    await page.waitForURL('**/admin/plans');
+    const row = page.getByTestId('admin-projects').getByRole('row').filter({ hasText: 'Shop' });
+    await row.getByText(owner.email).waitFor();
+    await row.getByText('TRIAL').waitFor();
+    await row.getByRole('textbox', { name: 'Plan of Shop', exact: true }).click();
+    await page.getByRole('option', { name: 'Professional', exact: true }).click();
+    await toast(page, 'Shop is now on the Professional plan').waitFor();
+    await row.getByText('ACTIVE').waitFor();
+    await page.screenshot({ path: 'e2e/.artifacts/billing-admin-plans.png', fullPage: true });
+
+    ownerPage = await stack.newPage({ keep: true });
+    await logInAndOpenProject(ownerPage, owner.email, owner.password, 'Shop');
+    await ownerPage.goto('/settings?tab=billing');
+    await expect.poll(() => ownerPage.getByTestId('subscription-plan').textContent()).toBe('Professional');
+    const history = ownerPage.getByTestId('subscription-history');
+    await history.getByRole('row').filter({ hasText: 'Instance admin' }).filter({ hasText: 'Professional' }).waitFor();
+    await history.getByRole('row').filter({ hasText: 'Trial' }).filter({ hasText: 'Starter' }).waitFor();
+    await ownerPage.getByTestId('special-deal').getByText('One year of the Professional plan, paid once.').waitFor();
+  });
+
+  test('Stripe Checkout: the owner subscribes, the signed webhooks arrive, the tab shows the subscription and history', async () => {
+    const plan = ownerPage.getByTestId('payment-plan').filter({ hasText: 'Business' });
+    await plan.getByRole('button', { name: 'Subscribe', exact: true }).click();
+    await ownerPage.waitForURL(`${standin.url}/pay/**`);
+    await ownerPage.getByText('Stripe Checkout stand-in').waitFor();
+    await expect.poll(() => ownerPage.getByTestId('checkout-item').textContent()).toBe('Gantry Business (yearly): 4788.00 USD');
+
+    // The customer pays; Stripe posts its events, each signed with the endpoint secret.
+    const sessionId = new URL(ownerPage.url()).pathname.split('/').pop()!;
+    const stripe = new Stripe(SECRET_KEY);
+    for (const event of standin.complete(sessionId)) {
+      const payload = JSON.stringify(event);
+      const res = await fetch(`${stack.url}/ms-project/billing/stripe/webhook`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'stripe-signature': stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }) },
+        body: payload,
+      });
+      expect(res.status).toBe(200);
+    }
+
+    await ownerPage.goto(standin.sessions.get(sessionId)!.success_url);
+    await ownerPage.getByText('Payment received', { exact: true }).waitFor();
+    await expect.poll(() => ownerPage.getByTestId('subscription-plan').textContent()).toBe('Business');
+    await ownerPage.getByTestId('subscription-history').getByRole('row').filter({ hasText: 'Card payment' }).filter({ hasText: 'Business' }).waitFor();
+    await ownerPage.getByTestId('payments').getByRole('row').filter({ hasText: 'Business' }).filter({ hasText: '$4,788.00' }).waitFor();
+    await ownerPage.screenshot({ path: 'e2e/.artifacts/billing-tab-stripe.png', fullPage: true });
+  });
+});
