@@ -279,11 +279,11 @@ describe('validatePipelineSpec: errors', () => {
       errors: ['Invalid "type" value on the step Lint'],
     },
     {
-      name: 'type "build" is not a type',
+      name: 'a type spelled differently is not a type ("Build", not "build")',
       text: yaml`
         steps:
           Build:
-            type: build
+            type: Build
             commands: [ls]
       `,
       errors: ['Invalid "type" value on the step Build'],
@@ -359,7 +359,7 @@ describe('validatePipelineSpec: errors', () => {
     {
       name: 'deploy environment partial not a boolean',
       text: 'steps:\n  Deploy:\n    type: deploy\n    target: environment\n    env_id: e\n    partial: "yes"\n',
-      errors: ['Should be boolean Path: steps.Deploy.partial'],
+      errors: ['Should be boolean or object Path: steps.Deploy.partial'],
     },
     {
       name: 'deploy with an unknown target',

@@ -1,5 +1,6 @@
 /**
- * The pipeline spec (`gantry.yaml`, payload field `gantryYaml`): its format, its validation
+ * The pipeline spec (`gantry.yaml`, or `.microtica/microtica.yaml` as specs brought from the original
+ * product keep it; payload field `gantryYaml`): its format, its validation
  * rules (spec delivery.md §5 "Pipeline YAML"), the step catalogue of the editor, the default
  * template, the execution plan and `{{NAME}}` placeholders. Pure: no I/O, no node: imports —
  * the web editor and the server's build runner both use it.
@@ -19,8 +20,10 @@
  *     stage: clone
  *     type: git-clone
  *     depth: 50                # optional positive integer
- *   Build:                     # no type + image/commands/artifacts = a plain build step
+ *   Build:                     # `type: build`, or no type + image/commands/artifacts = a plain build step
  *     stage: build
+ *     title: Build the app     # optional on any step: shown on the step card
+ *     cache: true              # optional: keep the step's dependency folders between builds
  *     image: node:20
  *     runtime: { packages: { nodejs: 20 } }   # optional per step (build steps only)
  *     commands:                # at least one string
@@ -29,8 +32,10 @@
  *     artifacts:               # at least one of files / json
  *       files:                 # named zipped file sets: name → paths/globs relative to the work dir
  *         package_zip:         # name: letters, digits, '.', '_', '-', not starting with '.', '_' or '-'
- *           - dist/
+ *           - dist/            # a list of paths, or one path (`package_zip: dist/`)
  *       json: output.json      # a JSON file whose content is kept as the step's json artifact
+ *     docker:                  # optional: after the commands, build and push as a docker-push step would
+ *       image_name: web        # required; tag?, registry?, dockerfile?, context?
  * ```
  *
  * Rules:
@@ -42,16 +47,17 @@
  *   - `git-clone`: `depth?` (integer ≥ 1)
  *   - `docker-push`: `image_name` (required), `tag?`, `registry?`, `dockerfile?`, `context?`
  *   - `deploy`: `target?` = `kubernetes` (default) | `environment`;
- *      kubernetes: `cluster`, `namespace`, `service` (required), `tag?`;
- *      environment: `env_id` (required), `partial?` (boolean)
+ *      kubernetes: `cluster`, `namespace`, `service` (required), `tag?`, `branch_filter?`;
+ *      environment: `env_id` (required), `partial?` (a boolean, or
+ *      `{ create_missing_resources?: boolean, resource_version_overrides?: { name: version } }`)
  *   - `cfn-component`: `template` (required)
  *   - `trigger-pipeline`: `pipeline` (required, a pipeline name), `branch?`
  *   - `terraform-build`: `terraform_dir?` (default '.')
  *   - `trigger-reflect-test`: `test_id` (required), `tags?` (list of at least one string)
  *   All those values are non-empty strings unless said otherwise.
  * - Placeholders `{{NAME}}` (GANTRY_PIPELINE_ID, GANTRY_PIPELINE_NAME, GANTRY_PIPELINE_EXECUTION_ID,
- *   GANTRY_BRANCH, GANTRY_COMMIT) are kept as written by the validator; the build runner resolves
- *   them with `resolvePlaceholders` when it uses a value.
+ *   GANTRY_BRANCH, GANTRY_COMMIT, their MIC_ aliases, and any pipeline variable by name) are kept as
+ *   written by the validator; the build runner resolves them (values and map keys) when it uses a value.
  *
  * Schema errors read '{message} Path: {path}', the path being dot-separated keys with `[i]` for
  * list items (`steps.Build.commands[0]`, `runtime.computeType`), or 'Root level' for the root.
@@ -87,10 +93,19 @@ export type SpecRuntime = {
   packages?: Partial<Record<RuntimePackage, string | number>>;
 };
 
+/** Artifacts as parsed: a `files` entry given as one path is a list of one. */
 export type StepArtifacts = { files?: Record<string, string[]>; json?: string };
+
+/** The `docker` block of a `build` step: the image it builds and pushes after its commands, as a docker-push step would. */
+export type StepDockerBlock = { image_name: string; registry?: string; tag?: string; dockerfile?: string; context?: string };
+
+/** `partial` of an environment deploy: a boolean, or which resources get which versions (and whether missing ones are created). */
+export type PartialDeploy = boolean | { create_missing_resources?: boolean; resource_version_overrides?: Record<string, string> };
 
 export type ParsedStep = {
   name: string;
+  /** What the step card shows besides the name (`title`), when given. */
+  title?: string;
   /** The step's stage; null when the spec lists no stages. */
   stage: string | null;
   type: StepType | 'build';
@@ -126,8 +141,16 @@ export type ExecutionGroup = { stage: string | null; steps: ParsedStep[] };
 
 const text = { type: 'string', minLength: 1 } as const;
 const anything = {} as const;
-/** `stage` and `type` are checked by hand (own messages), so step schemas accept them as they are. */
-const common = { stage: anything, type: anything } as const;
+/** `stage` and `type` are checked by hand (own messages), so step schemas accept them as they are; any step may have a `title`. */
+const common = { stage: anything, type: anything, title: text } as const;
+/** One path or a list of paths (specs written for the original product use both). */
+const pathOrPaths = { type: ['string', 'array'], minLength: 1, minItems: 1, items: text } as const;
+const dockerBlockSchema = {
+  type: 'object',
+  required: ['image_name'],
+  properties: { image_name: text, tag: text, registry: text, dockerfile: text, context: text },
+  additionalProperties: false,
+} as const;
 
 const runtimeSchema = {
   type: 'object',
@@ -162,6 +185,8 @@ const buildStepSchema = {
     image: text,
     runtime: runtimeSchema,
     commands: { type: 'array', minItems: 1, items: { type: 'string' } },
+    cache: { type: 'boolean' },
+    docker: dockerBlockSchema,
     artifacts: {
       type: 'object',
       minProperties: 1,
@@ -170,7 +195,7 @@ const buildStepSchema = {
           type: 'object',
           minProperties: 1,
           propertyNames: { pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]*$' },
-          additionalProperties: { type: 'array', minItems: 1, items: text },
+          additionalProperties: pathOrPaths,
         },
         json: text,
       },
@@ -195,13 +220,25 @@ const typedStepSchemas = {
   'deploy-kubernetes': {
     type: 'object',
     required: ['cluster', 'namespace', 'service'],
-    properties: { ...common, target: { enum: [...DEPLOY_TARGETS] }, cluster: text, namespace: text, service: text, tag: text },
+    properties: { ...common, target: { enum: [...DEPLOY_TARGETS] }, cluster: text, namespace: text, service: text, tag: text, branch_filter: text },
     additionalProperties: false,
   },
   'deploy-environment': {
     type: 'object',
     required: ['env_id'],
-    properties: { ...common, target: { enum: [...DEPLOY_TARGETS] }, env_id: text, partial: { type: 'boolean' } },
+    properties: {
+      ...common,
+      target: { enum: [...DEPLOY_TARGETS] },
+      env_id: text,
+      partial: {
+        type: ['boolean', 'object'],
+        properties: {
+          create_missing_resources: { type: 'boolean' },
+          resource_version_overrides: { type: 'object', additionalProperties: { type: ['string', 'number'], minLength: 1 } },
+        },
+        additionalProperties: false,
+      },
+    },
     additionalProperties: false,
   },
   'cfn-component': {
@@ -365,6 +402,13 @@ function stepConfig(type: StepType | 'build', step: Plain): Record<string, unkno
   return config;
 }
 
+function parsedArtifacts(artifacts: Plain): StepArtifacts {
+  const out = { ...artifacts } as StepArtifacts & { files?: Record<string, string | string[]> };
+  if (isPlainObject(artifacts.files))
+    out.files = Object.fromEntries(Object.entries(artifacts.files).map(([k, v]) => [k, ([] as string[]).concat(v as string | string[])]));
+  return out as StepArtifacts;
+}
+
 /**
  * Validates a pipeline spec (delivery.md §5 "Pipeline YAML"). Returns every error found, in
  * file order (stages, runtime, root, then step by step, then unused stages), and the parsed
@@ -442,7 +486,10 @@ function validateSpecObject(raw: Map<unknown, unknown>, root: Plain): PipelineSp
 
       // Type.
       let type: StepType | 'build';
-      if (step.type !== undefined) {
+      if (step.type === 'build') {
+        type = 'build';
+        errors.push(...schemaErrors(v.build, step, ['steps', name]));
+      } else if (step.type !== undefined) {
         if (!isStepType(step.type)) {
           errors.push(`Invalid "type" value on the step ${name}`);
           continue;
@@ -464,9 +511,10 @@ function validateSpecObject(raw: Map<unknown, unknown>, root: Plain): PipelineSp
         commands: type === 'build' && Array.isArray(step.commands) ? (step.commands as string[]) : [],
         config: stepConfig(type, step),
       };
+      if (typeof step.title === 'string') parsed.title = step.title;
       if (type === 'build') {
         if (typeof step.image === 'string') parsed.image = step.image;
-        if (isPlainObject(step.artifacts)) parsed.artifacts = step.artifacts as StepArtifacts;
+        if (isPlainObject(step.artifacts)) parsed.artifacts = parsedArtifacts(step.artifacts);
         if (isPlainObject(step.runtime)) parsed.runtime = step.runtime as SpecRuntime;
       }
       steps.push(parsed);
@@ -494,11 +542,65 @@ export function executionPlan(spec: ParsedSpec): ExecutionGroup[] {
 
 // ───────────────────────────── placeholders ─────────────────────────────
 
+/**
+ * The original product's variables (specs brought from it use them), as aliases of Gantry's own.
+ * MIC_BRANCH_FILTER is the branch being built: the one the pipeline's branch filter let through.
+ */
+export const MIC_PLACEHOLDER_ALIASES = {
+  MIC_PIPELINE_ID: 'GANTRY_PIPELINE_ID',
+  MIC_PIPELINE_NAME: 'GANTRY_PIPELINE_NAME',
+  MIC_PIPELINE_EXECUTION_ID: 'GANTRY_PIPELINE_EXECUTION_ID',
+  MIC_BRANCH_FILTER: 'GANTRY_BRANCH',
+  MIC_BRANCH: 'GANTRY_BRANCH',
+  MIC_COMMIT: 'GANTRY_COMMIT',
+  MIC_COMMIT_SHA: 'GANTRY_COMMIT',
+} as const satisfies Record<string, (typeof PIPELINE_PLACEHOLDER_VARIABLES)[number]>;
+
+/**
+ * What `{{NAME}}` resolves from in a build: the pipeline's own variables by name, then Gantry's
+ * variables and their MIC_ aliases (those win over a pipeline variable of the same name).
+ */
+export function placeholderVariables(
+  gantry: Record<(typeof PIPELINE_PLACEHOLDER_VARIABLES)[number], string>,
+  pipelineVariables: Record<string, string> = {},
+): Record<string, string> {
+  const aliases = Object.fromEntries(Object.entries(MIC_PLACEHOLDER_ALIASES).map(([mic, own]) => [mic, gantry[own]]));
+  return { ...pipelineVariables, ...gantry, ...aliases };
+}
+
+/** Resolves placeholders in every string of a step's config, map keys included (`{{RESOURCE}}: v2`). */
+export function resolvePlaceholdersDeep(value: unknown, vars: Record<string, string>): unknown {
+  if (typeof value === 'string') return resolvePlaceholders(value, vars);
+  if (Array.isArray(value)) return value.map((v) => resolvePlaceholdersDeep(v, vars));
+  if (isPlainObject(value)) {
+    const out: Plain = {};
+    for (const [k, v] of Object.entries(value)) {
+      Object.defineProperty(out, resolvePlaceholders(k, vars), { value: resolvePlaceholdersDeep(v, vars), enumerable: true, writable: true, configurable: true });
+    }
+    return out;
+  }
+  return value;
+}
+
 /** Replaces `{{NAME}}` (spaces inside the braces allowed) with vars[NAME]; unknown names stay as written. */
 export function resolvePlaceholders(input: string, vars: Record<string, string>): string {
   return input.replace(/\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g, (whole, name: string) =>
     Object.prototype.hasOwnProperty.call(vars, name) ? vars[name] : whole,
   );
+}
+
+// ───────────────────────────── spec file ─────────────────────────────
+
+/**
+ * Where a pipeline's spec may live in its repository, relative to the pipeline's work dir, in the
+ * order they are looked for: Gantry's own file, then the original product's.
+ */
+export const SPEC_FILE_NAMES = ['gantry.yaml', '.microtica/microtica.yaml'] as const;
+
+/** A spec file's path in the repository, under the work dir ('/' or '' is the repository's root). */
+export function specFilePath(workDir: string, file: (typeof SPEC_FILE_NAMES)[number] = SPEC_FILE_NAMES[0]): string {
+  const dir = workDir.replace(/^\/+|\/+$/g, '');
+  return dir ? `${dir}/${file}` : file;
 }
 
 // ───────────────────────────── catalogue and template ─────────────────────────────
