@@ -172,7 +172,11 @@ describe('what stays invalid in those shapes (§5 wording)', () => {
       text: 'steps:\n  D:\n    type: deploy\n    target: environment\n    env_id: e\n    branch_filter: main\n',
       errors: ["Invalid property 'branch_filter' Path: steps.D"],
     },
-    { name: 'docker on a git-clone step', text: 'steps:\n  C:\n    type: git-clone\n    docker:\n      image_name: x\n', errors: ["Invalid property 'docker' Path: steps.C"] },
+    {
+      name: 'docker on a git-clone step',
+      text: 'steps:\n  C:\n    type: git-clone\n    docker:\n      image_name: x\n',
+      errors: ["Invalid property 'docker' Path: steps.C"],
+    },
   ];
   it.each(cases)('$name', ({ text, errors }) => {
     expect(validatePipelineSpec(text)).toEqual({ errors, spec: null });
@@ -198,7 +202,12 @@ describe('placeholders of brought specs', () => {
   it('resolves in values and in keys, deep', () => {
     expect(
       resolvePlaceholdersDeep(
-        { env_id: '{{CLUSTER_ID}}', partial: { resource_version_overrides: { '{{RESOURCE_NAME}}': '{{MIC_PIPELINE_EXECUTION_ID}}' } }, n: 1, list: ['{{UNKNOWN}}'] },
+        {
+          env_id: '{{CLUSTER_ID}}',
+          partial: { resource_version_overrides: { '{{RESOURCE_NAME}}': '{{MIC_PIPELINE_EXECUTION_ID}}' } },
+          n: 1,
+          list: ['{{UNKNOWN}}'],
+        },
         vars,
       ),
     ).toEqual({ env_id: 'prod', partial: { resource_version_overrides: { Api: 'b-9' } }, n: 1, list: ['{{UNKNOWN}}'] });

@@ -575,7 +575,12 @@ export function resolvePlaceholdersDeep(value: unknown, vars: Record<string, str
   if (isPlainObject(value)) {
     const out: Plain = {};
     for (const [k, v] of Object.entries(value)) {
-      Object.defineProperty(out, resolvePlaceholders(k, vars), { value: resolvePlaceholdersDeep(v, vars), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, resolvePlaceholders(k, vars), {
+        value: resolvePlaceholdersDeep(v, vars),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return out;
   }

@@ -79,6 +79,7 @@ export type Artifact = z.infer<typeof Artifact>;
 
 export const BuildStep = z.object({
   name: z.string(),
+  title: z.string().nullable().optional(),
   stage: z.string().nullable(),
   type: z.string(),
   status: BuildStatus.nullable(),
@@ -136,7 +137,8 @@ export const TriggerBody = z.object({
     .regex(/^refs\/heads\/.+/, 'ref must look like refs/heads/{branch}')
     .refine((ref) => !ref.startsWith(BRANCH_REF) || isValidBranchName(ref.slice(BRANCH_REF.length)), BRANCH_NAME_MESSAGE),
 });
-export const PipelineSpec = z.object({ sourceCode: z.boolean(), gantryYaml: z.string() });
+/** `specFile`: the repository file the spec was read from (`gantry.yaml` or `.microtica/microtica.yaml` under the work dir), when it is kept there. */
+export const PipelineSpec = z.object({ sourceCode: z.boolean(), gantryYaml: z.string(), specFile: z.string().optional() });
 export type PipelineSpec = z.infer<typeof PipelineSpec>;
 export const UpdateSpecBody = z.object({ gantryYaml: InputText().refine(isSpecWithinSize, SPEC_TOO_LARGE_MESSAGE) });
 export const PipelineMetrics = z.object({ successfulExecutions: z.number().int(), failedExecutions: z.number().int(), buildTime: z.number() });

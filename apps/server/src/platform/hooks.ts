@@ -79,6 +79,20 @@ export type RunFinished =
       triggeredBy: string | null;
     };
 
+/** A pipeline's deploy step deploys an environment (by id or name), the named resources set to versions first. */
+export type EnvironmentDeployRequest = {
+  projectId: string;
+  environment: string;
+  /** Resource name → component version (a build id); a resource not in the environment is created only when asked. */
+  resourceVersions: Record<string, string>;
+  createMissingResources: boolean;
+  initiator: { pipelineId: string; buildId: string };
+  /** The deployment's log lines, as they come. */
+  log: (line: string) => void;
+  signal: AbortSignal;
+};
+export type EnvironmentDeployResult = { deploymentId: string; environment: string; status: string; error: string | null; succeeded: boolean };
+
 /** One entry of the project timeline (/ms-elasticsearch). */
 export type TimelineSource = (projectId: string, type?: string) => Promise<TimelineEvent[]>;
 
@@ -102,6 +116,8 @@ export function createHooks() {
     stageRemoved: createSignal<{ stageId: string }>(),
     /** A run ended (notifications tell the project's members). */
     runFinished: createSignal<RunFinished>(),
+    /** A pipeline's deploy step deploys an environment and waits for the deployment's end (deployments answer). */
+    environmentDeploy: createQuestion<[EnvironmentDeployRequest], EnvironmentDeployResult>('environmentDeploy'),
     /** Where the project timeline's events come from (builds; deployments later). */
     timelineSources: createCollector<Parameters<TimelineSource>, TimelineEvent[]>(),
   };

@@ -1,7 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import { validatePipelineSpec, resolvePlaceholders, type ParsedSpec } from '@gantry/contracts';
+import {
+  validatePipelineSpec,
+  resolvePlaceholders,
+  resolvePlaceholdersDeep,
+  placeholderVariables,
+  MIC_PLACEHOLDER_ALIASES,
+  type ParsedSpec,
+} from '@gantry/contracts';
 import type { Sandbox } from '../../integrations/executor/sandbox.js';
 import { removeTree } from '../../integrations/executor/workspace-files.js';
 import type { Realtime } from '../../platform/realtime.js';
@@ -16,6 +23,8 @@ import { createMasker } from '../../platform/masking.js';
 import { runStep, type StepContext } from './step-handlers.js';
 import { createRunKit, stoppedByServer } from '../../platform/run-kit.js';
 import type { RegistriesPort } from '../registries/registries.port.js';
+import type { EnvironmentDeployRequest, EnvironmentDeployResult } from '../../platform/hooks.js';
+import type { ServiceDeploys } from './deploy-steps.js';
 
 export const logsRoom = (buildId: string, step: string) => `logs:${buildId}:${step}`;
 /** A RUNNING build whose worker has not beaten for this long belongs to a dead process. */
@@ -42,6 +51,12 @@ export function createBuildsJobs(deps: {
   registries?: RegistriesPort;
   /** CONTAINER_SCANNER (docker-push scans the image it built with it). */
   containerScanner?: string;
+  /** Where `cache: true` steps keep their dependency folders between builds. */
+  cacheRoot: string;
+  /** The project's services (Kubernetes deploy steps; optional: the step says so when absent). */
+  services?: ServiceDeploys;
+  /** Deploys an environment (environment deploy steps), through the deployments module. */
+  deployEnvironment: (req: EnvironmentDeployRequest) => Promise<EnvironmentDeployResult>;
   /** Told of every build that ended (notifications). */
   onFinished?: (build: BuildRow) => Promise<void>;
 }) {
@@ -89,6 +104,14 @@ export function createBuildsJobs(deps: {
         GANTRY_BRANCH: build.branch,
         GANTRY_COMMIT: build.commitSha ?? '',
       };
+      // the original product's names of the same variables, for specs brought from it
+      const micEnv = Object.fromEntries(Object.entries(MIC_PLACEHOLDER_ALIASES).map(([mic, own]) => [mic, platformEnv[own]]));
+      const vars = placeholderVariables(platformEnv, pipelineEnv);
+      // in a command a pipeline variable is a reference to its environment variable: its value (a secret) is never written in the script
+      const commandVars = {
+        ...Object.fromEntries(Object.keys(pipelineEnv).map((k) => [k, `\${${k}}`])),
+        ...shellSafePlaceholders({ ...platformEnv, ...micEnv }),
+      };
       // a step may learn a secret on its way (a registry password): masked from then on, in every later line
       const secrets: string[] = [...masked, token];
       let maskNow = createMasker(secrets);
@@ -125,9 +148,10 @@ export function createBuildsJobs(deps: {
           sandbox: deps.sandbox,
           signal: signal,
           log: sink.line,
-          env: { ...pipelineEnv, ...platformEnv },
-          resolve: (text: string) => resolvePlaceholders(text, platformEnv),
-          resolveCommand: (text: string) => resolvePlaceholders(text, shellSafePlaceholders(platformEnv)),
+          env: { ...pipelineEnv, ...platformEnv, ...micEnv },
+          resolve: (text: string) => resolvePlaceholders(text, vars),
+          resolveValue: (value: unknown) => resolvePlaceholdersDeep(value, vars),
+          resolveCommand: (text: string) => resolvePlaceholders(text, commandVars),
           git: { client, token },
           artifacts: deps.artifacts,
           store,
@@ -135,6 +159,9 @@ export function createBuildsJobs(deps: {
           containerScanner: deps.containerScanner,
           addSecret,
           warnServer: (message) => deps.log.error({ buildId }, message),
+          cacheRoot: deps.cacheRoot,
+          services: deps.services,
+          deployEnvironment: deps.deployEnvironment,
           triggerPipeline: async (name, branch) => {
             const target = await deps.pipelines.byName(build.projectId, name);
             if (!target) throw new Error(`There is no pipeline named ${name} in this project`);

@@ -20,7 +20,7 @@ import type { BillingService } from '../billing/billing.port.js';
 import type { PipelinesService } from '../pipelines/pipelines.service.js';
 import type { PipelineRow } from '../pipelines/pipelines.store.js';
 import type { GitAccess, GitClientForBuilds } from '../pipelines/git-access.js';
-import { specPath } from '../pipelines/git-access.js';
+import { readRepoSpec } from '../pipelines/git-access.js';
 import { validateSpecOffThread } from '../pipelines/spec-validation.js';
 import type { BuildsStore, BuildRow, StepRow, ArtifactRow } from './builds.store.js';
 
@@ -57,6 +57,7 @@ export function toBuild(b: BuildRow, pipelineName: string, steps: StepRow[] = []
     stages: b.stages.map((name) => ({ name })),
     steps: steps.map((s): BuildStep => ({
       name: s.name,
+      title: s.title,
       stage: s.stage,
       type: s.type,
       status: s.status,
@@ -199,8 +200,10 @@ export function createBuildsService(deps: {
             }),
           ),
       ]);
-      const fromRepo = await specAtCommit(pipeline, commit.sha, () =>
-        client.getFile(token, pipeline.repositoryFullName, commit.sha, specPath(pipeline.workDir)).catch(() => null),
+      const fromRepo = await specAtCommit(
+        pipeline,
+        commit.sha,
+        async () => (await readRepoSpec({ client, token }, pipeline.repositoryFullName, commit.sha, pipeline.workDir))?.text ?? null,
       );
       const specYaml = fromRepo ?? pipeline.specYaml ?? (await deps.pipelines.spec(projectId, pipeline.id)).gantryYaml;
       const { errors, spec } = await validateSpecOffThread(specYaml);
@@ -227,7 +230,9 @@ export function createBuildsService(deps: {
       }
       const plan = executionPlan(spec);
       let position = 0;
-      const steps = plan.flatMap((group) => group.steps.map((s) => ({ name: s.name, stage: s.stage, type: s.type, position: position++ })));
+      const steps = plan.flatMap((group) =>
+        group.steps.map((s) => ({ name: s.name, title: s.title ?? null, stage: s.stage, type: s.type, position: position++ })),
+      );
       const build = await store.insertWithSteps({ ...base, status: 'SCHEDULING', stages: spec.stages }, steps);
       await jobs.send(BUILD_QUEUE, { buildId: build.id }, { expireInSeconds: 4 * 3600, retryLimit: 0 });
       await store.transition(build.id, ['SCHEDULING'], { status: 'QUEUED' });

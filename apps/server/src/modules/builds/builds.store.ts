@@ -155,7 +155,10 @@ export function createBuildsStore(db: Db) {
     pruneDeliveries: (before: Date) => db.delete(webhookDeliveries).where(lt(webhookDeliveries.receivedAt, before)),
 
     // read side of component builds (the components module reaches it through the pipelines api)
-    /** SUCCEEDED builds of a pipeline that left component files at a step, newest first. */
+    /**
+     * Builds of a pipeline that left component files at a step, newest first: SUCCEEDED ones, and the
+     * RUNNING one whose step already SUCCEEDED (a later deploy step of the same build deploys it).
+     */
     componentVersions: (pipelineId: string, step: string, filesName: string) =>
       db
         .select({
@@ -172,7 +175,18 @@ export function createBuildsStore(db: Db) {
           buildArtifacts,
           and(eq(buildArtifacts.buildId, builds.id), eq(buildArtifacts.step, step), eq(buildArtifacts.name, filesName), eq(buildArtifacts.kind, 'files')),
         )
-        .where(and(eq(builds.pipelineId, pipelineId), eq(builds.status, 'SUCCEEDED')))
+        .where(
+          and(
+            eq(builds.pipelineId, pipelineId),
+            or(
+              eq(builds.status, 'SUCCEEDED'),
+              and(
+                eq(builds.status, 'RUNNING'),
+                sql`exists (select 1 from ${buildSteps} where ${buildSteps.buildId} = ${builds.id} and ${buildSteps.name} = ${step} and ${buildSteps.status} = 'SUCCEEDED')`,
+              ),
+            ),
+          ),
+        )
         .orderBy(desc(builds.stopDate), desc(builds.number)),
     /** The newest build of the pipeline that has not ended yet. */
     newestActive: async (pipelineId: string) =>

@@ -46,6 +46,8 @@ export const buildSteps = pgTable(
       .notNull()
       .references(() => builds.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
+    /** The spec's `title` of the step, shown on its card. */
+    title: text('title'),
     stage: text('stage'),
     type: text('type').notNull(),
     position: integer('position').notNull(),

@@ -2,9 +2,10 @@ import type { Pipeline } from '@gantry/contracts';
 import type { ArtifactStore } from '../../platform/artifacts.js';
 import type { BuildsStore } from './builds.store.js';
 import { toBuild } from './builds.service.js';
+import { removePipelineCache } from './build-cache.js';
 
-/** What pipelines need of their builds: the latest one of each, and their artifacts gone with the pipeline. */
-export function createLatestBuilds(deps: { store: BuildsStore; artifacts: ArtifactStore }) {
+/** What pipelines need of their builds: the latest one of each, and their artifacts and step caches gone with the pipeline. */
+export function createLatestBuilds(deps: { store: BuildsStore; artifacts: ArtifactStore; cacheRoot: string }) {
   return {
     async latestFor(pipelineIds: string[]): Promise<Map<string, Pipeline['latestBuild']>> {
       const rows = await deps.store.latestFor(pipelineIds);
@@ -15,6 +16,9 @@ export function createLatestBuilds(deps: { store: BuildsStore; artifacts: Artifa
         }),
       );
     },
-    removeArtifactsOf: (pipelineId: string) => deps.artifacts.removePrefix(`pipelines/${pipelineId}`),
+    async removeArtifactsOf(pipelineId: string) {
+      await deps.artifacts.removePrefix(`pipelines/${pipelineId}`);
+      await removePipelineCache(deps.cacheRoot, pipelineId);
+    },
   };
 }

@@ -11,6 +11,10 @@ import type { PipelineRow } from '../pipelines/pipelines.store.js';
 import type { BuildsStore, BuildRow } from './builds.store.js';
 import { terraformBuild, cfnComponent } from './component-packaging.js';
 import { dockerPush } from './docker-push.js';
+import { deployEnvironment, deployKubernetes, type ServiceDeploys } from './deploy-steps.js';
+import { stepCache } from './build-cache.js';
+import type { StepDockerBlock } from '@gantry/contracts';
+import type { EnvironmentDeployRequest, EnvironmentDeployResult } from '../../platform/hooks.js';
 import type { RegistriesPort } from '../registries/registries.port.js';
 
 export interface StepContext {
@@ -25,6 +29,8 @@ export interface StepContext {
   log: (line: string) => void;
   env: Record<string, string>;
   resolve: (text: string) => string;
+  /** Placeholders resolved in every string of a value, map keys included (a step's config). */
+  resolveValue: (value: unknown) => unknown;
   /** Placeholders in a shell command: values the shell would read as code become `${NAME}` references. */
   resolveCommand: (text: string) => string;
   git: { client: GitClientForBuilds; token: string };
@@ -39,6 +45,12 @@ export interface StepContext {
   addSecret: (secret: string) => void;
   /** Tells the server's own log (an admin's problem, like a missing Debian package). */
   warnServer: (message: string) => void;
+  /** Where `cache: true` steps keep their dependency folders between builds (build-cache.ts). */
+  cacheRoot: string;
+  /** The project's services (Kubernetes deploy steps); absent when the server has no services module. */
+  services?: ServiceDeploys;
+  /** Deploys an environment through the deployments module and waits for its end (environment deploy steps). */
+  deployEnvironment: (req: EnvironmentDeployRequest) => Promise<EnvironmentDeployResult>;
 }
 
 export const SANDBOX_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
@@ -125,9 +137,45 @@ async function gitClone(ctx: StepContext) {
   ctx.log(`Checked out ${build.commitSha ?? build.branch}`);
 }
 
-/** A plain build step: its commands in bash, stopping at the first failure, then its artifacts. */
+/**
+ * A build step: its kept dependency folders back (`cache`), its commands in bash, stopping at the
+ * first failure, its artifacts, the folders kept again; then the image of its `docker` block built
+ * and pushed exactly as a docker-push step would.
+ */
 async function buildStep(ctx: StepContext) {
   const cwd = workDir(ctx);
+  const cache =
+    ctx.step.config.cache === true
+      ? stepCache({
+          cacheRoot: ctx.cacheRoot,
+          pipelineId: ctx.pipeline.id,
+          step: ctx.step.name,
+          workspace: fs.realpathSync(ctx.workspace),
+          workDir: cwd,
+          home: path.join(ctx.workspace, '.home'),
+        })
+      : null;
+  if (cache) {
+    const restored = cache.restore();
+    ctx.sandbox.handOver(...restored.map((label) => cachePath(ctx, cwd, label)));
+    ctx.log(restored.length ? `[gantry] cache restored: ${restored.join(', ')}` : '[gantry] cache: nothing kept yet');
+  }
+  await runCommands(ctx, cwd);
+  await collectArtifacts(ctx, cwd);
+  if (cache) {
+    const saved = await cache.save();
+    ctx.log(saved.length ? `[gantry] cache saved: ${saved.join(', ')}` : '[gantry] cache: no dependency folder to keep');
+  }
+  const docker = ctx.step.config.docker as StepDockerBlock | undefined;
+  if (docker) await dockerPush({ ...ctx, step: { ...ctx.step, config: { ...docker } } });
+}
+
+/** Where a restored folder is, from the label the cache gives it ('~/.npm' is in the step's home). */
+const cachePath = (ctx: StepContext, cwd: string, label: string) =>
+  label.startsWith('~/') ? path.join(ctx.workspace, '.home', label.slice(2)) : path.join(cwd, label);
+
+async function runCommands(ctx: StepContext, cwd: string) {
+  if (!ctx.step.commands.length) return;
   const commands = ctx.step.commands.map(ctx.resolveCommand);
   if (ctx.step.image) ctx.log(`[gantry] image ${ctx.step.image} (the local executor runs commands in the Gantry sandbox)`);
   const script = [
@@ -141,7 +189,6 @@ async function buildStep(ctx: StepContext) {
   writeFileNoFollow(scriptFile, script);
   const code = await runProcess('bash', [scriptFile], { cwd: ctx.workspace, env: processEnv(ctx), signal: ctx.signal, onLine: ctx.log, box: box(ctx) });
   if (code !== 0) throw new Error(`Command failed with exit code ${code}`);
-  await collectArtifacts(ctx, cwd);
 }
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -227,6 +274,8 @@ export async function runStep(ctx: StepContext) {
       return cfnComponent(ctx);
     case 'docker-push':
       return dockerPush(ctx);
+    case 'deploy':
+      return ctx.step.config.target === 'environment' ? deployEnvironment(ctx) : deployKubernetes(ctx);
     default:
       throw new Error(`The ${ctx.step.type} step is not available in this version of Gantry yet`);
   }

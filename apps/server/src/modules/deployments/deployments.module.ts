@@ -9,6 +9,7 @@ import { createDeploymentsService, DEPLOYMENT_QUEUE, PLAN_QUEUE } from './deploy
 import { createDeploymentsJobs } from './deployments.jobs.js';
 import { deploymentsRoutes, deploymentTimeRoutes } from './deployments.routes.js';
 import { registerDeploymentLogStreams } from './deployments.realtime.js';
+import { createPipelineDeploy } from './pipeline-deploy.js';
 import { createTerraformEngine } from './terraform-engine.js';
 import { createCloudFormationEngine } from './cloudformation-engine.js';
 import type { DeploymentEngine } from './engine.js';
@@ -120,6 +121,8 @@ export const deploymentsModule = defineModule({
         }),
     });
     platform.hooks.timelineSources.provide((projectId, type) => service.timeline(projectId, type));
+    // a pipeline's deploy step (target: environment) deploys through this module
+    platform.hooks.environmentDeploy.answer(createPipelineDeploy({ deployments: service, stages: needs.stages, components: needs.components }));
     // a deleted environment leaves no terraform files, state or unpacked versions behind
     platform.hooks.stageRemoved.on(async ({ stageId }) => {
       for (const p of [

@@ -165,7 +165,7 @@ export function createDeploymentsService(deps: {
 
   return {
     /** Quick Deploy: plan + apply in one job. */
-    async deploy(projectId: string, stageId: string, userId: string) {
+    async deploy(projectId: string, stageId: string, userId: string | null) {
       const stage = await ready(projectId, stageId, 'deploy');
       return queue(stage, userId, 'DEPLOY', { resources: await snapshot(projectId, stageId) });
     },

@@ -1,4 +1,4 @@
-import type { GitProvider } from '@gantry/contracts';
+import { SPEC_FILE_NAMES, specFilePath, type GitProvider } from '@gantry/contracts';
 import type { PushEvent } from '../../integrations/git-providers/index.js';
 
 /** What pipelines and builds need from a connected git account (the git-accounts service provides it). */
@@ -18,10 +18,22 @@ export interface GitAccess {
   clientFor(projectId: string, gitAccountId: string): Promise<{ client: GitClientForBuilds; token: string; account: { type: GitProvider } }>;
 }
 
-/** The spec file inside the pipeline's work dir. */
-export function specPath(workDir: string): string {
-  const dir = workDir.replace(/^\/+|\/+$/g, '');
-  return dir ? `${dir}/gantry.yaml` : 'gantry.yaml';
+/**
+ * The spec kept in the repository at a ref: `gantry.yaml` under the work dir, else the original
+ * product's `.microtica/microtica.yaml` there; null when neither is (or the provider cannot be read).
+ */
+export async function readRepoSpec(
+  git: { client: Pick<GitClientForBuilds, 'getFile'>; token: string },
+  repo: string,
+  ref: string,
+  workDir: string,
+): Promise<{ file: string; text: string } | null> {
+  for (const name of SPEC_FILE_NAMES) {
+    const file = specFilePath(workDir, name);
+    const text = await git.client.getFile(git.token, repo, ref, file).catch(() => null);
+    if (text !== null) return { file, text };
+  }
+  return null;
 }
 
 /** The branch a spec is read from when no build names one: the filter itself when it is a plain branch name. */

@@ -4,6 +4,7 @@ import type { BillingService } from '../billing/billing.port.js';
 import type { GitAccountsService } from '../git-accounts/git-accounts.port.js';
 import type { GitAccess } from './git-access.js';
 import type { RegistriesPort } from '../registries/registries.port.js';
+import type { ServiceDeploys } from '../builds/deploy-steps.js';
 import { createPipelinesStore } from './pipelines.store.js';
 import { createPipelinesService } from './pipelines.service.js';
 import { pipelinesRoutes } from './pipelines.routes.js';
@@ -27,13 +28,14 @@ export const pipelinesModule = defineModule({
   // registries is optional: docker-push steps need it, and say so when the app has no registries module before this one
   create(
     platform,
-    needs: { billing: BillingService; gitAccounts: GitAccountsService; registries?: RegistriesPort },
-    overrides: { gitAccess?: GitAccess; registries?: RegistriesPort },
+    needs: { billing: BillingService; gitAccounts: GitAccountsService; registries?: RegistriesPort; services?: ServiceDeploys },
+    overrides: { gitAccess?: GitAccess; registries?: RegistriesPort; services?: ServiceDeploys },
   ) {
     const { config, hooks, realtime, artifacts, runWorkers, log } = platform;
     const git: GitAccess = overrides.gitAccess ?? needs.gitAccounts;
     const concurrency = config.GANTRY_JOB_CONCURRENCY;
     const buildsStore = createBuildsStore(platform.db);
+    const cacheRoot = path.join(config.dataDir, 'build-cache');
     const pipelines = createPipelinesService({
       db: platform.db,
       store: createPipelinesStore(platform.db),
@@ -41,7 +43,7 @@ export const pipelinesModule = defineModule({
       billing: needs.billing,
       git,
       baseUrl: platform.baseUrl,
-      builds: createLatestBuilds({ store: buildsStore, artifacts }),
+      builds: createLatestBuilds({ store: buildsStore, artifacts, cacheRoot }),
     });
     // the service and its jobs call each other only once requests and jobs arrive
     const builds = createBuildsService({
@@ -69,6 +71,10 @@ export const pipelinesModule = defineModule({
       concurrency,
       registries: overrides.registries ?? needs.registries,
       containerScanner: config.CONTAINER_SCANNER,
+      cacheRoot,
+      services: overrides.services ?? needs.services,
+      // deployments come after pipelines: an environment deploy step reaches them through the hook
+      deployEnvironment: (req) => hooks.environmentDeploy.ask(req),
       onFinished: async (b) => {
         const pipeline = await pipelines.byIdAnyProject(b.pipelineId);
         if (pipeline) await hooks.runFinished.emit({ kind: 'build', ...b, pipelineName: pipeline.name });

@@ -14,7 +14,7 @@ import { Conflict, NotFound, Upstream, Validation } from '../../platform/errors.
 import type { BillingService } from '../billing/billing.port.js';
 import type { PipelinesStore, PipelineRow } from './pipelines.store.js';
 import type { StoredVariable } from './pipelines.tables.js';
-import { type GitAccess, specPath, defaultBranchOf } from './git-access.js';
+import { type GitAccess, readRepoSpec, defaultBranchOf } from './git-access.js';
 import { validateSpecOffThread } from './spec-validation.js';
 
 export interface LatestBuildLookup {
@@ -175,19 +175,19 @@ export function createPipelinesService(deps: {
       await store.delete(projectId, id);
     },
 
-    /** The spec as a build would read it: the repository's gantry.yaml (read-only), else the one kept in Gantry. */
+    /** The spec as a build would read it: the repository's (gantry.yaml, else .microtica/microtica.yaml; read-only), else the one kept in Gantry. */
     async spec(projectId: string, id: string, ref?: string): Promise<PipelineSpec> {
       const row = await get(projectId, id);
       const { client, token } = await git.clientFor(projectId, row.gitAccountId);
       const branch = ref ?? defaultBranchOf(row.branchFilter);
-      const fromRepo = await client.getFile(token, row.repositoryFullName, branch, specPath(row.workDir)).catch(() => null);
-      if (fromRepo !== null) return { sourceCode: true, gantryYaml: fromRepo };
+      const fromRepo = await readRepoSpec({ client, token }, row.repositoryFullName, branch, row.workDir);
+      if (fromRepo) return { sourceCode: true, gantryYaml: fromRepo.text, specFile: fromRepo.file };
       return { sourceCode: false, gantryYaml: row.specYaml ?? DEFAULT_SPEC_TEMPLATE };
     },
 
     async updateSpec(projectId: string, id: string, yaml: string) {
       const current = await this.spec(projectId, id);
-      if (current.sourceCode) throw new Conflict("This pipeline's spec is kept in its repository (gantry.yaml); change it there.");
+      if (current.sourceCode) throw new Conflict(`This pipeline's spec is kept in its repository (${current.specFile}); change it there.`);
       const { errors } = await validateSpecOffThread(yaml);
       if (errors.length) throw new Validation(errors[0]!, { gantryYaml: errors });
       await store.update(projectId, id, { specYaml: yaml });
