@@ -1,7 +1,7 @@
 /**
  * Pipeline Manager main flow in headless Chromium against the real stack and the git provider
  * stand-in (issue 3): connect a GitHub account through OAuth → create a pipeline on a repository →
- * edit its spec with a validation error, then fix and save it → trigger → watch the live logs →
+ * edit its spec with a validation error, then fix and save it → trigger → the step titled as its spec says → watch the live logs →
  * open the artifacts.
  */
 import { afterAll, describe, expect, test } from 'vitest';
@@ -24,6 +24,7 @@ steps:
     type: git-clone
   Build:
     stage: build
+    title: Bundle the shop
     commands:
       - echo "hello from $GANTRY_PIPELINE_NAME"
       - mkdir -p out && cat src/index.js > out/bundle.js
@@ -121,6 +122,9 @@ describe('pipelines: git account, pipeline, spec, build, logs, artifacts', () =>
     await page.getByRole('button', { name: 'Run' }).click();
     await page.waitForURL(/\/pipelines\/[0-9a-f-]{36}\/builds\/[0-9a-f-]{36}/);
     await page.getByRole('button', { name: 'Step Build' }).click();
+    // the spec's title names the step on its card and in its panel
+    expect(await page.locator('[data-step="Build"]').getByTestId('step-name').textContent()).toBe('Bundle the shop');
+    expect(await page.getByTestId('step-panel-title').textContent()).toBe('Bundle the shop');
     await expect.poll(() => page.getByTestId('step-logs').textContent(), { timeout: 30_000 }).toContain('hello from storefront-ci');
     await expect.poll(() => page.getByText('SUCCEEDED').first().isVisible(), { timeout: 30_000 }).toBe(true);
   });

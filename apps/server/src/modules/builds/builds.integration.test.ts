@@ -127,7 +127,7 @@ describe('pipelines API', () => {
 
   it('shows the repository spec read-only, and keeps an editable one in Gantry otherwise', async () => {
     const fromRepo = await createPipeline('spec-repo', { automatedTrigger: false });
-    expect((await api('GET', `/pipelines/${fromRepo}/spec`, reader.idToken)).json()).toEqual({ sourceCode: true, gantryYaml: SPEC });
+    expect((await api('GET', `/pipelines/${fromRepo}/spec`, reader.idToken)).json()).toEqual({ sourceCode: true, gantryYaml: SPEC, specFile: 'gantry.yaml' });
     expect((await api('PUT', `/pipelines/${fromRepo}/spec`, owner.idToken, { gantryYaml: SPEC })).statusCode).toBe(409);
 
     const bareUrl = (await git.access.clientFor('', '')).client.listRepositories('').then((r) => r.find((x) => x.fullName === 'acme/bare')!.url);

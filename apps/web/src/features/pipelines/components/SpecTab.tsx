@@ -86,7 +86,8 @@ export function SpecTab({ projectId, pipelineId, workDir }: { projectId: string;
   };
 
   const saveDisabled = readOnly || validating || errors.length > 0;
-  const specFile = `${workDir && workDir !== '/' ? workDir.replace(/^\/|\/$/g, '') + '/' : ''}gantry.yaml`;
+  // the file the spec was read from (gantry.yaml or the original product's .microtica/microtica.yaml); Gantry keeps its own as gantry.yaml
+  const specFile = spec.data?.specFile ?? `${workDir && workDir !== '/' ? workDir.replace(/^\/|\/$/g, '') + '/' : ''}gantry.yaml`;
 
   return (
     <Grid gutter="md" data-testid="spec-tab">
@@ -94,7 +95,7 @@ export function SpecTab({ projectId, pipelineId, workDir }: { projectId: string;
         <Card withBorder radius="md" padding={0}>
           <Group justify="space-between" px="md" py="sm" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}>
             <Group gap="sm">
-              <Text ff="monospace" size="sm" fw={600}>
+              <Text ff="monospace" size="sm" fw={600} data-testid="spec-file">
                 {specFile}
               </Text>
               {!loaded ? (

@@ -4,6 +4,7 @@ import {
   IconBrandDocker,
   IconCircleCheckFilled,
   IconCircleDashed,
+  IconPlayerSkipForward,
   IconCircleXFilled,
   IconClock,
   IconShieldCheck,
@@ -14,7 +15,7 @@ import type { BuildStep } from '@gantry/contracts';
 import { elapsedMs, formatMinSec } from '../lib/format';
 import { CopyToClipboard } from '../../../ui/CopyToClipboard';
 import { pushedImageOf, referenceParts, shortDigest, stepScanBadge, type PushedImage } from '../lib/scan';
-import { buildStatusDisplay } from '../lib/status';
+import { buildStatusDisplay, skippedReason } from '../lib/status';
 
 export function StepStatusIcon({ status, size = 18 }: { status: string | null; size?: number }) {
   switch (status) {
@@ -67,13 +68,15 @@ function PushedImageLine({ image }: { image: PushedImage }) {
 }
 
 /**
- * A step card (spec §2): name, duration, the container-scan summary only when a scan ran (§4), and the
+ * A step card (spec §2): its title (the spec's `title`, else its name; the name under it), duration, the
+ * container-scan summary only when a scan ran (§4), SKIPPED with the reason for a skipped deploy, and the
  * image a docker-push step pushed with a copy button; the card opens the step panel.
  */
 export function StepCard({ step, selected, now, onOpen }: { step: BuildStep; selected: boolean; now: number; onOpen: () => void }) {
   const summary = stepScanBadge(step);
   const image = pushedImageOf(step);
-  const color = buildStatusDisplay(step.status).color;
+  const skipped = skippedReason(step);
+  const color = skipped ? 'gray' : buildStatusDisplay(step.status).color;
   const ms = elapsedMs(step.startDate, step.stopDate, now);
   const ShieldIcon = summary?.tone === 'ok' ? IconShieldCheck : summary?.tone === 'failed' ? IconShieldX : IconShieldExclamation;
   return (
@@ -93,9 +96,9 @@ export function StepCard({ step, selected, now, onOpen }: { step: BuildStep; sel
       <UnstyledButton onClick={onOpen} aria-label={`Step ${step.name}`} aria-pressed={selected} style={{ display: 'block', width: '100%' }}>
         <Group justify="space-between" wrap="nowrap" gap="xs">
           <Group gap={8} wrap="nowrap" style={{ minWidth: 0 }}>
-            <StepStatusIcon status={step.status} />
-            <Text size="sm" fw={600} truncate="end" data-testid="step-name">
-              {step.name}
+            {skipped ? <IconPlayerSkipForward size={18} color="var(--mantine-color-gray-6)" aria-label="Skipped" /> : <StepStatusIcon status={step.status} />}
+            <Text size="sm" fw={600} truncate="end" data-testid="step-name" title={step.title ? step.name : undefined}>
+              {step.title ?? step.name}
             </Text>
           </Group>
           <Text size="xs" c="dimmed" ff="monospace" style={{ whiteSpace: 'nowrap' }} data-testid="step-duration">
@@ -103,8 +106,10 @@ export function StepCard({ step, selected, now, onOpen }: { step: BuildStep; sel
           </Text>
         </Group>
         <Group justify="space-between" mt={6} wrap="nowrap" gap="xs">
-          <Text size="xs" c="dimmed" truncate="end">
+          <Text size="xs" c="dimmed" truncate="end" data-testid="step-type" title={skipped ?? undefined}>
+            {step.title ? `${step.name} · ` : ''}
             {step.type === 'build' ? 'build' : step.type}
+            {skipped ? ' · skipped' : ''}
           </Text>
           {summary && (
             <Group gap={4} wrap="nowrap">

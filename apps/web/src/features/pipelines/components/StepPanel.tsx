@@ -5,7 +5,7 @@ import { useCallback, useEffect, useState, type MouseEvent as ReactMouseEvent } 
 import type { Build, BuildStep } from '@gantry/contracts';
 import { elapsedMs, formatMinSec } from '../lib/format';
 import { StatusBadge } from '../../../ui/StatusBadge';
-import { buildStatusDisplay } from '../lib/status';
+import { buildStatusDisplay, skippedReason } from '../lib/status';
 import { StepArtifacts } from './StepArtifacts';
 import { StepLogs } from './StepLogs';
 import classes from './StepPanel.module.css';
@@ -77,10 +77,14 @@ export function StepPanel({
       />
       <Group justify="space-between" px="md" py="sm" wrap="nowrap" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}>
         <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
-          <Text fw={650} truncate="end" data-testid="step-panel-title">
-            {step.name}
+          <Text fw={650} truncate="end" data-testid="step-panel-title" title={step.title ? step.name : undefined}>
+            {step.title ?? step.name}
           </Text>
-          <StatusBadge status={step.status ?? 'PENDING'} color={buildStatusDisplay(step.status).color} size="xs" />
+          {skippedReason(step) ? (
+            <StatusBadge status="SKIPPED" color="gray" size="xs" />
+          ) : (
+            <StatusBadge status={step.status ?? 'PENDING'} color={buildStatusDisplay(step.status).color} size="xs" />
+          )}
           {step.stage && (
             <Text size="xs" c="dimmed">
               stage {step.stage}
@@ -96,6 +100,11 @@ export function StepPanel({
           </ActionIcon>
         </Tooltip>
       </Group>
+      {skippedReason(step) && (
+        <Text size="xs" c="dimmed" px="md" py={6} style={{ background: 'var(--mantine-color-gray-0)' }} data-testid="step-skipped">
+          Skipped: {skippedReason(step)}
+        </Text>
+      )}
       {step.errorMessage && (
         <Text size="xs" c="red" px="md" py={6} style={{ background: 'var(--mantine-color-red-0)' }}>
           {step.errorMessage}

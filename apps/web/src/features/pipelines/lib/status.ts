@@ -17,3 +17,9 @@ export function buildStatusDisplay(status: string | null | undefined): { color: 
   const cls = buildStatusClass(status);
   return { cls, color: classColor[cls], label: cls === 'nobuild' ? NO_BUILD : String(status) };
 }
+
+/** Why a step was skipped (a deploy whose branch filter the build's branch does not match), or null when it ran. */
+export function skippedReason(step: { reports: Record<string, unknown> | null }): string | null {
+  const reason = step.reports?.skipped;
+  return typeof reason === 'string' ? reason : null;
+}
