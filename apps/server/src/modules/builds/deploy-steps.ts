@@ -2,22 +2,12 @@ import { branchMatches, type PartialDeploy } from '@gantry/contracts';
 import type { EnvironmentDeployRequest } from '../../platform/hooks.js';
 import { imageTag } from '../../integrations/buildah/image-ref.js';
 import type { StepContext } from './step-handlers.js';
+import type { ServicesPort } from '../services/services.port.js';
+
+/** What a Kubernetes deploy step asks of the services module. */
+export type ServiceDeploys = Pick<ServicesPort, 'deployVersion'>;
 
 export const NO_SERVICES = "The Kubernetes deploy step needs the project's services, which this Gantry server does not offer (no services module)";
-
-/** What a Kubernetes deploy step asks of the services module (its port's deployVersion). */
-export interface ServiceDeploys {
-  deployVersion(req: {
-    projectId: string;
-    clusterId: string;
-    namespace: string;
-    serviceName: string;
-    tag: string;
-    initiator: { pipelineId: string; buildId: string };
-    commit?: string | null;
-    log?: (line: string) => void;
-  }): Promise<{ done: true; historyId: string }>;
-}
 
 /** A deploy step's config with its placeholders resolved (values and keys). */
 const configOf = <T>(ctx: StepContext) => ctx.resolveValue(ctx.step.config) as T;
