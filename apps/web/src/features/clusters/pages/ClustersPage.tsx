@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { matchesSearch, type Cluster, type ClusterList } from '@gantry/contracts';
 import { errorMessage, isPlanLimit } from '../../../api/errors';
+import { useProjectPermission } from '../../../api/permissions';
 import { useCurrentProject } from '../../../api/session';
 import { DataTable, type Column } from '../../../ui/DataTable';
 import { EmptyState } from '../../../ui/EmptyState';
@@ -28,7 +29,7 @@ export default function ClustersPage() {
   const project = useCurrentProject();
   const projectId = project?.id ?? '';
   // The server enforces roles (DESIGN §4); the interface only hides what a read-only member cannot do.
-  const canWrite = project?.permission !== 'read';
+  const canWrite = useProjectPermission().can('change');
   const clusters = useClusters(projectId, true);
   const [search, setSearch] = useState('');
   const [editing, setEditing] = useState<Cluster | null>(null);

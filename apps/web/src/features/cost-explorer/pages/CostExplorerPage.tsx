@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { INSUFFICIENT_HISTORY, type CostData } from '@gantry/contracts';
 import { errorMessage, isPlanLimit } from '../../../api/errors';
+import { useProjectPermission } from '../../../api/permissions';
 import { useCurrentProject } from '../../../api/session';
 import { toast } from '../../../api/toast';
 import { EmptyState } from '../../../ui/EmptyState';
@@ -118,7 +119,7 @@ function Dashboard({ data, projectId }: { data: CostData; projectId: string }) {
 export default function CostExplorerPage() {
   const project = useCurrentProject();
   const projectId = project?.id ?? '';
-  const canWrite = project?.permission !== 'read';
+  const canWrite = useProjectPermission().can('change');
   const dashboard = useCostDashboard(projectId);
   const refresh = useRefreshCost(projectId);
   const reports = useReports(projectId);

@@ -6,6 +6,7 @@ import { outputsAvailable, resourceActions, type Resource, type Stage } from '@g
 import { StatusBadge } from '../../../ui/StatusBadge';
 import { useOutputs } from '../api/resources';
 import { statusLabel, versionText } from '../lib/labels';
+import { useProjectPermission } from '../../../api/permissions';
 
 /**
  * A collapsible resource card (spec §2): name, component, status, Configure and the menu
@@ -28,6 +29,7 @@ export function ResourceCard({
 }) {
   const [open, setOpen] = useState(false);
   const can = resourceActions(resource.status, stage.infrastructureAsCodeTool);
+  const mayChange = useProjectPermission().can('change');
   const available = outputsAvailable(stage);
   const outputs = useOutputs(projectId, stage.id, resource.name, open && available && resource.isDeployed);
   const kubernetes = resource.component.type.toLowerCase() === 'kubernetes';
@@ -62,10 +64,10 @@ export function ResourceCard({
               <Menu.Item leftSection={<IconSettings size={15} />} onClick={onConfigure}>
                 Configure
               </Menu.Item>
-              <Menu.Item leftSection={<IconCloudOff size={15} />} disabled={!can.undeploy} onClick={onUndeploy}>
+              <Menu.Item leftSection={<IconCloudOff size={15} />} disabled={!mayChange || !can.undeploy} onClick={onUndeploy}>
                 Undeploy
               </Menu.Item>
-              <Menu.Item color="red" leftSection={<IconTrash size={15} />} disabled={!can.delete} onClick={onDelete}>
+              <Menu.Item color="red" leftSection={<IconTrash size={15} />} disabled={!mayChange || !can.delete} onClick={onDelete}>
                 Delete
               </Menu.Item>
             </Menu.Dropdown>

@@ -35,6 +35,7 @@ import { errorMessage } from '../../../api/errors';
 import { toast } from '../../../api/toast';
 import { componentVersionsQuery, useVersionSchema, versionSchemaQuery } from '../../components';
 import { useResourceMutations } from '../api/resources';
+import { useProjectPermission } from '../../../api/permissions';
 
 type Entry = { value: string; reference: boolean };
 const NO_VERSIONS =
@@ -83,6 +84,7 @@ export function ResourceModal({
     Object.fromEntries((editing?.configurations ?? []).map((c) => [c.key, { value: String(c.value), reference: c.reference }])),
   );
   const [errors, setErrors] = useState<Record<string, string>>({});
+  const mayChange = useProjectPermission().can('change');
   const versions = useQuery({
     ...componentVersionsQuery(projectId, component?.id ?? ''),
     enabled: Boolean(projectId && component),
@@ -264,7 +266,7 @@ export function ResourceModal({
         <Button variant="default" onClick={onClose}>
           Cancel
         </Button>
-        <Button onClick={submit} loading={save.isPending} disabled={noVersions || !component}>
+        <Button onClick={submit} loading={save.isPending} disabled={!mayChange || noVersions || !component}>
           {editing ? 'Update' : 'Create'}
         </Button>
       </Group>

@@ -40,6 +40,7 @@ import { ResourceCard } from '../components/ResourceCard';
 import { ResourceModal } from '../components/ResourceModal';
 import { useEnvironmentActions } from '../hooks/use-environment-actions';
 import { providerLabel, statusLabel, toolLabel } from '../lib/labels';
+import { Permitted } from '../../../ui/Permitted';
 
 function Fact({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -187,39 +188,61 @@ export default function EnvironmentPage() {
         description={s.description}
         actions={
           <Group gap="xs">
-            {can.cancel ? (
-              <Button color="red" variant="light" leftSection={<IconPlayerStop size={16} />} onClick={() => setConfirm({ kind: 'cancel' })}>
-                Cancel Deployment
-              </Button>
-            ) : (
-              <>
-                <Button leftSection={<IconRocket size={16} />} onClick={() => void quickDeploy()}>
-                  Quick Deploy
-                </Button>
-                {terraform && (
-                  <Button variant="light" leftSection={<IconFileSearch size={16} />} loading={actions.plan.isPending} onClick={() => void createPlan()}>
-                    Create Plan
+            <Permitted action="change">
+              {(refused) =>
+                can.cancel ? (
+                  <Button
+                    color="red"
+                    variant="light"
+                    leftSection={<IconPlayerStop size={16} />}
+                    disabled={refused}
+                    onClick={() => setConfirm({ kind: 'cancel' })}
+                  >
+                    Cancel Deployment
                   </Button>
-                )}
-              </>
-            )}
+                ) : (
+                  <Group gap="xs">
+                    <Button leftSection={<IconRocket size={16} />} disabled={refused} onClick={() => void quickDeploy()}>
+                      Quick Deploy
+                    </Button>
+                    {terraform && (
+                      <Button
+                        variant="light"
+                        leftSection={<IconFileSearch size={16} />}
+                        disabled={refused}
+                        loading={actions.plan.isPending}
+                        onClick={() => void createPlan()}
+                      >
+                        Create Plan
+                      </Button>
+                    )}
+                  </Group>
+                )
+              }
+            </Permitted>
             {savingSchedule && (
-              <Button.Group>
-                <Button
-                  variant="default"
-                  leftSection={<IconPlayerPlay size={14} />}
-                  onClick={() => setConfirm({ kind: 'start', scheduleId: savingSchedule.id })}
-                >
-                  Start All
-                </Button>
-                <Button
-                  variant="default"
-                  leftSection={<IconPlayerStop size={14} />}
-                  onClick={() => setConfirm({ kind: 'stop', scheduleId: savingSchedule.id })}
-                >
-                  Stop All
-                </Button>
-              </Button.Group>
+              <Permitted action="change">
+                {(refused) => (
+                  <Button.Group>
+                    <Button
+                      variant="default"
+                      leftSection={<IconPlayerPlay size={14} />}
+                      disabled={refused}
+                      onClick={() => setConfirm({ kind: 'start', scheduleId: savingSchedule.id })}
+                    >
+                      Start All
+                    </Button>
+                    <Button
+                      variant="default"
+                      leftSection={<IconPlayerStop size={14} />}
+                      disabled={refused}
+                      onClick={() => setConfirm({ kind: 'stop', scheduleId: savingSchedule.id })}
+                    >
+                      Stop All
+                    </Button>
+                  </Button.Group>
+                )}
+              </Permitted>
             )}
             <Button variant="default" component={Link} to={`/environments/${stageId}/details`} leftSection={<IconTerminal2 size={16} />}>
               View Logs

@@ -12,6 +12,7 @@ import { useStages } from '../api/stages';
 import { useSchedules } from '../api/lookups';
 import { EnvironmentCard } from '../components/EnvironmentCard';
 import { useEnvironmentActions } from '../hooks/use-environment-actions';
+import { Permitted } from '../../../ui/Permitted';
 
 /** /environments (spec §2): environment cards, Create Environment, 2 skeleton cards, the "Infrastucture Builder" empty state. */
 export default function EnvironmentsPage() {
@@ -29,9 +30,19 @@ export default function EnvironmentsPage() {
   };
 
   const create = (
-    <Button component={Link} to="/environments/create" leftSection={<IconPlus size={16} />}>
-      Create Environment
-    </Button>
+    <Permitted action="change">
+      {(refused) =>
+        refused ? (
+          <Button disabled leftSection={<IconPlus size={16} />}>
+            Create Environment
+          </Button>
+        ) : (
+          <Button component={Link} to="/environments/create" leftSection={<IconPlus size={16} />}>
+            Create Environment
+          </Button>
+        )
+      }
+    </Permitted>
   );
   let body;
   if (stages.isPending && projectId) body = <SkeletonCards count={2} />;

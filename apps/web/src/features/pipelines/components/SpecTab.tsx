@@ -3,6 +3,7 @@ import { IconAlertTriangle, IconCircleCheck, IconDeviceFloppy, IconLock, IconPen
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { SPEC_VALIDATION_DEBOUNCE_MS, validatePipelineSpec, type StepCatalogueEntry } from '@gantry/contracts';
 import { isApiError } from '../../../api/errors';
+import { useProjectPermission } from '../../../api/permissions';
 import { toast } from '../../../api/toast';
 import { usePipelineSpec } from '../api/get-pipeline-spec';
 import { useUpdatePipelineSpec } from '../api/update-pipeline-spec';
@@ -55,7 +56,9 @@ export function SpecTab({ projectId, pipelineId, workDir }: { projectId: string;
 
   const loaded = Boolean(spec.data) && text !== null;
   // Read-only until the spec is known, then by its sourceCode flag (kept in the repository → read-only).
-  const readOnly = !loaded || spec.data!.sourceCode;
+  const permission = useProjectPermission();
+  const mayChange = permission.can('change');
+  const readOnly = !loaded || spec.data!.sourceCode || !mayChange;
   const dirty = loaded && text !== saved;
 
   const onChange = (next: string) => {
@@ -101,7 +104,7 @@ export function SpecTab({ projectId, pipelineId, workDir }: { projectId: string;
               {!loaded ? (
                 <Skeleton height={20} width={80} radius="sm" />
               ) : readOnly ? (
-                <Tooltip label="This spec is kept in the repository: change it there" withArrow>
+                <Tooltip label={mayChange ? 'This spec is kept in the repository: change it there' : permission.refusal('change')} withArrow>
                   <Badge color="gray" variant="light" radius="sm" leftSection={<IconLock size={12} />} data-testid="spec-mode">
                     READ-ONLY
                   </Badge>

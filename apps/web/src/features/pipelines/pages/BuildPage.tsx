@@ -4,6 +4,7 @@ import { IconAlertCircle, IconArrowLeft, IconClockHour4, IconCopy, IconGitBranch
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { isBuildActive } from '@gantry/contracts';
+import { Permitted } from '../../../ui/Permitted';
 import { errorMessage } from '../../../api/errors';
 import { useCurrentProject } from '../../../api/session';
 import { toast } from '../../../api/toast';
@@ -125,9 +126,20 @@ export default function BuildPage() {
             {b?.metadata.commit && pipeline.data && <CommitCell commit={b.metadata.commit} repositoryUrl={pipeline.data.repositoryUrl} provider={provider} />}
           </Stack>
           {b?.status === 'RUNNING' && (
-            <Button color="red" variant="light" leftSection={<IconPlayerStop size={16} />} onClick={onStop} loading={stop.isPending} disabled={stopped}>
-              Stop Execution
-            </Button>
+            <Permitted action="change">
+              {(refused) => (
+                <Button
+                  color="red"
+                  variant="light"
+                  leftSection={<IconPlayerStop size={16} />}
+                  onClick={onStop}
+                  loading={stop.isPending}
+                  disabled={stopped || refused}
+                >
+                  Stop Execution
+                </Button>
+              )}
+            </Permitted>
           )}
         </Group>
         <Divider my="md" />

@@ -1,9 +1,11 @@
 import { Anchor, Button, Card, Group, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
-import { IconArrowLeft, IconBrandGit, IconCode, IconGitBranch, IconHistory, IconPencil, IconTrash } from '@tabler/icons-react';
+import { IconArrowLeft, IconBrandGit, IconCode, IconGitBranch, IconHistory, IconPencil, IconPlayerPlay, IconTrash } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useDocumentTitle } from '@mantine/hooks';
+import { useProjectPermission } from '../../../api/permissions';
 import { useCurrentProject } from '../../../api/session';
+import { Permitted } from '../../../ui/Permitted';
 import { toast } from '../../../api/toast';
 import { usePipeline } from '../api/get-pipeline';
 import { useGitAccounts } from '../../git-accounts';
@@ -28,6 +30,7 @@ export default function PipelineDetailsPage() {
   const accounts = useGitAccounts(projectId);
   const navigate = useNavigate();
   const [deleting, setDeleting] = useState(false);
+  const mayChange = useProjectPermission().can('change');
   const tab = detailsTab(params.get('tab'));
   useBuildUpdates(projectId || undefined);
   useDocumentTitle(`${pipeline.data?.name ?? 'Pipeline'} · Gantry`);
@@ -104,13 +107,27 @@ export default function PipelineDetailsPage() {
           </Stack>
           {p && (
             <Group gap="sm">
-              <TriggerPipelineButton projectId={projectId} pipeline={p} />
-              <Button variant="default" component={Link} to={`/pipelines/${p.id}/edit`} leftSection={<IconPencil size={16} />}>
-                Edit
-              </Button>
-              <Button variant="light" color="red" leftSection={<IconTrash size={16} />} onClick={() => setDeleting(true)}>
-                Delete
-              </Button>
+              <Permitted action="change">
+                {(disabled) =>
+                  disabled ? (
+                    <Button disabled leftSection={<IconPlayerPlay size={16} />}>
+                      Trigger pipeline
+                    </Button>
+                  ) : (
+                    <TriggerPipelineButton projectId={projectId} pipeline={p} />
+                  )
+                }
+              </Permitted>
+              {mayChange && (
+                <>
+                  <Button variant="default" component={Link} to={`/pipelines/${p.id}/edit`} leftSection={<IconPencil size={16} />}>
+                    Edit
+                  </Button>
+                  <Button variant="light" color="red" leftSection={<IconTrash size={16} />} onClick={() => setDeleting(true)}>
+                    Delete
+                  </Button>
+                </>
+              )}
             </Group>
           )}
         </Group>

@@ -15,11 +15,13 @@ import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { matchesSearch, successRate, type Pipeline } from '@gantry/contracts';
 import { errorMessage, isPlanLimit } from '../../../api/errors';
+import { useProjectPermission } from '../../../api/permissions';
 import { useCurrentProject } from '../../../api/session';
 import { UPGRADE_PATH } from '../../../api/toast';
 import { DataTable, type Column } from '../../../ui/DataTable';
 import { EmptyState } from '../../../ui/EmptyState';
 import { PageHeader } from '../../../ui/PageHeader';
+import { Permitted } from '../../../ui/Permitted';
 import { RelativeTime } from '../../../ui/RelativeTime';
 import { SearchInput } from '../../../ui/SearchInput';
 import { useBuildLimitations } from '../api/get-build-limitations';
@@ -83,6 +85,7 @@ export default function PipelinesPage() {
     },
   ];
 
+  const mayChange = useProjectPermission().can('change');
   const columns: Column<Pipeline>[] = [
     {
       key: 'pipeline',
@@ -137,47 +140,41 @@ export default function PipelinesPage() {
           </Text>
         ),
     },
-    {
-      key: 'edit',
-      header: '',
-      width: 48,
-      align: 'right',
-      render: (p) => (
-        <Tooltip label="Edit" withArrow>
-          <ActionIcon component={Link} to={`/pipelines/${p.id}/edit`} variant="subtle" color="gray" aria-label={`Edit pipeline ${p.name}`}>
-            <IconPencil size={16} />
-          </ActionIcon>
-        </Tooltip>
-      ),
-    },
-    {
-      key: 'delete',
-      header: '',
-      width: 48,
-      align: 'right',
-      render: (p) => (
-        <Tooltip label="Delete" withArrow>
-          <ActionIcon variant="subtle" color="red" aria-label={`Delete pipeline ${p.name}`} onClick={() => setDeleting(p)}>
-            <IconTrash size={16} />
-          </ActionIcon>
-        </Tooltip>
-      ),
-    },
+    ...(!mayChange
+      ? []
+      : ([
+          {
+            key: 'edit',
+            header: '',
+            width: 48,
+            align: 'right',
+            render: (p) => (
+              <Tooltip label="Edit" withArrow>
+                <ActionIcon component={Link} to={`/pipelines/${p.id}/edit`} variant="subtle" color="gray" aria-label={`Edit pipeline ${p.name}`}>
+                  <IconPencil size={16} />
+                </ActionIcon>
+              </Tooltip>
+            ),
+          },
+          {
+            key: 'delete',
+            header: '',
+            width: 48,
+            align: 'right',
+            render: (p) => (
+              <Tooltip label="Delete" withArrow>
+                <ActionIcon variant="subtle" color="red" aria-label={`Delete pipeline ${p.name}`} onClick={() => setDeleting(p)}>
+                  <IconTrash size={16} />
+                </ActionIcon>
+              </Tooltip>
+            ),
+          },
+        ] satisfies Column<Pipeline>[])),
   ];
 
   return (
     <Stack gap="lg">
-      <PageHeader
-        title="Pipelines"
-        description="Build pipelines connected to your Git repositories"
-        actions={
-          !isEmpty && (
-            <Button component={Link} to="/pipelines/create" leftSection={<IconPlus size={16} />}>
-              Create Pipeline
-            </Button>
-          )
-        }
-      />
+      <PageHeader title="Pipelines" description="Build pipelines connected to your Git repositories" actions={!isEmpty && <CreatePipelineButton />} />
       <MetricTiles tiles={tiles} loading={!blocked && (metrics.isPending || limits.isPending)} />
       <Card withBorder radius="md" padding={0}>
         {isEmpty ? (
@@ -195,9 +192,7 @@ export default function PipelinesPage() {
                   Upgrade Plan
                 </Button>
               ) : (
-                <Button component={Link} to="/pipelines/create" leftSection={<IconPlus size={16} />}>
-                  Create Pipeline
-                </Button>
+                <CreatePipelineButton />
               )
             }
           />
@@ -224,5 +219,23 @@ export default function PipelinesPage() {
       <UpgradeModal opened={blocked} message={blocked ? errorMessage(pipelines.error) : undefined} />
       <DeletePipelineModal projectId={projectId} pipeline={deleting} onClose={() => setDeleting(null)} />
     </Stack>
+  );
+}
+
+function CreatePipelineButton() {
+  return (
+    <Permitted action="change">
+      {(disabled) =>
+        disabled ? (
+          <Button disabled leftSection={<IconPlus size={16} />}>
+            Create Pipeline
+          </Button>
+        ) : (
+          <Button component={Link} to="/pipelines/create" leftSection={<IconPlus size={16} />}>
+            Create Pipeline
+          </Button>
+        )
+      }
+    </Permitted>
   );
 }

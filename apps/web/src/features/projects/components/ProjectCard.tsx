@@ -66,9 +66,13 @@ export function ProjectCard({ project, onOpen, onEdit, onRemove }: ProjectCardPr
       </Stack>
       <Divider color="gray.2" />
       <Group className={classes.footer} px="md" py={6} gap="xs" justify="flex-end">
-        <Button variant="subtle" size="xs" color="gray" leftSection={<IconPencil size={14} />} onClick={onEdit}>
-          Edit
-        </Button>
+        <Tooltip label="Only the project owner can change it" disabled={isOwner} withArrow>
+          <span>
+            <Button variant="subtle" size="xs" color="gray" leftSection={<IconPencil size={14} />} onClick={onEdit} disabled={!isOwner}>
+              Edit
+            </Button>
+          </span>
+        </Tooltip>
         <Tooltip label="Only the project owner can remove it" disabled={isOwner} withArrow>
           <span>
             <Button variant="subtle" size="xs" color="red" leftSection={<IconTrash size={14} />} onClick={onRemove} disabled={!isOwner}>

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { matchesSearch, REGISTRY_PROVIDER_NAMES, type DockerRegistry } from '@gantry/contracts';
 import { errorMessage } from '../../../api/errors';
+import { useProjectPermission } from '../../../api/permissions';
 import { useCurrentProject } from '../../../api/session';
 import { DataTable, type Column } from '../../../ui/DataTable';
 import { EmptyState } from '../../../ui/EmptyState';
@@ -29,7 +30,7 @@ export default function RegistriesPage() {
   const project = useCurrentProject();
   const projectId = project?.id ?? '';
   // The server enforces roles (DESIGN §4); the interface only hides what a read-only member cannot do.
-  const canWrite = project?.permission !== 'read';
+  const canWrite = useProjectPermission().can('change');
   const registries = useDockerRegistries(projectId);
   const [search, setSearch] = useState('');
   const [deleting, setDeleting] = useState<DockerRegistry | null>(null);

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { matchesSearch, scheduleActionToast, scheduleStateToast, type Schedule } from '@gantry/contracts';
 import { errorMessage, isPlanLimit } from '../../../api/errors';
+import { useProjectPermission } from '../../../api/permissions';
 import { useCurrentProject } from '../../../api/session';
 import { toast } from '../../../api/toast';
 import { ConfirmModal } from '../../../ui/ConfirmModal';
@@ -30,7 +31,7 @@ type Confirm = { kind: 'delete' | 'start' | 'stop'; schedule: Schedule } | null;
 export default function SchedulesPage() {
   const project = useCurrentProject();
   const projectId = project?.id ?? '';
-  const canWrite = project?.permission !== 'read';
+  const canWrite = useProjectPermission().can('change');
   const navigate = useNavigate();
   const schedules = useSchedules(projectId);
   const accounts = useAwsAccounts(projectId);

@@ -1,11 +1,6 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ProjectUser } from '@gantry/contracts';
-import { http } from '../../../api/http';
-import { projectUserKeys } from './keys';
+import { useQuery } from '@tanstack/react-query';
+import { projectUsersQuery } from '../../../api/project-users';
 
-export const getProjectUsers = (projectId: string) => http.get<{ users: ProjectUser[] }>(`/ms-project/projects/${projectId}/users`);
-
-export const projectUsersQuery = (projectId: string) =>
-  queryOptions({ queryKey: projectUserKeys.list(projectId), queryFn: () => getProjectUsers(projectId), select: (d) => d.users });
+export { getProjectUsers, projectUsersQuery } from '../../../api/project-users';
 
 export const useProjectUsers = (projectId: string) => useQuery(projectUsersQuery(projectId));

@@ -1,7 +1,4 @@
-/** A project's users: under the projects prefix, so creating, renaming or deleting a project refreshes them too. */
-export const projectUserKeys = {
-  list: (projectId: string) => ['projects', projectId, 'users'] as const,
-};
+export { projectUserKeys } from '../../../api/project-users';
 
 export const billingKeys = {
   all: ['billing'] as const,

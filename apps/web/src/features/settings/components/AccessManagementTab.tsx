@@ -12,6 +12,8 @@ import { useProjectUsers } from '../api/get-project-users';
 import { useRemoveUser } from '../api/remove-user';
 import { useResendInvitation } from '../api/resend-invitation';
 import { UserFormModal } from './UserFormModal';
+import { useProjectPermission } from '../../../api/permissions';
+import { Permitted } from '../../../ui/Permitted';
 
 export const ALREADY_ACCEPTED = 'The user has already accepted the invitation';
 
@@ -83,6 +85,8 @@ export function AccessManagementTab({ projectId }: { projectId: string }) {
         </Badge>
       ),
     },
+  ];
+  const actionsColumn: Column<ProjectUser>[] = [
     {
       key: 'actions',
       header: 'Actions',
@@ -124,6 +128,9 @@ export function AccessManagementTab({ projectId }: { projectId: string }) {
     },
   ];
 
+  const mayManage = useProjectPermission().can('manageUsers');
+  if (mayManage) columns.push(...actionsColumn);
+
   const visible = (users.data ?? []).filter((u) => matchesSearch(search, fullName(u), u.email));
 
   return (
@@ -131,15 +138,20 @@ export function AccessManagementTab({ projectId }: { projectId: string }) {
       <Card withBorder radius="md" padding={0}>
         <Group justify="space-between" p="md">
           <SearchInput value={search} onChange={setSearch} placeholder="Search users..." label="Search users" />
-          <Button
-            leftSection={<IconUserPlus size={16} />}
-            onClick={() => {
-              setEditing(null);
-              setFormOpen(true);
-            }}
-          >
-            Add New User
-          </Button>
+          <Permitted action="manageUsers">
+            {(refused) => (
+              <Button
+                leftSection={<IconUserPlus size={16} />}
+                disabled={refused}
+                onClick={() => {
+                  setEditing(null);
+                  setFormOpen(true);
+                }}
+              >
+                Add New User
+              </Button>
+            )}
+          </Permitted>
         </Group>
         {users.isError ? (
           <Text c="red" size="sm" p="md">
