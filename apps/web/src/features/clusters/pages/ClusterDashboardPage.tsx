@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import type { Microservice } from '@gantry/contracts';
 import { errorMessage, isPlanLimit } from '../../../api/errors';
+import { useProjectPermission } from '../../../api/permissions';
 import { useCurrentProject } from '../../../api/session';
 import { PageHeader } from '../../../ui/PageHeader';
 import { useErrorToast } from '../../../ui/use-error-toast';
@@ -38,7 +39,7 @@ export default function ClusterDashboardPage() {
   const { clusterId = '' } = useParams();
   const project = useCurrentProject();
   const projectId = project?.id ?? '';
-  const canWrite = project?.permission !== 'read';
+  const canWrite = useProjectPermission().can('change');
   const [menuOpen, setMenuOpen] = useState(false);
   const [deploying, setDeploying] = useState<{ service: Microservice; namespace: string | null } | null>(null);
   // A deploy from a service's page (Add to Cluster) lands here with its rollout to follow.

@@ -4,6 +4,7 @@ import { useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { SERVICE_VIEW_VERSION_CHARS } from '@gantry/contracts';
 import { errorMessage } from '../../../api/errors';
+import { useProjectPermission } from '../../../api/permissions';
 import { useCurrentProject } from '../../../api/session';
 import { PageHeader } from '../../../ui/PageHeader';
 import { RelativeTime } from '../../../ui/RelativeTime';
@@ -43,7 +44,7 @@ export default function ClusterServicePage() {
   const { clusterId = '', namespace = '', microserviceName = '' } = useParams();
   const project = useCurrentProject();
   const projectId = project?.id ?? '';
-  const canWrite = project?.permission !== 'read';
+  const canWrite = useProjectPermission().can('change');
   const navigate = useNavigate();
   const target = { clusterId, namespace, name: microserviceName };
   const [tab, setTab] = useState<string | null>('logs');

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { PUBLIC_DOCKER_IMAGE } from '@gantry/contracts';
 import { errorMessage } from '../../../api/errors';
+import { useProjectPermission } from '../../../api/permissions';
 import { useCurrentProject } from '../../../api/session';
 import { EmptyState } from '../../../ui/EmptyState';
 import { PageHeader } from '../../../ui/PageHeader';
@@ -33,7 +34,7 @@ export default function ServiceDetailsPage() {
   const { microserviceName = '' } = useParams();
   const project = useCurrentProject();
   const projectId = project?.id ?? '';
-  const canWrite = project?.permission !== 'read';
+  const canWrite = useProjectPermission().can('change');
   const navigate = useNavigate();
   const service = useMicroservice(projectId, microserviceName);
   const [removing, setRemoving] = useState(false);

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { matchesSearch, type Microservice, type ServiceKind } from '@gantry/contracts';
 import { errorMessage } from '../../../api/errors';
+import { useProjectPermission } from '../../../api/permissions';
 import { useCurrentProject } from '../../../api/session';
 import { DataTable, type Column } from '../../../ui/DataTable';
 import { EmptyState } from '../../../ui/EmptyState';
@@ -27,7 +28,7 @@ const TABS: { kind: ServiceKind; label: string }[] = [
 export default function ServicesPage() {
   const project = useCurrentProject();
   const projectId = project?.id ?? '';
-  const canWrite = project?.permission !== 'read';
+  const canWrite = useProjectPermission().can('change');
   const navigate = useNavigate();
   const services = useMicroservices(projectId);
   const [kind, setKind] = useState<ServiceKind>('PRIVATE');
