@@ -85,6 +85,19 @@ export type RefreshAnswer = z.infer<typeof RefreshAnswer>;
 export const UpdateProfileBody = z.object({ firstName: RequiredText('First name', 50), lastName: RequiredText('Last name', 50) });
 export type UpdateProfileBody = z.infer<typeof UpdateProfileBody>;
 
+export const WRONG_OLD_PASSWORD = 'Your old password is not correct';
+/** My Account → Password: the old password proves it is the user; the new one follows the password rules. */
+export const ChangePasswordBody = z.object({
+  oldPassword: InputText({ error: 'Please enter your old password' }).min(1, 'Please enter your old password'),
+  newPassword: Password,
+});
+export type ChangePasswordBody = z.infer<typeof ChangePasswordBody>;
+/** The form: the new password repeated ("Passwords don't match"). */
+export const ChangePasswordForm = ChangePasswordBody.extend({ repeatPassword: InputText() }).refine((v) => v.newPassword === v.repeatPassword, {
+  message: messages.passwordsDontMatch,
+  path: ['repeatPassword'],
+});
+
 export const ApplyPromoCodeBody = z.object({ code: InputText().trim().min(1, 'Please enter your code'), email: Email });
 export type ApplyPromoCodeBody = z.infer<typeof ApplyPromoCodeBody>;
 export const ReleasePromoCodeBody = z.object({ email: Email });

@@ -13,6 +13,7 @@ import {
   LoginAnswer,
   Profile,
   UpdateProfileBody,
+  ChangePasswordBody,
   OkBody,
   OutboxMail,
 } from '@gantry/contracts';
@@ -84,6 +85,11 @@ export function usersRoutes(deps: {
     app.get('/users/me', { preHandler: guards.authenticate, schema: { tags, response: { 200: Profile } } }, (req) => users.me(currentUser(req).id));
     app.put('/users/me', { preHandler: guards.authenticate, schema: { tags, body: UpdateProfileBody, response: { 200: Profile } } }, (req) =>
       users.updateMe(currentUser(req).id, req.body),
+    );
+    app.post(
+      '/users/me/password',
+      { config: strict, preHandler: guards.authenticate, schema: { tags, body: ChangePasswordBody, response: { 200: RefreshAnswer } } },
+      (req) => users.changePassword(currentUser(req).id, req.body),
     );
 
     // The instance outbox: an instance admin, or whoever holds the key printed in the server log at start.

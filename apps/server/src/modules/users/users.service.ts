@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import { hash as argonHash, verify as argonVerify, type Options as ArgonOptions } from '@node-rs/argon2';
 import {
+  type ChangePasswordBody,
+  WRONG_OLD_PASSWORD,
   CODE_TTL_MINUTES,
   REFRESH_TOKEN_TTL_DAYS,
   AUTH_ERROR,
@@ -261,6 +263,22 @@ export function createUsersService(deps: {
       const user = await store.update(userId, body);
       if (!user) throw new NotFound('User not found');
       return toProfile(user);
+    },
+
+    /**
+     * My Account → Password: the old password must match (wrong guesses count as failed logins). Every other
+     * session of the user ends — their refresh tokens are revoked and id tokens issued before now stop
+     * counting — and this one goes on with the fresh tokens answered here.
+     */
+    async changePassword(userId: string, body: ChangePasswordBody) {
+      const user = await store.byId(userId);
+      if (!user) throw new Unauthorized('User does not exist.', AUTH_ERROR.notAuthorized);
+      await loginThrottle.attempt(user.email);
+      if (!(await passwordMatches(user, body.oldPassword))) throw new Validation(WRONG_OLD_PASSWORD, { oldPassword: [WRONG_OLD_PASSWORD] });
+      await loginThrottle.succeeded(user.email);
+      const updated = await store.update(user.id, await newPassword(body.newPassword));
+      await store.revokeAllForUser(user.id);
+      return issueTokens(updated!);
     },
 
     byIds: (ids: string[]) => store.byIds(ids),

@@ -13,11 +13,11 @@ interface Entry {
   children?: { label: string; to: string }[];
 }
 
-/** The side menu entries of spec §2.1, spelling included ("Infrastucture Builder"). */
+/** The side menu entries of spec §2.1 ("Infrastructure Builder" spelt right here; only the environments empty state keeps the spec's spelling). */
 export const MENU: Entry[] = [
   { label: 'Overview', to: '/overview', icon: IconLayoutDashboard },
   {
-    label: 'Infrastucture Builder',
+    label: 'Infrastructure Builder',
     icon: IconBuildingFactory2,
     children: [
       { label: 'Components', to: '/components' },

@@ -55,7 +55,11 @@ export default function OutboxPage() {
               </Text>
             </div>
           </Group>
-          {outbox.data && <Badge variant="light">{outbox.data.length} mails</Badge>}
+          {outbox.data && (
+            <Badge variant="light">
+              {outbox.data.length} {outbox.data.length === 1 ? 'mail' : 'mails'}
+            </Badge>
+          )}
         </Group>
         {outbox.isPending ? (
           <SkeletonCards count={3} cols={1} />

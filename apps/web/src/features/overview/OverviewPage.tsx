@@ -1,11 +1,13 @@
 import { Anchor, Button, Card, Grid, Group, ScrollArea, SegmentedControl, Skeleton, Stack, Text, Title, UnstyledButton } from '@mantine/core';
-import { buildStatusClass, type TimelineEvent } from '@gantry/contracts';
+import { buildStatusClass, stackStatusDisplay, type TimelineEvent } from '@gantry/contracts';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { RelativeTime } from '../../ui/RelativeTime';
 import { useTimeline } from './api/get-timeline';
 import { usePipelineList } from '../pipelines';
 import { KubernetesSummary } from '../services';
-import { IconActivity, IconGitMerge, IconStack2, IconTimeline } from '@tabler/icons-react';
+import { useStageList } from '../environments';
+import { toast } from '../../api/toast';
+import { IconActivity, IconCloudUpload, IconGitMerge, IconStack2, IconTimeline } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useCurrentProject } from '../../api/session';
@@ -36,7 +38,12 @@ function BuildBadge({ status }: { status: string | null | undefined }) {
   return <StatusBadge status={status ?? 'NO BUILD'} color={buildColor[buildStatusClass(status)]} label={status ?? 'NO BUILD'} size="xs" />;
 }
 
-/** One line of the timeline: a build opens its build page. */
+/** An environment's status in the overview's colours (spec §4: in progress warning, complete success, failed fail). */
+function EnvironmentBadge({ status }: { status: string }) {
+  return <StatusBadge status={status} label={stackStatusDisplay(status)} size="xs" />;
+}
+
+/** One line of the timeline: a build opens its build page, a deployment its environment. */
 function TimelineItem({ e, onOpen }: { e: TimelineEvent; onOpen: (e: TimelineEvent) => void }) {
   return (
     <UnstyledButton
@@ -46,32 +53,37 @@ function TimelineItem({ e, onOpen }: { e: TimelineEvent; onOpen: (e: TimelineEve
     >
       <Group justify="space-between" wrap="nowrap" py={8} style={{ borderBottom: '1px solid var(--mantine-color-gray-2)' }}>
         <Group gap="sm" wrap="nowrap">
-          <IconGitMerge size={16} color="var(--mantine-color-dimmed)" />
+          {e.type === 'build' ? (
+            <IconGitMerge size={16} color="var(--mantine-color-dimmed)" />
+          ) : (
+            <IconCloudUpload size={16} color="var(--mantine-color-dimmed)" />
+          )}
           <div>
             <Text size="sm" fw={500}>
-              {e.type === 'build' ? `${e.pipelineName} · build #${e.buildNumber}` : e.stageName}
+              {e.type === 'build' ? `${e.pipelineName} · build #${e.buildNumber}` : `${e.stageName} · deployment`}
             </Text>
             <RelativeTime date={e.timestamp} size="xs" c="dimmed" />
           </div>
         </Group>
-        <BuildBadge status={e.status} />
+        {e.type === 'build' ? <BuildBadge status={e.status} /> : <EnvironmentBadge status={e.status} />}
       </Group>
     </UnstyledButton>
   );
 }
 
-/**
- * /overview (spec §2.8): Kubernetes summary, environments, pipelines and the project timeline.
- * Clusters and environments show their empty states until those areas arrive.
- */
+/** /overview (spec §2.8): Kubernetes summary, environments, pipelines and the project timeline. */
 export default function OverviewPage() {
   const project = useCurrentProject();
   const navigate = useNavigate();
   const [timelineTab, setTimelineTab] = useState('all');
   const pipelines = usePipelineList(project?.id, 'latest-build');
   const timeline = useTimeline(project?.id, timelineTab);
+  const environments = useStageList(project?.id ?? '');
   const openEvent = (e: TimelineEvent) => {
-    if (e.type === 'build' && e.pipelineId) navigate(`/pipelines/${e.pipelineId}/builds/${e.buildId}`);
+    if (e.type === 'build' && e.pipelineId) return navigate(`/pipelines/${e.pipelineId}/builds/${e.buildId}`);
+    if (e.type !== 'deployment' || !e.stageId) return;
+    if (environments.data && !environments.data.some((s) => s.id === e.stageId)) return toast.error(`Environment ${e.stageName} is no longer available`);
+    navigate(`/environments/${e.stageId}`);
   };
 
   return (
@@ -91,12 +103,33 @@ export default function OverviewPage() {
               </Anchor>
             }
           >
-            <EmptyState
-              compact
-              title="No environments created yet!"
-              description="Environments combine components into deployable infrastructure."
-              action={<Button onClick={() => navigate('/environments/create')}>Create Environment</Button>}
-            />
+            {environments.isPending ? (
+              <Stack gap="xs">
+                {[0, 1, 2].map((i) => (
+                  <Skeleton key={i} h={28} />
+                ))}
+              </Stack>
+            ) : environments.data?.length ? (
+              <Stack gap={0}>
+                {environments.data.slice(0, 5).map((s) => (
+                  <UnstyledButton key={s.id} onClick={() => navigate(`/environments/${s.id}`)} aria-label={`Environment ${s.name}`}>
+                    <Group justify="space-between" py={8} style={{ borderBottom: '1px solid var(--mantine-color-gray-2)' }}>
+                      <Text size="sm" fw={500}>
+                        {s.name}
+                      </Text>
+                      <EnvironmentBadge status={s.status ?? 'NOT_DEPLOYED'} />
+                    </Group>
+                  </UnstyledButton>
+                ))}
+              </Stack>
+            ) : (
+              <EmptyState
+                compact
+                title="No environments created yet!"
+                description="Environments combine components into deployable infrastructure."
+                action={<Button onClick={() => navigate('/environments/create')}>Create Environment</Button>}
+              />
+            )}
           </Panel>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 6 }}>

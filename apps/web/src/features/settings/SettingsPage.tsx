@@ -2,11 +2,11 @@ import { Stack, Tabs, Text } from '@mantine/core';
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
 import { useCurrentProject } from '../../api/session';
-import { ComingSoonCard } from '../../ui/ComingSoon';
 import { PageHeader } from '../../ui/PageHeader';
 import { DEFAULT_SETTINGS_TAB, SETTINGS_TABS, settingsScreen } from './settings-tabs';
 import { AccessManagementTab } from './components/AccessManagementTab';
 import { BillingTab } from './components/BillingTab';
+import { NotificationsTab } from './components/NotificationsTab';
 import { GitAccountsTab } from '../git-accounts';
 import { CloudAccountsTab } from '../cloud-accounts';
 import classes from './SettingsPage.module.css';
@@ -23,7 +23,6 @@ export default function SettingsPage() {
   }, [tab, setParams]);
 
   const screen = settingsScreen(tab ?? DEFAULT_SETTINGS_TAB);
-  const current = SETTINGS_TABS.find((t) => t.value === screen)!;
 
   return (
     <Stack gap={0}>
@@ -58,7 +57,7 @@ export default function SettingsPage() {
           ) : screen === 'billing' ? (
             <BillingTab projectId={project.id} />
           ) : (
-            <ComingSoonCard text={`${current.caption}: this area is coming in a later release`} />
+            <NotificationsTab projectId={project.id} />
           ))}
       </div>
     </Stack>

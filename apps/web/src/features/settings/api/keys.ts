@@ -8,3 +8,9 @@ export const billingKeys = {
   payments: (projectId: string) => [...billingKeys.all, projectId, 'payments'] as const,
   provider: () => [...billingKeys.all, 'provider'] as const,
 };
+
+/** A project's Slack integration and who receives its notifications. */
+export const notificationSettingsKeys = {
+  integrations: (projectId: string) => ['notification-settings', projectId, 'integrations'] as const,
+  subscribers: (projectId: string) => ['notification-settings', projectId, 'subscribers'] as const,
+};

@@ -1,0 +1,75 @@
+/**
+ * Platform screens in headless Chromium (issue 13): My Account saves the name (the user menu follows) and
+ * changes the password (wrong old one refused on the field; afterwards only the new one logs in);
+ * Settings → Notifications shows the Slack card's Upgrade Plan on a Starter project (402) and lets the
+ * user unsubscribe and subscribe again, with toasts.
+ */
+import { describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { integrationMessages, WRONG_OLD_PASSWORD } from '@gantry/contracts';
+import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
+
+const toast = (page: Page, text: string | RegExp) => page.getByRole('alert').filter({ hasText: text });
+
+describe('platform: account and notification settings', () => {
+  const stack = useStack();
+  const email = 'pat.platform@example.com';
+  const password = 'Platform1234';
+  let page: Page;
+  let idToken: string;
+
+  test('My Account: Update Profile saves first and last name', async () => {
+    idToken = await verifiedUser(stack, { email, password, firstName: 'Pat', lastName: 'Before' });
+    await stack.api('POST', '/ms-project/projects', { name: 'Relay', description: 'Platform' }, idToken);
+    page = await stack.newPage({ keep: true });
+    await logInAndOpenProject(page, email, password, 'Relay');
+    await page.goto('/account');
+    await page.getByRole('heading', { name: 'My Account', exact: true }).waitFor();
+    await page.getByLabel('Surname').fill('After');
+    await page.getByRole('button', { name: 'Update Profile', exact: true }).click();
+    await toast(page, 'Your profile was updated').waitFor();
+    const me = await stack.api('GET', '/ms-usermanagement/users/me', undefined, idToken);
+    expect(me).toMatchObject({ firstName: 'Pat', lastName: 'After' });
+    await page.reload();
+    await expect.poll(() => page.getByLabel('Surname').inputValue()).toBe('After');
+  });
+
+  test('My Account: Update Password checks the old one and the rules; afterwards only the new one logs in', async () => {
+    await page.getByRole('tab', { name: 'Password', exact: true }).click();
+    await page.getByLabel('Old password').fill('Wrong12345');
+    await page.getByLabel('New password', { exact: true }).fill('short');
+    await page.getByLabel('Repeat new password').fill('short');
+    await page.getByRole('button', { name: 'Update Password', exact: true }).click();
+    await page.getByText('Password must be at least 8 characters long').waitFor();
+    await page.getByLabel('New password', { exact: true }).fill('Renewed12345');
+    await page.getByLabel('Repeat new password').fill('Renewed12345');
+    await page.getByRole('button', { name: 'Update Password', exact: true }).click();
+    await page.getByText(WRONG_OLD_PASSWORD).first().waitFor();
+    await page.getByLabel('Old password').fill(password);
+    await page.getByRole('button', { name: 'Update Password', exact: true }).click();
+    await toast(page, 'Your password was changed').waitFor();
+    // this session goes on; the id token of the earlier API login has ended
+    await page.goto('/overview');
+    await page.getByRole('heading', { name: 'Overview', exact: true }).waitFor();
+    await expect(stack.api('GET', '/ms-usermanagement/users/me', undefined, idToken)).rejects.toThrow(/401/);
+    await expect(stack.api('POST', '/ms-usermanagement/auth/login', { username: email, password })).rejects.toThrow(/40/);
+    idToken = (await stack.api('POST', '/ms-usermanagement/auth/login', { username: email, password: 'Renewed12345' })).idToken;
+  });
+
+  test('Settings → Notifications: Upgrade Plan for Slack on Starter; unsubscribe and subscribe again', async () => {
+    await page.goto('/settings?tab=notifications');
+    await page.getByRole('heading', { name: 'Integrations', exact: true }).waitFor();
+    await page.getByTestId('upgrade-prompt').getByRole('link', { name: 'Upgrade Plan', exact: true }).waitFor();
+    const toggle = page.getByRole('switch', { name: 'Receive all notifications of this project' });
+    await expect.poll(() => toggle.isChecked()).toBe(true);
+    await toggle.click({ force: true });
+    await toast(page, integrationMessages.unsubscribed).waitFor();
+    await expect.poll(() => toggle.isChecked()).toBe(false);
+    const [project] = (await stack.api('GET', '/ms-project/projects', undefined, idToken)).projects;
+    expect((await stack.api('GET', `/ms-notification/projects/${project.id}/users`, undefined, idToken)).users).toEqual([]);
+    await toggle.click({ force: true });
+    await toast(page, integrationMessages.subscribed).waitFor();
+    await expect.poll(() => toggle.isChecked()).toBe(true);
+    expect((await stack.api('GET', `/ms-notification/projects/${project.id}/users`, undefined, idToken)).users).toHaveLength(1);
+  });
+});
