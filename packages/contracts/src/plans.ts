@@ -67,7 +67,7 @@ export type BillingProvider = z.infer<typeof BillingProvider>;
 export const BillingFrequency = z.enum(['monthly', 'yearly']);
 /** Start a card checkout: a plan subscription, or the special deal (one year of Professional for SPECIAL_DEAL_PRICE). */
 export const CheckoutBody = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('plan'), planId: z.string().min(1), frequency: BillingFrequency }),
+  z.object({ kind: z.literal('plan'), planId: InputText().min(1), frequency: BillingFrequency }),
   z.object({ kind: z.literal('special-deal') }),
 ]);
 export type CheckoutBody = z.infer<typeof CheckoutBody>;
@@ -84,7 +84,7 @@ export const AdminProjectPlan = z.object({
   expirationDate: z.string().nullable(),
 });
 export type AdminProjectPlan = z.infer<typeof AdminProjectPlan>;
-export const SetProjectPlanBody = z.object({ planId: z.string().trim().min(1, 'Please choose a plan') });
+export const SetProjectPlanBody = z.object({ planId: InputText().trim().min(1, 'Please choose a plan') });
 export type SetProjectPlanBody = z.infer<typeof SetProjectPlanBody>;
 
 export const RecurrencyBody = z.object({ enabled: z.boolean() });

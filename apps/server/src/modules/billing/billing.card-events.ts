@@ -43,13 +43,16 @@ const ENDED = ['canceled', 'unpaid', 'incomplete_expired'];
  */
 export async function applyCardEvent(store: BillingStore, tx: Tx, event: { type: string; created: number; data: { object: unknown } }) {
   const at = seconds(event.created);
+  // Stripe's times are whole seconds: a plan paid within the second its project's trial began would
+  // sort before the trial. A paid plan starts when Gantry learns of it, or at Stripe's time if later.
+  const startDate = new Date(Math.max(at.getTime(), Date.now()));
   switch (event.type) {
     case 'checkout.session.completed': {
       const s = CheckoutSession.parse(event.data.object);
       const { projectId, planId, frequency } = s.metadata;
       if (s.mode === 'subscription' && s.subscription) {
         await store.addExternalSubscription(
-          { projectId, planId, frequency, type: 'CARD', startDate: at, expirationDate: null, recurringEnabled: true, externalId: s.subscription },
+          { projectId, planId, frequency, type: 'CARD', startDate, expirationDate: null, recurringEnabled: true, externalId: s.subscription },
           tx,
         );
       } else if (s.mode === 'payment' && s.payment_status === 'paid') {
@@ -60,7 +63,7 @@ export async function applyCardEvent(store: BillingStore, tx: Tx, event: { type:
             planId: PRO_PLAN_ID,
             frequency: 'yearly',
             type: 'CARD',
-            startDate: at,
+            startDate,
             expirationDate: new Date(at.getTime() + PROMO_DAYS * 86_400_000),
             externalId: s.id,
           },
@@ -83,7 +86,7 @@ export async function applyCardEvent(store: BillingStore, tx: Tx, event: { type:
       const recurringEnabled = !ended && !sub.cancel_at_period_end;
       const m = Metadata.safeParse(sub.metadata);
       if (!(await store.byExternalId(sub.id, tx)) && m.success)
-        await store.addExternalSubscription({ ...m.data, type: 'CARD', startDate: at, expirationDate, recurringEnabled, externalId: sub.id }, tx);
+        await store.addExternalSubscription({ ...m.data, type: 'CARD', startDate, expirationDate, recurringEnabled, externalId: sub.id }, tx);
       else await store.updateByExternalId(sub.id, { expirationDate, recurringEnabled }, tx);
       return;
     }
