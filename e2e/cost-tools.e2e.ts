@@ -23,7 +23,7 @@ describe('cloud waste manager without the plan feature', () => {
     page = await stack.newPage();
     await logInAndOpenProject(page, email, password, 'Lean');
     const menu = page.getByRole('navigation', { name: 'Main menu' });
-    await menu.getByText('Infrastucture Builder', { exact: true }).waitFor();
+    await menu.getByText('Infrastructure Builder', { exact: true }).waitFor();
     // shown while the schedules list loads, gone once it answered 402
     await menu.getByText('Cloud Waste Manager', { exact: true }).waitFor({ state: 'detached' });
     expect(await menu.getByText('Waste Advisor', { exact: true }).count()).toBe(0);
