@@ -24,6 +24,9 @@ export const CLOUD_ACCOUNT_PROVIDER_NAMES: Record<CloudAccountProvider, string> 
 export const cloudAccountMessages = {
   empty: 'No cloud accounts available. Add a new account?',
   awsConnectionFailed: 'We cannot establish a connection with the AWS provider. Please check if your IAM role ARN and external ID are correct and try again.',
+  /** The Gantry host itself has no AWS credentials to call STS with: nothing the user typed is at fault. */
+  awsHostIdentityMissing:
+    'This Gantry server has no AWS identity of its own to assume your IAM role with. Its administrator gives the Gantry host AWS credentials (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_PROFILE, or an EC2 instance profile / ECS task role) and restarts Gantry; then connect the account again.',
   /** Spec §8 for Google and Azure; AWS has its own text. */
   connectionFailed: (provider: CloudAccountProvider) =>
     provider === 'aws'

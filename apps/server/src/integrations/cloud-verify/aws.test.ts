@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, it, expect, afterEach, afterAll } from 'vitest';
 import { mockClient } from 'aws-sdk-client-mock';
 import { AssumeRoleCommand, STSClient, STSServiceException } from '@aws-sdk/client-sts';
-import { createAwsVerifier } from './aws.js';
+import { createAwsVerifier, isAwsHostIdentityMissing } from './aws.js';
 
 const ROLE = 'arn:aws:iam::111122223333:role/GantryDeployer';
 
@@ -144,7 +144,35 @@ describe('AWS verifier on the SDK default chain', () => {
         DurationSeconds: '900',
       });
 
-      await expect(verifier.assumeRole({ roleArn: ROLE, externalId: 'wrong', sessionName: 'gantry-verify' })).rejects.toMatchObject({ name: 'AccessDenied' });
+      const refused = await verifier.assumeRole({ roleArn: ROLE, externalId: 'wrong', sessionName: 'gantry-verify' }).catch((e: unknown) => e);
+      expect(refused).toMatchObject({ name: 'AccessDenied' });
+      expect(isAwsHostIdentityMissing(refused)).toBe(false);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  });
+
+  it('fails before asking STS when the host has no AWS identity at all, and that failure is told apart', async () => {
+    const asked: string[] = [];
+    const server = http.createServer((req, res) => {
+      asked.push(req.url ?? '');
+      res.writeHead(500).end();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      for (const k of Object.keys(process.env)) if (k.startsWith('AWS_')) delete process.env[k];
+      Object.assign(process.env, {
+        AWS_CONFIG_FILE: '/nonexistent/aws-config',
+        AWS_SHARED_CREDENTIALS_FILE: '/nonexistent/aws-credentials',
+        AWS_EC2_METADATA_DISABLED: 'true',
+        AWS_ENDPOINT_URL_STS: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      });
+      const failure = await createAwsVerifier()
+        .assumeRole({ roleArn: ROLE, externalId: 'ext-42', sessionName: 'gantry-verify' })
+        .catch((e: unknown) => e);
+      expect(failure).toMatchObject({ name: 'CredentialsProviderError' });
+      expect(isAwsHostIdentityMissing(failure)).toBe(true);
+      expect(asked).toEqual([]);
     } finally {
       await new Promise((r) => server.close(r));
     }

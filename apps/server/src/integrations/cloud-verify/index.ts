@@ -3,7 +3,7 @@
  * works (before saving it) and hand out the credentials a deployment needs. The real adapters use the
  * providers' own SDKs with Gantry's own identity from each SDK's default chain; tests hand in stubs.
  */
-import { createAwsVerifier, type AwsVerifierOptions } from './aws.js';
+import { createAwsVerifier, isAwsHostIdentityMissing, type AwsVerifierOptions } from './aws.js';
 import { createAzureVerifier, type AzureVerifierOptions } from './azure.js';
 import { createGcpVerifier, type GcpVerifierOptions } from './gcp.js';
 
@@ -61,5 +61,5 @@ export function failureReason(err: unknown): string {
   return `${name}: ${message}`.slice(0, 500);
 }
 
-export { createAwsVerifier, createAzureVerifier, createGcpVerifier };
+export { createAwsVerifier, createAzureVerifier, createGcpVerifier, isAwsHostIdentityMissing };
 export type { AwsVerifierOptions, AzureVerifierOptions, GcpVerifierOptions };

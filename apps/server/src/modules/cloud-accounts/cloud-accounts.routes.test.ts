@@ -86,6 +86,26 @@ describe('AWS accounts', () => {
     expect((await call('GET', base(), owner.idToken)).json().awsAccounts).toHaveLength(1);
   });
 
+  it('says the Gantry host has no AWS identity when the SDK finds no credentials, not that the ARN or external ID is wrong', async () => {
+    t.fake.host.awsIdentity = false;
+    try {
+      const body = { ...awsBody, iamRole: 'arn:aws:iam::777788889999:role/GantryDeployer' };
+      const res = await call('POST', base(), owner.idToken, body);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({
+        message: cloudAccountMessages.awsHostIdentityMissing,
+        code: 'CloudHostIdentityMissing',
+        reason: 'CredentialsProviderError: Could not load credentials from any providers',
+      });
+      expect(res.json().message).toMatch(/no AWS identity of its own.*AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_PROFILE, or an EC2 instance profile/);
+      const update = await call('PUT', `${base()}/111122223333`, owner.idToken, { accountName: 'Production', iamRole: ROLE });
+      expect(update.json()).toMatchObject({ code: 'CloudHostIdentityMissing' });
+      expect((await call('GET', base(), owner.idToken)).json().awsAccounts).toHaveLength(1);
+    } finally {
+      t.fake.host.awsIdentity = true;
+    }
+  });
+
   it.each([
     ['accountName', 'x'.repeat(31), 'Account name must be at most 30 characters'],
     ['accountName', '', 'Account name is required'],

@@ -17,7 +17,7 @@ import {
 } from '@gantry/contracts';
 import type { SecretBox } from '../../platform/secrets.js';
 import { AppError, Conflict, NotFound, Validation } from '../../platform/errors.js';
-import { failureReason, type CloudVerifier } from '../../integrations/cloud-verify/index.js';
+import { failureReason, isAwsHostIdentityMissing, type CloudVerifier } from '../../integrations/cloud-verify/index.js';
 import type { AwsAccountRow, AzureAccountRow, CloudAccountsStore, GcpAccountRow } from './cloud-accounts.store.js';
 
 import type { CloudAccountRef } from '../../platform/hooks.js';
@@ -67,7 +67,8 @@ export function createCloudAccountsService(deps: {
 
   /**
    * Any refusal or failure of the provider is the spec's 400 message (§8). `reason` carries the provider's own
-   * words (e.g. which principal STS refused), which an administrator needs to fix a trust policy.
+   * words (e.g. which principal STS refused), which an administrator needs to fix a trust policy. A host without
+   * an AWS identity of its own says so instead: the role ARN and external id were never put to the test.
    */
   async function verify<T>(provider: CloudAccountProvider, call: () => Promise<T>): Promise<T> {
     try {
@@ -75,6 +76,8 @@ export function createCloudAccountsService(deps: {
     } catch (err) {
       const reason = failureReason(err);
       deps.log?.warn({ provider, reason }, 'cloud account connection failed');
+      if (provider === 'aws' && isAwsHostIdentityMissing(err))
+        throw new AppError(400, cloudAccountMessages.awsHostIdentityMissing, 'CloudHostIdentityMissing', { reason });
       throw new AppError(400, cloudAccountMessages.connectionFailed(provider), 'CloudConnectionFailed', { reason });
     }
   }

@@ -17,10 +17,14 @@ export const GOOD = { awsExternalId: 'ext-good', azureSecret: 'good~secret', gcp
 export function fakeVerifier() {
   const calls: { provider: 'aws' | 'azure' | 'gcp'; input: Record<string, unknown> }[] = [];
   const accepts = { awsExternalIds: new Set([GOOD.awsExternalId]), azureSecrets: new Set([GOOD.azureSecret]) };
+  /** false: the host has no AWS identity, and the SDK fails before asking STS (as with no credentials anywhere). */
+  const host = { awsIdentity: true };
   const verifier = {
     aws: {
       async assumeRole(input) {
         calls.push({ provider: 'aws', input: { ...input } });
+        if (!host.awsIdentity)
+          throw Object.assign(new Error('Could not load credentials from any providers'), { name: 'CredentialsProviderError', tryNextLink: false });
         if (!accepts.awsExternalIds.has(input.externalId))
           throw Object.assign(
             new Error(`User: arn:aws:iam::999999999999:user/gantry is not authorized to perform: sts:AssumeRole on resource: ${input.roleArn}`),
@@ -51,7 +55,7 @@ export function fakeVerifier() {
       },
     },
   } satisfies CloudVerifier;
-  return { verifier, calls, accepts };
+  return { verifier, calls, accepts, host };
 }
 
 /**
