@@ -23,6 +23,8 @@ export type StandinProvider = 'github' | 'gitlab' | 'bitbucket';
 export const STANDIN_PROVIDERS: readonly StandinProvider[] = ['github', 'gitlab', 'bitbucket'];
 
 export interface GitStandinOptions {
+  /** The loopback port to listen on (default: any free one). */
+  port?: number;
   /** Providers served (default all three). */
   providers?: StandinProvider[];
   /** The most items one page answers, whatever the caller asks (default 100); small values exercise pagination. */
@@ -1391,7 +1393,10 @@ export async function startGitStandin(options: GitStandinOptions = {}): Promise<
   }
 
   const server = http.createServer((req, res) => void handle(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(options.port ?? 0, '127.0.0.1', resolve)).catch((err: unknown) => {
+    fs.rmSync(root, { recursive: true, force: true });
+    throw err;
+  });
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const env: Record<string, string> = {};
