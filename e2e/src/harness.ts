@@ -261,3 +261,8 @@ export async function logInAndOpenProject(page: Page, email: string, password: s
   await page.getByRole('button', { name: `Open project ${projectName}` }).click();
   await page.waitForURL('**/overview');
 }
+
+/** The instance admin (the first account) puts a project on a plan, e.g. 'PRO' for Slack and the Cloud Waste Manager. */
+export async function setProjectPlan(stack: Stack, adminToken: string, projectId: string, planId: string): Promise<void> {
+  await stack.api('PUT', `/ms-project/admin/projects/${projectId}/plan`, { planId }, adminToken);
+}

@@ -13,8 +13,9 @@ const envQuery = (e: Omit<Env, 'projectId'>) => ({ awsAccountId: e.awsAccountId,
 function Lines({ stats, size }: { stats: AdvisorStats; size: 'xs' | 'sm' }) {
   const s = advisorSummaries(stats);
   const line = (icon: React.ReactNode, text: string, flagged: boolean, testId: string) => (
-    <Group gap={6} wrap="nowrap" key={testId}>
-      {icon}
+    <Group gap={6} wrap="nowrap" align="flex-start" key={testId}>
+      {/* the icon keeps its size beside a text that wraps onto two lines */}
+      <span style={{ flexShrink: 0, display: 'flex', marginTop: size === 'sm' ? 3 : 1 }}>{icon}</span>
       <Text size={size} c={flagged ? 'orange.8' : 'dimmed'} data-testid={testId}>
         {text}
       </Text>

@@ -135,7 +135,7 @@ export function ResourcePicker({
                     <Text size="sm" fw={600} truncate="end" maw={220}>
                       {r.name}
                     </Text>
-                    <Text size="xs" c="dimmed" ff="monospace">
+                    <Text size="xs" c="dimmed" ff="monospace" style={{ whiteSpace: 'nowrap' }}>
                       {r.id}
                     </Text>
                   </Table.Td>
