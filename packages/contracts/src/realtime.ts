@@ -15,6 +15,18 @@ export type RealtimeAck = { ok: boolean; message?: string };
 export const BuildUpdateEvent = z.object({ pipelineId: z.string(), buildId: z.string(), status: BuildStatus });
 export type BuildUpdateEvent = z.infer<typeof BuildUpdateEvent>;
 
+/** `step:update`, to the project room once a build step's new status is written (builds status-events). */
+export const StepUpdateEvent = z.object({
+  pipelineId: z.string(),
+  buildId: z.string(),
+  step: z.string(),
+  status: BuildStatus,
+  startDate: z.string().nullable().optional(),
+  stopDate: z.string().nullable().optional(),
+  errorMessage: z.string().nullable().optional(),
+});
+export type StepUpdateEvent = z.infer<typeof StepUpdateEvent>;
+
 /** `notification`, to the project room when a finished build notified its members (notifications.service). */
 export const NotificationEvent = z.object({ message: z.string() });
 export type NotificationEvent = z.infer<typeof NotificationEvent>;
@@ -31,6 +43,7 @@ export type BuildLogSubscribe = z.input<typeof BuildLogSubscribe>;
 
 export interface ServerToClientEvents {
   'build:update': (event: BuildUpdateEvent) => void;
+  'step:update': (event: StepUpdateEvent) => void;
   notification: (event: NotificationEvent) => void;
   /** To a build step's log room (LogChunk) or a deployment's log room (DeploymentLogChunk): the backlog on subscribe, then live chunks. */
   logs: (chunk: LogChunk | DeploymentLogChunk) => void;

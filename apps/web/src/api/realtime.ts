@@ -19,7 +19,12 @@ let stopWatchingSession: (() => void) | null = null;
 /** The socket.io client is loaded on first use (after login), not with the first page. */
 let opening: Promise<void> | null = null;
 
-const listeners: { [E in ServerEvent]: Set<ServerToClientEvents[E]> } = { 'build:update': new Set(), notification: new Set(), logs: new Set() };
+const listeners: { [E in ServerEvent]: Set<ServerToClientEvents[E]> } = {
+  'build:update': new Set(),
+  'step:update': new Set(),
+  notification: new Set(),
+  logs: new Set(),
+};
 /** Run on every (re)connect: the server forgets a socket's rooms when it drops. */
 const onConnect = new Set<(s: RealtimeSocket) => void>();
 /** Told when a connection attempt fails (server unreachable or handshake refused). */
@@ -49,6 +54,7 @@ function open(io: typeof import('socket.io-client').io): RealtimeSocket {
   });
   s.on('connect_error', () => onUnreachable.forEach((tell) => tell()));
   s.on('build:update', (event) => listeners['build:update'].forEach((listener) => listener(event)));
+  s.on('step:update', (event) => listeners['step:update'].forEach((listener) => listener(event)));
   s.on('notification', (event) => listeners.notification.forEach((listener) => listener(event)));
   s.on('logs', (chunk) => listeners.logs.forEach((listener) => listener(chunk)));
   stopWatchingSession = session.subscribe(() => {
@@ -117,7 +123,7 @@ export function onRealtimeUnreachable(tell: () => void): () => void {
 /** The socket while connected, for a last message (an unsubscribe). */
 export const connectedSocket = (): RealtimeSocket | null => (socket?.connected ? socket : null);
 
-/** Keeps the socket in the current project's room (`build:update`, `notification`), rejoined on every reconnect. */
+/** Keeps the socket in the current project's room (`build:update`, `step:update`, `notification`), rejoined on every reconnect. */
 export function useRealtimeProject(current: string | undefined) {
   useEffect(() => {
     if (!current || current === projectId) return;

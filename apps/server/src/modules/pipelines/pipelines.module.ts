@@ -15,6 +15,7 @@ import { buildsRoutes, timelineRoutes, webhookRoutes } from '../builds/builds.ro
 import { registerLogStreams } from '../builds/builds.realtime.js';
 import { createComponentBuilds } from '../builds/component-packaging.js';
 import { createLatestBuilds } from '../builds/latest-builds.js';
+import { withStepStatusEvents } from '../builds/status-events.js';
 
 const RECOVER_EVERY_MS = 10_000;
 
@@ -34,7 +35,7 @@ export const pipelinesModule = defineModule({
     const { config, hooks, realtime, artifacts, runWorkers, log } = platform;
     const git: GitAccess = overrides.gitAccess ?? needs.gitAccounts;
     const concurrency = config.GANTRY_JOB_CONCURRENCY;
-    const buildsStore = createBuildsStore(platform.db);
+    const buildsStore = withStepStatusEvents(createBuildsStore(platform.db), realtime);
     const cacheRoot = path.join(config.dataDir, 'build-cache');
     const pipelines = createPipelinesService({
       db: platform.db,

@@ -2,6 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { PIPELINE_LIST_POLL_MS, sortPipelines, type Pipeline } from '@gantry/contracts';
 import { http } from '../../../api/http';
 import { isPlanLimit } from '../../../api/errors';
+import { pollMs } from '../../../api/poll';
 import { base, pipelineKeys } from './keys';
 
 export const listPipelines = (projectId: string) => http.get<{ pipelines: Pipeline[] }>(`${base(projectId)}/pipelines`);
@@ -17,7 +18,7 @@ export const pipelinesQuery = (projectId: string) =>
     queryKey: pipelineKeys.list(projectId),
     queryFn: () => listPipelines(projectId),
     select: byLatestBuild,
-    refetchInterval: (q) => (isPlanLimit(q.state.error) ? false : PIPELINE_LIST_POLL_MS),
+    refetchInterval: (q) => (isPlanLimit(q.state.error) ? false : pollMs(PIPELINE_LIST_POLL_MS)),
   });
 
 /** The Pipeline Manager's list. */

@@ -1,0 +1,115 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { io as ioClient, type Socket } from 'socket.io-client';
+import type { StepUpdateEvent } from '@gantry/contracts';
+import { createTestApp, registerUser, createProject, bearer, until, type TestApp } from '../../../test/helpers.js';
+import { createLocalGit } from '../../../test/local-git.js';
+import { gitAccounts } from '../git-accounts/git-accounts.tables.js';
+import { REALTIME_PATH } from '../../platform/realtime.js';
+
+const SPEC = `steps:
+  First:
+    commands:
+      - echo first
+  Second:
+    commands:
+      - echo second
+`;
+
+let t: TestApp;
+let git: ReturnType<typeof createLocalGit>;
+let url: string;
+const sockets: Socket[] = [];
+
+/** A project of its own owner, with a pipeline on the local git stand-in. */
+async function projectWithPipeline(email: string, name: string) {
+  const owner = await registerUser(t, email);
+  const projectId = await createProject(t, owner.idToken, name);
+  const [account] = await t.app.services.database.db
+    .insert(gitAccounts)
+    .values({ projectId, type: 'github', accountName: 'acme', externalId: '1', accessTokenSealed: t.app.services.secrets.seal('local-token') })
+    .returning();
+  const repo = git.createRepo(`acme/${name}`, { 'gantry.yaml': SPEC }).url;
+  const api = (method: 'GET' | 'POST', path: string, payload?: object) =>
+    t.app.inject({ method, url: `/ms-ap/projects/${projectId}${path}`, headers: bearer(owner.idToken), payload });
+  const created = await api('POST', '/pipelines', { name, gitAccountId: account!.id, repositoryUrl: repo, branchFilter: 'main', automatedTrigger: false });
+  expect(created.statusCode, created.body).toBe(201);
+  return { owner, projectId, pipelineId: created.json().pipelineId as string, api };
+}
+
+/** A socket of the user in the project's room, recording every step:update it receives. */
+async function listener(idToken: string, projectId: string) {
+  const sock = ioClient(url, { path: REALTIME_PATH, query: { Authorization: idToken }, transports: ['websocket'], reconnection: false });
+  sockets.push(sock);
+  const events: StepUpdateEvent[] = [];
+  sock.on('step:update', (e: StepUpdateEvent) => events.push(e));
+  expect(await sock.emitWithAck('project:join', projectId)).toEqual({ ok: true });
+  return events;
+}
+
+beforeAll(async () => {
+  git = createLocalGit();
+  t = await createTestApp({}, { overrides: { pipelines: { gitAccess: git.access } } });
+  url = await t.app.listen({ port: 0, host: '127.0.0.1' });
+});
+afterAll(async () => {
+  for (const s of sockets) s.close();
+  await t?.close();
+  git?.close();
+});
+
+describe('step status events', () => {
+  it('reach the project room once the step status is written, and never another project', async () => {
+    const a = await projectWithPipeline('steps-a@example.com', 'alpha');
+    const b = await projectWithPipeline('steps-b@example.com', 'beta');
+    const seenByA = await listener(a.owner.idToken, a.projectId);
+    const seenByB = await listener(b.owner.idToken, b.projectId);
+
+    // what the database held when each event arrived: the event follows the commit, so it is never ahead
+    const storedAtEvent: { event: StepUpdateEvent; stored: string | null }[] = [];
+    const checker = await listener(a.owner.idToken, a.projectId);
+    const check = sockets.at(-1)!;
+    check.on('step:update', (e: StepUpdateEvent) => {
+      void a.api('GET', `/pipelines/${e.pipelineId}/builds/${e.buildId}`).then((res) => {
+        storedAtEvent.push({ event: e, stored: res.json().steps.find((s: { name: string }) => s.name === e.step).status });
+      });
+    });
+
+    const buildA = (await a.api('POST', `/pipelines/${a.pipelineId}/builds`, { ref: 'refs/heads/main' })).json().buildId as string;
+    const buildB = (await b.api('POST', `/pipelines/${b.pipelineId}/builds`, { ref: 'refs/heads/main' })).json().buildId as string;
+    const finished = (api: typeof a.api, pipelineId: string, buildId: string) =>
+      until(
+        async () => (await api('GET', `/pipelines/${pipelineId}/builds/${buildId}`)).json(),
+        (build) => ['SUCCEEDED', 'FAILED', 'ABORTED'].includes(build.status),
+        `build ${buildId} to finish`,
+      );
+    expect((await finished(a.api, a.pipelineId, buildA)).status).toBe('SUCCEEDED');
+    expect((await finished(b.api, b.pipelineId, buildB)).status).toBe('SUCCEEDED');
+
+    const steps = (events: StepUpdateEvent[], buildId: string) => events.filter((e) => e.buildId === buildId).map((e) => `${e.step}:${e.status}`);
+    await until(
+      async () => [steps(seenByA, buildA), steps(seenByB, buildB), storedAtEvent.length] as const,
+      ([ofA, ofB, checked]) => ofA.length === 4 && ofB.length === 4 && checked === 4,
+      'the step events to arrive',
+    );
+    expect(steps(seenByA, buildA)).toEqual(['First:RUNNING', 'First:SUCCEEDED', 'Second:RUNNING', 'Second:SUCCEEDED']);
+    expect(seenByA.find((e) => e.step === 'First' && e.status === 'RUNNING')).toMatchObject({ pipelineId: a.pipelineId, startDate: expect.any(String) });
+    expect(seenByA.find((e) => e.step === 'First' && e.status === 'SUCCEEDED')).toMatchObject({ stopDate: expect.any(String) });
+    expect(steps(seenByB, buildB)).toEqual(['First:RUNNING', 'First:SUCCEEDED', 'Second:RUNNING', 'Second:SUCCEEDED']);
+    // isolation: neither room hears of the other project's build
+    expect(seenByA.some((e) => e.buildId === buildB)).toBe(false);
+    expect(seenByB.some((e) => e.buildId === buildA)).toBe(false);
+    expect(checker.every((e) => e.buildId === buildA)).toBe(true);
+    for (const { event, stored } of storedAtEvent) {
+      if (event.status === 'RUNNING') expect(stored, `${event.step} when its RUNNING event came`).not.toBeNull();
+      else expect(stored, `${event.step} when its ${event.status} event came`).toBe(event.status);
+    }
+  });
+
+  it('a socket cannot join the room of a project it is not a member of', async () => {
+    const a = await projectWithPipeline('steps-c@example.com', 'gamma');
+    const stranger = await registerUser(t, 'steps-stranger@example.com');
+    const sock = ioClient(url, { path: REALTIME_PATH, query: { Authorization: stranger.idToken }, transports: ['websocket'], reconnection: false });
+    sockets.push(sock);
+    expect(await sock.emitWithAck('project:join', a.projectId)).toEqual({ ok: false, message: 'Project not found' });
+  });
+});

@@ -1,0 +1,88 @@
+/**
+ * Statuses never lag their logs (issue 13), in headless Chromium: with the page's polls made very
+ * slow (the `gantry:poll-scale` knob), a build step's card turns running while its log streams and
+ * SUCCEEDED once it ends, and the build with it — what the page shows can only have come over the socket.
+ * The steps wait on gates this test opens, so nothing depends on timing.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { startGitStandin } from '@gantry/test-support/git-standin/index';
+import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
+
+/** A gate per name: answers 503 until the test opens it, then 200 (the steps curl it in a loop). */
+const opened = new Set<string>();
+const gates = http.createServer((req, res) => {
+  res.statusCode = opened.has(req.url ?? '') ? 200 : 503;
+  res.end();
+});
+await new Promise<void>((resolve) => gates.listen(0, '127.0.0.1', resolve));
+const gate = (name: string) => `http://127.0.0.1:${(gates.address() as AddressInfo).port}/${name}`;
+const open = (name: string) => void opened.add(`/${name}`);
+
+const standin = await startGitStandin({ providers: ['github'] });
+await standin.createRepo('acme/live', {
+  'gantry.yaml': `steps:
+  Prepare:
+    commands:
+      - until curl -sf ${gate('prepare')}; do sleep 0.2; done
+  Stream:
+    commands:
+      - echo "streaming line one"
+      - until curl -sf ${gate('stream')}; do sleep 0.2; done
+      - echo "streaming line two"
+`,
+});
+afterAll(async () => {
+  await standin.close();
+  await new Promise((resolve) => gates.close(resolve));
+});
+
+const USER = { email: 'stella.status@example.com', password: 'Status123', firstName: 'Stella', lastName: 'Status' };
+
+describe('statuses pushed over the socket', () => {
+  const stack = useStack({ env: standin.env });
+  let page: Page;
+
+  test("a step's card turns running while its log streams, and SUCCEEDED at once, with the polls out of the way", async () => {
+    const idToken = await verifiedUser(stack, USER);
+    const { id: projectId } = await stack.api('POST', '/ms-project/projects', { name: 'Live', description: 'Live statuses' }, idToken);
+    const p = `/ms-ap/projects/${projectId}`;
+    const { gitAccountId } = await stack.api('POST', `${p}/git-accounts`, { code: standin.issueCode('github'), type: 'github' }, idToken);
+    const repo = (await stack.api('GET', `${p}/git-accounts/${gitAccountId}/repositories`, undefined, idToken)).repositories[0];
+    const { pipelineId } = await stack.api(
+      'POST',
+      `${p}/pipelines`,
+      { name: 'live-ci', gitAccountId, repositoryUrl: repo.url, branchFilter: 'main', automatedTrigger: false },
+      idToken,
+    );
+
+    page = await stack.newPage({ keep: true });
+    // every poll of the page a thousand times slower: 5 s becomes over an hour
+    await page.addInitScript(() => window.localStorage.setItem('gantry:poll-scale', '1000'));
+    await logInAndOpenProject(page, USER.email, USER.password, 'Live');
+
+    const { buildId } = await stack.api('POST', `${p}/pipelines/${pipelineId}/builds`, { ref: 'refs/heads/main' }, idToken);
+    await expect
+      .poll(async () => (await stack.api('GET', `${p}/pipelines/${pipelineId}/builds/${buildId}`, undefined, idToken)).steps[0].status, { timeout: 60_000 })
+      .toBe('RUNNING');
+    await page.goto(`/pipelines/${pipelineId}/builds/${buildId}?step=Stream`);
+    const card = (name: string) => page.locator(`[data-step="${name}"]`);
+    const logs = page.getByTestId('step-logs');
+    await card('Prepare').getByLabel('Running', { exact: true }).waitFor();
+    await card('Stream').getByLabel('Pending', { exact: true }).waitFor();
+
+    open('prepare');
+    await expect.poll(() => logs.textContent(), { timeout: 60_000 }).toContain('streaming line one');
+    // the step still waits on its gate: its log streams, and its card says running
+    await card('Stream').getByLabel('Running', { exact: true }).waitFor({ timeout: 10_000 });
+    await card('Prepare').getByLabel('Succeeded', { exact: true }).waitFor({ timeout: 10_000 });
+    expect(await logs.textContent()).not.toContain('streaming line two');
+
+    open('stream');
+    await expect.poll(() => logs.textContent(), { timeout: 60_000 }).toContain('streaming line two');
+    await card('Stream').getByLabel('Succeeded', { exact: true }).waitFor({ timeout: 10_000 });
+    await page.getByTestId('build-status').getByText('SUCCEEDED', { exact: true }).first().waitFor({ timeout: 10_000 });
+  });
+});
