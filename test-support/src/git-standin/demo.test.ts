@@ -44,6 +44,8 @@ describe('npm run demo:git', () => {
       await run('git', ['clone', '--quiet', cloneUrl, dir], { env: gitEnv });
       expect(fs.readFileSync(path.join(dir, 'gantry.yaml'), 'utf8')).toContain('type: git-clone');
       expect(fs.existsSync(path.join(dir, 'build.sh'))).toBe(true);
+      // the branch a new pipeline's filter starts with
+      expect((await run('git', ['rev-parse', '--abbrev-ref', 'HEAD'], { cwd: dir, env: gitEnv })).stdout.trim()).toBe('master');
       const noToken = new URL(cloneUrl);
       noToken.password = '';
       await expect(run('git', ['ls-remote', noToken.toString()], { env: gitEnv })).rejects.toThrow();

@@ -48,7 +48,8 @@ async function listen(port: number): Promise<GitStandin> {
 /** Starts the stand-in with the sample repository; answers it and the text telling a newcomer how to use it. */
 async function startDemo(port: number) {
   const standin = await listen(port);
-  await standin.createRepo(DEMO_REPO, DEMO_FILES);
+  // master: the branch filter a new pipeline starts with, so its spec page shows the repository's gantry.yaml
+  await standin.createRepo(DEMO_REPO, DEMO_FILES, 'master');
   const token = standin.issueToken('github');
   const clone = new URL(`${standin.github.oauthUrl}/${DEMO_REPO}.git`);
   clone.username = standin.user('github').login;
@@ -64,7 +65,7 @@ async function startDemo(port: number) {
     '    npm start',
     '',
     '  Then in Gantry: Settings → Git Accounts → Connect Account → GitHub (the stand-in signs you in as',
-    `  "${standin.user('github').login}" at once), and create a pipeline on ${DEMO_REPO}; start it from the pipeline's page.`,
+    `  "${standin.user('github').login}" at once); create a pipeline on ${DEMO_REPO} and press Trigger pipeline on its page.`,
     '',
     `  Clone it yourself (token ${token}):`,
     `    git clone ${clone}`,

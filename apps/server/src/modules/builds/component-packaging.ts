@@ -117,7 +117,8 @@ async function store(ctx: StepContext, body: Buffer, manifest: ComponentManifest
     files: 1,
     size: m.size,
   });
-  ctx.log(`[gantry] component artifact ${COMPONENT_ARTIFACT.files}.zip: ${manifest.files.length} files, ${size} bytes`);
+  const files = manifest.files.length;
+  ctx.log(`[gantry] component artifact ${COMPONENT_ARTIFACT.files}.zip: ${files} file${files === 1 ? '' : 's'}, ${size} bytes`);
 }
 
 /** `terraform-build`: checks the module (*.tf files, a valid schema.json) and stores it as the build's component. */

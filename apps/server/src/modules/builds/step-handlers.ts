@@ -203,7 +203,8 @@ async function collectArtifacts(ctx: StepContext, cwd: string) {
     const { size } = await ctx.artifacts.put(location, stream);
     if (count() === 0) throw new Error(`Artifact ${name}: no files matched ${paths.join(', ')}`);
     await ctx.store.addArtifact({ buildId: ctx.build.id, step: ctx.step.name, kind: 'files', name, location, files: count(), size });
-    ctx.log(`[gantry] artifact ${name}.zip: ${count()} files, ${size} bytes`);
+    const files = count();
+    ctx.log(`[gantry] artifact ${name}.zip: ${files} file${files === 1 ? '' : 's'}, ${size} bytes`);
   }
   if (spec.json) {
     const file = resolveInside(ctx.workspace, cwd, ctx.resolve(spec.json));
