@@ -1,4 +1,6 @@
+import type { FastifyInstance, FastifySchema } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
 import {
   AwsAccount,
   AwsAccountBody,
@@ -21,7 +23,52 @@ import {
 import { currentUser, type Guards } from '../../platform/auth.js';
 import type { CloudAccountsService } from './cloud-accounts.service.js';
 
-const ok = { ok: true as const };
+/** One provider's accounts: the same four routes (list, add, update, remove) under `/projects/:projectId/<collection>`. */
+interface AccountKind<P extends z.ZodType, B extends z.ZodType, U extends z.ZodType, A extends z.ZodType, L extends z.ZodType> {
+  tag: string;
+  collection: string;
+  /** The path segments naming one account after the collection (`:awsAccountId`). */
+  one: string;
+  schemas: { params: P; body: B; update: U; account: A; list: L };
+  list(projectId: string): Promise<z.input<L>>;
+  add(projectId: string, userId: string, body: z.output<B>): Promise<z.input<A>>;
+  update(params: z.output<P>, body: z.output<U>): Promise<z.input<A>>;
+  remove(params: z.output<P>): Promise<void>;
+}
+
+/** A schema of generic zod types, typed as Fastify's plain schema: the handlers below type what they take and give. */
+const route = (schema: FastifySchema) => schema;
+
+/**
+ * Mounts one provider's routes. Params and bodies are validated by their zod schemas before a handler runs (the
+ * app's validator compiler), so the handlers take them as those schemas' output; answers are serialized by the
+ * response schemas, so nothing else leaves.
+ */
+function mountAccountRoutes<P extends z.ZodType, B extends z.ZodType, U extends z.ZodType, A extends z.ZodType, L extends z.ZodType>(
+  app: FastifyInstance,
+  guards: Guards,
+  kind: AccountKind<P, B, U, A, L>,
+) {
+  const view = guards.project('view');
+  const change = guards.project('change');
+  const tags = [kind.tag];
+  const collection = `/projects/:projectId/${kind.collection}`;
+  const one = `${collection}/${kind.one}`;
+  const { params, body, update, account, list } = kind.schemas;
+  app.get(collection, { preHandler: view, schema: route({ tags, params: ProjectIdParams, response: { 200: list } }) }, async (req) =>
+    kind.list((req.params as z.output<typeof ProjectIdParams>).projectId),
+  );
+  app.post(collection, { preHandler: change, schema: route({ tags, params: ProjectIdParams, body, response: { 201: account } }) }, async (req, reply) =>
+    reply.status(201).send(await kind.add((req.params as z.output<typeof ProjectIdParams>).projectId, currentUser(req).id, req.body as z.output<B>)),
+  );
+  app.put(one, { preHandler: change, schema: route({ tags, params, body: update, response: { 200: account } }) }, async (req) =>
+    kind.update(req.params as z.output<P>, req.body as z.output<U>),
+  );
+  app.delete(one, { preHandler: change, schema: route({ tags, params, response: { 200: OkBody } }) }, async (req) => {
+    await kind.remove(req.params as z.output<P>);
+    return { ok: true as const };
+  });
+}
 
 /**
  * Cloud accounts of a project (spec account-and-platform §2.9, §7), under /ms-aws. Listing needs 'view',
@@ -30,92 +77,37 @@ const ok = { ok: true as const };
  */
 export function cloudAccountsRoutes(deps: { cloudAccounts: CloudAccountsService; guards: Guards }): FastifyPluginAsyncZod {
   const { cloudAccounts: svc, guards } = deps;
-  return async (app) => {
-    const view = guards.project('view');
-    const change = guards.project('change');
-
-    {
-      const tags = ['aws accounts'];
-      app.get(
-        '/projects/:projectId/aws-accounts',
-        { preHandler: view, schema: { tags, params: ProjectIdParams, response: { 200: AwsAccountList } } },
-        async (req) => ({
-          awsAccounts: await svc.listAws(req.params.projectId),
-        }),
-      );
-      app.post(
-        '/projects/:projectId/aws-accounts',
-        { preHandler: change, schema: { tags, params: ProjectIdParams, body: AwsAccountBody, response: { 201: AwsAccount } } },
-        async (req, reply) => reply.status(201).send(await svc.addAws(req.params.projectId, currentUser(req).id, req.body)),
-      );
-      app.put(
-        '/projects/:projectId/aws-accounts/:awsAccountId',
-        { preHandler: change, schema: { tags, params: AwsAccountParams, body: UpdateAwsAccountBody, response: { 200: AwsAccount } } },
-        async (req) => svc.updateAws(req.params.projectId, req.params.awsAccountId, req.body),
-      );
-      app.delete(
-        '/projects/:projectId/aws-accounts/:awsAccountId',
-        { preHandler: change, schema: { tags, params: AwsAccountParams, response: { 200: OkBody } } },
-        async (req) => {
-          await svc.removeAws(req.params.projectId, req.params.awsAccountId);
-          return ok;
-        },
-      );
-    }
-
-    {
-      const tags = ['gcp accounts'];
-      app.get(
-        '/projects/:projectId/gcp-accounts',
-        { preHandler: view, schema: { tags, params: ProjectIdParams, response: { 200: GcpAccountList } } },
-        async (req) => ({
-          gcpAccounts: await svc.listGcp(req.params.projectId),
-        }),
-      );
-      app.post(
-        '/projects/:projectId/gcp-accounts',
-        { preHandler: change, schema: { tags, params: ProjectIdParams, body: GcpAccountBody, response: { 201: GcpAccount } } },
-        async (req, reply) => reply.status(201).send(await svc.addGcp(req.params.projectId, currentUser(req).id, req.body)),
-      );
-      app.put(
-        '/projects/:projectId/gcp-accounts/:gcpProjectId',
-        { preHandler: change, schema: { tags, params: GcpAccountParams, body: UpdateGcpAccountBody, response: { 200: GcpAccount } } },
-        async (req) => svc.updateGcp(req.params.projectId, req.params.gcpProjectId, req.body),
-      );
-      app.delete(
-        '/projects/:projectId/gcp-accounts/:gcpProjectId',
-        { preHandler: change, schema: { tags, params: GcpAccountParams, response: { 200: OkBody } } },
-        async (req) => {
-          await svc.removeGcp(req.params.projectId, req.params.gcpProjectId);
-          return ok;
-        },
-      );
-    }
-
-    {
-      const tags = ['azure accounts'];
-      const one = '/projects/:projectId/azure-accounts/:tenantId/:subscriptionId';
-      app.get(
-        '/projects/:projectId/azure-accounts',
-        { preHandler: view, schema: { tags, params: ProjectIdParams, response: { 200: AzureAccountList } } },
-        async (req) => ({
-          azureAccounts: await svc.listAzure(req.params.projectId),
-        }),
-      );
-      app.post(
-        '/projects/:projectId/azure-accounts',
-        { preHandler: change, schema: { tags, params: ProjectIdParams, body: AzureAccountBody, response: { 201: AzureAccount } } },
-        async (req, reply) => reply.status(201).send(await svc.addAzure(req.params.projectId, currentUser(req).id, req.body)),
-      );
-      app.put(
-        one,
-        { preHandler: change, schema: { tags, params: AzureAccountParams, body: UpdateAzureAccountBody, response: { 200: AzureAccount } } },
-        async (req) => svc.updateAzure(req.params.projectId, req.params.tenantId, req.params.subscriptionId, req.body),
-      );
-      app.delete(one, { preHandler: change, schema: { tags, params: AzureAccountParams, response: { 200: OkBody } } }, async (req) => {
-        await svc.removeAzure(req.params.projectId, req.params.tenantId, req.params.subscriptionId);
-        return ok;
-      });
-    }
+  return async (zodApp) => {
+    const app = zodApp as unknown as FastifyInstance;
+    mountAccountRoutes(app, guards, {
+      tag: 'aws accounts',
+      collection: 'aws-accounts',
+      one: ':awsAccountId',
+      schemas: { params: AwsAccountParams, body: AwsAccountBody, update: UpdateAwsAccountBody, account: AwsAccount, list: AwsAccountList },
+      list: async (projectId) => ({ awsAccounts: await svc.listAws(projectId) }),
+      add: (projectId, userId, body) => svc.addAws(projectId, userId, body),
+      update: (p, body) => svc.updateAws(p.projectId, p.awsAccountId, body),
+      remove: (p) => svc.removeAws(p.projectId, p.awsAccountId),
+    });
+    mountAccountRoutes(app, guards, {
+      tag: 'gcp accounts',
+      collection: 'gcp-accounts',
+      one: ':gcpProjectId',
+      schemas: { params: GcpAccountParams, body: GcpAccountBody, update: UpdateGcpAccountBody, account: GcpAccount, list: GcpAccountList },
+      list: async (projectId) => ({ gcpAccounts: await svc.listGcp(projectId) }),
+      add: (projectId, userId, body) => svc.addGcp(projectId, userId, body),
+      update: (p, body) => svc.updateGcp(p.projectId, p.gcpProjectId, body),
+      remove: (p) => svc.removeGcp(p.projectId, p.gcpProjectId),
+    });
+    mountAccountRoutes(app, guards, {
+      tag: 'azure accounts',
+      collection: 'azure-accounts',
+      one: ':tenantId/:subscriptionId',
+      schemas: { params: AzureAccountParams, body: AzureAccountBody, update: UpdateAzureAccountBody, account: AzureAccount, list: AzureAccountList },
+      list: async (projectId) => ({ azureAccounts: await svc.listAzure(projectId) }),
+      add: (projectId, userId, body) => svc.addAzure(projectId, userId, body),
+      update: (p, body) => svc.updateAzure(p.projectId, p.tenantId, p.subscriptionId, body),
+      remove: (p) => svc.removeAzure(p.projectId, p.tenantId, p.subscriptionId),
+    });
   };
 }
