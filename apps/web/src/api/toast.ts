@@ -11,6 +11,8 @@ export const UPGRADE_PATH = '/settings?tab=billing';
 export const toast = {
   success: (message: string, title?: string) => notifications.show({ ...base, color: 'teal', title, message }),
   info: (message: string, title?: string) => notifications.show({ ...base, color: 'blue', title, message }),
+  /** Closes a toast before its time (shown ones answer their id), e.g. a 'Please wait...' once the wait is over. */
+  dismiss: (id: string) => notifications.hide(id),
   warning: (message: string, title?: string) => notifications.show({ ...base, color: 'yellow', title, message }),
   error: (message: string, title?: string) => notifications.show({ ...base, color: 'red', title, message, autoClose: 8000 }),
   /**

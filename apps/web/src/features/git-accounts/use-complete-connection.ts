@@ -28,14 +28,15 @@ export function useCompleteGitConnection(projectId: string | undefined) {
     if (handledCodes.has(code)) return;
     handledCodes.add(code);
     const provider = type as GitProvider;
-    toast.info(connectingText(provider));
+    const waiting = toast.info(connectingText(provider));
     connect.mutate(
       // The server repeats the redirect_uri it put in the authorize URL, as the token exchange requires.
       { code, type: provider },
       {
         onSuccess: () => toast.success(CONNECTED_TEXT),
         onError: (e) => toast.error(isApiError(e) && e.status === 409 ? alreadyExistsText(provider) : CONNECT_FAILED_TEXT),
-        onSettled: () =>
+        onSettled: () => {
+          toast.dismiss(waiting);
           setParams(
             (prev) => {
               const next = new URLSearchParams(prev);
@@ -43,7 +44,8 @@ export function useCompleteGitConnection(projectId: string | undefined) {
               return next;
             },
             { replace: true },
-          ),
+          );
+        },
       },
     );
     // eslint-disable-next-line react-hooks/exhaustive-deps
