@@ -67,7 +67,7 @@ async function startDemo(port: number) {
     '  Then in Gantry: Settings → Git Accounts → Connect Account → GitHub (the stand-in signs you in as',
     `  "${standin.user('github').login}" at once); create a pipeline on ${DEMO_REPO} and press Trigger pipeline on its page.`,
     '',
-    `  Clone it yourself (token ${token}):`,
+    `  Clone it (token ${token}); a push to master then builds the pipeline through its webhook:`,
     `    git clone ${clone}`,
     '',
     '  Ctrl+C stops the stand-in; its repositories are temporary.',

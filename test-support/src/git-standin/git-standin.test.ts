@@ -113,6 +113,36 @@ describe('git stand-in', { timeout: 30_000 }, () => {
     expect(JSON.parse(push!.body)).toMatchObject({ ref: 'refs/heads/trunk', after: sha, head_commit: { message: 'Greet', modified: ['index.html'] } });
   });
 
+  it('delivers a push made with git over HTTP to the hooks, as a push from the commit', async () => {
+    const token = standin.issueToken('github');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'standin-hook-push-'));
+    try {
+      const url = new URL(`${standin.url}/github/team/site.git`);
+      url.username = 'dev';
+      url.password = token;
+      await run('git', ['clone', '--quiet', url.toString(), dir], { env: gitEnv });
+      fs.writeFileSync(path.join(dir, 'pushed.html'), 'pushed\n');
+      await run('git', ['add', 'pushed.html'], { cwd: dir, env: gitEnv });
+      await run('git', ['-c', 'user.name=Pusher', '-c', 'user.email=p@example.com', 'commit', '--quiet', '-m', 'Pushed over HTTP'], { cwd: dir, env: gitEnv });
+      const before = (await run('git', ['rev-parse', 'HEAD~1'], { cwd: dir, env: gitEnv })).stdout.trim();
+      const after = (await run('git', ['rev-parse', 'HEAD'], { cwd: dir, env: gitEnv })).stdout.trim();
+      const seen = delivered.length;
+      await run('git', ['push', '--quiet', 'origin', 'HEAD:refs/heads/trunk'], { cwd: dir, env: gitEnv });
+      await standin.settled();
+      const pushes = delivered.slice(seen);
+      expect(pushes).toHaveLength(1);
+      expect(pushes[0]!.headers['X-GitHub-Event']).toBe('push');
+      expect(JSON.parse(pushes[0]!.body)).toMatchObject({
+        ref: 'refs/heads/trunk',
+        before,
+        after,
+        head_commit: { message: 'Pushed over HTTP', added: ['pushed.html'], author: { name: 'Pusher', email: 'p@example.com' } },
+      });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('delivers only to loopback addresses by default', async () => {
     const other = await startGitStandin({ providers: ['gitlab'] });
     try {

@@ -1333,6 +1333,23 @@ export async function startGitStandin(options: GitStandinOptions = {}): Promise<
     return false;
   }
 
+  /** Delivers a push of `branch` (before → after) to the repository's active hooks, in each provider's shape. */
+  async function notifyPush(fullName: string, branch: string, before: string | null, after: string, pusher: { name: string; email: string }) {
+    for (const hook of hooks.filter((h) => h.repo === fullName && h.active)) {
+      const event = hook.provider === 'github' ? 'push' : hook.provider === 'gitlab' ? 'Push Hook' : 'repo:push';
+      await track(pushPayload(hook.provider, fullName, branch, before, after, pusher).then((payload) => deliver(hook, event, payload)));
+    }
+  }
+
+  /** After a `git push` over HTTP: the branches it created or moved, as webhooks (deleted branches send none). */
+  async function notifyPushedBranches(fullName: string, before: Map<string, string>) {
+    for (const { name, sha } of await repos.branches(fullName)) {
+      if (before.get(name) === sha) continue;
+      const head = await repos.commitData(fullName, sha);
+      await notifyPush(fullName, name, before.get(name) ?? null, sha, { name: head.authorName, email: head.authorEmail });
+    }
+  }
+
   // ── git over HTTP and the repository web page ─────────────────────────────────────────────────────
   const GIT_PATH =
     /^\/(github|gitlab|bitbucket)\/([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+?)(?:\.git)?(\/(?:info\/refs|git-upload-pack|git-receive-pack|HEAD|objects\/.+))$/;
@@ -1353,7 +1370,22 @@ export async function startGitStandin(options: GitStandinOptions = {}): Promise<
       res.writeHead(404, { 'content-type': 'text/plain' }).end('Repository not found');
       return true;
     }
-    serveGit(req, res, { root, pathInfo: `/${full}.git${m[4]}`, query: url.search.replace(/^\?/, ''), user: t.login });
+    const serve = () => serveGit(req, res, { root, pathInfo: `/${full}.git${m[4]}`, query: url.search.replace(/^\?/, ''), user: t.login });
+    if (m[4] !== '/git-receive-pack' || req.method !== 'POST') {
+      serve();
+      return true;
+    }
+    // a push: the request body waits (paused) while the branches before it are read
+    void track(
+      repos.branches(full).then((branches) => {
+        const before = new Map(branches.map((b) => [b.name, b.sha]));
+        const pushed = new Promise<void>((resolve) => res.once('close', resolve));
+        serve();
+        return pushed.then(() => notifyPushedBranches(full, before));
+      }),
+    ).catch((err: unknown) => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' }).end(String(err));
+    });
     return true;
   }
 
@@ -1437,10 +1469,7 @@ export async function startGitStandin(options: GitStandinOptions = {}): Promise<
       if (!repoMeta.has(fullName)) throw new Error(`No repository ${fullName}; create it first`);
       const author = o.author ?? { name: user(primary).name, email: user(primary).email };
       const { sha, before } = await repos.commit(fullName, files, message, branch, author);
-      for (const hook of hooks.filter((h) => h.repo === fullName && h.active)) {
-        const event = hook.provider === 'github' ? 'push' : hook.provider === 'gitlab' ? 'Push Hook' : 'repo:push';
-        await track(pushPayload(hook.provider, fullName, branch, before, sha, author).then((payload) => deliver(hook, event, payload)));
-      }
+      await notifyPush(fullName, branch, before, sha, author);
       return sha;
     },
 
