@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { InputText } from './common.js';
 import { ProjectIdParams } from './projects.js';
+import { ServiceStatusEntry } from './services.js';
 
 /**
  * Kubernetes clusters of a project (spec delivery §2 Clusters, §3 cluster and cluster status, §5 cluster
@@ -23,6 +24,7 @@ export const clusterMessages = {
   updated: (name: string) => `Successfully updated cluster ${name}`,
   deleted: (name: string) => `Successfully removed cluster ${name}`,
   notReachable: 'NOT REACHABLE',
+  trialExpired: 'The 30-day trial of the Kubernetes dashboard has expired. Upgrade your plan to use it again.',
 } as const;
 
 export const CLUSTER_NAME = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -108,7 +110,8 @@ export const ClusterStatus = z.object({
   }),
   deploymentsStatus: z.object({ total: z.number().int(), available: z.number().int() }),
   kubernetesVersion: z.string(),
-  microservicesStatus: z.array(z.unknown()),
+  /** The services Gantry deployed there (as the microservices-status call answers). */
+  microservicesStatus: z.array(ServiceStatusEntry),
 });
 export type ClusterStatus = z.infer<typeof ClusterStatus>;
 

@@ -42,6 +42,8 @@ export const serviceMessages = {
   imageRequired: 'Please enter a docker image',
   notFound: 'Service not found',
   exists: (name: string) => `A service named ${name} already exists`,
+  kubeNameClash: (name: string, other: string, kubeName: string) =>
+    `Service name ${name} clashes with service ${other}: both would be named ${kubeName} in Kubernetes, where "." and "~" become "-"`,
   publicReadOnly: 'Public services are read-only',
   created: (name: string) => `Service ${name} has been created`,
   updated: (name: string) => `Service ${name} has been updated`,

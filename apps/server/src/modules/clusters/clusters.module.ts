@@ -8,7 +8,11 @@ import { clustersRoutes } from './clusters.routes.js';
 /** Kubernetes clusters of a project (/ms-kube/projects/:projectId/kubernetes); service deploys reach them through its port. */
 export const clustersModule = defineModule({
   name: 'clusters',
-  create(platform, needs: { billing: BillingService }, overrides: { connect?: KubeConnector; timeoutMs?: number; listStatusTimeoutMs?: number }) {
+  create(
+    platform,
+    needs: { billing: BillingService },
+    overrides: { connect?: KubeConnector; timeoutMs?: number; listStatusTimeoutMs?: number; now?: () => Date },
+  ) {
     const clusters = createClustersService({
       store: createClustersStore(platform.db),
       secrets: platform.secrets,
@@ -17,6 +21,7 @@ export const clustersModule = defineModule({
       connect: overrides.connect ?? connectWithin(platform.config.OUTBOUND_NETWORK),
       timeoutMs: overrides.timeoutMs,
       listStatusTimeoutMs: overrides.listStatusTimeoutMs,
+      now: overrides.now,
     });
     return { api: clusters, routes: [{ prefix: '/ms-kube', plugin: clustersRoutes({ clusters, guards: platform.guards }) }] };
   },

@@ -2,7 +2,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import net from 'node:net';
 import { eq, sql } from 'drizzle-orm';
 import * as k8s from '@kubernetes/client-node';
-import { SENSITIVE_PLACEHOLDER, clusterMessages } from '@gantry/contracts';
+import { KUBERNETES_TRIAL_DAYS, PRO_PLAN_ID, SENSITIVE_PLACEHOLDER, clusterMessages } from '@gantry/contracts';
 import { startKubeStandin, type KubeStandin } from '@gantry/test-support';
 import { registerUser, bearer, createProject, addMember } from '../../../test/helpers.js';
 import { parseQuantity } from '../../integrations/kubernetes/index.js';
@@ -18,6 +18,8 @@ let outsider: { idToken: string };
 let projectId: string;
 let otherProjectId: string;
 const members: Record<'write' | 'read', { idToken: string }> = {} as never;
+/** The clusters module's clock (the dashboard trial); billing keeps the real one. */
+let clock = () => new Date();
 
 /** A TCP relay to the stand-in that can be switched to hold new connections without ever answering (a slow cluster). */
 let relay: net.Server;
@@ -50,7 +52,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
   relayUrl = `https://127.0.0.1:${(relay.address() as net.AddressInfo).port}`;
 
-  t = await createClustersTestApp({ overrides: { clusters: { listStatusTimeoutMs: 1_000 } } });
+  t = await createClustersTestApp({ overrides: { clusters: { listStatusTimeoutMs: 1_000, now: () => clock() } } });
   owner = await registerUser(t, 'owner@example.com');
   outsider = await registerUser(t, 'outsider@example.com');
   projectId = await createProject(t, owner.idToken, 'Alpha');
@@ -337,6 +339,29 @@ describe('cluster status', () => {
     expect(res.statusCode).toBe(502);
     expect(res.json()).toMatchObject({ code: 'ClusterRefused', message: clusterMessages.refused('the token is not valid (401 Unauthorized)') });
     expect((await call('PUT', `${base()}/main`, owner.idToken, { endpoint: k.url, caCertificate: k.caPem, apiToken: k.adminToken })).statusCode).toBe(200);
+  });
+});
+
+describe('the Kubernetes dashboard trial', () => {
+  it('gives the free plan 30 days from the project start, then 402 (other calls go on); a paid plan has no end', async () => {
+    const trial = await createProject(t, owner.idToken, 'Trial');
+    expect((await call('POST', base(trial), owner.idToken, body('t1'))).statusCode).toBe(201);
+    const daysOn = (n: number) => () => new Date(Date.now() + n * 86_400_000);
+    try {
+      clock = daysOn(KUBERNETES_TRIAL_DAYS - 1);
+      expect((await call('GET', `${base(trial)}/t1/status`, members.read.idToken)).statusCode).toBe(404);
+      expect((await call('GET', `${base(trial)}/t1/status`, owner.idToken)).statusCode).toBe(200);
+      clock = daysOn(KUBERNETES_TRIAL_DAYS);
+      const expired = await call('GET', `${base(trial)}/t1/status`, owner.idToken);
+      expect(expired.statusCode).toBe(402);
+      expect(expired.json()).toMatchObject({ code: 'PlanLimit', message: clusterMessages.trialExpired });
+      expect((await call('GET', `${base(trial)}/t1/namespaces`, owner.idToken)).statusCode).toBe(200);
+      expect((await call('GET', `${base(trial)}/t1`, owner.idToken)).statusCode).toBe(200);
+      await t.app.services.billing.setPlan(trial, PRO_PLAN_ID);
+      expect((await call('GET', `${base(trial)}/t1/status`, owner.idToken)).statusCode).toBe(200);
+    } finally {
+      clock = () => new Date();
+    }
   });
 });
 

@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import {
+  KUBERNETES_TRIAL_DAYS,
   SENSITIVE_PLACEHOLDER,
+  STARTER_PLAN_ID,
   clusterMessages,
   type Cluster,
   type ClusterList,
@@ -10,7 +12,7 @@ import {
   type UpdateClusterBody,
 } from '@gantry/contracts';
 import type { SecretBox } from '../../platform/secrets.js';
-import { AppError, Conflict, NotFound } from '../../platform/errors.js';
+import { AppError, Conflict, NotFound, PlanLimit } from '../../platform/errors.js';
 import {
   DEFAULT_KUBE_TIMEOUT_MS,
   KubeFailure,
@@ -22,7 +24,7 @@ import {
   type KubeTarget,
 } from '../../integrations/kubernetes/index.js';
 import type { BillingService } from '../billing/billing.port.js';
-import type { ClusterConnection, ClustersPort } from './clusters.port.js';
+import type { ClusterConnection, ClusterServicesSource, ClustersPort } from './clusters.port.js';
 import type { ClusterRow, ClustersStore } from './clusters.store.js';
 
 interface Log {
@@ -59,8 +61,9 @@ const hostOf = (endpoint: string) => {
 export function createClustersService(deps: {
   store: ClustersStore;
   secrets: SecretBox;
-  billing: Pick<BillingService, 'assertFeature'>;
+  billing: Pick<BillingService, 'assertFeature' | 'subscription' | 'history'>;
   connect: KubeConnector;
+  now?: () => Date;
   /** Per request on create/update/status (default 10 s). */
   timeoutMs?: number;
   /** The whole status of one cluster in the detailed list (default 4 s). */
@@ -70,6 +73,8 @@ export function createClustersService(deps: {
   const { store, secrets, billing, connect } = deps;
   const timeoutMs = deps.timeoutMs ?? DEFAULT_KUBE_TIMEOUT_MS;
   const listStatusTimeoutMs = deps.listStatusTimeoutMs ?? LIST_STATUS_TIMEOUT_MS;
+  const now = deps.now ?? (() => new Date());
+  let servicesOn: ClusterServicesSource = async () => [];
 
   function toApi(row: ClusterRow): Cluster {
     return {
@@ -133,7 +138,6 @@ export function createClustersService(deps: {
       },
       deploymentsStatus: s.deployments,
       kubernetesVersion: s.kubernetesVersion,
-      // the services module fills this in once services deploy to clusters (issue 11, later slice)
       microservicesStatus: [],
     };
   }
@@ -147,6 +151,21 @@ export function createClustersService(deps: {
   }
 
   const port: ClustersPort = {
+    /**
+     * Spec: the dashboard is a plan feature, and a 30-day trial on the free plan (counted from the project's start,
+     * its first subscription). Paid, promotional and admin-set plans carry it without end.
+     */
+    async assertDashboard(projectId) {
+      await billing.assertFeature(projectId, 'kubernetesDashboard');
+      const { plan } = await billing.subscription(projectId);
+      if (plan.id !== STARTER_PLAN_ID) return;
+      const starts = (await billing.history(projectId)).map((h) => Date.parse(h.startDate));
+      const since = starts.length ? Math.min(...starts) : now().getTime();
+      if (now().getTime() - since >= KUBERNETES_TRIAL_DAYS * 86_400_000) throw new PlanLimit(clusterMessages.trialExpired);
+    },
+    serveServices(source) {
+      servicesOn = source;
+    },
     async connectionFor(projectId, clusterId): Promise<ClusterConnection> {
       const row = await getRow(projectId, clusterId);
       return {
@@ -222,12 +241,13 @@ export function createClustersService(deps: {
     async remove(projectId: string, clusterId: string): Promise<void> {
       await store.delete((await getRow(projectId, clusterId)).id);
     },
-    /** The cluster dashboard's figures (plan feature kubernetesDashboard: 402 without it). */
+    /** The cluster dashboard's figures and the services Gantry deployed there (402 without the dashboard: see assertDashboard). */
     async status(projectId: string, clusterId: string): Promise<ClusterStatus> {
-      await billing.assertFeature(projectId, 'kubernetesDashboard');
+      await port.assertDashboard(projectId);
       const row = await getRow(projectId, clusterId);
       try {
-        return await readStatus(row, timeoutMs);
+        const [status, services] = await Promise.all([readStatus(row, timeoutMs), servicesOn(projectId, clusterId)]);
+        return { ...status, microservicesStatus: services };
       } catch (err) {
         return upstream(err);
       }

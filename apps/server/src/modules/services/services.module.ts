@@ -1,30 +1,52 @@
-import { defineModule } from '../../platform/module.js';
-import type { BillingService } from '../billing/billing.port.js';
+import { defineModule, job } from '../../platform/module.js';
+import type { NotificationsService } from '../notifications/notifications.port.js';
 import type { ClustersPort } from '../clusters/clusters.port.js';
 import type { RegistriesPort, RegistryVersionsPort } from '../registries/registries.port.js';
 import { serviceKubeConnector, type ServiceKubeConnector } from './services.kube.js';
 import { createServicesStore } from './services.store.js';
 import { createServicesService } from './services.service.js';
 import { servicesRoutes } from './services.routes.js';
+import { createPullRenewal, PULL_RENEWAL_QUEUE, type PullRenewalJob } from './services.pull-renewal.js';
 
 /** Kubernetes services of a project and their deploys to its clusters (/ms-kube/projects/:projectId/microservices…); pipelines deploy through its port. */
 export const servicesModule = defineModule({
   name: 'services',
   create(
     platform,
-    needs: { billing: BillingService; clusters: ClustersPort; registries: RegistriesPort & RegistryVersionsPort },
-    overrides: { connect?: ServiceKubeConnector; timeoutMs?: number; registries?: Pick<RegistriesPort, 'pushTarget'> & RegistryVersionsPort },
+    needs: { clusters: ClustersPort; registries: RegistriesPort & RegistryVersionsPort; notifications: NotificationsService },
+    overrides: { connect?: ServiceKubeConnector; timeoutMs?: number; now?: () => Date; registries?: Pick<RegistriesPort, 'pushTarget'> & RegistryVersionsPort },
   ) {
-    const services = createServicesService({
-      store: createServicesStore(platform.db),
-      secrets: platform.secrets,
-      billing: needs.billing,
+    const store = createServicesStore(platform.db);
+    const registries = overrides.registries ?? needs.registries;
+    const connect = overrides.connect ?? serviceKubeConnector(platform.config.OUTBOUND_NETWORK);
+    const now = overrides.now ?? (() => new Date());
+    const pullRenewal = createPullRenewal({
+      store,
       clusters: needs.clusters,
-      registries: overrides.registries ?? needs.registries,
-      connect: overrides.connect ?? serviceKubeConnector(platform.config.OUTBOUND_NETWORK),
+      registries,
+      connect,
+      jobs: platform.jobs,
+      now,
       timeoutMs: overrides.timeoutMs,
       log: platform.log,
     });
-    return { api: services, routes: [{ prefix: '/ms-kube', plugin: servicesRoutes({ services, guards: platform.guards }) }] };
+    const services = createServicesService({
+      store,
+      secrets: platform.secrets,
+      clusters: needs.clusters,
+      notifications: needs.notifications,
+      registries,
+      connect,
+      pullRenewal,
+      now,
+      timeoutMs: overrides.timeoutMs,
+      log: platform.log,
+    });
+    needs.clusters.serveServices((projectId, clusterId) => services.servicesOnCluster(projectId, clusterId));
+    return {
+      api: { ...services, renewPullSecret: (j: PullRenewalJob) => pullRenewal.renew(j) },
+      routes: [{ prefix: '/ms-kube', plugin: servicesRoutes({ services, guards: platform.guards }) }],
+      jobs: [job<PullRenewalJob>(PULL_RENEWAL_QUEUE, async (j) => void (await pullRenewal.renew(j)))],
+    };
   },
 });

@@ -7,6 +7,7 @@ import { startKubeStandin, type KubeStandin } from '@gantry/test-support';
 import { createTestApp, registerUser, bearer, createProject, addMember, until } from '../../../test/helpers.js';
 import { AppError } from '../../platform/errors.js';
 import type { ServicesPort } from './services.port.js';
+import { PULL_RENEWAL_QUEUE, RENEW_EVERY_MS, type PullRenewalJob } from './services.pull-renewal.js';
 
 /**
  * Routes of the services module, per route (success, validation, read → 403, other project → 404, 402 where the plan
@@ -22,6 +23,8 @@ let projectId: string;
 let otherProjectId: string;
 const members: Record<'write' | 'read', { idToken: string }> = {} as never;
 let ecrToken = 'ecr-token-1';
+/** The services module's clock (when pull secret renewals are due). */
+let clock = () => new Date();
 
 const registries = {
   async pushTarget(_projectId: string, registryName?: string | null) {
@@ -49,7 +52,7 @@ const registries = {
 
 beforeAll(async () => {
   k = await startKubeStandin({ nodes: 2, metrics: true, tickMs: 30, namespaces: ['team-a', 'team-b'] });
-  t = await createTestApp({ OUTBOUND_NETWORK: 'any' }, { overrides: { services: { registries, timeoutMs: 3000 } } });
+  t = await createTestApp({ OUTBOUND_NETWORK: 'any' }, { overrides: { services: { registries, timeoutMs: 3000, now: () => clock() } } });
   owner = (await registerUser(t, 'owner@example.com')) as never;
   outsider = await registerUser(t, 'outsider@example.com');
   projectId = await createProject(t, owner.idToken, 'Alpha');
@@ -115,6 +118,22 @@ describe('microservices CRUD', () => {
     expect((await call('GET', `${svcBase()}?kind=PUBLIC`, owner.idToken)).json().microservices.every((s: { isPublic: boolean }) => s.isPublic)).toBe(true);
     expect((await call('GET', `${svcBase()}/web`, members.read.idToken)).json()).toMatchObject({ name: 'web', readme: '# web' });
     expect((await call('GET', `${svcBase()}/postgres`, members.read.idToken)).json()).toMatchObject({ kind: 'PUBLIC', registry: null });
+  });
+
+  it("refuses a name that would clash in Kubernetes ('.' and '~' become '-') with a clear message at create", async () => {
+    expect((await call('POST', svcBase(), owner.idToken, service('api-v1'))).statusCode).toBe(201);
+    for (const name of ['api.v1', 'api~v1']) {
+      const res = await call('POST', svcBase(), owner.idToken, service(name));
+      expect(res.statusCode).toBe(409);
+      expect(res.json().message).toBe(serviceMessages.kubeNameClash(name, 'api-v1', 'api-v1'));
+      expect(res.json().fields.name).toEqual([serviceMessages.kubeNameClash(name, 'api-v1', 'api-v1')]);
+    }
+    // a public service's Kubernetes name is taken too; another project may use the name
+    expect((await call('POST', svcBase(), owner.idToken, service('redis~'))).json().message).toBe(serviceMessages.kubeNameClash('redis~', 'redis', 'redis'));
+    expect((await call('POST', svcBase(otherProjectId), outsider.idToken, service('api.v1'))).statusCode).toBe(201);
+    expect((await call('DELETE', `${svcBase()}/api-v1`, owner.idToken)).statusCode).toBe(200);
+    expect((await call('POST', svcBase(), owner.idToken, service('api.v1'))).statusCode).toBe(201);
+    expect((await call('DELETE', `${svcBase()}/api.v1`, owner.idToken)).statusCode).toBe(200);
   });
 
   it('validates the form (spec §5), with the field messages', async () => {
@@ -189,6 +208,9 @@ describe('deploy to the stand-in cluster', () => {
     const res = await call('POST', `${inNs('web')}/deploy`, members.write.idToken, deployBody('v12'));
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ done: true, historyId: expect.any(String) });
+    // the project's subscribed members hear of it (the SERVICE notification opens the service)
+    const [note] = (await t.app.inject({ method: 'GET', url: '/ms-notification/notifications', headers: bearer(members.read.idToken) })).json().notifications;
+    expect(note).toMatchObject({ message: 'Service web (v12) deployed', entityType: 'SERVICE', itemId: 'web', author: 'Mem Ber' });
 
     const d = k.get('deployments', 'team-a', 'web')!;
     expect(d.spec.replicas).toBe(2);
@@ -273,6 +295,11 @@ describe('deploy to the stand-in cluster', () => {
       podStatus: { runningPods: 2, totalPods: 2, failedPods: 0, pendingPods: 0 },
       lastDeployStatus: 'SUCCEEDED',
     });
+    // the cluster status call answers the same rows (spec §7 getKubernetesStatus)
+    const clusterStatus = (await call('GET', `/projects/${projectId}/kubernetes/main/status`, members.read.idToken)).json();
+    expect(clusterStatus.microservicesStatus).toEqual([
+      expect.objectContaining({ name: 'web', namespace: 'team-a', version: 'v12', lastDeployStatus: 'SUCCEEDED' }),
+    ]);
     const deployed = (await call('GET', `/projects/${projectId}/kubernetes/main/microservices`, members.read.idToken)).json();
     expect(deployed.deployedMicroservices).toEqual([expect.objectContaining({ name: 'web', version: 'v12', namespace: 'team-a' })]);
     const setDashboard = (on: boolean) =>
@@ -319,6 +346,8 @@ describe('deploy to the stand-in cluster', () => {
       log: (l) => lines.push(l),
     });
     expect(done.done).toBe(true);
+    const [note] = (await t.app.inject({ method: 'GET', url: '/ms-notification/notifications', headers: bearer(owner.idToken) })).json().notifications;
+    expect(note).toMatchObject({ message: 'Service web (v11) deployed', entityType: 'SERVICE', itemId: 'web', author: 'Gantry' });
     expect(lines).toContain('Applied Deployment web');
     expect(lines).toContain(`Replicas left to the HorizontalPodAutoscaler (now ${scaled})`);
     expect(ownsReplicas()).toBe(false);
@@ -363,6 +392,8 @@ describe('deploy to the stand-in cluster', () => {
     const res = await call('POST', `${inNs('web', 'no-such-ns')}/deploy`, owner.idToken, deployBody('v9'));
     expect(res.statusCode).toBe(400);
     expect(res.json().kubernetesError.message).toContain('not found');
+    const [note] = (await t.app.inject({ method: 'GET', url: '/ms-notification/notifications', headers: bearer(owner.idToken) })).json().notifications;
+    expect(note).toMatchObject({ message: 'Service web (v9) failed to deploy', entityType: 'SERVICE' });
     const h = (await call('GET', `${svcBase()}/web/history?namespace=no-such-ns`, owner.idToken)).json().history;
     expect(h[0]).toMatchObject({ status: 'FAILED', version: 'v9', error: expect.stringContaining('not found') });
 
@@ -393,6 +424,60 @@ describe('deploy to the stand-in cluster', () => {
     expect((await call('DELETE', inNs('web'), owner.idToken)).statusCode).toBe(404);
     expect((await call('GET', `${inNs('web')}/status`, owner.idToken)).json()).toMatchObject({ deployed: false, configurations: [] });
     expect((await call('GET', `${svcBase()}/web/history?limit=1`, owner.idToken)).json().history[0]).toMatchObject({ status: 'UNDEPLOYED' });
+  });
+
+  it('renews an ECR pull secret on a durable job every 6 h while that deploy runs; a re-deploy or undeploy ends the chain', async () => {
+    const queued = async (serviceName: string) =>
+      (
+        await t.app.services.database.executeSql(
+          `select data, start_after from pgboss.job where name = '${PULL_RENEWAL_QUEUE}' and state = 'created' order by created_on`,
+        )
+      ).rows
+        .map((r) => r as { data: PullRenewalJob; start_after: string | Date })
+        .filter((r) => r.data.serviceName === serviceName)
+        .map((r) => ({ ...r.data, at: new Date(r.start_after).getTime() }));
+    const t0 = new Date(Date.UTC(2031, 0, 1));
+    clock = () => t0;
+    try {
+      expect((await call('POST', svcBase(), owner.idToken, service('cache', { schema: undefined }))).statusCode).toBe(201);
+      ecrToken = 'ecr-token-5';
+      const first = (await call('POST', `${inNs('cache', 'team-b')}/deploy`, owner.idToken, { version: 'v1', autoScaling: SCALING_DEFAULTS })).json();
+      const [job] = await queued('cache');
+      expect(job).toEqual({
+        projectId,
+        clusterId: 'main',
+        namespace: 'team-b',
+        serviceName: 'cache',
+        historyId: first.historyId,
+        at: t0.getTime() + RENEW_EVERY_MS,
+      });
+      const rollout = k.get('deployments', 'team-b', 'cache')!.metadata.generation;
+
+      ecrToken = 'ecr-token-6';
+      clock = () => new Date(t0.getTime() + RENEW_EVERY_MS);
+      expect(await t.app.services.services.renewPullSecret(job!)).toBe('renewed');
+      const pull = k.get('secrets', 'team-b', 'cache-registry')!;
+      expect(Buffer.from(pull.data['.dockerconfigjson'], 'base64').toString()).toContain('ecr-token-6');
+      expect(pull.metadata.labels['app.kubernetes.io/managed-by']).toBe('gantry');
+      // the pods keep running: only the secret changed
+      expect(k.get('deployments', 'team-b', 'cache')!.metadata.generation).toBe(rollout);
+      expect((await queued('cache')).map((j) => j.at)).toContain(t0.getTime() + 2 * RENEW_EVERY_MS);
+
+      const second = (await call('POST', `${inNs('cache', 'team-b')}/deploy`, owner.idToken, { version: 'v2', autoScaling: SCALING_DEFAULTS })).json();
+      expect(await t.app.services.services.renewPullSecret(job!)).toBe('ended');
+      const next = { ...job!, historyId: second.historyId };
+      expect(await t.app.services.services.renewPullSecret(next)).toBe('renewed');
+      expect((await call('DELETE', inNs('cache', 'team-b'), owner.idToken)).statusCode).toBe(200);
+      expect(await t.app.services.services.renewPullSecret(next)).toBe('ended');
+      expect(k.get('secrets', 'team-b', 'cache-registry')).toBeUndefined();
+      // a public image has no pull secret to renew
+      const before = (await queued('redis')).length;
+      expect((await call('POST', `${inNs('redis', 'team-b')}/deploy`, owner.idToken, { version: '7.4', autoScaling: SCALING_DEFAULTS })).statusCode).toBe(200);
+      expect(await queued('redis')).toHaveLength(before);
+      expect((await call('DELETE', inNs('redis', 'team-b'), owner.idToken)).statusCode).toBe(200);
+    } finally {
+      clock = () => new Date();
+    }
   });
 
   it('a cluster that does not answer in time fails with a clear 502, not a hang', async () => {

@@ -28,13 +28,14 @@ import {
 import { AppError, Conflict, Forbidden, NotFound, Validation } from '../../platform/errors.js';
 import type { SecretBox } from '../../platform/secrets.js';
 import { KubeFailure, countPods, parseQuantity, toKubeFailure } from '../../integrations/kubernetes/index.js';
-import type { BillingService } from '../billing/billing.port.js';
 import type { ClusterConnection, ClustersPort } from '../clusters/clusters.port.js';
 import type { RegistriesPort, RegistryVersionsPort } from '../registries/registries.port.js';
+import type { NotificationsService } from '../notifications/notifications.port.js';
 import { publicService, publicServices, publicTags } from './services.catalogue.js';
 import { ANNOTATIONS, LABELS, buildManifests, envSecretName, kubeName, pullSecretName } from './services.manifests.js';
 import type { ApplyKind, ServiceKube, ServiceKubeConnector } from './services.kube.js';
 import type { ServiceDeployRequest, ServicesPort } from './services.port.js';
+import type { PullRenewal } from './services.pull-renewal.js';
 import type { DeploymentRow, MicroserviceRow, ServicesStore } from './services.store.js';
 
 interface Log {
@@ -62,15 +63,17 @@ const OWNED_KINDS: ApplyKind[] = ['HorizontalPodAutoscaler', 'Deployment', 'Serv
 export function createServicesService(deps: {
   store: ServicesStore;
   secrets: SecretBox;
-  billing: Pick<BillingService, 'assertFeature'>;
   clusters: ClustersPort;
   registries: Pick<RegistriesPort, 'pushTarget'> & RegistryVersionsPort;
   connect: ServiceKubeConnector;
+  notifications: Pick<NotificationsService, 'serviceDeployed'>;
+  /** Keeps an ECR image's pull secret fresh after its deploy. */
+  pullRenewal: Pick<PullRenewal, 'schedule'>;
   timeoutMs?: number;
   log?: Log;
   now?: () => Date;
 }) {
-  const { store, secrets, billing, clusters, registries, connect } = deps;
+  const { store, secrets, clusters, registries, connect } = deps;
   const now = deps.now ?? (() => new Date());
 
   function toApi(row: MicroserviceRow): Microservice {
@@ -157,12 +160,12 @@ export function createServicesService(deps: {
   async function imageOf(projectId: string, svc: Microservice, tag: string, override: string | undefined) {
     if (!svc.registry) {
       const base = svc.isPublic && override ? override : svc.imageRepository;
-      return { image: base.includes('@') || /:[^/]+$/.test(base) ? base : `${base}:${tag}`, pull: null };
+      return { image: base.includes('@') || /:[^/]+$/.test(base) ? base : `${base}:${tag}`, pull: null, provider: null };
     }
     const t = await registries.pushTarget(projectId, svc.registry);
     const repo = svc.imageRepository.replace(/^\/+|\/+$/g, '');
     const path = !t.repositoryPrefix || repo === t.repositoryPrefix || repo.startsWith(`${t.repositoryPrefix}/`) ? repo : `${t.repositoryPrefix}/${repo}`;
-    return { image: `${t.host}/${path}:${tag}`, pull: { host: t.host, username: t.username, password: t.password } };
+    return { image: `${t.host}/${path}:${tag}`, pull: { host: t.host, username: t.username, password: t.password }, provider: t.provider };
   }
 
   interface DeployInput {
@@ -228,7 +231,7 @@ export function createServicesService(deps: {
     });
     try {
       say(`Deploying ${svc.name}:${d.version} to namespace ${d.namespace} of cluster ${d.clusterId}`);
-      const { image, pull } = await imageOf(d.projectId, svc, d.version, d.image);
+      const { image, pull, provider } = await imageOf(d.projectId, svc, d.version, d.image);
       say(`Image ${image}${pull ? ` (pulled with the credentials of registry ${svc.registry})` : ''}`);
       const kube = connect({ endpoint: conn.endpoint, token: conn.token, caCertificate: conn.caCertificate }, { timeoutMs: deps.timeoutMs });
       try {
@@ -265,13 +268,27 @@ export function createServicesService(deps: {
         clusterError(err, conn.endpoint);
       }
       await store.finishDeployment(row.id, { status: 'SUCCEEDED', error: null });
+      if (provider === 'Ecr')
+        await deps.pullRenewal.schedule({ projectId: d.projectId, clusterId: d.clusterId, namespace: d.namespace, serviceName: svc.name, historyId: row.id });
       say(`Deployed ${svc.name}:${d.version}`);
+      await tell(d, svc.name, true);
       return { done: true, historyId: row.id };
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       await store.finishDeployment(row.id, { status: 'FAILED', error: message.slice(0, 2000) });
       say(`Deploy failed: ${message}`);
+      await tell(d, svc.name, false);
       throw err;
+    }
+  }
+
+  /** The project's subscribed members hear of a finished deploy; a failing notification never fails the deploy. */
+  async function tell(d: DeployInput, serviceName: string, succeeded: boolean) {
+    const triggeredBy = 'userId' in d.initiator ? d.initiator.userId : null;
+    try {
+      await deps.notifications.serviceDeployed({ projectId: d.projectId, serviceName, succeeded, version: d.version, triggeredBy });
+    } catch (err) {
+      deps.log?.warn({ err, serviceName }, 'service deploy notification failed');
     }
   }
 
@@ -280,6 +297,56 @@ export function createServicesService(deps: {
     const live = await kube.read(kind, namespace, name);
     if (!live || live.metadata?.labels?.[LABELS.managedBy] !== 'gantry') return false;
     return kube.remove(kind, namespace, name);
+  }
+
+  /** One row per service Gantry deployed on the cluster (spec §3 service status entry), from its Deployments and pods. */
+  async function servicesOnCluster(projectId: string, clusterId: string): Promise<ServiceStatusEntry[]> {
+    return onCluster(projectId, clusterId, null, async (kube, c) => {
+      const [deployments, latest] = await Promise.all([kube.managedDeployments(c.associatedNamespace), store.latestPerService(projectId, clusterId)]);
+      // one list of Gantry's pods (in the associated namespace, or everywhere), grouped by namespace and service
+      const pods = deployments.length ? await kube.pods(c.associatedNamespace, `${LABELS.managedBy}=gantry`) : [];
+      const podsOf = new Map<string, typeof pods>();
+      for (const p of pods) {
+        const key = `${p.metadata?.namespace}/${p.metadata?.labels?.[LABELS.service]}`;
+        podsOf.set(key, [...(podsOf.get(key) ?? []), p]);
+      }
+      const rows: ServiceStatusEntry[] = deployments.map((d) => {
+        const ns = d.metadata?.namespace ?? '';
+        const a = d.metadata?.annotations ?? {};
+        const name = a[ANNOTATIONS.serviceName] ?? d.metadata?.name ?? '';
+        const counts = countPods(podsOf.get(`${ns}/${d.metadata?.name}`) ?? []);
+        const desired = d.spec?.replicas ?? 1;
+        const healthy = (d.status?.availableReplicas ?? 0) >= desired && counts.failed === 0;
+        const last = latest.find((r) => r.namespace === ns && r.serviceName === name);
+        const commit = a[ANNOTATIONS.commit];
+        return {
+          id: d.metadata?.uid ?? '',
+          name,
+          namespace: ns,
+          version: a[ANNOTATIONS.version] ?? null,
+          imageRepository: a[ANNOTATIONS.imageRepository] ?? '',
+          registry: a[ANNOTATIONS.registry] ?? null,
+          isPublic: a[ANNOTATIONS.isPublic] === 'true',
+          lastDeployed: a[ANNOTATIONS.deployedAt] ?? null,
+          isHealthy: healthy,
+          health: healthy ? 'HEALTHY' : 'FAILED',
+          podStatus: { runningPods: counts.running, totalPods: counts.total, failedPods: counts.failed, pendingPods: counts.pending },
+          commit: commit
+            ? {
+                name: commit.slice(0, 7),
+                version: commit,
+                message: '',
+                pipelineId: last?.pipelineId ?? null,
+                repository: null,
+                user: { name: '', avatar: '' },
+              }
+            : null,
+          lastDeployStatus: last?.status ?? null,
+        };
+      });
+      rows.sort((x, y) => x.namespace.localeCompare(y.namespace) || x.name.localeCompare(y.name));
+      return rows;
+    });
   }
 
   const port: ServicesPort = {
@@ -305,6 +372,7 @@ export function createServicesService(deps: {
 
   return {
     ...port,
+    servicesOnCluster,
 
     async list(projectId: string, kind?: ServiceKind): Promise<Microservice[]> {
       const own = kind === 'PUBLIC' ? [] : (await store.list(projectId)).map(toApi);
@@ -314,6 +382,13 @@ export function createServicesService(deps: {
     async create(projectId: string, userId: string | null, body: CreateMicroserviceBody): Promise<Microservice> {
       const b = body as Required<CreateMicroserviceBody> & { registry: string | null; schema: ServiceSchema };
       if (publicService(b.name) || (await store.get(projectId, b.name))) throw new Conflict(serviceMessages.exists(b.name));
+      // Kubernetes objects are named by kubeName: two services one name there would overwrite each other's deploys
+      const k = kubeName(b.name);
+      const clash = [...(await store.list(projectId)), ...publicServices].find((o) => kubeName(o.name) === k);
+      if (clash) {
+        const message = serviceMessages.kubeNameClash(b.name, clash.name, k);
+        throw new Conflict(message, { fields: { name: [message] } });
+      }
       try {
         return toApi(
           await store.insert({
@@ -476,55 +551,10 @@ export function createServicesService(deps: {
       });
     },
 
-    /** The dashboard's services table (spec §2, §3 service status entry): one row per service Gantry deployed there. Plan feature kubernetesDashboard. */
+    /** The dashboard's services table (spec §2, §3 service status entry); 402 without the dashboard (the clusters port says). */
     async microservicesStatus(projectId: string, clusterId: string): Promise<MicroservicesStatus> {
-      await billing.assertFeature(projectId, 'kubernetesDashboard');
-      return onCluster(projectId, clusterId, null, async (kube, c) => {
-        const [deployments, latest] = await Promise.all([kube.managedDeployments(c.associatedNamespace), store.latestPerService(projectId, clusterId)]);
-        // one list of Gantry's pods (in the associated namespace, or everywhere), grouped by namespace and service
-        const pods = deployments.length ? await kube.pods(c.associatedNamespace, `${LABELS.managedBy}=gantry`) : [];
-        const podsOf = new Map<string, typeof pods>();
-        for (const p of pods) {
-          const key = `${p.metadata?.namespace}/${p.metadata?.labels?.[LABELS.service]}`;
-          podsOf.set(key, [...(podsOf.get(key) ?? []), p]);
-        }
-        const rows: ServiceStatusEntry[] = deployments.map((d) => {
-          const ns = d.metadata?.namespace ?? '';
-          const a = d.metadata?.annotations ?? {};
-          const name = a[ANNOTATIONS.serviceName] ?? d.metadata?.name ?? '';
-          const counts = countPods(podsOf.get(`${ns}/${d.metadata?.name}`) ?? []);
-          const desired = d.spec?.replicas ?? 1;
-          const healthy = (d.status?.availableReplicas ?? 0) >= desired && counts.failed === 0;
-          const last = latest.find((r) => r.namespace === ns && r.serviceName === name);
-          const commit = a[ANNOTATIONS.commit];
-          return {
-            id: d.metadata?.uid ?? '',
-            name,
-            namespace: ns,
-            version: a[ANNOTATIONS.version] ?? null,
-            imageRepository: a[ANNOTATIONS.imageRepository] ?? '',
-            registry: a[ANNOTATIONS.registry] ?? null,
-            isPublic: a[ANNOTATIONS.isPublic] === 'true',
-            lastDeployed: a[ANNOTATIONS.deployedAt] ?? null,
-            isHealthy: healthy,
-            health: healthy ? 'HEALTHY' : 'FAILED',
-            podStatus: { runningPods: counts.running, totalPods: counts.total, failedPods: counts.failed, pendingPods: counts.pending },
-            commit: commit
-              ? {
-                  name: commit.slice(0, 7),
-                  version: commit,
-                  message: '',
-                  pipelineId: last?.pipelineId ?? null,
-                  repository: null,
-                  user: { name: '', avatar: '' },
-                }
-              : null,
-            lastDeployStatus: last?.status ?? null,
-          };
-        });
-        rows.sort((x, y) => x.namespace.localeCompare(y.namespace) || x.name.localeCompare(y.name));
-        return { microservicesStatus: rows };
-      });
+      await clusters.assertDashboard(projectId);
+      return { microservicesStatus: await servicesOnCluster(projectId, clusterId) };
     },
 
     async pods(projectId: string, clusterId: string, namespace: string, name: string): Promise<PodList> {
