@@ -52,7 +52,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
   relayUrl = `https://127.0.0.1:${(relay.address() as net.AddressInfo).port}`;
 
-  t = await createClustersTestApp({ overrides: { clusters: { listStatusTimeoutMs: 1_000, now: () => clock() } } });
+  t = await createClustersTestApp({ overrides: { clusters: { listStatusTimeoutMs: 4_000, now: () => clock() } } });
   owner = await registerUser(t, 'owner@example.com');
   outsider = await registerUser(t, 'outsider@example.com');
   projectId = await createProject(t, owner.idToken, 'Alpha');
@@ -400,7 +400,7 @@ describe('the detailed list', () => {
       expect(byName.gone).toMatchObject({ status: null, unreachableReason: clusterMessages.unreachable(`connection refused by ${goneHost}`) });
       expect(byName.slow).toMatchObject({
         status: null,
-        unreachableReason: clusterMessages.unreachable(`no answer from ${new URL(relayUrl).host} within 1 s`),
+        unreachableReason: clusterMessages.unreachable(`no answer from ${new URL(relayUrl).host} within 4 s`),
       });
     } finally {
       relayHolds = false;
