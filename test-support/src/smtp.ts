@@ -13,6 +13,8 @@ export interface Mail {
   html: string;
   /** Every http(s) link found in the text and in the html's href attributes, in order, de-duplicated. */
   links: string[];
+  /** Attached files, their content decoded as UTF-8 text. */
+  attachments: { filename: string; contentType: string; content: string }[];
   /** The raw RFC 5322 message. */
   raw: string;
   receivedAt: Date;
@@ -97,6 +99,7 @@ export async function startSmtp(options: { port?: number } = {}): Promise<SmtpSt
             text,
             html,
             links: extractLinks(`${text}\n${html}`),
+            attachments: parsed.attachments.map((a) => ({ filename: a.filename ?? '', contentType: a.contentType, content: a.content.toString('utf8') })),
             raw: raw.toString('utf8'),
             receivedAt: new Date(),
           };

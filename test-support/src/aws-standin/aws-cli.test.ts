@@ -74,7 +74,14 @@ beforeAll(async () => {
         },
       ],
       costs: [
-        { date: '2026-10-03', account: '123456789012', service: 'Amazon Elastic Compute Cloud - Compute', environment: 'stage-1', amount: 10.5 },
+        {
+          date: '2026-10-03',
+          account: '123456789012',
+          service: 'Amazon Elastic Compute Cloud - Compute',
+          environment: 'stage-1',
+          region: 'eu-west-1',
+          amount: 10.5,
+        },
         { date: '2026-11-02', account: '123456789012', service: 'Amazon Relational Database Service', environment: '', amount: 4.25 },
       ],
     },
@@ -250,6 +257,26 @@ describe('the AWS stand-in read by the AWS CLI', { timeout: 240_000 }, () => {
       'Type=TAG,Key=gantry:environment',
     ]);
     expect(byTag.json.ResultsByTime[0].Groups[0].Keys).toEqual(['gantry:environment$stage-1']);
+    const byServiceAndTag = await aws([
+      'ce',
+      'get-cost-and-usage',
+      '--time-period',
+      'Start=2026-10-01,End=2026-12-01',
+      '--granularity',
+      'MONTHLY',
+      '--metrics',
+      'UnblendedCost',
+      '--filter',
+      JSON.stringify({ And: [{ Dimensions: { Key: 'LINKED_ACCOUNT', Values: ['123456789012'] } }, { Dimensions: { Key: 'REGION', Values: ['eu-west-1'] } }] }),
+      '--group-by',
+      'Type=DIMENSION,Key=SERVICE',
+      'Type=TAG,Key=team',
+    ]);
+    expect(byServiceAndTag.code, byServiceAndTag.stderr).toBe(0);
+    expect(byServiceAndTag.json.ResultsByTime.map((p: any) => p.Groups)).toEqual([
+      [{ Keys: ['Amazon Elastic Compute Cloud - Compute', 'team$'], Metrics: { UnblendedCost: { Amount: '10.5', Unit: 'USD' } } }],
+      [],
+    ]);
     const forecast = await aws([
       'ce',
       'get-cost-forecast',

@@ -10,7 +10,14 @@ function matches(c: StandinCost, e: Expression | undefined): boolean {
   if (e.And) return e.And.every((x) => matches(c, x));
   if (e.Or) return e.Or.some((x) => matches(c, x));
   if (e.Dimensions) {
-    const v = e.Dimensions.Key === 'SERVICE' ? c.service : e.Dimensions.Key === 'LINKED_ACCOUNT' ? c.account : e.Dimensions.Key === 'REGION' ? '' : undefined;
+    const v =
+      e.Dimensions.Key === 'SERVICE'
+        ? c.service
+        : e.Dimensions.Key === 'LINKED_ACCOUNT'
+          ? c.account
+          : e.Dimensions.Key === 'REGION'
+            ? (c.region ?? 'us-east-1')
+            : undefined;
     return v !== undefined && e.Dimensions.Values.includes(v);
   }
   if (e.Tags) return e.Tags.Key === ENV_TAG && e.Tags.Values.includes(c.environment);
@@ -36,29 +43,41 @@ export function costExplorer(w: StandinWorld, action: string, body: Record<strin
   const tp = body.TimePeriod as { Start: string; End: string } | undefined;
   if (!tp?.Start || !tp.End || tp.Start >= tp.End) throw new AwsError(400, 'ValidationException', 'Start date must be before end date');
   if (action === 'GetCostAndUsage') {
-    const groupBy = ((body.GroupBy as { Type: string; Key: string }[] | undefined) ?? [])[0];
+    const groupBys = (body.GroupBy as { Type: string; Key: string }[] | undefined) ?? [];
+    if (groupBys.length > 2) throw new AwsError(400, 'ValidationException', 'Group by dimension/tag count cannot be more than 2');
+    const groupBy = groupBys[0];
+    // a TAG group answers 'key$value' ('key$' untagged); the stand-in's costs carry only the environment tag
+    const keyOf = (c: StandinCost, g: { Type: string; Key: string }) =>
+      g.Type === 'TAG'
+        ? `${g.Key}$${g.Key === ENV_TAG ? c.environment : ''}`
+        : g.Key === 'SERVICE'
+          ? c.service
+          : g.Key === 'REGION'
+            ? (c.region ?? 'us-east-1')
+            : c.account;
     const results = periods(tp.Start, tp.End, String(body.Granularity ?? 'MONTHLY')).map((p) => {
       const rows = w.costs.filter((c) => c.date >= p.Start && c.date < p.End && matches(c, body.Filter as Expression | undefined));
       const total = rows.reduce((s, c) => s + c.amount, 0);
       if (!groupBy) return { TimePeriod: p, Total: { UnblendedCost: money(total) }, Groups: [], Estimated: p.End > new Date(now).toISOString().slice(0, 10) };
       const groups = new Map<string, number>();
       for (const c of rows) {
-        const key = groupBy.Type === 'TAG' ? `${groupBy.Key}$${c.environment}` : groupBy.Key === 'SERVICE' ? c.service : c.account;
+        const key = JSON.stringify(groupBys.map((g) => keyOf(c, g)));
         groups.set(key, (groups.get(key) ?? 0) + c.amount);
       }
       return {
         TimePeriod: p,
         Total: {},
-        Groups: [...groups.entries()].map(([k, v]) => ({ Keys: [k], Metrics: { UnblendedCost: money(v) } })),
+        Groups: [...groups.entries()].map(([k, v]) => ({ Keys: JSON.parse(k) as string[], Metrics: { UnblendedCost: money(v) } })),
         Estimated: p.End > new Date(now).toISOString().slice(0, 10),
       };
     });
-    return jsonAnswer('1.1', { GroupDefinitions: groupBy ? [groupBy] : undefined, ResultsByTime: results, DimensionValueAttributes: [] });
+    return jsonAnswer('1.1', { GroupDefinitions: groupBy ? groupBys : undefined, ResultsByTime: results, DimensionValueAttributes: [] });
   }
   if (action === 'GetCostForecast') {
     const today = new Date(now).toISOString().slice(0, 10);
     if (tp.Start < today) throw new AwsError(400, 'ValidationException', 'Start date must be equal to or later than the current date');
-    const history = w.costs.filter((c) => c.date < today && c.date >= new Date(now - 90 * 86_400_000).toISOString().slice(0, 10));
+    const from = new Date(now - 90 * 86_400_000).toISOString().slice(0, 10);
+    const history = w.costs.filter((c) => c.date < today && c.date >= from && matches(c, body.Filter as Expression | undefined));
     const days = new Set(history.map((c) => c.date)).size;
     if (w.forecastUnavailable || days < 30) throw new AwsError(400, 'DataUnavailableException', 'Insufficient amount of historical data to generate forecast.');
     const perDay = history.reduce((s, c) => s + c.amount, 0) / days;

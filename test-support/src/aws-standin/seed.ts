@@ -43,9 +43,9 @@ export function seedWasteWorld(o: { stageId?: string; now?: number; accountId?: 
   for (let d = 400; d >= 1; d--) {
     const date = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() - d)).toISOString().slice(0, 10);
     costs.push(
-      { date, account: o.accountId ?? '123456789012', service: 'Amazon Elastic Compute Cloud - Compute', environment: env, amount: 3.2 },
-      { date, account: o.accountId ?? '123456789012', service: 'Amazon Relational Database Service', environment: '', amount: 1.8 },
-      { date, account: o.accountId ?? '123456789012', service: 'Amazon Simple Storage Service', environment: '', amount: 0.5 },
+      { date, account: o.accountId ?? '123456789012', service: 'Amazon Elastic Compute Cloud - Compute', environment: env, region, amount: 3.2 },
+      { date, account: o.accountId ?? '123456789012', service: 'Amazon Relational Database Service', environment: '', region, amount: 1.8 },
+      { date, account: o.accountId ?? '123456789012', service: 'Amazon Simple Storage Service', environment: '', region: 'us-east-1', amount: 0.5 },
     );
   }
   return {

@@ -48,6 +48,8 @@ export interface StandinCost {
   account: string;
   service: string;
   environment: string;
+  /** The REGION dimension (us-east-1 when not given). */
+  region?: string;
   amount: number;
 }
 
