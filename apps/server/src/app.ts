@@ -36,6 +36,7 @@ import { stagesModule } from './modules/stages/stages.module.js';
 import { deploymentsModule } from './modules/deployments/deployments.module.js';
 import { schedulesModule } from './modules/schedules/schedules.module.js';
 import { advisorModule } from './modules/advisor/advisor.module.js';
+import { costExplorerModule } from './modules/cost-explorer/cost-explorer.module.js';
 
 /** Every module, in dependency order: a module sees the apis of those before it; later ones reach it through hooks. */
 const modules = moduleList()
@@ -53,6 +54,7 @@ const modules = moduleList()
   .add(cloudAccountsModule)
   .add(schedulesModule)
   .add(advisorModule)
+  .add(costExplorerModule)
   .add(stagesModule)
   .add(deploymentsModule);
 

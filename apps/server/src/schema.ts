@@ -17,3 +17,4 @@ export * from './modules/registries/registries.tables.js';
 export * from './modules/clusters/clusters.tables.js';
 export * from './modules/advisor/advisor.tables.js';
 export * from './modules/services/services.tables.js';
+export * from './modules/cost-explorer/cost-explorer.tables.js';

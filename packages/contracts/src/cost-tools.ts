@@ -312,3 +312,4 @@ export const Report = z.object({
 });
 export type Report = z.infer<typeof Report>;
 export const ReportSendResult = z.object({ sentTo: z.array(z.string()), sentAt: z.string() });
+export type ReportSendResult = z.infer<typeof ReportSendResult>;

@@ -1,4 +1,4 @@
-import { pgTable, uuid, text, timestamp } from 'drizzle-orm/pg-core';
+import { pgTable, uuid, text, timestamp, jsonb } from 'drizzle-orm/pg-core';
 
 /** Every mail Gantry sends is recorded; with no SMTP server this is the instance's outbox. */
 export const outboxMails = pgTable('outbox_mails', {
@@ -7,6 +7,7 @@ export const outboxMails = pgTable('outbox_mails', {
   subject: text('subject').notNull(),
   text: text('text').notNull(),
   html: text('html'),
+  attachments: jsonb('attachments').$type<{ filename: string; contentType: string; content: string }[]>(),
   sentAt: timestamp('sent_at', { withTimezone: true }),
   error: text('error'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -9,6 +9,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string;
+  /** Small text files (a report's CSV), kept with the mail in the outbox. */
+  attachments?: { filename: string; contentType: string; content: string }[];
 }
 
 export interface Mailer {
@@ -27,7 +29,14 @@ export async function createMailer(opts: { db: Db; jobs: Jobs; smtpUrl?: string;
     const mail = await store.get(id);
     if (!mail || mail.sentAt || !transport) return;
     try {
-      await transport.sendMail({ from: opts.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? undefined });
+      await transport.sendMail({
+        from: opts.from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html ?? undefined,
+        attachments: mail.attachments ?? undefined,
+      });
       await store.update(id, { sentAt: new Date(), error: null });
     } catch (err) {
       await store.update(id, { error: String(err) });

@@ -1,0 +1,145 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { startAwsStandin, startSmtp, seedWasteWorld, type AwsStandin, type SmtpStandIn } from '@gantry/test-support';
+import {
+  createTestApp,
+  grantPlan,
+  connectAwsAccount,
+  registerUser,
+  createProject,
+  bearer,
+  type TestApp,
+  acceptingCloudVerifier,
+} from '../../../test/helpers.js';
+import { fetchAccountCosts, fetchReportLines } from '../../integrations/aws-cost/index.js';
+import { sessionFromEnv } from '../../integrations/aws-resources/session.js';
+import { createCostStore } from './cost-explorer.store.js';
+import { createCostExplorerService } from './cost-explorer.service.js';
+import { createReportsScheduler } from './reports.scheduler.js';
+
+/**
+ * Cost reports end to end: the AWS stand-in's Cost Explorer through the SDK with the account's
+ * role, mails through the queue to a real SMTP server, "Send now" and the schedule with a clock
+ * the test moves and two workers on one database (a send time is mailed once).
+ */
+const ACCOUNT = '123456789012';
+const STAGE = 'stage-integration';
+let clock = Date.parse('2026-11-20T12:00:00Z'); // a Friday
+let aws: AwsStandin;
+let smtp: SmtpStandIn;
+let t: TestApp;
+let owner: { idToken: string };
+let projectId: string;
+
+const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
+  t.app.inject({ method, url: `/ms-cloud-cost-optimizer/projects/${projectId}${url}`, headers: bearer(owner.idToken), payload });
+
+/** A worker: its own service and scheduler over the same database, mailer and AWS calls as the app's. */
+function worker() {
+  const s = t.app.services;
+  const session = async (awsAccountId: string) => sessionFromEnv('us-east-1', await s.cloudAccounts.credentialsFor(projectId, 'aws', awsAccountId));
+  const service = createCostExplorerService({
+    store: createCostStore(s.database.db),
+    billing: s.billing,
+    mailer: s.mailer,
+    now: () => new Date(clock),
+    awsAccounts: async (pid) => (await s.cloudAccounts.listAws(pid)).map((a) => ({ awsAccountId: a.id, accountName: a.accountName })),
+    fetchCosts: async (_pid, account, now) => fetchAccountCosts(await session(account.awsAccountId), account, now),
+    fetchReportLines: async (_pid, q) => fetchReportLines(await session(q.awsAccountId), q),
+  });
+  return createReportsScheduler({ reports: service, now: () => new Date(clock) });
+}
+
+beforeAll(async () => {
+  aws = await startAwsStandin({ now: () => clock, world: seedWasteWorld({ stageId: STAGE, now: clock }) });
+  smtp = await startSmtp();
+  Object.assign(process.env, aws.env());
+  // the app's own scheduler ticks only when asked (tickEveryMs is a day)
+  t = await createTestApp(
+    { SMTP_URL: smtp.url, MAIL_FROM: 'Gantry <gantry@example.com>' },
+    { overrides: { cloudAccounts: { verifier: acceptingCloudVerifier }, costExplorer: { now: () => new Date(clock), tickEveryMs: 86_400_000 } } },
+  );
+  owner = await registerUser(t, 'cost-int@example.com');
+  projectId = await createProject(t, owner.idToken, 'Cost reports');
+  await grantPlan(t, owner.idToken, projectId);
+  await connectAwsAccount(t, owner.idToken, projectId, ACCOUNT, { name: 'prod' });
+});
+afterAll(async () => {
+  await t?.close();
+  await smtp?.close();
+  await aws?.close();
+});
+
+describe('cost explorer and reports against the AWS stand-in and an SMTP server', () => {
+  it('refreshes the dashboard from Cost Explorer (with the role of the account)', async () => {
+    const res = await call('POST', '/cost/refresh');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({ costForTheCurrentMonth: 105, byAccount: [{ awsAccountId: ACCOUNT, accountName: 'prod', amount: 105 }] });
+    expect(aws.calls.filter((c) => c.service === 'ce').map((c) => c.region)).toEqual(Array(5).fill('us-east-1'));
+  });
+
+  it('"Send now" mails an HTML summary with a CSV of every line', async () => {
+    const created = await call('POST', '/reports', {
+      reportName: 'Weekly, by environment',
+      awsAccountIds: [ACCOUNT],
+      regions: ['eu-west-1', 'us-east-1'],
+      emails: ['finance@example.com'],
+      granularity: 'WEEKLY',
+      costAllocationTag: 'gantry:environment',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const sent = await call('POST', `/reports/${created.json().id}/send`);
+    expect(sent.statusCode, sent.body).toBe(200);
+
+    const mail = await smtp.waitFor('finance@example.com');
+    expect(mail.subject).toBe('Weekly, by environment: AWS costs 2026-11-09 – 2026-11-15');
+    expect(mail.html).toContain('<table');
+    expect(mail.html).toContain('prod (123456789012)');
+    expect(mail.html).toContain('$39'); // 7 days × 5.50 = 38.50
+    expect(mail.attachments).toHaveLength(1);
+    const csv = mail.attachments[0]!;
+    expect(csv).toMatchObject({ filename: 'weekly-by-environment-2026-11-09.csv', contentType: 'text/csv' });
+    const rows = csv.content.trim().split('\r\n');
+    expect(rows[0]).toBe('AWS account,Account name,Start,End,Service,gantry:environment,Cost (USD)');
+    expect(rows).toHaveLength(1 + 7 * 3); // a line per day and service
+    expect(rows).toContain(`${ACCOUNT},prod,2026-11-09,2026-11-10,Amazon Elastic Compute Cloud - Compute,${STAGE},3.20`);
+    expect(rows).toContain(`${ACCOUNT},prod,2026-11-15,2026-11-16,Amazon Simple Storage Service,,0.50`);
+  });
+
+  it('mails a monthly report on the 1st once, however many workers tick', async () => {
+    const created = await call('POST', '/reports', {
+      reportName: 'Monthly',
+      awsAccountIds: [ACCOUNT],
+      regions: ['eu-west-1'],
+      emails: ['cfo@example.com', 'ops@example.com'],
+      granularity: 'MONTHLY',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const [a, b] = [worker(), worker()];
+
+    // not yet due: nothing
+    await Promise.all([a.tick(), b.tick()]);
+    clock = Date.parse('2026-11-30T23:59:00Z');
+    await Promise.all([a.tick(), b.tick()]);
+    // the outbox records a mail as it is sent (delivery follows through the queue)
+    expect((await t.app.services.mailer.outbox(500)).filter((m) => m.to === 'cfo@example.com')).toHaveLength(0);
+
+    clock = Date.parse('2026-12-01T00:00:20Z');
+    await Promise.all([a.tick(), b.tick()]);
+    await Promise.all([a.tick(), b.tick()]);
+    const mail = await smtp.waitFor('cfo@example.com');
+    expect(mail.subject).toBe('Monthly: AWS costs 2026-11-01 – 2026-11-30');
+    expect(mail.attachments[0]!.content.split('\r\n')[1]).toBe(`${ACCOUNT},prod,2026-11-01,2026-12-01,Amazon Elastic Compute Cloud - Compute,60.80`); // the stand-in's costs end on Nov 19);
+    await smtp.waitFor('ops@example.com');
+    const report = (await call('GET', `/reports/${created.json().id}`)).json();
+    expect(report).toMatchObject({ lastSentAt: '2026-12-01T00:00:20.000Z', nextSendAt: '2027-01-01T00:00:00.000Z' });
+
+    // once: every mail to be delivered is, and there is one per address
+    const outbox = await t.app.services.mailer.outbox(500);
+    expect(
+      outbox
+        .filter((m) => m.subject === mail.subject)
+        .map((m) => m.to)
+        .sort(),
+    ).toEqual(['cfo@example.com', 'ops@example.com']);
+  });
+});

@@ -1,0 +1,176 @@
+import { ReportBody, type CostDashboard, type Report, type ReportSendResult } from '@gantry/contracts';
+import type { z } from 'zod';
+import { Conflict, NotFound, Validation } from '../../platform/errors.js';
+import type { Mailer } from '../../platform/mail.js';
+import { aggregateCosts, type AccountCosts, type AccountOutcome, type ReportLine } from '../../integrations/aws-cost/index.js';
+import type { BillingService } from '../billing/billing.port.js';
+import type { CostStore, ReportRow } from './cost-explorer.store.js';
+import { lastSendAt, nextSendAt, periodBefore } from './report-periods.js';
+import { renderReportMail, type AccountReport } from './report-mail.js';
+
+export interface AwsAccountRef {
+  awsAccountId: string;
+  accountName: string | null;
+}
+/** One account's dashboard figures from Cost Explorer (with the account's assumed role). */
+export type FetchCosts = (projectId: string, account: AwsAccountRef, now: Date) => Promise<AccountCosts>;
+/** One account's report lines over a period in the report's regions. */
+export type FetchReportLines = (
+  projectId: string,
+  q: { awsAccountId: string; regions: string[]; start: Date; end: Date; granularity: 'DAILY' | 'MONTHLY'; tag: string | null },
+) => Promise<ReportLine[]>;
+
+const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/**
+ * The cost explorer and its reports (spec §2.10), a plan feature (cloudCostOptimizer → 402).
+ * The dashboard is read from the cache only; a refresh asks Cost Explorer for every AWS account
+ * of the project. Reports are mailed on their period by the scheduler, or at once ("Send now").
+ */
+export function createCostExplorerService(deps: {
+  store: CostStore;
+  billing: BillingService;
+  mailer: Pick<Mailer, 'send'>;
+  awsAccounts: (projectId: string) => Promise<AwsAccountRef[]>;
+  fetchCosts: FetchCosts;
+  fetchReportLines: FetchReportLines;
+  now?: () => Date;
+}) {
+  const { store, billing } = deps;
+  const now = deps.now ?? (() => new Date());
+  const feature = (projectId: string) => billing.assertFeature(projectId, 'cloudCostOptimizer');
+
+  const toReport = (r: ReportRow): Report => ({
+    id: r.id,
+    reportName: r.reportName,
+    awsAccountIds: r.awsAccountIds,
+    regions: r.regions,
+    emails: r.emails,
+    granularity: r.granularity,
+    costAllocationTag: r.costAllocationTag,
+    lastSentAt: r.lastSentAt?.toISOString() ?? null,
+    nextSendAt: nextSendAt(r.granularity, now()).toISOString(),
+    createdAt: r.createdAt.toISOString(),
+  });
+  async function reportOf(projectId: string, id: string) {
+    await feature(projectId);
+    const row = await store.report(projectId, id);
+    if (!row) throw new NotFound('Report not found');
+    return row;
+  }
+  /** The body with its accounts checked against the project's connected ones (and de-duplicated). */
+  async function valuesOf(projectId: string, body: z.output<typeof ReportBody>) {
+    const connected = new Set((await deps.awsAccounts(projectId)).map((a) => a.awsAccountId));
+    const unknown = body.awsAccountIds.filter((id) => !connected.has(id));
+    if (unknown.length) throw new Validation(`AWS account ${unknown.join(', ')} is not connected to this project`, { awsAccountIds: ['not connected'] });
+    const unique = (xs: string[]) => [...new Set(xs)];
+    return {
+      reportName: body.reportName,
+      awsAccountIds: unique(body.awsAccountIds),
+      regions: unique(body.regions),
+      emails: unique(body.emails.map((e) => e.toLowerCase())),
+      granularity: body.granularity,
+      costAllocationTag: body.costAllocationTag || null,
+    };
+  }
+
+  /** Mails a report's last full period to its addresses; null when another worker claimed this send. */
+  async function mail(r: ReportRow, trigger: 'SCHEDULE' | 'MANUAL', scheduledFor: Date): Promise<ReportSendResult | null> {
+    const send = await store.claimSend({ reportId: r.id, trigger, scheduledFor, startedAt: now() });
+    if (!send) return null;
+    try {
+      const period = periodBefore(r.granularity, lastSendAt(r.granularity, scheduledFor));
+      const names = new Map((await deps.awsAccounts(r.projectId)).map((a) => [a.awsAccountId, a.accountName]));
+      const accounts = await Promise.all(
+        r.awsAccountIds.map(async (awsAccountId): Promise<AccountReport> => {
+          const base = { awsAccountId, accountName: names.get(awsAccountId) ?? null };
+          if (!names.has(awsAccountId)) return { ...base, lines: [], error: 'the AWS account is no longer connected to the project' };
+          try {
+            const lines = await deps.fetchReportLines(r.projectId, {
+              awsAccountId,
+              regions: r.regions,
+              ...period,
+              granularity: r.granularity === 'WEEKLY' ? 'DAILY' : 'MONTHLY',
+              tag: r.costAllocationTag,
+            });
+            return { ...base, lines, error: null };
+          } catch (err) {
+            return { ...base, lines: [], error: message(err) };
+          }
+        }),
+      );
+      const m = renderReportMail(r, period, accounts);
+      for (const to of r.emails) await deps.mailer.send({ to, subject: m.subject, text: m.text, html: m.html, attachments: [m.attachment] });
+      const sentAt = now();
+      await store.finishSend(send, { status: 'SENT', error: null }, sentAt);
+      return { sentTo: r.emails, sentAt: sentAt.toISOString() };
+    } catch (err) {
+      await store.finishSend(send, { status: 'FAILED', error: message(err) }, now());
+      throw err;
+    }
+  }
+
+  return {
+    async dashboard(projectId: string): Promise<CostDashboard> {
+      await feature(projectId);
+      const row = await store.dashboard(projectId);
+      if (!row) return { data: null, fetchedAt: null, ageSeconds: null };
+      return {
+        data: row.data,
+        fetchedAt: row.fetchedAt.toISOString(),
+        ageSeconds: Math.max(0, Math.round((now().getTime() - row.fetchedAt.getTime()) / 1000)),
+      };
+    },
+    /** Asks Cost Explorer for every AWS account (an account's failure is listed, not fatal) and caches the dashboard. */
+    async refresh(projectId: string): Promise<CostDashboard> {
+      await feature(projectId);
+      const at = now();
+      const outcomes = await Promise.all(
+        (await deps.awsAccounts(projectId)).map(async (a): Promise<AccountOutcome> => {
+          try {
+            return { ok: true, costs: await deps.fetchCosts(projectId, a, at) };
+          } catch (err) {
+            return { ok: false, awsAccountId: a.awsAccountId, message: message(err) };
+          }
+        }),
+      );
+      const row = await store.saveDashboard(projectId, aggregateCosts(outcomes, at), at);
+      return { data: row.data, fetchedAt: row.fetchedAt.toISOString(), ageSeconds: 0 };
+    },
+
+    async listReports(projectId: string): Promise<Report[]> {
+      await feature(projectId);
+      return (await store.reports(projectId)).map(toReport);
+    },
+    getReport: async (projectId: string, id: string) => toReport(await reportOf(projectId, id)),
+    async createReport(projectId: string, body: z.output<typeof ReportBody>): Promise<Report> {
+      await feature(projectId);
+      return toReport(await store.insertReport(projectId, await valuesOf(projectId, body), now()));
+    },
+    async updateReport(projectId: string, id: string, body: z.output<typeof ReportBody>): Promise<Report> {
+      await reportOf(projectId, id);
+      const row = await store.updateReport(projectId, id, await valuesOf(projectId, body), now());
+      if (!row) throw new NotFound('Report not found');
+      return toReport(row);
+    },
+    async deleteReport(projectId: string, id: string) {
+      await reportOf(projectId, id);
+      await store.deleteReport(projectId, id);
+      return { ok: true as const };
+    },
+    /** "Send now": the last full period, mailed at once. */
+    async sendReport(projectId: string, id: string): Promise<ReportSendResult> {
+      const row = await reportOf(projectId, id);
+      const sent = await mail(row, 'MANUAL', now());
+      if (!sent) throw new Conflict('This report is being sent');
+      return sent;
+    },
+    /** The scheduler's send of a report due at `sendAt`: once however many workers ask; none for a project without the feature. */
+    async sendScheduled(r: ReportRow, sendAt: Date): Promise<ReportSendResult | null> {
+      if (!(await billing.limitations(r.projectId)).cloudCostOptimizer) return null;
+      return mail(r, 'SCHEDULE', sendAt);
+    },
+    allReports: () => store.allReports(),
+  };
+}
+export type CostExplorerService = ReturnType<typeof createCostExplorerService>;

@@ -1,0 +1,80 @@
+import type { ReportLine } from '../../integrations/aws-cost/index.js';
+import type { ReportRow } from './cost-explorer.store.js';
+
+export interface AccountReport {
+  awsAccountId: string;
+  accountName: string | null;
+  lines: ReportLine[];
+  error: string | null;
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+/** RFC 4180 field: quoted when it holds a comma, quote or line break. */
+const csvField = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+const dollars = (n: number) => `$${Math.round(n).toLocaleString('en-US')}`;
+const day = (d: Date) => d.toISOString().slice(0, 10);
+const total = (lines: ReportLine[]) => lines.reduce((s, l) => s + l.amount, 0);
+
+/**
+ * A report's mail: an HTML summary (cost per account and per service in whole dollars, accounts
+ * whose costs could not be read) with the same as text, and every line as a CSV attachment.
+ */
+export function renderReportMail(report: ReportRow, period: { start: Date; end: Date }, accounts: AccountReport[]) {
+  const lastDay = new Date(period.end.getTime() - 86_400_000);
+  const range = `${day(period.start)} – ${day(lastDay)}`;
+  const name = (a: AccountReport) => (a.accountName ? `${a.accountName} (${a.awsAccountId})` : a.awsAccountId);
+  const services = new Map<string, number>();
+  for (const a of accounts) for (const l of a.lines) services.set(l.service, (services.get(l.service) ?? 0) + l.amount);
+  const topServices = [...services.entries()].sort((a, b) => b[1] - a[1]);
+  const all = total(accounts.flatMap((a) => a.lines));
+  const failed = accounts.filter((a) => a.error);
+
+  const row = (cells: string[], th = false) =>
+    `<tr>${cells.map((c, i) => `<${th ? 'th' : 'td'} style="padding:4px 12px;text-align:${i ? 'right' : 'left'}">${escapeHtml(c)}</${th ? 'th' : 'td'}>`).join('')}</tr>`;
+  const table = (head: string[], rows: string[][]) =>
+    `<table style="border-collapse:collapse;margin:8px 0 16px" border="1" cellspacing="0">${row(head, true)}${rows.map((r) => row(r)).join('')}</table>`;
+  const html = [
+    `<h2 style="margin:0 0 4px">${escapeHtml(report.reportName)}</h2>`,
+    `<p>${report.granularity === 'WEEKLY' ? 'Weekly' : 'Monthly'} AWS costs for ${escapeHtml(range)} in ${escapeHtml(report.regions.join(', '))}: <strong>${dollars(all)}</strong></p>`,
+    table(
+      ['AWS account', 'Cost'],
+      accounts.filter((a) => !a.error).map((a) => [name(a), dollars(total(a.lines))]),
+    ),
+    topServices.length
+      ? table(
+          ['Service', 'Cost'],
+          topServices.map(([s, n]) => [s, dollars(n)]),
+        )
+      : '<p>No costs in this period.</p>',
+    failed.length ? `<p>Costs could not be read for: ${failed.map((a) => escapeHtml(`${name(a)}: ${a.error}`)).join('; ')}</p>` : '',
+    `<p style="color:#666">Every line is in the attached CSV file.</p>`,
+  ].join('\n');
+  const text = [
+    `${report.reportName}: AWS costs for ${range} in ${report.regions.join(', ')}: ${dollars(all)}`,
+    '',
+    ...accounts.filter((a) => !a.error).map((a) => `${name(a)}: ${dollars(total(a.lines))}`),
+    '',
+    ...topServices.map(([s, n]) => `${s}: ${dollars(n)}`),
+    ...failed.map((a) => `Costs could not be read for ${name(a)}: ${a.error}`),
+    '',
+    'Every line is in the attached CSV file.',
+  ].join('\n');
+
+  const tag = report.costAllocationTag;
+  const header = ['AWS account', 'Account name', 'Start', 'End', 'Service', ...(tag ? [tag] : []), 'Cost (USD)'];
+  const csvRows = accounts.flatMap((a) =>
+    a.lines.map((l) => [a.awsAccountId, a.accountName ?? '', l.start, l.end, l.service, ...(tag ? [l.tagValue ?? ''] : []), l.amount.toFixed(2)]),
+  );
+  const csv = [header, ...csvRows].map((r) => r.map(csvField).join(',')).join('\r\n') + '\r\n';
+  const slug =
+    report.reportName
+      .replace(/[^A-Za-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .toLowerCase() || 'report';
+  return {
+    subject: `${report.reportName}: AWS costs ${range}`,
+    html,
+    text,
+    attachment: { filename: `${slug}-${day(period.start)}.csv`, contentType: 'text/csv', content: csv },
+  };
+}

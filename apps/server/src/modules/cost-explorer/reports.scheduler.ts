@@ -1,0 +1,52 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { CostExplorerService } from './cost-explorer.service.js';
+import { lastSendAt } from './report-periods.js';
+
+/** A send missed by more than this (every worker down) is skipped rather than mailed late. */
+export const LOOKBACK_MS = 24 * 3_600_000;
+
+/**
+ * The reports' durable schedule. Every worker ticks (once a minute); a report whose send time
+ * (Monday or the 1st, 00:00 UTC) has come since it was created is claimed by inserting its send
+ * with a unique key, so exactly one worker mails it however many tick.
+ */
+export function createReportsScheduler(deps: {
+  reports: Pick<CostExplorerService, 'allReports' | 'sendScheduled'>;
+  now?: () => Date;
+  log?: Pick<FastifyBaseLogger, 'error'>;
+}) {
+  const now = deps.now ?? (() => new Date());
+  let timer: NodeJS.Timeout | undefined;
+  let ticking: Promise<void> | undefined;
+  const scheduler = {
+    /** One pass over every report at the clock's time; a failing report does not hold up the others. */
+    async tick() {
+      const t = now();
+      for (const r of await deps.reports.allReports()) {
+        const due = lastSendAt(r.granularity, t);
+        if (due.getTime() <= Math.max(r.createdAt.getTime(), t.getTime() - LOOKBACK_MS)) continue;
+        try {
+          await deps.reports.sendScheduled(r, due);
+        } catch (err) {
+          deps.log?.error({ err, reportId: r.id }, 'cost report mailing failed');
+        }
+      }
+    },
+    start(everyMs = 60_000) {
+      const run = () => {
+        ticking ??= scheduler
+          .tick()
+          .catch((err) => deps.log?.error({ err }, 'cost reports tick failed'))
+          .finally(() => (ticking = undefined));
+      };
+      run();
+      timer = setInterval(run, everyMs);
+      timer.unref();
+    },
+    async stop() {
+      clearInterval(timer);
+      await ticking;
+    },
+  };
+  return scheduler;
+}
