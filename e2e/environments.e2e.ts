@@ -159,6 +159,17 @@ describe('environments and deployments', () => {
     await page.getByTestId('resource-outputs').getByText('http://shop-net.internal').waitFor();
   });
 
+  test('the overview lists the environment with its status and the deployment on the timeline, which opens the environment', async () => {
+    await page.goto('/overview');
+    await page.getByRole('button', { name: 'Environment staging', exact: true }).getByText('DEPLOYED', { exact: true }).waitFor();
+    await page.getByText('Deployment', { exact: true }).click(); // the timeline's filter
+    const deployment = page.getByRole('button', { name: 'Timeline deployment staging', exact: true }).first();
+    await deployment.getByText('DEPLOYED', { exact: true }).waitFor();
+    await shot(page, 'overview');
+    await deployment.click();
+    await page.waitForURL(`**${stageUrl}`);
+  });
+
   test('a CloudFormation environment is created from the strapi template with its resources in order', async () => {
     await page.goto('/environments/create?template=strapi');
     await page.getByTestId('template-inputs').waitFor();

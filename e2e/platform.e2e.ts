@@ -2,12 +2,24 @@
  * Platform screens in headless Chromium (issue 13): My Account saves the name (the user menu follows) and
  * changes the password (wrong old one refused on the field; afterwards only the new one logs in);
  * Settings → Notifications shows the Slack card's Upgrade Plan on a Starter project (402) and lets the
- * user unsubscribe and subscribe again, with toasts.
+ * user unsubscribe and subscribe again, with toasts. On a Professional project (set by the instance admin)
+ * the Slack integration is added and finished builds arrive at a local Slack receiver with a link back to
+ * Gantry, whether or not the member is subscribed to the drawer.
  */
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { integrationMessages, WRONG_OLD_PASSWORD } from '@gantry/contracts';
-import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
+import { startSlackReceiver } from '@gantry/test-support';
+import { startGitStandin } from '@gantry/test-support/git-standin/index';
+import { logInAndOpenProject, setProjectPlan, useStack, verifiedUser } from './src/harness.js';
+
+const slack = await startSlackReceiver();
+const git = await startGitStandin({ providers: ['github'] });
+await git.createRepo('acme/relay', { 'gantry.yaml': 'steps:\n  Clone:\n    type: git-clone\n  Test:\n    commands:\n      - echo relayed\n' });
+afterAll(async () => {
+  await slack.close();
+  await git.close();
+});
 
 const toast = (page: Page, text: string | RegExp) => page.getByRole('alert').filter({ hasText: text });
 
@@ -71,5 +83,73 @@ describe('platform: account and notification settings', () => {
     await toast(page, integrationMessages.subscribed).waitFor();
     await expect.poll(() => toggle.isChecked()).toBe(true);
     expect((await stack.api('GET', `/ms-notification/projects/${project.id}/users`, undefined, idToken)).users).toHaveLength(1);
+  });
+});
+
+describe('platform: Slack on a paid plan', () => {
+  const stack = useStack({ env: git.env });
+  const email = 'sam.slack@example.com';
+  const password = 'Slacker1234';
+  let page: Page;
+  let idToken: string;
+  let p: string;
+  let pipelineId: string;
+
+  const build = async () => {
+    const { buildId } = await stack.api('POST', `${p}/pipelines/${pipelineId}/builds`, { ref: 'refs/heads/main' }, idToken);
+    return buildId as string;
+  };
+
+  test('Settings → Notifications: the Slack integration is added; a finished build arrives at Slack with a link back to Gantry', async () => {
+    // the first account of the instance is its admin and puts its own project on Professional
+    idToken = await verifiedUser(stack, { email, password, firstName: 'Sam', lastName: 'Slack' });
+    const { id: projectId } = await stack.api('POST', '/ms-project/projects', { name: 'Relay', description: 'Chatty builds' }, idToken);
+    await setProjectPlan(stack, idToken, projectId, 'PRO');
+    p = `/ms-ap/projects/${projectId}`;
+    const { gitAccountId } = await stack.api('POST', `${p}/git-accounts`, { code: git.issueCode('github'), type: 'github' }, idToken);
+    const repo = (await stack.api('GET', `${p}/git-accounts/${gitAccountId}/repositories`, undefined, idToken)).repositories[0];
+    ({ pipelineId } = await stack.api(
+      'POST',
+      `${p}/pipelines`,
+      { name: 'relay-ci', gitAccountId, repositoryUrl: repo.url, branchFilter: 'main', automatedTrigger: false },
+      idToken,
+    ));
+
+    page = await stack.newPage({ keep: true });
+    await logInAndOpenProject(page, email, password, 'Relay');
+    await page.goto('/settings?tab=notifications');
+    await page.getByRole('textbox', { name: 'Slack incoming webhook URL', exact: true }).fill('hooks.slack.com/not-a-url');
+    await page.getByRole('button', { name: 'Add integration', exact: true }).click();
+    await page.getByText(integrationMessages.badUrl).first().waitFor();
+    await page.getByRole('textbox', { name: 'Slack incoming webhook URL', exact: true }).fill(slack.webhookUrl);
+    await page.getByRole('button', { name: 'Add integration', exact: true }).click();
+    await toast(page, integrationMessages.added).waitFor();
+    await page.getByTestId('slack-integration').getByText('127.0.0.1', { exact: false }).waitFor();
+    expect(await page.content()).not.toContain(slack.webhookUrl); // the URL is a secret: only its host comes back
+    await slack.waitFor((m) => m.text.includes('Gantry will post'));
+    await page.screenshot({ path: 'e2e/.artifacts/platform-slack.png', fullPage: true });
+
+    await build();
+    const message = await slack.waitFor((m) => m.text.includes('Build #1 of relay-ci'), 60_000);
+    expect(message.text).toContain(`<${stack.url}/pipelines/${pipelineId}/builds/1|Build #1 of relay-ci on main succeeded>`);
+    expect(message.text).toContain('_Relay · ');
+    const notifications = (await stack.api('GET', '/ms-notification/notifications', undefined, idToken)).notifications;
+    expect(notifications.map((n: { message: string }) => n.message)).toEqual(['Build #1 of relay-ci on main succeeded']);
+  });
+
+  test('unsubscribed, the member no longer gets drawer notifications; the Slack channel still hears of the build', async () => {
+    const toggle = page.getByRole('switch', { name: 'Receive all notifications of this project' });
+    await expect.poll(() => toggle.isChecked()).toBe(true);
+    await toggle.click({ force: true });
+    await toast(page, integrationMessages.unsubscribed).waitFor();
+
+    await build();
+    // the drawer entries are written before the Slack message is queued
+    await slack.waitFor((m) => m.text.includes('Build #2 of relay-ci'), 60_000);
+    const notifications = (await stack.api('GET', '/ms-notification/notifications', undefined, idToken)).notifications;
+    expect(notifications.map((n: { message: string }) => n.message)).toEqual(['Build #1 of relay-ci on main succeeded']);
+
+    await toggle.click({ force: true });
+    await toast(page, integrationMessages.subscribed).waitFor();
   });
 });
