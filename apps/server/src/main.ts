@@ -90,9 +90,7 @@ async function main(argv: string[]) {
   app.log.info(`Gantry (${role}) on ${config.DATABASE_URL ? 'PostgreSQL' : `PGlite in ${config.dataDir}`} ready in ${Date.now() - started} ms`);
   if (!config.SMTP_URL && role !== 'worker') app.log.info(`No SMTP_URL: mails go to the outbox at ${shown}/outbox?key=${app.services.outboxKey}`);
   console.log(
-    role === 'worker'
-      ? '\n  Gantry worker is taking jobs\n'
-      : `\n  Gantry is running at ${shown}\n${gantry.portFallback ? `  (${gantry.portFallback})\n` : ''}`,
+    role === 'worker' ? '\n  Gantry worker is taking jobs\n' : `\n  Gantry is running at ${shown}\n${gantry.portFallback ? `  ${gantry.portFallback}\n` : ''}`,
   );
 }
 

@@ -16,7 +16,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-nonroot-'));
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 describe('starting as a user who is not root', () => {
-  it.runIf(process.getuid?.() === 0)('listens on a free port instead of 80 and prints its URL', { timeout: 120_000 }, async () => {
+  it.runIf(process.getuid?.() === 0)('listens on a free port instead of 80 and prints its URL', { timeout: 180_000 }, async () => {
     fs.chownSync(dataDir, NOBODY, NOBODY);
     const child = spawn('setpriv', [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', process.execPath, 'bin/gantry.mjs'], {
       cwd: serverDir,
@@ -38,7 +38,9 @@ describe('starting as a user who is not root', () => {
       });
       const port = Number(new URL(url).port);
       expect(port).toBeGreaterThanOrEqual(8080);
-      expect(output).toContain(`Gantry is running at ${url}\n  (port 80 needs root (ports below 1024); set PORT to choose the port)\n`);
+      expect(output).toContain(
+        `Gantry is running at ${url}\n  Port 80 needs root (ports below 1024 do), so Gantry took the first free port from 8080; set PORT to choose one.\n`,
+      );
       const health = await fetch(`${url}/healthz`);
       expect(health.status).toBe(200);
       expect(await health.json()).toMatchObject({ ok: true });

@@ -25,21 +25,27 @@ describe('the port Gantry listens on', () => {
     const { listen, tried } = fakeListen({ 80: 'EACCES' });
     expect(await listenOnPort(listen, {})).toEqual({
       address: 'http://0.0.0.0:8080',
-      fallback: 'port 80 needs root (ports below 1024); set PORT to choose the port',
+      fallback: 'Port 80 needs root (ports below 1024 do), so Gantry took the first free port from 8080; set PORT to choose one.',
     });
     expect(tried).toEqual([80, 8080]);
   });
 
   it('takes the next free port when 8080 is taken too', async () => {
-    const { listen, tried } = fakeListen({ 80: 'EACCES', 8080: 'EADDRINUSE', 8081: 'EADDRINUSE' });
-    expect((await listenOnPort(listen, {})).address).toBe('http://0.0.0.0:8082');
+    const { listen, tried } = fakeListen({ 80: 'EADDRINUSE', 8080: 'EADDRINUSE', 8081: 'EADDRINUSE' });
+    expect(await listenOnPort(listen, {})).toEqual({
+      address: 'http://0.0.0.0:8082',
+      fallback: 'Port 80 is in use, so Gantry took the first free port from 8080; set PORT to choose one.',
+    });
     expect(tried).toEqual([80, 8080, 8081, 8082]);
   });
 
   it('falls back when port 80 is taken, and lets the system choose when every fallback port is', async () => {
     const refused = Object.fromEntries([80, ...FALLBACK_PORTS].map((p) => [p, 'EADDRINUSE']));
     const { listen, tried } = fakeListen(refused);
-    expect(await listenOnPort(listen, {})).toEqual({ address: 'http://0.0.0.0:0', fallback: 'port 80 is in use; set PORT to choose the port' });
+    expect(await listenOnPort(listen, {})).toEqual({
+      address: 'http://0.0.0.0:0',
+      fallback: 'Port 80 is in use, so Gantry took a free port; set PORT to choose one.',
+    });
     expect(tried.at(-1)).toBe(0);
   });
 

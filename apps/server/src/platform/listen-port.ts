@@ -30,10 +30,11 @@ export async function listenOnPort(listen: Listen, o: { port?: number }): Promis
   }
   const why = await tryListen(listen, DEFAULT_PORT);
   if (typeof why !== 'string') return why;
-  const reason = why === 'EACCES' ? `port ${DEFAULT_PORT} needs root (ports below 1024)` : `port ${DEFAULT_PORT} is in use`;
+  const reason = why === 'EACCES' ? `Port ${DEFAULT_PORT} needs root (ports below 1024 do)` : `Port ${DEFAULT_PORT} is in use`;
   for (const port of [...FALLBACK_PORTS, 0]) {
     const outcome = await tryListen(listen, port);
-    if (typeof outcome !== 'string') return { ...outcome, fallback: `${reason}; set PORT to choose the port` };
+    const took = port === 0 ? 'a free port' : `the first free port from ${FALLBACK_PORTS[0]}`;
+    if (typeof outcome !== 'string') return { ...outcome, fallback: `${reason}, so Gantry took ${took}; set PORT to choose one.` };
   }
   throw new Error(`No free port to listen on (${reason}, ${FALLBACK_PORTS[0]}–${FALLBACK_PORTS.at(-1)} in use); set PORT`);
 }
