@@ -62,15 +62,14 @@ export function createBuildsJobs(deps: {
 }) {
   const { store, builds } = deps;
 
-  async function ended(buildId: string) {
-    const done = (await store.get(buildId))!;
+  async function ended(done: BuildRow) {
     builds.publishStatus(done);
-    await deps.onFinished?.(done).catch((err) => deps.log.warn({ err, buildId }, 'could not tell about a finished build'));
+    await deps.onFinished?.(done).catch((err) => deps.log.warn({ err, buildId: done.id }, 'could not tell about a finished build'));
   }
 
   async function finish(build: BuildRow, status: BuildRow['status'], errorMessage: string | null) {
-    await store.update(build.id, { status, errorMessage, stopDate: new Date(), heartbeatAt: new Date() });
-    await ended(build.id);
+    const done = await store.end(build.id, null, { status, errorMessage, stopDate: new Date(), heartbeatAt: new Date() });
+    if (done) await ended(done);
   }
 
   /** Takes a queued build for this worker (compare-and-set on its status). */
@@ -211,7 +210,8 @@ export function createBuildsJobs(deps: {
    * that did not end in time for a server stop.
    */
   async function markFailed(buildId: string, reason: string, recovered?: { run: BuildRow }) {
-    if (!(await store.transition(buildId, ['RUNNING'], { status: 'FAILED', stopDate: new Date(), errorMessage: reason }))) return false;
+    const failed = await store.end(buildId, ['RUNNING'], { status: 'FAILED', stopDate: new Date(), errorMessage: reason });
+    if (!failed) return false;
     for (const s of await store.steps(buildId)) {
       if (s.status === 'RUNNING') await store.updateStep(buildId, s.name, { status: 'FAILED', stopDate: new Date(), errorMessage: reason });
     }
@@ -219,7 +219,7 @@ export function createBuildsJobs(deps: {
       deps.log.warn({ buildId }, 'marked an interrupted build as failed');
       await removeWorkspace(buildId);
     }
-    await ended(buildId);
+    await ended(failed);
     return true;
   }
 

@@ -27,10 +27,6 @@ import type { BuildsStore, BuildRow, StepRow, ArtifactRow } from './builds.store
 export const BUILD_QUEUE = 'build.run';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const iso = (d: Date | null) => d?.toISOString() ?? null;
-const startOfMonth = () => {
-  const d = new Date();
-  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1));
-};
 
 export function toArtifact(a: ArtifactRow): Artifact {
   return { id: a.id, kind: a.kind, name: a.name, location: a.location, files: a.files, size: a.size };
@@ -134,7 +130,7 @@ export function createBuildsService(deps: {
   const publishStatus = (b: BuildRow) => deps.realtime.toProject(b.projectId, 'build:update', { pipelineId: b.pipelineId, buildId: b.id, status: b.status });
 
   async function usedBuildMinutes(projectId: string) {
-    return (await store.metrics(projectId, undefined, startOfMonth())).buildTime / 60_000;
+    return (await store.usedMs(projectId)) / 60_000;
   }
 
   // The spec file of a pipeline at a commit, as read before (a sha names one content; an unreadable file is not kept).
@@ -298,8 +294,9 @@ export function createBuildsService(deps: {
     async stop(projectId: string, pipelineId: string, buildId: string) {
       const b = await buildOf(projectId, pipelineId, buildId);
       if (!isBuildActive(b.status)) throw new Conflict(`The build is already ${b.status}`);
-      if (await store.transition(b.id, ['SCHEDULING', 'QUEUED'], { status: 'ABORTED', stopDate: new Date(), errorMessage: 'Stopped by user' })) {
-        publishStatus((await store.get(b.id))!);
+      const aborted = await store.end(b.id, ['SCHEDULING', 'QUEUED'], { status: 'ABORTED', stopDate: new Date(), errorMessage: 'Stopped by user' });
+      if (aborted) {
+        publishStatus(aborted);
         return;
       }
       await store.update(b.id, { abortRequested: true });

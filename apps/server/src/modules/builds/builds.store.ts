@@ -1,12 +1,15 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, lt, sql, or, ilike } from 'drizzle-orm';
 import type { Db, Tx } from '../../platform/db.js';
-import { buildArtifacts, buildLogs, builds, buildSteps, webhookDeliveries } from './builds.tables.js';
+import { buildArtifacts, buildLogs, buildMinutes, builds, buildSteps, webhookDeliveries } from './builds.tables.js';
 import { pipelines } from '../pipelines/pipelines.tables.js';
 
 export type BuildRow = typeof builds.$inferSelect;
 export type StepRow = typeof buildSteps.$inferSelect;
 export type ArtifactRow = typeof buildArtifacts.$inferSelect;
 type Status = BuildRow['status'];
+
+/** The first instant of the UTC month of a date: the key of the minutes counter. */
+export const monthOf = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1));
 
 export function createBuildsStore(db: Db) {
   return {
@@ -78,6 +81,37 @@ export function createBuildsStore(db: Db) {
           .where(and(eq(builds.id, id), inArray(builds.status, from)))
           .returning({ id: builds.id })
       ).length > 0,
+    /**
+     * Ends a build (only from one of `from`, when given): its stop date and its time added to the
+     * project's minutes of its month in the same transaction. Answers the ended row, or undefined
+     * when the build had already moved on.
+     */
+    end: (id: string, from: Status[] | null, values: Partial<typeof builds.$inferInsert> & { status: Status; stopDate: Date }) =>
+      db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(builds)
+          .set(values)
+          .where(and(eq(builds.id, id), from ? inArray(builds.status, from) : undefined))
+          .returning();
+        if (row?.startDate) {
+          const ms = Math.max(0, row.stopDate!.getTime() - row.startDate.getTime());
+          await tx
+            .insert(buildMinutes)
+            .values({ projectId: row.projectId, month: monthOf(row.createdAt), ms })
+            .onConflictDoUpdate({ target: [buildMinutes.projectId, buildMinutes.month], set: { ms: sql`${buildMinutes.ms} + ${ms}` } });
+        }
+        return row;
+      }),
+    /** Build time (ms) the project's builds created in the month of `at` have used, from the running counter. */
+    usedMs: async (projectId: string, at = new Date()) =>
+      Number(
+        (
+          await db
+            .select({ ms: buildMinutes.ms })
+            .from(buildMinutes)
+            .where(and(eq(buildMinutes.projectId, projectId), eq(buildMinutes.month, monthOf(at))))
+        )[0]?.ms ?? 0,
+      ),
     updateStep: (buildId: string, name: string, values: Partial<typeof buildSteps.$inferInsert>) =>
       db
         .update(buildSteps)

@@ -107,3 +107,20 @@ export const webhookDeliveries = pgTable(
   },
   (t) => [primaryKey({ columns: [t.provider, t.deliveryId] }), index('webhook_deliveries_received_idx').on(t.receivedAt)],
 );
+
+/**
+ * Build minutes used per project and month (UTC month of the build's creation, as the plan counts
+ * them), in ms: added to in the same transaction that writes a build's stop date, so the plan
+ * check at trigger reads one row instead of summing every build of the month.
+ */
+export const buildMinutes = pgTable(
+  'build_minutes',
+  {
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    month: timestamp('month', { withTimezone: true }).notNull(),
+    ms: bigint('ms', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.month] })],
+);
