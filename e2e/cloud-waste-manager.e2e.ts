@@ -227,4 +227,54 @@ describe('cloud waste manager on a paid plan', () => {
     await toast(page, scheduleActionToast('start')).waitFor();
     expect([instance('i-0a00000000000idle').state, db('shop-db').status]).toEqual(['running', 'available']);
   });
+
+  test('Cost Explorer: Refresh asks Cost Explorer once and shows the figures; a report is created and Send now mails it with its CSV', async () => {
+    const menu = page.getByRole('navigation', { name: 'Main menu' });
+    await menu.getByRole('link', { name: 'Cost Explorer', exact: true }).click();
+    await page.waitForURL('**/tools/cost-explorer');
+    await page.getByText('No cost data yet', { exact: true }).waitFor();
+    const ceCalls = () => aws.calls.filter((c) => c.service === 'ce').length;
+    expect(ceCalls()).toBe(0); // reading the page never calls AWS
+    await page.getByRole('button', { name: 'Fetch cost data', exact: true }).click();
+
+    const dollars = /^\$[1-9][\d,]*$/;
+    await expect.poll(() => page.getByTestId('cost-last-month').textContent(), { timeout: 30_000 }).toMatch(dollars);
+    expect(await page.getByTestId('cost-current-month').textContent()).toMatch(/^\$[\d,]+$/);
+    expect(await page.getByTestId('cost-estimate-year').textContent()).toMatch(dollars);
+    await page.getByTestId('cost-age').getByText('Updated just now', { exact: true }).waitFor();
+    await page.getByTestId('cost-by-account').getByText('production', { exact: true }).waitFor();
+    const calls = ceCalls();
+    expect(calls).toBeGreaterThan(0);
+    await page.reload();
+    await expect.poll(() => page.getByTestId('cost-last-month').textContent()).toMatch(dollars);
+    expect(ceCalls()).toBe(calls); // the cached answer
+    await shot(page, 'cost-explorer');
+
+    await page.getByRole('link', { name: 'Create Report', exact: true }).first().click();
+    await page.waitForURL('**/tools/cost-explorer/reports/create');
+    await page.getByRole('textbox', { name: 'Report name', exact: true }).fill('Weekly costs');
+    await page.getByRole('textbox', { name: 'AWS accounts', exact: true }).click();
+    await page.getByRole('option', { name: `production (${ACCOUNT})`, exact: true }).click();
+    await page.getByRole('textbox', { name: 'Regions', exact: true }).click();
+    await page.getByRole('option', { name: 'eu-west-1', exact: true }).click();
+    const emails = page.getByRole('textbox', { name: 'E-mails', exact: true });
+    await emails.fill('finance@example.com');
+    await emails.press('Enter');
+    await shot(page, 'report-form');
+    await page.getByRole('button', { name: 'Create Report', exact: true }).click();
+    await toast(page, 'Created report Weekly costs.').waitFor();
+    await page.waitForURL('**/tools/cost-explorer');
+
+    const row = page.getByTestId('reports-table').getByRole('row').filter({ hasText: 'Weekly costs' });
+    await row.getByRole('button', { name: 'Actions of report Weekly costs', exact: true }).click();
+    await page.getByRole('menuitem', { name: 'Send now', exact: true }).click();
+    await toast(page, 'Report Weekly costs sent to finance@example.com.').waitFor();
+    const mail = await stack.smtp.waitFor('finance@example.com');
+    expect(mail.subject).toMatch(/^Weekly costs: AWS costs /);
+    expect(mail.html).toContain('<table');
+    expect(mail.attachments).toHaveLength(1);
+    expect(mail.attachments[0]!.filename).toMatch(/^weekly-costs-\d{4}-\d{2}-\d{2}\.csv$/);
+    expect(mail.attachments[0]!.content.split('\r\n')[0]).toBe('AWS account,Account name,Start,End,Service,Cost (USD)');
+    await shot(page, 'cost-explorer-report');
+  });
 });

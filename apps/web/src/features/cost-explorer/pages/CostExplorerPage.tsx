@@ -71,13 +71,15 @@ function Dashboard({ data, projectId }: { data: CostData; projectId: string }) {
           testId="cost-current-month"
           hint={
             change !== null && (
-              <Group gap={4}>
+              <Group gap={4} wrap="nowrap" align="flex-start">
                 {change > 0 ? (
-                  <IconArrowUpRight size={14} color="var(--mantine-color-red-6)" />
+                  <IconArrowUpRight size={14} color="var(--mantine-color-red-6)" style={{ flexShrink: 0 }} />
                 ) : (
-                  <IconArrowDownRight size={14} color="var(--mantine-color-teal-6)" />
+                  <IconArrowDownRight size={14} color="var(--mantine-color-teal-6)" style={{ flexShrink: 0 }} />
                 )}
-                {Math.abs(change)}% {change > 0 ? 'more' : 'less'} than last month so far
+                <span>
+                  {Math.abs(change)}% {change > 0 ? 'more' : 'less'} than last month so far
+                </span>
               </Group>
             )
           }
