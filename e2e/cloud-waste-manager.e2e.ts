@@ -8,7 +8,7 @@
  */
 import { afterAll, describe, expect, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { WEEKDAYS, COST_TAG_KEY, scheduleActionToast, scheduleStateToast, type Weekday } from '@gantry/contracts';
+import { WEEKDAYS, COST_TAG_KEY, ENVIRONMENT_TAG_KEY, scheduleActionToast, scheduleStateToast, type Weekday } from '@gantry/contracts';
 import { seedWasteWorld, startAwsStandin, startStsStandin } from '@gantry/test-support';
 import { useStack, verifiedUser } from './src/harness.js';
 
@@ -196,7 +196,7 @@ describe('cloud waste manager on a paid plan', () => {
     await shot(page, 'schedule-edit');
   });
 
-  test("an environment's saving schedule: Stop All and Start All stop and start its tagged instances and databases", async () => {
+  test("an environment's saving schedule: Stop All and Start All stop and start its tagged instances and databases; its statistics open the Waste Advisor", async () => {
     await page.goto('/environments/create');
     await page.getByRole('textbox', { name: 'Name', exact: true }).fill('staging');
     await page.getByRole('textbox', { name: 'Description', exact: true }).fill('Staging of the shop');
@@ -211,7 +211,9 @@ describe('cloud waste manager on a paid plan', () => {
     await page.waitForURL(/\/environments\/[0-9a-f-]{36}$/);
     const stageId = new URL(page.url()).pathname.split('/').pop()!;
 
-    // what a deployment of the environment tags: its instance and its database
+    // what a deployment of the environment tags: its resources carry its id, its scheduled ones the cost tag too
+    for (const r of [...aws.world.instances, ...aws.world.lbs, ...aws.world.dbs])
+      if (r.tags[ENVIRONMENT_TAG_KEY] === 'stage-seeded') r.tags[ENVIRONMENT_TAG_KEY] = stageId;
     instance('i-0a00000000000idle').tags[COST_TAG_KEY] = stageId;
     db('shop-db').tags[COST_TAG_KEY] = stageId;
 
@@ -226,6 +228,26 @@ describe('cloud waste manager on a paid plan', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Start All', exact: true }).click();
     await toast(page, scheduleActionToast('start')).waitFor();
     expect([instance('i-0a00000000000idle').state, db('shop-db').status]).toEqual(['running', 'available']);
+
+    // the statistics panel opens the Waste Advisor on the environment's account, region and tag
+    await page.getByTestId('open-advisor').click();
+    await page.waitForURL('**/tools/advisor');
+    await expect.poll(() => page.getByTestId('advisor-tag').textContent()).toBe(`${ENVIRONMENT_TAG_KEY} = ${stageId}`);
+    const refresh = page.getByRole('button', { name: 'Refresh from CloudWatch', exact: true });
+    await refresh.click();
+    await shot(page, 'advisor-refreshing');
+    await expect.poll(() => refresh.isEnabled()).toBe(true);
+    await expect.poll(() => page.getByTestId('advisor-ec2-summary').textContent()).toBe('1 of 2 EC2 instances have low average daily utilization');
+    expect(await page.getByTestId('advisor-nonclassic-summary').textContent()).toBe('1 application, network and gateway load balancers appear idle');
+    expect(await page.getByTestId('advisor-rds-summary').textContent()).toBe('1 of 1 DB instances appear idle');
+    await shot(page, 'advisor-environment');
+    // the environment's card shows the same cached result
+    await page.goto('/environments');
+    const card = page.getByTestId('advisor-summary');
+    await expect.poll(() => card.getByTestId('advisor-ec2-summary').textContent()).toBe('1 of 2 EC2 instances have low average daily utilization');
+    expect(await card.getByTestId('advisor-elb-summary').textContent()).toBe('1 load balancers appear idle');
+    expect(await card.getByTestId('advisor-rds-summary').textContent()).toBe('1 of 1 DB instances appear idle');
+    await shot(page, 'environments');
   });
 
   test('Cost Explorer: Refresh asks Cost Explorer once and shows the figures; a report is created and Send now mails it with its CSV', async () => {

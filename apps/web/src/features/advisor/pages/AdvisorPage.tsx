@@ -1,4 +1,4 @@
-import { Badge, Button, Card, CloseButton, Group, Select, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
+import { Badge, Button, Card, CloseButton, Group, Loader, Select, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
 import { IconChartBar, IconRefresh } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useLocation } from 'react-router';
@@ -72,12 +72,11 @@ export default function AdvisorPage() {
                 maxDropdownHeight={300}
               />
             </SimpleGrid>
+            {/* no `loading`: it would cover the 'Fetching data...' label the spec shows */}
             <Button
-              leftSection={<IconChartBar size={16} />}
+              leftSection={fetching ? <Loader size={16} type="dots" color="gray" /> : <IconChartBar size={16} />}
               onClick={ask}
               disabled={!account || !region || fetching}
-              loading={fetching}
-              loaderProps={{ type: 'dots' }}
             >
               {fetching ? 'Fetching data...' : 'Get statistics'}
             </Button>
@@ -112,14 +111,15 @@ export default function AdvisorPage() {
           </Stack>
         ) : data ? (
           <Stack gap="sm">
-            <Group justify="space-between">
-              <Text size="sm" c="dimmed" data-testid="advisor-age">
+            <Group justify="space-between" wrap="nowrap">
+              <Text size="sm" c="dimmed" data-testid="advisor-age" truncate="end" style={{ minWidth: 0 }}>
                 {accountLabel(data.awsAccountId)} · {data.awsRegion}
                 {data.tagKey ? ` · ${data.tagKey} = ${data.tagValue}` : ''} · fetched {ageText(data.ageSeconds)}
               </Text>
               <Button
                 variant="subtle"
                 size="xs"
+                style={{ flexShrink: 0 }}
                 leftSection={<IconRefresh size={14} />}
                 loading={refresh.isPending}
                 onClick={() => query && refresh.mutate(query, { onError: (e) => toast.apiError(e) })}
