@@ -157,8 +157,9 @@ describe('cloud waste manager on a paid plan', () => {
 
     const row = page.getByTestId('schedules-table').getByRole('row').filter({ hasText: 'office hours' });
     await expect.poll(() => row.getByTestId('schedule-state').textContent()).toBe('ACTIVE');
+    await row.getByText('Picked resources', { exact: true }).waitFor();
     const tag = instance('i-0a00000000000busy').tags[COST_TAG_KEY];
-    expect(tag).toBeTruthy();
+    expect(await row.getByTestId('schedule-tag').textContent()).toBe(`${COST_TAG_KEY} = ${tag}`);
     expect(aws.world.asgs.find((g) => g.name === 'workers')!.tags[COST_TAG_KEY]).toBe(tag);
     expect(db('orders-db').tags[COST_TAG_KEY]).toBe(tag);
     expect(instance('i-0a00000000000idle').tags[COST_TAG_KEY]).toBeUndefined();

@@ -112,9 +112,13 @@ export default function SchedulesPage() {
       header: 'Resources',
       width: 220,
       render: (s) => (
-        <Text size="xs" ff="monospace" c="dimmed" truncate="end" maw={210}>
-          {s.resourcesTagKey} = {s.resourcesTagValue}
-        </Text>
+        <Stack gap={0}>
+          {/* picked resources carry a generated tag value that means nothing to a reader: say what they are */}
+          {s.selectBy === 'RESOURCES' && <Text size="sm">Picked resources</Text>}
+          <Text size="xs" ff="monospace" c="dimmed" truncate="end" maw={210} title={`${s.resourcesTagKey} = ${s.resourcesTagValue}`} data-testid="schedule-tag">
+            {s.resourcesTagKey} = {s.resourcesTagValue}
+          </Text>
+        </Stack>
       ),
     },
     { key: 'state', header: 'State', width: 140, render: (s) => <ScheduleStateBadge state={s.state} /> },
