@@ -126,11 +126,22 @@ export type Pipeline = z.infer<typeof Pipeline>;
 
 export const PipelineParams = z.object({ projectId: InputUuid(), pipelineId: InputUuid() });
 export const BuildParams = PipelineParams.extend({ buildId: InputUuid() });
+/** A page of builds, newest first: by `offset` (spec §7), or after `cursor`, the id of the last build of the page before. */
 export const BuildsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(10),
   offset: z.coerce.number().int().min(0).default(0),
+  cursor: InputUuid().optional(),
   search: InputText().optional(),
 });
+/** Most pipelines one list call answers; more come by `cursor` (the `nextCursor` of the page before). */
+export const PIPELINE_PAGE_MAX = 500;
+export const PipelinesQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(PIPELINE_PAGE_MAX).default(PIPELINE_PAGE_MAX),
+  cursor: InputText().max(200).optional(),
+});
+/** Pipelines by name; `nextCursor` is set when more follow. */
+export const PipelineList = z.object({ pipelines: z.array(Pipeline), nextCursor: z.string().nullable() });
+export type PipelineList = z.infer<typeof PipelineList>;
 const BRANCH_REF = 'refs/heads/';
 export const TriggerBody = z.object({
   ref: InputText()

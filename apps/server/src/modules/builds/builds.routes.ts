@@ -33,7 +33,7 @@ export function buildsRoutes(deps: { builds: BuildsService; pipelines: Pipelines
         schema: { tags, params: PipelineParams, querystring: BuildsQuery, response: { 200: z.object({ builds: z.array(Build) }) } },
       },
       async (req) => ({
-        builds: await builds.list(req.params.projectId, req.params.pipelineId, req.query.limit, req.query.offset, req.query.search),
+        builds: await builds.list(req.params.projectId, req.params.pipelineId, req.query),
       }),
     );
     app.post(

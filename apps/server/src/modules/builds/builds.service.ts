@@ -271,9 +271,9 @@ export function createBuildsService(deps: {
     /** Forgets push deliveries older than WEBHOOK_DELIVERY_MEMORY_MS. */
     pruneWebhookDeliveries: () => pruneDeliveries(),
 
-    async list(projectId: string, pipelineId: string, limit: number, offset: number, search?: string): Promise<Build[]> {
+    async list(projectId: string, pipelineId: string, page: { limit: number; offset: number; cursor?: string; search?: string }): Promise<Build[]> {
       const pipeline = await pipelineOf(projectId, pipelineId);
-      const rows = await store.page(pipelineId, limit, offset, search?.trim() || undefined);
+      const rows = await store.page(pipelineId, { ...page, search: page.search?.trim() || undefined });
       const steps = await store.stepsFor(rows.map((r) => r.id));
       return rows.map((r) =>
         toBuild(

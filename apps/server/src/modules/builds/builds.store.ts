@@ -44,27 +44,36 @@ export function createBuildsStore(db: Db) {
           .where(and(eq(builds.projectId, projectId), eq(builds.pipelineId, pipelineId), eq(builds.number, n)))
       )[0],
     get: async (id: string, tx: Tx = db) => (await tx.select().from(builds).where(eq(builds.id, id)))[0],
-    page: (pipelineId: string, limit: number, offset: number, search?: string) =>
+    /** A page of the pipeline's builds, newest first: after the build `cursor` (keyset), then skipping `offset`. */
+    page: (pipelineId: string, o: { limit: number; offset: number; cursor?: string; search?: string }) =>
       db
         .select()
         .from(builds)
         .where(
           and(
             eq(builds.pipelineId, pipelineId),
-            search ? or(ilike(sql`${builds.id}::text`, `%${search}%`), sql`${builds.number}::text = ${search}`) : undefined,
+            o.cursor
+              ? sql`(${builds.createdAt}, ${builds.id}) < (select c.created_at, c.id from ${builds} c where c.id = ${o.cursor} and c.pipeline_id = ${pipelineId})`
+              : undefined,
+            o.search ? or(ilike(sql`${builds.id}::text`, `%${o.search}%`), sql`${builds.number}::text = ${o.search}`) : undefined,
           ),
         )
-        .orderBy(desc(builds.createdAt))
-        .limit(limit)
-        .offset(offset),
-    /** The newest build of each of the given pipelines. */
+        .orderBy(desc(builds.createdAt), desc(builds.id))
+        .limit(o.limit)
+        .offset(o.offset),
+    /** The newest build of each of the given pipelines: one index probe per pipeline, whatever the history. */
     latestFor: (pipelineIds: string[]) =>
       pipelineIds.length
         ? db
-            .selectDistinctOn([builds.pipelineId])
+            .select()
             .from(builds)
-            .where(inArray(builds.pipelineId, pipelineIds))
-            .orderBy(builds.pipelineId, desc(builds.createdAt))
+            .where(
+              sql`${builds.id} in (select (select l.id from ${builds} l where l.pipeline_id = p.id order by l.created_at desc, l.id desc limit 1)
+                from ${pipelines} p where p.id in (${sql.join(
+                  pipelineIds.map((id) => sql`${id}`),
+                  sql`, `,
+                )}))`,
+            )
         : Promise.resolve([] as BuildRow[]),
     steps: (buildId: string) => db.select().from(buildSteps).where(eq(buildSteps.buildId, buildId)).orderBy(asc(buildSteps.position)),
     stepsFor: (buildIds: string[]) =>

@@ -33,7 +33,9 @@ export const builds = pgTable(
   },
   (t) => [
     uniqueIndex('builds_pipeline_number_key').on(t.pipelineId, t.number),
-    index('builds_pipeline_created_idx').on(t.pipelineId, t.createdAt),
+    // read backwards for newest first: per pipeline (list pages, cursors, the latest build; ties by id) and per project (timeline)
+    index('builds_pipeline_created_idx').on(t.pipelineId, t.createdAt, t.id),
+    index('builds_project_created_idx').on(t.projectId, t.createdAt),
     index('builds_project_status_idx').on(t.projectId, t.status),
   ],
 );

@@ -1,6 +1,17 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { PipelineBody, UpdatePipelineBody, Pipeline, PipelineParams, ProjectIdParams, PipelineSpec, UpdateSpecBody, OkBody } from '@gantry/contracts';
+import {
+  PipelineBody,
+  UpdatePipelineBody,
+  Pipeline,
+  PipelineList,
+  PipelinesQuery,
+  PipelineParams,
+  ProjectIdParams,
+  PipelineSpec,
+  UpdateSpecBody,
+  OkBody,
+} from '@gantry/contracts';
 import type { Guards } from '../../platform/auth.js';
 import type { PipelinesService } from './pipelines.service.js';
 
@@ -12,10 +23,8 @@ export function pipelinesRoutes(deps: { pipelines: PipelinesService; guards: Gua
     const tags = ['pipelines'];
     app.get(
       '/projects/:projectId/pipelines',
-      { preHandler: guards.project('view'), schema: { tags, params: ProjectIdParams, response: { 200: z.object({ pipelines: z.array(Pipeline) }) } } },
-      async (req) => ({
-        pipelines: await pipelines.list(req.params.projectId),
-      }),
+      { preHandler: guards.project('view'), schema: { tags, params: ProjectIdParams, querystring: PipelinesQuery, response: { 200: PipelineList } } },
+      (req) => pipelines.list(req.params.projectId, req.query),
     );
     app.post(
       '/projects/:projectId/pipelines',

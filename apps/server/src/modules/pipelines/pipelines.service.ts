@@ -6,6 +6,7 @@ import {
   type UpdatePipelineBody,
   type EnvironmentVariable,
   type Pipeline,
+  type PipelineList,
   type PipelineSpec,
 } from '@gantry/contracts';
 import type { Db } from '../../platform/db.js';
@@ -106,11 +107,14 @@ export function createPipelinesService(deps: {
     toPipeline,
     get,
 
-    async list(projectId: string): Promise<Pipeline[]> {
+    /** A page of the project's pipelines by name with their latest builds; `nextCursor` when more follow. */
+    async list(projectId: string, page: { limit: number; cursor?: string }): Promise<PipelineList> {
       await billing.assertFeature(projectId, 'pipelinesManager');
-      const rows = await store.list(projectId);
+      const rows = await store.page(projectId, page.limit + 1, page.cursor);
+      const more = rows.length > page.limit;
+      if (more) rows.pop();
       const latest = (await deps.builds?.latestFor(rows.map((r) => r.id))) ?? new Map();
-      return rows.map((r) => toPipeline(r, latest.get(r.id) ?? null));
+      return { pipelines: rows.map((r) => toPipeline(r, latest.get(r.id) ?? null)), nextCursor: more ? rows.at(-1)!.name : null };
     },
 
     async one(projectId: string, id: string) {

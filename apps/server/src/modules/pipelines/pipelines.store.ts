@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../platform/db.js';
 import { pipelines } from './pipelines.tables.js';
 
@@ -6,7 +6,14 @@ export type PipelineRow = typeof pipelines.$inferSelect;
 
 export function createPipelinesStore(db: Db) {
   return {
-    list: (projectId: string) => db.select().from(pipelines).where(eq(pipelines.projectId, projectId)),
+    /** Up to `limit` pipelines by name, after the name `after` (keyset on the project's unique name index). */
+    page: (projectId: string, limit: number, after?: string) =>
+      db
+        .select()
+        .from(pipelines)
+        .where(and(eq(pipelines.projectId, projectId), after === undefined ? undefined : gt(pipelines.name, after)))
+        .orderBy(asc(pipelines.name))
+        .limit(limit),
     byId: async (projectId: string, id: string, tx: Tx = db) =>
       (
         await tx
