@@ -3,19 +3,23 @@ import { BUILD_PAGE_SIZE, type Build } from '@gantry/contracts';
 import { http } from '../../../api/http';
 import { pipelineKeys, pipelinePath } from './keys';
 
-export const listPipelineBuilds = (projectId: string, pipelineId: string, offset: number, search: string, signal?: AbortSignal) =>
+export const listPipelineBuilds = (projectId: string, pipelineId: string, cursor: string | null, search: string, signal?: AbortSignal) =>
   http.get<{ builds: Build[] }>(`${pipelinePath(projectId, pipelineId)}/builds`, {
-    query: { limit: BUILD_PAGE_SIZE, offset, search: search.trim() || undefined },
+    query: { limit: BUILD_PAGE_SIZE, cursor, search: search.trim() || undefined },
     signal,
   });
 
-/** Builds newest first, 10 per page; the next offset exists only when a full page came back (spec §2, §4). */
+/**
+ * Builds newest first, 10 per page (spec §2); a next page exists only when a full page came back. Each
+ * page follows the last build of the one before (a cursor rather than an offset), so builds started
+ * while scrolling neither repeat a row nor skip one, and a deep page costs what the first does.
+ */
 export const pipelineBuildsQuery = (projectId: string, pipelineId: string, search: string) =>
   infiniteQueryOptions({
     queryKey: pipelineKeys.builds(projectId, pipelineId, search.trim()),
     queryFn: ({ pageParam, signal }) => listPipelineBuilds(projectId, pipelineId, pageParam, search, signal),
-    initialPageParam: 0,
-    getNextPageParam: (last, _all, lastOffset) => (last.builds.length === BUILD_PAGE_SIZE ? lastOffset + BUILD_PAGE_SIZE : undefined),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => (last.builds.length === BUILD_PAGE_SIZE ? last.builds.at(-1)!.id : undefined),
   });
 
 export const usePipelineBuilds = (projectId: string, pipelineId: string, search: string) =>

@@ -1,11 +1,21 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { PIPELINE_LIST_POLL_MS, sortPipelines, type Pipeline } from '@gantry/contracts';
+import { PIPELINE_LIST_POLL_MS, sortPipelines, type Pipeline, type PipelineList as PipelinePage } from '@gantry/contracts';
 import { http } from '../../../api/http';
 import { isPlanLimit } from '../../../api/errors';
 import { pollMs } from '../../../api/poll';
 import { base, pipelineKeys } from './keys';
 
-export const listPipelines = (projectId: string) => http.get<{ pipelines: Pipeline[] }>(`${base(projectId)}/pipelines`);
+/** Every pipeline of the project: the server answers them by name a bounded page at a time. */
+export async function listPipelines(projectId: string): Promise<{ pipelines: Pipeline[] }> {
+  const pipelines: Pipeline[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: PipelinePage = await http.get<PipelinePage>(`${base(projectId)}/pipelines`, { query: { cursor } });
+    pipelines.push(...page.pipelines);
+    cursor = page.nextCursor;
+  } while (cursor !== null);
+  return { pipelines };
+}
 
 type PipelineList = Awaited<ReturnType<typeof listPipelines>>;
 
