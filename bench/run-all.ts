@@ -11,6 +11,7 @@ import { benchDeployOverhead, printDeployOverhead } from './deploy-overhead.js';
 import { benchSandbox, printSandbox } from './sandbox.js';
 import { benchDockerPush, printDockerPush } from './docker-push.js';
 import { benchWebBundle, printWebBundle } from './web-bundle.js';
+import { benchAllLists, printLists, worstList } from './lists.js';
 import { fmt, fmtSpread, spread, table, type Spread } from './src/load.js';
 
 console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${fmt(os.totalmem() / 2 ** 30, 0)} GiB, node ${process.version}\n`);
@@ -22,6 +23,10 @@ printPipelines(pipes);
 console.log('\n== project list throughput ==');
 const lists = await benchProjectLists();
 printProjectList(lists);
+
+console.log('\n== lists at scale ==');
+const scaled = await benchAllLists();
+printLists(scaled);
 
 console.log('\n== start times ==');
 const starts = await benchColdStart();
@@ -74,7 +79,7 @@ table([
   line('npm start on a fresh data dir → first answer (s)', spread(starts.fresh.map((r) => r.ms / 1000)), { max: 10 }),
   line('initial JS, gzip, of /login (KB)', kb('/login'), { max: 250, digits: 0 }),
   line('initial JS, gzip, of /projects (KB)', kb('/projects'), { max: 250, digits: 0 }),
-  line('list endpoints with 2,000 pipelines, 10,000 builds, 200 projects: p95', undefined, {}),
+  line('list endpoints with 2,000 pipelines, 10,000 builds, 200 projects: p95, slowest list at 10× history (ms)', worstList(scaled), { max: 100, digits: 1 }),
   line('live logs: step start → last of 100,000 lines on the websocket ÷ step time', one(pipes.logs.ratio), {}),
 ]);
 console.log(
