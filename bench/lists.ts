@@ -9,12 +9,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { findPostgresBin, freePort, linkFromMail, startPostgres, startSmtp } from '@gantry/test-support';
+import { freePort, linkFromMail, startSmtp } from '@gantry/test-support';
 import { startGantry } from '../apps/server/src/server.js';
 import { createGitAccountsStore } from '../apps/server/src/modules/git-accounts/git-accounts.store.js';
 import { createPipelinesStore } from '../apps/server/src/modules/pipelines/pipelines.store.js';
 import { builds as buildsTable, buildSteps } from '../apps/server/src/modules/builds/builds.tables.js';
 import { fmt, fmtSpread, isMain, spread, table, type Spread } from './src/load.js';
+import { onEachDatabase } from './src/databases.js';
 
 const PROJECTS = 200;
 const PIPELINES_PER_PROJECT = 10; // 2,000 pipelines
@@ -186,20 +187,8 @@ export async function benchLists(o: { databaseUrl?: string; requests?: number; r
   }
 }
 
-/** PGlite, then PostgreSQL (BENCH_DATABASE_URL, or a throwaway server when its binaries are installed). */
-export async function benchAllLists(): Promise<ListsResult[]> {
-  const results = [await benchLists()];
-  if (process.env.BENCH_DATABASE_URL) results.push(await benchLists({ databaseUrl: process.env.BENCH_DATABASE_URL }));
-  else if (findPostgresBin()) {
-    const pg = await startPostgres();
-    try {
-      results.push(await benchLists({ databaseUrl: pg.url }));
-    } finally {
-      pg.stop();
-    }
-  }
-  return results;
-}
+/** PGlite, then PostgreSQL. */
+export const benchAllLists = (): Promise<ListsResult[]> => onEachDatabase((databaseUrl) => benchLists({ databaseUrl }));
 
 /** The slowest list's p95 (median and range over rounds) at 10× history: the budget line. */
 export function worstList(results: ListsResult[]): Spread | undefined {

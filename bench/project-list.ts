@@ -10,9 +10,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
-import { findPostgresBin, freePort, linkFromMail, startPostgres, startSmtp } from '@gantry/test-support';
+import { freePort, linkFromMail, startSmtp } from '@gantry/test-support';
 import { startGantry } from '../apps/server/src/server.js';
 import { fmtSpread, isMain, load, spread, table, type Spread } from './src/load.js';
+import { onEachDatabase } from './src/databases.js';
 
 export interface ProjectListResult {
   database: 'PGlite' | 'PostgreSQL';
@@ -103,20 +104,8 @@ export async function benchProjectList(
   }
 }
 
-/** PGlite, then PostgreSQL (BENCH_DATABASE_URL, or a throwaway server when its binaries are installed). */
-export async function benchProjectLists(): Promise<ProjectListResult[]> {
-  const results = [await benchProjectList()];
-  if (process.env.BENCH_DATABASE_URL) results.push(await benchProjectList({ databaseUrl: process.env.BENCH_DATABASE_URL }));
-  else if (findPostgresBin()) {
-    const pg = await startPostgres();
-    try {
-      results.push(await benchProjectList({ databaseUrl: pg.url }));
-    } finally {
-      pg.stop();
-    }
-  }
-  return results;
-}
+/** PGlite, then PostgreSQL. */
+export const benchProjectLists = (): Promise<ProjectListResult[]> => onEachDatabase((databaseUrl) => benchProjectList({ databaseUrl }));
 
 export function printProjectList(results: ProjectListResult[]) {
   table(
