@@ -4,17 +4,21 @@
  * git stand-in, a pipeline on a repository whose gantry.yaml has a docker-push step → a build on main from
  * the UI → the push step's live log (buildah in the build sandbox) until SUCCEEDED → the pushed reference on
  * the step card → Docker Registries → the registry's repositories → `web`: the tag (the commit's 7-char
- * sha) listed as a version with the commit message (read back from the image's labels).
+ * sha) listed as a version with the commit message (read back from the image's labels) → a service created on the
+ * pushed repository in the service form → Add to Cluster (the Kubernetes stand-in): the tag is a version to deploy.
  */
 import { afterAll, describe, expect, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { startRegistry } from '@gantry/test-support';
+import { serviceMessages } from '@gantry/contracts';
+import { startKubeStandin, startRegistry } from '@gantry/test-support';
 import { startGitStandin } from '@gantry/test-support/git-standin/index';
 import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
 
 const registry = await startRegistry({ auth: 'htpasswd' });
 const standin = await startGitStandin();
+const kube = await startKubeStandin({ namespaces: ['web'] });
 afterAll(async () => {
+  await kube.close();
   await standin.close();
   await registry.stop();
 });
@@ -56,10 +60,14 @@ describe('docker-push: registry, pipeline, build, pushed image, registry version
   const email = 'ida.image@example.com';
   const password = 'Imagery1234';
   let pipelineId: string;
+  let idToken: string;
+  let projectId: string;
 
   test('a signed-in user adds the registry as a Docker Registry v2', async () => {
-    const idToken = await verifiedUser(stack, { email, password, firstName: 'Ida', lastName: 'Image' });
-    await stack.api('POST', '/ms-project/projects', { name: 'Landing', description: 'The landing page', paymentPlanId: 'STARTER' }, idToken);
+    idToken = await verifiedUser(stack, { email, password, firstName: 'Ida', lastName: 'Image' });
+    projectId = (
+      await stack.api<{ id: string }>('POST', '/ms-project/projects', { name: 'Landing', description: 'The landing page', paymentPlanId: 'STARTER' }, idToken)
+    ).id;
     page = await stack.newPage({ keep: true });
     await logInAndOpenProject(page, email, password, 'Landing');
 
@@ -150,5 +158,35 @@ describe('docker-push: registry, pipeline, build, pushed image, registry version
     await versions.getByText(TAG, { exact: true }).first().waitFor({ timeout: 20_000 });
     await versions.getByText(new RegExp(MESSAGE)).waitFor();
     await page.screenshot({ path: 'e2e/.artifacts/docker-push-versions.png', fullPage: true });
+  });
+
+  test('a service on the pushed repository offers the tag as a version in Add to Cluster', async () => {
+    await stack.api(
+      'POST',
+      `/ms-kube/projects/${projectId}/kubernetes`,
+      { name: 'edge', endpoint: kube.url, apiToken: kube.adminToken, caCertificate: kube.caPem, type: 'personal' },
+      idToken,
+    );
+    await page.goto('/kubernetes/services/create');
+    await page.getByRole('heading', { name: 'Create New Service' }).waitFor();
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('landing');
+    await page.getByRole('textbox', { name: 'Description' }).fill('The landing page image');
+    await page.getByRole('textbox', { name: 'Docker registry' }).click();
+    await page.getByRole('option', { name: new RegExp(`^${REGISTRY}`) }).click();
+    await page.getByRole('textbox', { name: 'Image repository' }).click();
+    await page.getByRole('option', { name: 'web', exact: true }).click();
+    await page.getByRole('button', { name: 'Create Service' }).click();
+    await toast(page, serviceMessages.created('landing')).waitFor();
+    await page.waitForURL('**/kubernetes/services/landing');
+    expect(await page.getByTestId('service-repository').textContent()).toBe('web');
+
+    await page.getByRole('textbox', { name: 'Cluster' }).click();
+    await page.getByRole('option', { name: 'edge', exact: true }).click();
+    await page.getByRole('button', { name: 'Add to Cluster', exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByTestId('deploy-form').waitFor();
+    await dialog.getByRole('textbox', { name: 'Version' }).click();
+    await page.getByRole('option', { name: new RegExp(`^${TAG}`) }).waitFor({ timeout: 20_000 });
+    await page.screenshot({ path: 'e2e/.artifacts/docker-push-deploy-version.png', fullPage: true });
   });
 });

@@ -50,17 +50,20 @@ describe('kubernetes services', () => {
     page = await stack.newPage({ keep: true });
     await logInAndOpenProject(page, email, password, 'Dockside');
 
-    await page.goto('/kubernetes/clusters');
-    await page.getByRole('button', { name: 'Connect Kubernetes' }).click();
+    // A cluster page linked before its cluster was connected (an environment's Kubernetes resource) offers to connect it under that name.
+    await page.goto(DASHBOARD);
+    await page.getByTestId('cluster-not-connected').getByText('This cluster is not connected').waitFor();
+    await page.mouse.move(0, 0);
+    await page.screenshot({ path: 'e2e/.artifacts/cluster-not-connected.png', fullPage: true });
+    await page.getByTestId('cluster-not-connected').getByRole('button', { name: 'Connect Kubernetes' }).click();
     const dialog = page.getByRole('dialog');
-    await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('standin');
+    expect(await dialog.getByRole('textbox', { name: 'Name', exact: true }).inputValue()).toBe('standin');
     await dialog.getByRole('textbox', { name: 'API server endpoint' }).fill(k.url);
     await dialog.getByLabel('API token').fill(k.adminToken);
     await dialog.getByRole('textbox', { name: 'CA certificate' }).fill(k.caPem);
     await dialog.getByRole('button', { name: 'Connect Cluster' }).click();
-    await page.getByTestId('clusters-table').getByRole('link', { name: 'standin', exact: true }).click();
-    await page.waitForURL(`**${DASHBOARD}`);
     await page.getByRole('heading', { name: 'standin', exact: true }).waitFor();
+    await page.getByTestId('cluster-not-connected').waitFor({ state: 'detached' });
     await page.getByTestId('namespaces-card').getByRole('tab', { name: 'team-a' }).click();
     await page.getByTestId('namespaces-card').getByText('No deployment information available').waitFor();
   });
@@ -151,6 +154,17 @@ describe('kubernetes services', () => {
     expect(await page.getByTestId('pod-logs').textContent()).toContain('env LOG_LEVEL=debug');
     await page.getByRole('tab', { name: 'Events' }).click();
     await page.getByTestId('service-events').getByText('Started').first().waitFor();
+    // the Kubernetes Spec modal shows what deploy applied as YAML documents
+    await page.getByRole('button', { name: 'Kubernetes Spec', exact: true }).click();
+    const spec = page.getByTestId('kubernetes-spec');
+    await expect.poll(() => spec.textContent(), { timeout: 15_000 }).toContain('kind: Deployment');
+    const text = (await spec.textContent()) ?? '';
+    expect(text).toContain('kind: HorizontalPodAutoscaler');
+    expect(text).toContain('---');
+    expect(text).not.toContain('"kind"');
+    await page.screenshot({ path: 'e2e/.artifacts/service-spec-yaml.png' });
+    await page.keyboard.press('Escape');
+    await spec.waitFor({ state: 'detached' });
   });
 
   test('a redeploy runs the newer version, keeps the settings and lands in the history', async () => {

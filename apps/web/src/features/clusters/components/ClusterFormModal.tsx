@@ -29,10 +29,13 @@ export function ClusterFormModal({
   cluster,
   onClose,
   onPlanLimit,
+  initialName,
 }: {
   projectId: string;
   opened: boolean;
   cluster: Cluster | null;
+  /** Connect under this name (a cluster page linked before its cluster was connected). */
+  initialName?: string;
   onClose: () => void;
   /** A 402 on connect: the list disables Connect with an upgrade hint. */
   onPlanLimit?: (message: string) => void;
@@ -47,9 +50,9 @@ export function ClusterFormModal({
   // Each opening starts from the cluster (or blank): nothing typed before lingers.
   useEffect(() => {
     if (!opened) return;
-    setForm(cluster ? clusterFormFrom(cluster) : emptyClusterForm());
+    setForm(cluster ? clusterFormFrom(cluster) : { ...emptyClusterForm(), name: initialName ?? '' });
     setErrors({});
-  }, [opened, cluster]);
+  }, [opened, cluster, initialName]);
 
   const set = <K extends keyof ClusterFormState>(key: K, value: ClusterFormState[K], field: ClusterFormField = key as ClusterFormField) => {
     setForm((f) => ({ ...f, [key]: value }));

@@ -3,7 +3,7 @@ import { IconArrowLeft, IconRocket } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import type { Microservice } from '@gantry/contracts';
-import { errorMessage, isPlanLimit } from '../../../api/errors';
+import { errorMessage, isApiError, isPlanLimit } from '../../../api/errors';
 import { useProjectPermission } from '../../../api/permissions';
 import { useCurrentProject } from '../../../api/session';
 import { PageHeader } from '../../../ui/PageHeader';
@@ -21,7 +21,9 @@ import { useCluster } from '../api/get-cluster';
 import { useClusterStatus } from '../api/get-cluster-status';
 import { useNamespaces } from '../api/list-namespaces';
 import type { ServiceRowAction } from '../components/ClusterServicesTable';
+import { ClusterFormModal } from '../components/ClusterFormModal';
 import { DeploySideMenu } from '../components/DeploySideMenu';
+import { NotConnected } from '../components/NotConnected';
 import { NamespacesCard } from '../components/NamespacesCard';
 import { StatusHeader } from '../components/StatusHeader';
 import { TrialExpired } from '../components/TrialExpired';
@@ -51,11 +53,13 @@ export default function ClusterDashboardPage() {
   const cluster = useCluster(projectId, clusterId);
   const status = useClusterStatus(projectId, clusterId);
   const expired = isPlanLimit(status.error);
-  const namespaces = useNamespaces(projectId, clusterId, !expired);
-  const services = useMicroservicesStatus(projectId, clusterId, !expired);
+  const notConnected = [cluster.error, status.error].some((e) => isApiError(e) && e.status === 404);
+  const [connecting, setConnecting] = useState(false);
+  const namespaces = useNamespaces(projectId, clusterId, !expired && !notConnected);
+  const services = useMicroservicesStatus(projectId, clusterId, !expired && !notConnected);
   const catalogue = useMicroservices(projectId);
   // One toast for one failure: an unreachable cluster fails its status and its namespaces with the same message.
-  useErrorToast(status.error ?? namespaces.error ?? cluster.error);
+  useErrorToast(notConnected ? null : (status.error ?? namespaces.error ?? cluster.error));
 
   const name = cluster.data?.name ?? status.data?.name;
   const associated = cluster.data?.associatedNamespace ?? null;
@@ -96,6 +100,8 @@ export default function ClusterDashboardPage() {
       )}
       {expired ? (
         <TrialExpired />
+      ) : notConnected ? (
+        <NotConnected clusterId={clusterId} canWrite={canWrite} onConnect={() => setConnecting(true)} />
       ) : (
         <>
           <StatusHeader status={status.data} loading={status.isPending && Boolean(projectId)} endpoint={cluster.data?.endpoint} />
@@ -112,6 +118,7 @@ export default function ClusterDashboardPage() {
           />
         </>
       )}
+      <ClusterFormModal projectId={projectId} opened={connecting} cluster={null} initialName={clusterId} onClose={() => setConnecting(false)} />
       <DeploySideMenu
         projectId={projectId}
         clusterId={clusterId}

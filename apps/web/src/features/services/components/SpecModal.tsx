@@ -1,9 +1,10 @@
 import { Code, Modal, ScrollArea, Skeleton, Text } from '@mantine/core';
 import { errorMessage } from '../../../api/errors';
 import { useKubernetesSpec } from '../api/in-cluster';
+import { toYamlDocuments } from '../lib/spec-yaml';
 import type { ServiceInCluster } from '../api/deployments';
 
-/** The Kubernetes Spec modal (spec §2): the objects deploy applied, as the cluster has them now. */
+/** The Kubernetes Spec modal (spec §2): the objects deploy applied, as the cluster has them now, in YAML. */
 export function SpecModal({ projectId, target, opened, onClose }: { projectId: string; target: ServiceInCluster; opened: boolean; onClose: () => void }) {
   const spec = useKubernetesSpec(projectId, target, opened);
   return (
@@ -17,7 +18,7 @@ export function SpecModal({ projectId, target, opened, onClose }: { projectId: s
       ) : (
         <ScrollArea h={520} type="auto">
           <Code block fz="xs" data-testid="kubernetes-spec">
-            {spec.data.objects.map((o) => JSON.stringify(o, null, 2)).join('\n---\n')}
+            {toYamlDocuments(spec.data.objects)}
           </Code>
         </ScrollArea>
       )}

@@ -1,0 +1,34 @@
+import { Button, Card, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { IconPlugConnected, IconSteeringWheel } from '@tabler/icons-react';
+
+/**
+ * A cluster page whose cluster Gantry does not know: an environment's Kubernetes resource links to
+ * /kubernetes/clusters/{stageId}-{resourceName} (infrastructure-builder), which shows its dashboard once the
+ * cluster is connected under that name.
+ */
+export function NotConnected({ clusterId, canWrite, onConnect }: { clusterId: string; canWrite: boolean; onConnect: () => void }) {
+  return (
+    <Card withBorder radius="md" padding="xl" data-testid="cluster-not-connected">
+      <Stack align="center" gap="sm" py="lg" ta="center">
+        <ThemeIcon size={64} radius="xl" variant="light" color="gray">
+          <IconSteeringWheel size={32} stroke={1.5} />
+        </ThemeIcon>
+        <Title order={3} fw={650}>
+          This cluster is not connected
+        </Title>
+        <Text c="dimmed" size="sm" maw={560}>
+          Gantry has no cluster named <b>{clusterId}</b> in this project. Connect its API server under this name to see its nodes, pods and services here — an
+          environment&apos;s Kubernetes resource links to this page.
+        </Text>
+        <Button leftSection={<IconPlugConnected size={16} />} mt="sm" disabled={!canWrite} onClick={onConnect}>
+          Connect Kubernetes
+        </Button>
+        {!canWrite && (
+          <Text size="xs" c="dimmed">
+            Your role in this project does not allow connecting clusters.
+          </Text>
+        )}
+      </Stack>
+    </Card>
+  );
+}
