@@ -649,7 +649,7 @@ export function createServicesService(deps: {
         );
         const objects = found
           .filter((o): o is Record<string, any> => !!o && o.metadata?.labels?.[LABELS.managedBy] === 'gantry')
-          .map(({ metadata: { managedFields: _m, ...metadata }, ...rest }) => ({ ...rest, metadata }));
+          .map(({ apiVersion, kind, metadata: { managedFields: _m, ...metadata }, ...rest }) => ({ apiVersion, kind, metadata, ...rest }));
         if (!objects.length) throw new NotFound(serviceMessages.notDeployed(svc.name, namespace));
         return { objects };
       });
