@@ -236,24 +236,31 @@ export function kubeConfigFor(target: KubeTarget): k8s.KubeConfig {
   return kc;
 }
 
-/** Connects to a cluster (lazily: nothing is sent until a method is called). */
-export const connectKube: KubeConnector = (target, o = {}) => {
-  const timeoutMs = o.timeoutMs ?? DEFAULT_KUBE_TIMEOUT_MS;
-  const kc = kubeConfigFor(target);
-  // a deadline per request: the generated clients take middleware that may set the request's AbortSignal
-  const passthrough = k8s.setHeaderMiddleware('User-Agent', 'gantry');
-  const deadline = (): k8s.ConfigurationOptions => ({
+/**
+ * Options for one request of the generated clients: its own deadline (middleware may set the request's AbortSignal)
+ * and Gantry's User-Agent. A fresh one per request: the timer starts when it is made.
+ */
+export function requestDeadline(timeoutMs: number): () => k8s.ConfigurationOptions {
+  const userAgent = k8s.setHeaderMiddleware('User-Agent', 'gantry');
+  return () => ({
     middleware: [
       {
         pre: (ctx) => {
           ctx.setSignal(AbortSignal.timeout(timeoutMs));
-          return passthrough.pre(ctx);
+          return userAgent.pre(ctx);
         },
-        post: (res) => passthrough.post(res),
+        post: (res) => userAgent.post(res),
       },
     ],
     middlewareMergeStrategy: 'append',
   });
+}
+
+/** Connects to a cluster (lazily: nothing is sent until a method is called). */
+export const connectKube: KubeConnector = (target, o = {}) => {
+  const timeoutMs = o.timeoutMs ?? DEFAULT_KUBE_TIMEOUT_MS;
+  const kc = kubeConfigFor(target);
+  const deadline = requestDeadline(timeoutMs);
   const core = kc.makeApiClient(k8s.CoreV1Api);
   const apps = kc.makeApiClient(k8s.AppsV1Api);
   const custom = kc.makeApiClient(k8s.CustomObjectsApi);

@@ -1,10 +1,11 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import net from 'node:net';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import * as k8s from '@kubernetes/client-node';
 import { KUBERNETES_TRIAL_DAYS, PRO_PLAN_ID, SENSITIVE_PLACEHOLDER, clusterMessages } from '@gantry/contracts';
 import { startKubeStandin, type KubeStandin } from '@gantry/test-support';
 import { registerUser, bearer, createProject, addMember } from '../../../test/helpers.js';
+import { expectPlanGated, expectProjectGuards, type GuardedRoute } from '../../../test/route-guards.js';
 import { parseQuantity } from '../../integrations/kubernetes/index.js';
 import { createClustersTestApp } from './clusters.test-app.js';
 import { kubernetesClusters } from './clusters.tables.js';
@@ -320,18 +321,7 @@ describe('cluster status', () => {
   });
 
   it('answers 402 when the plan lacks the Kubernetes dashboard, 502 with the reason when the cluster refuses', async () => {
-    const setDashboard = (on: boolean) =>
-      t.database.db.execute(
-        sql`update payment_plans set limitations = jsonb_set(limitations, '{kubernetesDashboard}', ${on ? 'true' : 'false'}::jsonb) where id = 'STARTER'`,
-      );
-    await setDashboard(false);
-    try {
-      const res = await call('GET', `${base()}/main/status`, owner.idToken);
-      expect(res.statusCode).toBe(402);
-      expect(res.json().code).toBe('PlanLimit');
-    } finally {
-      await setDashboard(true);
-    }
+    await expectPlanGated(t, 'kubernetesDashboard', [{ method: 'GET', url: `/ms-kube${base()}/main/status` }], owner.idToken);
     const revoked = k.addToken('short-lived');
     expect((await call('PUT', `${base()}/main`, owner.idToken, { endpoint: k.url, caCertificate: k.caPem, apiToken: revoked })).statusCode).toBe(200);
     k.revokeToken(revoked);
@@ -413,22 +403,19 @@ describe('the detailed list', () => {
 
 describe('access', () => {
   it('refuses read members changes (403), other projects (404) and no session (401)', async () => {
-    expect((await call('POST', base(), members.read.idToken, body('x'))).statusCode).toBe(403);
-    expect((await call('PUT', `${base()}/main`, members.read.idToken, { endpoint: k.url })).statusCode).toBe(403);
-    expect((await call('DELETE', `${base()}/main`, members.read.idToken)).statusCode).toBe(403);
-    for (const [method, url] of [
-      ['GET', base()],
-      ['POST', base()],
-      ['GET', `${base()}/main`],
-      ['PUT', `${base()}/main`],
-      ['DELETE', `${base()}/main`],
-      ['GET', `${base()}/main/status`],
-      ['GET', `${base()}/main/namespaces`],
-    ] as const) {
-      const payload = method === 'POST' ? body('x') : method === 'PUT' ? { endpoint: k.url } : undefined;
-      expect((await call(method, url, outsider.idToken, payload)).statusCode, `${method} ${url}`).toBe(404);
-      expect((await call(method, url, undefined, payload)).statusCode, `${method} ${url} without a session`).toBe(401);
-    }
+    await expectProjectGuards(
+      t,
+      [
+        { method: 'GET', url: base() },
+        { method: 'POST', url: base(), payload: body('x'), change: true },
+        { method: 'GET', url: `${base()}/main` },
+        { method: 'PUT', url: `${base()}/main`, payload: { endpoint: k.url }, change: true },
+        { method: 'DELETE', url: `${base()}/main`, change: true },
+        { method: 'GET', url: `${base()}/main/status` },
+        { method: 'GET', url: `${base()}/main/namespaces` },
+      ].map((r) => ({ ...r, url: `/ms-kube${r.url}` }) as GuardedRoute),
+      { reader: members.read.idToken, outsider: outsider.idToken },
+    );
     // the outsider's own cluster named main is not reachable from this project's owner
     expect((await call('GET', `${base(otherProjectId)}/main`, owner.idToken)).statusCode).toBe(404);
     expect(await rowOf('main', otherProjectId)).toBeDefined();

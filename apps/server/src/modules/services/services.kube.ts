@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import * as k8s from '@kubernetes/client-node';
-import { DEFAULT_KUBE_TIMEOUT_MS, KubeFailure, kubeConfigFor, toKubeFailure, type KubeTarget } from '../../integrations/kubernetes/index.js';
+import { DEFAULT_KUBE_TIMEOUT_MS, KubeFailure, kubeConfigFor, requestDeadline, toKubeFailure, type KubeTarget } from '../../integrations/kubernetes/index.js';
 import { assertReachable, OutboundRefused, type OutboundNetwork } from '../../integrations/outbound/outbound.js';
 import { FIELD_MANAGER, LABELS } from './services.manifests.js';
 
@@ -49,19 +49,7 @@ export function serviceKubeConnector(network: OutboundNetwork): ServiceKubeConne
   return (target, o = {}) => {
     const timeoutMs = o.timeoutMs ?? DEFAULT_KUBE_TIMEOUT_MS;
     const kc = kubeConfigFor(target);
-    const userAgent = k8s.setHeaderMiddleware('User-Agent', FIELD_MANAGER);
-    const deadline = (): k8s.ConfigurationOptions => ({
-      middleware: [
-        {
-          pre: (ctx) => {
-            ctx.setSignal(AbortSignal.timeout(timeoutMs));
-            return userAgent.pre(ctx);
-          },
-          post: (res) => userAgent.post(res),
-        },
-      ],
-      middlewareMergeStrategy: 'append',
-    });
+    const deadline = requestDeadline(timeoutMs);
     const applyOptions = () => k8s.setHeaderOptions('Content-Type', applyHeader, deadline());
     const core = kc.makeApiClient(k8s.CoreV1Api);
     const apps = kc.makeApiClient(k8s.AppsV1Api);

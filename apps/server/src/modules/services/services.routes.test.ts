@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import { AUTOSCALING_CONFIG_KEYS, SCALING_DEFAULTS, SENSITIVE_PLACEHOLDER, deployMessages, serviceMessages } from '@gantry/contracts';
 import { startKubeStandin, type KubeStandin } from '@gantry/test-support';
 import { createTestApp, registerUser, bearer, createProject, addMember, until } from '../../../test/helpers.js';
+import { expectPlanGated, expectProjectGuards, type GuardedRoute } from '../../../test/route-guards.js';
 import { AppError } from '../../platform/errors.js';
 import type { ServicesPort } from './services.port.js';
 import { PULL_RENEWAL_QUEUE, RENEW_EVERY_MS, type PullRenewalJob } from './services.pull-renewal.js';
@@ -181,6 +182,34 @@ describe('microservices CRUD', () => {
   });
 });
 
+describe('access', () => {
+  it('refuses read members changes (403), other projects (404) and no session (401) on every route', async () => {
+    const routes: GuardedRoute[] = [
+      { method: 'GET', url: svcBase() },
+      { method: 'POST', url: svcBase(), payload: service('guarded'), change: true },
+      { method: 'GET', url: `${svcBase()}/web` },
+      { method: 'PUT', url: `${svcBase()}/web`, payload: { description: 'x', registry: null, imageRepository: 'nginx' }, change: true },
+      { method: 'DELETE', url: `${svcBase()}/web`, change: true },
+      { method: 'GET', url: `${svcBase()}/web/versions` },
+      { method: 'GET', url: `${svcBase()}/web/history` },
+      { method: 'GET', url: `/projects/${projectId}/kubernetes/main/microservices` },
+      { method: 'GET', url: `/projects/${projectId}/kubernetes/main/microservices-status` },
+      { method: 'POST', url: `${inNs('web')}/deploy`, payload: deployBody('v12'), change: true },
+      { method: 'DELETE', url: inNs('web'), change: true },
+      { method: 'GET', url: `${inNs('web')}/status` },
+      { method: 'GET', url: `${inNs('web')}/pods` },
+      { method: 'GET', url: `${inNs('web')}/events` },
+      { method: 'GET', url: `${inNs('web')}/logs?pod=x&tail=5` },
+      { method: 'GET', url: `${inNs('web')}/spec` },
+    ];
+    await expectProjectGuards(
+      t,
+      routes.map((r) => ({ ...r, url: `/ms-kube${r.url}` })),
+      { reader: members.read.idToken, outsider: outsider.idToken },
+    );
+  });
+});
+
 describe('deploy to the stand-in cluster', () => {
   it('refuses a deploy that breaks the dialog rules or misses a required input; read → 403; other project → 404', async () => {
     const bad = await call(
@@ -302,16 +331,15 @@ describe('deploy to the stand-in cluster', () => {
     ]);
     const deployed = (await call('GET', `/projects/${projectId}/kubernetes/main/microservices`, members.read.idToken)).json();
     expect(deployed.deployedMicroservices).toEqual([expect.objectContaining({ name: 'web', version: 'v12', namespace: 'team-a' })]);
-    const setDashboard = (on: boolean) =>
-      t.app.services.database.db.execute(
-        sql`update payment_plans set limitations = jsonb_set(limitations, '{kubernetesDashboard}', ${on ? 'true' : 'false'}::jsonb) where id = 'STARTER'`,
-      );
-    await setDashboard(false);
-    try {
-      expect((await call('GET', `/projects/${projectId}/kubernetes/main/microservices-status`, owner.idToken)).statusCode).toBe(402);
-    } finally {
-      await setDashboard(true);
-    }
+    await expectPlanGated(
+      t,
+      'kubernetesDashboard',
+      [`/projects/${projectId}/kubernetes/main/microservices-status`, `/projects/${projectId}/kubernetes/main/status`].map((url) => ({
+        method: 'GET',
+        url: `/ms-kube${url}`,
+      })),
+      owner.idToken,
+    );
     expect((await call('GET', `/projects/${otherProjectId}/kubernetes/main/microservices-status`, outsider.idToken)).statusCode).toBe(404);
   });
 
