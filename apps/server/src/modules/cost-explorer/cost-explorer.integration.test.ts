@@ -95,6 +95,9 @@ describe('cost explorer and reports against the AWS stand-in and an SMTP server'
     expect(mail.html).toContain('<table');
     expect(mail.html).toContain('prod (123456789012)');
     expect(mail.html).toContain('$39'); // 7 days × 5.50 = 38.50
+    expect(mail.html).toContain(`>${STAGE}</td>`); // the tag's values, with what each cost
+    expect(mail.text).toContain(`gantry:environment ${STAGE}: $22`); // 7 × 3.20
+    expect(mail.text).toContain('gantry:environment (untagged): $16'); // 7 × (1.80 + 0.50)
     expect(mail.attachments).toHaveLength(1);
     const csv = mail.attachments[0]!;
     expect(csv).toMatchObject({ filename: 'weekly-by-environment-2026-11-09.csv', contentType: 'text/csv' });

@@ -23,44 +23,50 @@ export function renderReportMail(report: ReportRow, period: { start: Date; end: 
   const lastDay = new Date(period.end.getTime() - 86_400_000);
   const range = `${day(period.start)} – ${day(lastDay)}`;
   const name = (a: AccountReport) => (a.accountName ? `${a.accountName} (${a.awsAccountId})` : a.awsAccountId);
-  const services = new Map<string, number>();
-  for (const a of accounts) for (const l of a.lines) services.set(l.service, (services.get(l.service) ?? 0) + l.amount);
-  const topServices = [...services.entries()].sort((a, b) => b[1] - a[1]);
+  const sums = (key: (l: ReportLine) => string) => {
+    const out = new Map<string, number>();
+    for (const a of accounts) for (const l of a.lines) out.set(key(l), (out.get(key(l)) ?? 0) + l.amount);
+    return [...out.entries()].sort((a, b) => b[1] - a[1]);
+  };
+  const tag = report.costAllocationTag;
+  const byService = sums((l) => l.service);
+  const byTag = tag ? sums((l) => l.tagValue || '(untagged)') : [];
   const all = total(accounts.flatMap((a) => a.lines));
+  const ok = accounts.filter((a) => !a.error);
   const failed = accounts.filter((a) => a.error);
 
+  const cellStyle = (th: boolean, i: number) =>
+    `padding:6px 14px;border-bottom:1px solid #e5e7eb;text-align:${i ? 'right' : 'left'}${th ? ';background:#f3f4f6;font-weight:600' : ''}`;
   const row = (cells: string[], th = false) =>
-    `<tr>${cells.map((c, i) => `<${th ? 'th' : 'td'} style="padding:4px 12px;text-align:${i ? 'right' : 'left'}">${escapeHtml(c)}</${th ? 'th' : 'td'}>`).join('')}</tr>`;
-  const table = (head: string[], rows: string[][]) =>
-    `<table style="border-collapse:collapse;margin:8px 0 16px" border="1" cellspacing="0">${row(head, true)}${rows.map((r) => row(r)).join('')}</table>`;
+    `<tr>${cells.map((c, i) => `<${th ? 'th' : 'td'} style="${cellStyle(th, i)}">${escapeHtml(c)}</${th ? 'th' : 'td'}>`).join('')}</tr>`;
+  const table = (head: string[], rows: [string, number][]) =>
+    `<table style="border-collapse:collapse;margin:8px 0 20px;border:1px solid #e5e7eb" cellspacing="0">${row(head, true)}${rows.map(([k, n]) => row([k, dollars(n)])).join('')}</table>`;
   const html = [
+    '<div style="font-family:-apple-system,Segoe UI,Helvetica,Arial,sans-serif;font-size:14px;color:#111827">',
     `<h2 style="margin:0 0 4px">${escapeHtml(report.reportName)}</h2>`,
     `<p>${report.granularity === 'WEEKLY' ? 'Weekly' : 'Monthly'} AWS costs for ${escapeHtml(range)} in ${escapeHtml(report.regions.join(', '))}: <strong>${dollars(all)}</strong></p>`,
     table(
       ['AWS account', 'Cost'],
-      accounts.filter((a) => !a.error).map((a) => [name(a), dollars(total(a.lines))]),
+      ok.map((a) => [name(a), total(a.lines)]),
     ),
-    topServices.length
-      ? table(
-          ['Service', 'Cost'],
-          topServices.map(([s, n]) => [s, dollars(n)]),
-        )
-      : '<p>No costs in this period.</p>',
-    failed.length ? `<p>Costs could not be read for: ${failed.map((a) => escapeHtml(`${name(a)}: ${a.error}`)).join('; ')}</p>` : '',
-    `<p style="color:#666">Every line is in the attached CSV file.</p>`,
+    byService.length ? table(['Service', 'Cost'], byService) : '<p>No costs in this period.</p>',
+    byTag.length ? table([tag!, 'Cost'], byTag) : '',
+    failed.length ? `<p style="color:#b91c1c">Costs could not be read for: ${failed.map((a) => escapeHtml(`${name(a)}: ${a.error}`)).join('; ')}</p>` : '',
+    '<p style="color:#6b7280">Every line is in the attached CSV file.</p>',
+    '</div>',
   ].join('\n');
   const text = [
     `${report.reportName}: AWS costs for ${range} in ${report.regions.join(', ')}: ${dollars(all)}`,
     '',
-    ...accounts.filter((a) => !a.error).map((a) => `${name(a)}: ${dollars(total(a.lines))}`),
+    ...ok.map((a) => `${name(a)}: ${dollars(total(a.lines))}`),
     '',
-    ...topServices.map(([s, n]) => `${s}: ${dollars(n)}`),
+    ...byService.map(([s, n]) => `${s}: ${dollars(n)}`),
+    ...(byTag.length ? ['', ...byTag.map(([v, n]) => `${tag} ${v}: ${dollars(n)}`)] : []),
     ...failed.map((a) => `Costs could not be read for ${name(a)}: ${a.error}`),
     '',
     'Every line is in the attached CSV file.',
   ].join('\n');
 
-  const tag = report.costAllocationTag;
   const header = ['AWS account', 'Account name', 'Start', 'End', 'Service', ...(tag ? [tag] : []), 'Cost (USD)'];
   const csvRows = accounts.flatMap((a) =>
     a.lines.map((l) => [a.awsAccountId, a.accountName ?? '', l.start, l.end, l.service, ...(tag ? [l.tagValue ?? ''] : []), l.amount.toFixed(2)]),

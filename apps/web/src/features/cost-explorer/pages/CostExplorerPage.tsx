@@ -1,5 +1,5 @@
 import { Alert, Button, Card, Grid, Group, SimpleGrid, Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
-import { IconArrowDownRight, IconArrowUpRight, IconCloudDollar, IconRefresh } from '@tabler/icons-react';
+import { IconArrowDownRight, IconArrowUpRight, IconBrandAws, IconCloudDollar, IconRefresh } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { INSUFFICIENT_HISTORY, type CostData } from '@gantry/contracts';
@@ -8,6 +8,7 @@ import { useProjectPermission } from '../../../api/permissions';
 import { useCurrentProject } from '../../../api/session';
 import { toast } from '../../../api/toast';
 import { EmptyState } from '../../../ui/EmptyState';
+import { Permitted } from '../../../ui/Permitted';
 import { PageHeader } from '../../../ui/PageHeader';
 import { UpgradePrompt } from '../../../ui/UpgradePrompt';
 import { useErrorToast } from '../../../ui/use-error-toast';
@@ -125,6 +126,8 @@ export default function CostExplorerPage() {
   const dashboard = useCostDashboard(projectId);
   const refresh = useRefreshCost(projectId);
   const reports = useReports(projectId);
+  const awsAccounts = useAwsAccounts(projectId);
+  const noAccounts = awsAccounts.data?.length === 0;
   useErrorToast(dashboard.error);
   const blocked = [dashboard.error, refresh.error, reports.error].find(isPlanLimit);
   const d = dashboard.data;
@@ -138,9 +141,13 @@ export default function CostExplorerPage() {
           Updated {ageText(d.ageSeconds ?? 0)}
         </Text>
       )}
-      <Button variant="default" leftSection={<IconRefresh size={16} />} onClick={doRefresh} loading={refresh.isPending}>
-        Refresh
-      </Button>
+      <Permitted action="change">
+        {(disabled) => (
+          <Button variant="default" leftSection={<IconRefresh size={16} />} onClick={doRefresh} loading={refresh.isPending} disabled={disabled || noAccounts}>
+            Refresh
+          </Button>
+        )}
+      </Permitted>
       {canWrite && (
         <Button component={Link} to={firstReport ? reportEditPath(firstReport.id) : '/tools/cost-explorer/reports/create'}>
           {firstReport ? 'Update Report' : 'Create Report'}
@@ -153,6 +160,25 @@ export default function CostExplorerPage() {
   if (blocked) body = <UpgradePrompt message={errorMessage(blocked)} />;
   else if (dashboard.isPending) body = <Skeleton height={320} radius="md" />;
   else if (dashboard.isError) body = <Alert color="red">{errorMessage(dashboard.error)}</Alert>;
+  else if (noAccounts && !d?.data)
+    body = (
+      <Card withBorder radius="md" padding={0}>
+        <EmptyState
+          title="No AWS accounts connected"
+          icon={
+            <ThemeIcon size={56} radius="xl" variant="light" color="orange">
+              <IconBrandAws size={28} stroke={1.5} />
+            </ThemeIcon>
+          }
+          description="The Cost Explorer reads the costs of the project's AWS accounts. Connect one in Settings to see where the money goes."
+          action={
+            <Button component={Link} to="/settings?tab=accounts">
+              Connect an AWS account
+            </Button>
+          }
+        />
+      </Card>
+    );
   else if (!d?.data)
     body = (
       <Card withBorder radius="md" padding={0}>
@@ -165,9 +191,13 @@ export default function CostExplorerPage() {
           }
           description="Gantry reads your AWS accounts' costs and forecasts from Cost Explorer. Each read is billed by AWS, so figures are kept until you refresh them."
           action={
-            <Button leftSection={<IconRefresh size={16} />} onClick={doRefresh} loading={refresh.isPending}>
-              Fetch cost data
-            </Button>
+            <Permitted action="change">
+              {(disabled) => (
+                <Button leftSection={<IconRefresh size={16} />} onClick={doRefresh} loading={refresh.isPending} disabled={disabled}>
+                  Fetch cost data
+                </Button>
+              )}
+            </Permitted>
           }
         />
       </Card>
