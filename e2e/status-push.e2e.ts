@@ -65,7 +65,7 @@ describe('statuses pushed over the socket', () => {
 
     const { buildId } = await stack.api('POST', `${p}/pipelines/${pipelineId}/builds`, { ref: 'refs/heads/main' }, idToken);
     await expect
-      .poll(async () => (await stack.api('GET', `${p}/pipelines/${pipelineId}/builds/${buildId}`, undefined, idToken)).steps[0].status, { timeout: 60_000 })
+      .poll(async () => (await stack.api('GET', `${p}/pipelines/${pipelineId}/builds/${buildId}`, undefined, idToken)).steps[0]?.status, { timeout: 60_000 })
       .toBe('RUNNING');
     await page.goto(`/pipelines/${pipelineId}/builds/${buildId}?step=Stream`);
     const card = (name: string) => page.locator(`[data-step="${name}"]`);

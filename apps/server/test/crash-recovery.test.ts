@@ -82,7 +82,7 @@ describe('a server stopped during a build', () => {
     const buildUrl = `${pipelineUrl}/builds/${buildId}`;
     await until(
       () => call('GET', buildUrl, undefined, idToken),
-      (b) => b.status === 'RUNNING' && b.steps[0].status === 'RUNNING',
+      (b) => b.status === 'RUNNING' && b.steps[0]?.status === 'RUNNING',
       'the build to run',
     );
     return buildUrl;

@@ -17,7 +17,7 @@ import { AbortedError } from '../../integrations/executor/local-executor.js';
 import type { PipelinesService } from '../pipelines/pipelines.service.js';
 import type { GitAccess } from '../pipelines/git-access.js';
 import type { BuildsStore, BuildRow } from './builds.store.js';
-import type { BuildsService } from './builds.service.js';
+import { stepRowsOf, type BuildsService } from './builds.service.js';
 import { createLogSink } from '../../platform/log-sink.js';
 import { createMasker } from '../../platform/masking.js';
 import { runStep, type StepContext } from './step-handlers.js';
@@ -83,7 +83,8 @@ export function createBuildsJobs(deps: {
   }
 
   /** Runs a claimed build's steps, then writes how it ended. */
-  async function execute(build: BuildRow, signal: AbortSignal) {
+  async function execute(claimed: BuildRow, signal: AbortSignal) {
+    let build = claimed;
     const buildId = build.id;
     const stopReason = () => (stoppedByServer(signal) ? INTERRUPTED : 'Stopped by user');
     const workspace = path.join(deps.workspaceRoot, buildId);
@@ -92,7 +93,26 @@ export function createBuildsJobs(deps: {
     try {
       const pipeline = await deps.pipelines.byIdAnyProject(build.pipelineId);
       if (!pipeline) throw new Error('The pipeline was deleted');
-      const { spec } = validatePipelineSpec(build.specYaml ?? '');
+      let spec: ParsedSpec | null;
+      if (build.specYaml === null) {
+        const r = await builds.resolveForRun(build, pipeline);
+        if (r.errors.length || !r.spec) throw new Error(`The pipeline spec is not valid: ${r.errors.join('; ')}`);
+        spec = r.spec;
+        const { commit } = r;
+        build = await store.resolved(
+          buildId,
+          {
+            commitSha: commit.sha,
+            commitMessage: commit.message,
+            commitAuthor: commit.author,
+            commitAvatar: commit.avatar ?? null,
+            specYaml: r.specYaml,
+            stages: spec.stages,
+          },
+          stepRowsOf(spec),
+        );
+        builds.publishStatus(build);
+      } else spec = validatePipelineSpec(build.specYaml).spec;
       if (!spec) throw new Error('The pipeline spec is not valid');
       const { env: pipelineEnv, masked } = deps.pipelines.variablesForBuild(pipeline);
       const { client, token } = await deps.git.clientFor(build.projectId, pipeline.gitAccountId);

@@ -1,7 +1,6 @@
 import {
   executionPlan,
   isBuildActive,
-  isSpecWithinSize,
   branchNameProblem,
   branchMatches,
   filesMatch,
@@ -10,6 +9,7 @@ import {
   type GitProvider,
   type BuildStep,
   type Artifact,
+  type ParsedSpec,
   type TimelineEvent,
 } from '@gantry/contracts';
 import type { Jobs } from '../../platform/jobs.js';
@@ -27,6 +27,14 @@ import type { BuildsStore, BuildRow, StepRow, ArtifactRow } from './builds.store
 export const BUILD_QUEUE = 'build.run';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const iso = (d: Date | null) => d?.toISOString() ?? null;
+
+/** A valid spec's steps as build step rows, in the order they run. */
+export function stepRowsOf(spec: ParsedSpec) {
+  let position = 0;
+  return executionPlan(spec).flatMap((group) =>
+    group.steps.map((s) => ({ name: s.name, title: s.title ?? null, stage: s.stage, type: s.type, position: position++ })),
+  );
+}
 
 export function toArtifact(a: ArtifactRow): Artifact {
   return { id: a.id, kind: a.kind, name: a.name, location: a.location, files: a.files, size: a.size };
@@ -89,6 +97,8 @@ export function deliveryIdOf(provider: GitProvider, headers: Headers): string | 
 
 export type PushOutcome = { triggered: boolean; buildId: string | null; reason: string | null; duplicate?: true };
 
+export type Resolution = { commit: NonNullable<TriggerOptions['commit']>; specYaml: string; errors: string[]; spec: ParsedSpec | null };
+
 export interface TriggerOptions {
   branch: string;
   trigger: 'manual' | 'webhook' | 'pipeline';
@@ -147,6 +157,31 @@ export function createBuildsService(deps: {
     return text;
   }
 
+  /** The commit of the branch (unless a push named it) and the pipeline's spec at that commit, validated. */
+  async function resolve(projectId: string, pipeline: PipelineRow, branch: string, given?: TriggerOptions['commit']) {
+    const { client, token } = await deps.git.clientFor(projectId, pipeline.gitAccountId);
+    const commit =
+      given ??
+      (await client.getCommit(token, pipeline.repositoryFullName, branch).catch((err: Error) => {
+        throw new Upstream(`Could not read branch ${branch} of ${pipeline.repositoryFullName}: ${err.message}`);
+      }));
+    const fromRepo = await specAtCommit(
+      pipeline,
+      commit.sha,
+      async () => (await readRepoSpec({ client, token }, pipeline.repositoryFullName, commit.sha, pipeline.workDir))?.text ?? null,
+    );
+    const specYaml = fromRepo ?? pipeline.specYaml ?? (await deps.pipelines.spec(projectId, pipeline.id)).gantryYaml;
+    const { errors, spec } = await validateSpecOffThread(specYaml);
+    return { commit, specYaml, errors, spec };
+  }
+
+  // what triggers in this process started resolving, for the local run to take (bounded: a run elsewhere resolves anew)
+  const resolutions = new Map<string, Promise<Resolution>>();
+  function keepResolution(buildId: string, resolution: Promise<Resolution>) {
+    if (resolutions.size >= 200) resolutions.delete(resolutions.keys().next().value!);
+    resolutions.set(buildId, resolution);
+  }
+
   let lastPrune = 0;
   async function pruneDeliveries() {
     lastPrune = Date.now();
@@ -180,62 +215,52 @@ export function createBuildsService(deps: {
   const api = {
     publishStatus,
 
-    /** Resolves the commit and the spec, records the build with its steps, and queues it. */
+    /**
+     * Records the build at once and queues it, answering before the provider is asked anything: the
+     * commit of the branch and the spec file at it are resolved side by side with the queueing, and
+     * the run takes the result (or resolves them itself on another worker). A spec that cannot be
+     * read or is not valid fails the build with the reason.
+     */
     async trigger(projectId: string, pipeline: PipelineRow, o: TriggerOptions) {
       const branchProblem = branchNameProblem(o.branch);
       if (branchProblem) throw new Validation(`${BRANCH_NAME_MESSAGE}: ${branchProblem}`, { ref: [branchProblem] });
-      // the plan's minutes and the provider are asked side by side; the spec file at a commit never changes
-      const git = deps.git.clientFor(projectId, pipeline.gitAccountId);
-      const [, { client, token }, commit] = await Promise.all([
-        usedBuildMinutes(projectId).then((used) => billing.assertWithinLimit(projectId, 'buildMinutes', Math.floor(used), 1)),
-        git,
-        o.commit ??
-          git.then(({ client, token }) =>
-            client.getCommit(token, pipeline.repositoryFullName, o.branch).catch((err: Error) => {
-              throw new Upstream(`Could not read branch ${o.branch} of ${pipeline.repositoryFullName}: ${err.message}`);
-            }),
-          ),
-      ]);
-      const fromRepo = await specAtCommit(
-        pipeline,
-        commit.sha,
-        async () => (await readRepoSpec({ client, token }, pipeline.repositoryFullName, commit.sha, pipeline.workDir))?.text ?? null,
+      // started now for the run of this process to take; a run elsewhere resolves for itself
+      const resolution = deps.onQueued ? resolve(projectId, pipeline, o.branch, o.commit) : null;
+      resolution?.catch(() => undefined); // the run reports it
+      await billing.assertWithinLimit(projectId, 'buildMinutes', Math.floor(await usedBuildMinutes(projectId)), 1);
+      const build = await store.insertWithSteps(
+        {
+          projectId,
+          pipelineId: pipeline.id,
+          branch: o.branch,
+          ...(o.commit
+            ? { commitSha: o.commit.sha, commitMessage: o.commit.message, commitAuthor: o.commit.author, commitAvatar: o.commit.avatar ?? null }
+            : {}),
+          trigger: o.trigger,
+          triggeredBy: o.userId ?? null,
+          status: 'QUEUED',
+        },
+        [],
       );
-      const specYaml = fromRepo ?? pipeline.specYaml ?? (await deps.pipelines.spec(projectId, pipeline.id)).gantryYaml;
-      const { errors, spec } = await validateSpecOffThread(specYaml);
-      const base = {
-        projectId,
-        pipelineId: pipeline.id,
-        branch: o.branch,
-        commitSha: commit.sha,
-        commitMessage: commit.message,
-        commitAuthor: commit.author,
-        commitAvatar: commit.avatar ?? null,
-        trigger: o.trigger,
-        triggeredBy: o.userId ?? null,
-        specYaml: isSpecWithinSize(specYaml) ? specYaml : null, // an oversize spec is refused, not kept with the failed build
-      };
-      if (errors.length || !spec) {
-        if (o.trigger === 'manual') throw new Validation(`The pipeline spec is not valid: ${errors[0]}`, { gantryYaml: errors });
-        const failed = await store.insertWithSteps(
-          { ...base, status: 'FAILED', errorMessage: `The pipeline spec is not valid: ${errors.join('; ')}`, startDate: new Date(), stopDate: new Date() },
-          [],
-        );
-        publishStatus(failed);
-        return failed;
-      }
-      const plan = executionPlan(spec);
-      let position = 0;
-      const steps = plan.flatMap((group) =>
-        group.steps.map((s) => ({ name: s.name, title: s.title ?? null, stage: s.stage, type: s.type, position: position++ })),
-      );
-      const build = await store.insertWithSteps({ ...base, status: 'SCHEDULING', stages: spec.stages }, steps);
+      if (resolution) keepResolution(build.id, resolution);
+      publishStatus(build);
+      // a free local slot starts it now; the durable job is there for any worker, whichever claims first runs it
+      deps.onQueued?.(build.id);
       await jobs.send(BUILD_QUEUE, { buildId: build.id }, { expireInSeconds: 4 * 3600, retryLimit: 0 });
-      await store.transition(build.id, ['SCHEDULING'], { status: 'QUEUED' });
-      const queued = (await store.get(build.id))!;
-      publishStatus(queued);
-      deps.onQueued?.(queued.id);
-      return queued;
+      return build;
+    },
+
+    /**
+     * The commit and spec of a claimed build that has none yet: what its trigger started resolving in
+     * this process, or asked of the provider now (a build queued by another process).
+     */
+    async resolveForRun(build: BuildRow, pipeline: PipelineRow): Promise<Resolution> {
+      const kept = resolutions.get(build.id);
+      resolutions.delete(build.id);
+      const commit = build.commitSha
+        ? { sha: build.commitSha, message: build.commitMessage ?? '', author: build.commitAuthor ?? '', avatar: build.commitAvatar }
+        : undefined;
+      return kept ?? resolve(build.projectId, pipeline, build.branch, commit);
     },
 
     /**

@@ -29,6 +29,13 @@ export function createBuildsStore(db: Db) {
         return row!;
       });
     },
+    /** A claimed build's commit, spec and steps, resolved in its run: written together. */
+    resolved: (id: string, values: Partial<typeof builds.$inferInsert>, steps: Omit<typeof buildSteps.$inferInsert, 'buildId'>[]) =>
+      db.transaction(async (tx) => {
+        const [row] = await tx.update(builds).set(values).where(eq(builds.id, id)).returning();
+        if (steps.length) await tx.insert(buildSteps).values(steps.map((s) => ({ ...s, buildId: id })));
+        return row!;
+      }),
     byId: async (projectId: string, pipelineId: string, id: string) =>
       (
         await db
