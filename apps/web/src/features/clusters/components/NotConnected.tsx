@@ -1,5 +1,6 @@
-import { Button, Card, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Button, Text } from '@mantine/core';
 import { IconPlugConnected, IconSteeringWheel } from '@tabler/icons-react';
+import { ClusterNotice } from './ClusterNotice';
 
 /**
  * A cluster page whose cluster Gantry does not know: an environment's Kubernetes resource links to
@@ -8,27 +9,19 @@ import { IconPlugConnected, IconSteeringWheel } from '@tabler/icons-react';
  */
 export function NotConnected({ clusterId, canWrite, onConnect }: { clusterId: string; canWrite: boolean; onConnect: () => void }) {
   return (
-    <Card withBorder radius="md" padding="xl" data-testid="cluster-not-connected">
-      <Stack align="center" gap="sm" py="lg" ta="center">
-        <ThemeIcon size={64} radius="xl" variant="light" color="gray">
-          <IconSteeringWheel size={32} stroke={1.5} />
-        </ThemeIcon>
-        <Title order={3} fw={650}>
-          This cluster is not connected
-        </Title>
-        <Text c="dimmed" size="sm" maw={560}>
-          Gantry has no cluster named <b>{clusterId}</b> in this project. Connect its API server under this name to see its nodes, pods and services here — an
-          environment&apos;s Kubernetes resource links to this page.
+    <ClusterNotice testId="cluster-not-connected" color="gray" icon={<IconSteeringWheel size={32} stroke={1.5} />} title="This cluster is not connected">
+      <Text c="dimmed" size="sm" maw={560}>
+        Gantry has no cluster named <b>{clusterId}</b> in this project. Connect its API server under this name to see its nodes, pods and services here — an
+        environment&apos;s Kubernetes resource links to this page.
+      </Text>
+      <Button leftSection={<IconPlugConnected size={16} />} mt="sm" disabled={!canWrite} onClick={onConnect}>
+        Connect Kubernetes
+      </Button>
+      {!canWrite && (
+        <Text size="xs" c="dimmed">
+          Your role in this project does not allow connecting clusters.
         </Text>
-        <Button leftSection={<IconPlugConnected size={16} />} mt="sm" disabled={!canWrite} onClick={onConnect}>
-          Connect Kubernetes
-        </Button>
-        {!canWrite && (
-          <Text size="xs" c="dimmed">
-            Your role in this project does not allow connecting clusters.
-          </Text>
-        )}
-      </Stack>
-    </Card>
+      )}
+    </ClusterNotice>
   );
 }

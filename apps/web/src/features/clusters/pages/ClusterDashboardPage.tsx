@@ -8,15 +8,7 @@ import { useProjectPermission } from '../../../api/permissions';
 import { useCurrentProject } from '../../../api/session';
 import { PageHeader } from '../../../ui/PageHeader';
 import { useErrorToast } from '../../../ui/use-error-toast';
-import {
-  DeployDialog,
-  DeployingModal,
-  UndeployModal,
-  useMicroservices,
-  useMicroservicesStatus,
-  type RolloutState,
-  type ServiceInCluster,
-} from '../../services';
+import { DeployDialog, DeployingModal, UndeployModal, useMicroservices, type RolloutState, type ServiceInCluster } from '../../services';
 import { useCluster } from '../api/get-cluster';
 import { useClusterStatus } from '../api/get-cluster-status';
 import { useNamespaces } from '../api/list-namespaces';
@@ -34,8 +26,8 @@ const LIST_PATH = '/kubernetes/clusters';
 /**
  * /kubernetes/clusters/:clusterId (spec delivery §2, §4): the header card, the CPU / memory / deployments / pods
  * charts, the namespace tabs with their services (redeploy, undeploy), the side menu to deploy a service and the
- * deploying modal. Status and services are polled every 10 s; on an error the figures stay empty with a toast; a
- * 402 replaces the dashboard with the trial-expired page.
+ * deploying modal. The status (its services table rows included) is polled every 10 s; on an error the figures stay
+ * empty with a toast; a 402 replaces the dashboard with the trial-expired page.
  */
 export default function ClusterDashboardPage() {
   const { clusterId = '' } = useParams();
@@ -56,7 +48,6 @@ export default function ClusterDashboardPage() {
   const notConnected = [cluster.error, status.error].some((e) => isApiError(e) && e.status === 404);
   const [connecting, setConnecting] = useState(false);
   const namespaces = useNamespaces(projectId, clusterId, !expired && !notConnected);
-  const services = useMicroservicesStatus(projectId, clusterId, !expired && !notConnected);
   const catalogue = useMicroservices(projectId);
   // One toast for one failure: an unreachable cluster fails its status and its namespaces with the same message.
   useErrorToast(notConnected ? null : (status.error ?? namespaces.error ?? cluster.error));
@@ -110,9 +101,9 @@ export default function ClusterDashboardPage() {
             clusterId={clusterId}
             namespaces={namespaces.data}
             loading={namespaces.isPending && Boolean(projectId)}
-            services={services.data}
-            servicesLoading={services.isPending && Boolean(projectId)}
-            servicesError={services.isError && !services.data && !isPlanLimit(services.error) ? errorMessage(services.error) : null}
+            services={status.data?.microservicesStatus}
+            servicesLoading={status.isPending && Boolean(projectId)}
+            servicesError={status.isError && !status.data ? errorMessage(status.error) : null}
             canWrite={canWrite}
             onAction={onAction}
           />
