@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 // `npm start`'s web step: builds apps/web only when its inputs changed since the last build,
 // so a restart on an unchanged checkout does not spend 8–22 s in Vite (issue 14).
-// The inputs are fingerprinted by path, size and mtime; the fingerprint is kept in dist/.inputs.
+// The inputs are hashed by content (a checkout or `touch` alone does not rebuild); the hash is kept in dist/.inputs.
 import fs from 'node:fs';
 import path from 'node:path';
-import crypto from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { fingerprint as hashInputs } from './fingerprint.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const web = path.join(root, 'apps/web');
@@ -22,16 +22,7 @@ const inputs = [
   'package-lock.json',
 ];
 
-function* files(p) {
-  const st = fs.statSync(p, { throwIfNoEntry: false });
-  if (!st) return;
-  if (!st.isDirectory()) return yield [p, st];
-  for (const name of fs.readdirSync(p).sort()) yield* files(path.join(p, name));
-}
-
-const hash = crypto.createHash('sha256');
-for (const input of inputs) for (const [p, st] of files(path.join(root, input))) hash.update(`${path.relative(root, p)}\0${st.size}\0${st.mtimeMs}\n`);
-const fingerprint = hash.digest('hex');
+const fingerprint = hashInputs(root, inputs);
 
 const built = fs.existsSync(path.join(web, 'dist/index.html')) && fs.readFileSync(stamp, { encoding: 'utf8', flag: 'a+' }) === fingerprint;
 if (built && !process.argv.includes('--force')) {
