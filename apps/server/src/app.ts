@@ -1,6 +1,5 @@
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerFactory } from 'fastify';
 import { serializerCompiler, validatorCompiler, jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -16,7 +15,7 @@ import { createMailer } from './platform/mail.js';
 import { createRealtime } from './platform/realtime.js';
 import { createArtifactStore } from './platform/artifacts.js';
 import { createHooks } from './platform/hooks.js';
-import { serveSpa } from './platform/spa.js';
+import { serveSpa, webDistOf } from './platform/spa.js';
 import { moduleList, type ModuleParts, type Platform } from './platform/module.js';
 import { createSandbox } from './integrations/executor/sandbox.js';
 import { runShutdownSteps, STOP_RUNS_WITHIN_MS } from './platform/shutdown.js';
@@ -85,8 +84,6 @@ declare module 'fastify' {
   }
 }
 
-const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
-
 /**
  * Builds the whole Gantry app: database + migrations, job queues, modules, routes, OpenAPI,
  * the SPA and socket.io. `database` may be handed in (tests share one), otherwise it opens from config.
@@ -96,6 +93,8 @@ export interface BuildAppOptions {
   baseUrl?: () => string;
   /** Stand-ins handed in by tests, per module. */
   overrides?: ModuleOverrides;
+  /** The HTTP server made before the app (platform/front-door.ts); by default Fastify makes its own. */
+  serverFactory?: FastifyServerFactory;
 }
 
 export async function buildApp(config: Config, opts: BuildAppOptions = {}): Promise<FastifyInstance> {
@@ -105,6 +104,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
     // Off unless TRUST_PROXY names the proxy: otherwise X-Forwarded-For lets a client pick its address (and rate-limit key).
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 5 * 1024 * 1024,
+    ...(opts.serverFactory ? { serverFactory: opts.serverFactory } : {}),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -231,7 +231,7 @@ async function mountHttp(app: FastifyInstance, config: Config, database: Databas
   }
   app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true, database: database.kind }));
 
-  const webDist = config.GANTRY_WEB_DIST ? path.resolve(config.GANTRY_WEB_DIST) : defaultWebDist;
+  const webDist = webDistOf(config);
   if (!(await serveSpa(app, webDist))) {
     app.log.warn(`No built web app at ${webDist}; serving the API only (run "npm run build -w @gantry/web").`);
   }

@@ -1,10 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { loadConfig } from './config.js';
 import { startGantry } from './server.js';
-import { openDatabase } from './platform/db.js';
-import { createBillingService } from './modules/billing/billing.service.js';
-import { createBillingStore } from './modules/billing/billing.store.js';
-import { plansCommand } from './plans-command.js';
 
 /** A stop that has not ended by then (runs get 10 s, sockets, queue and database a few more) exits anyway. */
 const STOP_DEADLINE_MS = 30_000;
@@ -57,6 +53,13 @@ async function main(argv: string[]) {
   const [command = 'all', ...rest] = argv;
   if (command === 'migrate' || command === 'promo-codes' || command === 'plans') {
     const config = loadConfig();
+    // imported here: a server start loads them after it listens (server.ts)
+    const [{ openDatabase }, { createBillingService }, { createBillingStore }, { plansCommand }] = await Promise.all([
+      import('./platform/db.js'),
+      import('./modules/billing/billing.service.js'),
+      import('./modules/billing/billing.store.js'),
+      import('./plans-command.js'),
+    ]);
     const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
     if (command === 'promo-codes') {
       const flag = (name: string, dflt: string) => {

@@ -1,10 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 
 /** Hashed build output (Vite's assets/): its name changes with its content, so browsers keep it for good. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** The built web app: GANTRY_WEB_DIST, else apps/web/dist of this checkout. */
+export const webDistOf = (config: { GANTRY_WEB_DIST?: string }) =>
+  config.GANTRY_WEB_DIST ? path.resolve(config.GANTRY_WEB_DIST) : path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
 
 /**
  * Serves the built SPA: files of `webDist` (their .br/.gz siblings when the browser takes them),

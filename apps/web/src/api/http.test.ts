@@ -27,6 +27,23 @@ describe('http client', () => {
     expect(calls[0]).toMatchObject({ method: 'GET', url: '/ms-project/projects', auth: 'Bearer id-1' });
   });
 
+  it('sends a call again while the server answers that it is starting, and not after another 503', async () => {
+    signIn('id-1');
+    const starting = {
+      status: 503,
+      body: { message: 'Gantry is starting; try again in a moment', code: 'Starting' },
+      headers: { 'x-gantry-starting': '1', 'retry-after': '0' },
+    };
+    let n = 0;
+    const calls = installFakeFetch(() => (++n < 3 ? starting : { status: 201, body: { id: 'p1' } }));
+    await expect(http.post('/ms-project/projects', { name: 'Shop' })).resolves.toEqual({ id: 'p1' });
+    expect(calls.map((c) => [c.method, c.url, c.body])).toEqual(Array(3).fill(['POST', '/ms-project/projects', { name: 'Shop' }]));
+
+    const other = installFakeFetch(() => ({ status: 503, body: { message: 'down', code: 'Unavailable' } }));
+    await expect(http.get('/ms-project/projects')).rejects.toMatchObject({ status: 503 });
+    expect(other).toHaveLength(1);
+  });
+
   it('stores tokens with the expiration date computed from expiresIn seconds', () => {
     const before = Date.now();
     session.saveTokens({ idToken: 'a', refreshToken: 'b', expiresIn: 60 });

@@ -15,6 +15,10 @@ export interface RequestOptions {
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/** The server's mark on the 503 it answers while starting, and how long calls wait for it to be ready. */
+const STARTING_HEADER = 'x-gantry-starting';
+const STARTING_WAIT_MS = 120_000;
+
 function buildUrl(path: string, query?: RequestOptions['query']) {
   // Same origin: the API and the SPA are served together (vite proxies /ms-* in dev).
   const url = new URL(path, window.location.origin);
@@ -28,12 +32,16 @@ async function send(method: Method, path: string, opts: RequestOptions, token: s
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
-  return fetch(buildUrl(path, opts.query), {
-    method,
-    headers,
-    body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
-    signal: opts.signal,
-  });
+  const url = buildUrl(path, opts.query);
+  const body = opts.body !== undefined ? JSON.stringify(opts.body) : undefined;
+  for (let waited = 0; ;) {
+    const res = await fetch(url, { method, headers, body, signal: opts.signal });
+    // Gantry is still starting (platform/front-door.ts): nothing was done with the call, so it is sent again.
+    if (res.status !== 503 || !res.headers.has(STARTING_HEADER) || waited >= STARTING_WAIT_MS) return res;
+    const pause = Math.min(Number(res.headers.get('retry-after') ?? 1) || 0, 5) * 1000;
+    await new Promise((r) => setTimeout(r, pause));
+    waited += Math.max(pause, 100);
+  }
 }
 
 async function parse<T>(res: Response): Promise<T> {

@@ -30,7 +30,8 @@ export interface FakeCall {
   body: unknown;
 }
 
-export type Responder = (call: FakeCall) => { status: number; body?: unknown } | Promise<{ status: number; body?: unknown }>;
+type FakeAnswer = { status: number; body?: unknown; headers?: Record<string, string> };
+export type Responder = (call: FakeCall) => FakeAnswer | Promise<FakeAnswer>;
 
 export function installFakeFetch(responder: Responder) {
   const calls: FakeCall[] = [];
@@ -43,8 +44,8 @@ export function installFakeFetch(responder: Responder) {
       body: init.body ? JSON.parse(String(init.body)) : undefined,
     };
     calls.push(call);
-    const { status, body } = await responder(call);
-    return new Response(body === undefined ? '' : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+    const { status, body, headers: extra } = await responder(call);
+    return new Response(body === undefined ? '' : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...extra } });
   }) as typeof fetch;
   return calls;
 }
