@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { describe, it, expect, afterEach, afterAll } from 'vitest';
 import { mockClient } from 'aws-sdk-client-mock';
 import { AssumeRoleCommand, STSClient, STSServiceException } from '@aws-sdk/client-sts';
-import { createAwsVerifier, isAwsHostIdentityMissing } from './aws.js';
+import { createAwsVerifier } from './aws.js';
+import { isAwsHostIdentityMissing } from './index.js';
 
 const ROLE = 'arn:aws:iam::111122223333:role/GantryDeployer';
 

@@ -44,11 +44,3 @@ export function createAwsVerifier(opts: AwsVerifierOptions = {}): CloudVerifier[
   };
 }
 
-/**
- * Whether a failure means this host has no AWS identity at all: the SDK's default chain found no credentials
- * (no AWS_* variables, profile, web identity, container or instance role), so STS was never asked. A refusal
- * by the customer's account (AccessDenied on AssumeRole) is something else.
- */
-export function isAwsHostIdentityMissing(err: unknown): boolean {
-  return (err as { name?: unknown } | null)?.name === 'CredentialsProviderError';
-}

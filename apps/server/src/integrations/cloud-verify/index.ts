@@ -3,9 +3,10 @@
  * works (before saving it) and hand out the credentials a deployment needs. The real adapters use the
  * providers' own SDKs with Gantry's own identity from each SDK's default chain; tests hand in stubs.
  */
-import { createAwsVerifier, isAwsHostIdentityMissing, type AwsVerifierOptions } from './aws.js';
-import { createAzureVerifier, type AzureVerifierOptions } from './azure.js';
-import { createGcpVerifier, type GcpVerifierOptions } from './gcp.js';
+import { lazy } from '../../platform/lazy.js';
+import type { AwsVerifierOptions } from './aws.js';
+import type { AzureVerifierOptions } from './azure.js';
+import type { GcpVerifierOptions } from './gcp.js';
 
 export interface AwsAssumeRoleInput {
   roleArn: string;
@@ -48,9 +49,25 @@ export interface CloudVerifierOptions {
   gcp?: GcpVerifierOptions;
 }
 
-/** The real adapters (AWS SDK v3 STS, @azure/identity, google-auth-library). */
+/** The real adapters (AWS SDK v3 STS, @azure/identity, google-auth-library), each SDK loaded on its first use. */
 export function createCloudVerifier(opts: CloudVerifierOptions = {}): CloudVerifier {
-  return { aws: createAwsVerifier(opts.aws), azure: createAzureVerifier(opts.azure), gcp: createGcpVerifier(opts.gcp) };
+  const aws = lazy(async () => (await import('./aws.js')).createAwsVerifier(opts.aws));
+  const azure = lazy(async () => (await import('./azure.js')).createAzureVerifier(opts.azure));
+  const gcp = lazy(async () => (await import('./gcp.js')).createGcpVerifier(opts.gcp));
+  return {
+    aws: { assumeRole: async (input) => (await aws()).assumeRole(input) },
+    azure: { getToken: async (input) => (await azure()).getToken(input) },
+    gcp: { impersonate: async (input) => (await gcp()).impersonate(input) },
+  };
+}
+
+/**
+ * Whether a failure means this host has no AWS identity at all: the SDK's default chain found no credentials
+ * (no AWS_* variables, profile, web identity, container or instance role), so STS was never asked. A refusal
+ * by the customer's account (AccessDenied on AssumeRole) is something else.
+ */
+export function isAwsHostIdentityMissing(err: unknown): boolean {
+  return (err as { name?: unknown } | null)?.name === 'CredentialsProviderError';
 }
 
 /** A short, loggable reason of a provider failure (error name and message; never the request's secrets). */
@@ -61,5 +78,4 @@ export function failureReason(err: unknown): string {
   return `${name}: ${message}`.slice(0, 500);
 }
 
-export { createAwsVerifier, createAzureVerifier, createGcpVerifier, isAwsHostIdentityMissing };
 export type { AwsVerifierOptions, AzureVerifierOptions, GcpVerifierOptions };

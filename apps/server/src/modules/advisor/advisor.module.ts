@@ -1,11 +1,14 @@
 import { defineModule } from '../../platform/module.js';
-import { collectAdvisorStats } from '../../integrations/aws-advisor/index.js';
+import { lazy } from '../../platform/lazy.js';
 import { sessionFromEnv } from '../../integrations/aws-resources/session.js';
 import type { BillingService } from '../billing/billing.port.js';
 import type { CloudAccountsService } from '../cloud-accounts/cloud-accounts.port.js';
 import { createAdvisorStore } from './advisor.store.js';
 import { createAdvisorService, type CollectStats } from './advisor.service.js';
 import { advisorRoutes } from './advisor.routes.js';
+
+/** The AWS SDK clients load when the advisor first asks AWS. */
+const awsAdvisor = lazy(() => import('../../integrations/aws-advisor/index.js'));
 
 /** The waste advisor of the Cloud Waste Manager: idle and low-use resources of a connected AWS account. */
 export const advisorModule = defineModule({
@@ -21,7 +24,7 @@ export const advisorModule = defineModule({
         overrides.collect ??
         (async (projectId, q, now) => {
           const session = sessionFromEnv(q.awsRegion, await cloudAccounts.credentialsFor(projectId, 'aws', q.awsAccountId));
-          return collectAdvisorStats({ ...session, tag: q.tagKey && q.tagValue ? { key: q.tagKey, value: q.tagValue } : undefined }, now);
+          return (await awsAdvisor()).collectAdvisorStats({ ...session, tag: q.tagKey && q.tagValue ? { key: q.tagKey, value: q.tagValue } : undefined }, now);
         }),
     });
     return { api: advisor, routes: [{ prefix: '/ms-cloud-cost-optimizer', plugin: advisorRoutes({ advisor, guards: platform.guards }) }] };

@@ -7,13 +7,13 @@ import { createStripePayments } from './billing.stripe.js';
 /** Payment plans, subscriptions and plan gates (402). */
 export const billingModule = defineModule({
   name: 'billing',
-  create(platform) {
+  async create(platform) {
     const { config } = platform;
     if (config.STRIPE_SECRET_KEY && !config.STRIPE_WEBHOOK_SECRET)
       throw new Error('STRIPE_SECRET_KEY needs STRIPE_WEBHOOK_SECRET (the webhook endpoint signing secret, whsec_…)');
     const cards =
       config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET
-        ? createStripePayments({ secretKey: config.STRIPE_SECRET_KEY, webhookSecret: config.STRIPE_WEBHOOK_SECRET, apiBase: config.STRIPE_API_BASE })
+        ? await createStripePayments({ secretKey: config.STRIPE_SECRET_KEY, webhookSecret: config.STRIPE_WEBHOOK_SECRET, apiBase: config.STRIPE_API_BASE })
         : null;
     const billing = createBillingService({ store: createBillingStore(platform.db, platform.database.cache), cards, baseUrl: platform.baseUrl });
     return {

@@ -1,5 +1,3 @@
-import Stripe from 'stripe';
-
 export interface CheckoutRequest {
   projectId: string;
   planId: string;
@@ -24,8 +22,12 @@ export interface CardPayments {
   setRenewal(subscriptionId: string, enabled: boolean): Promise<void>;
 }
 
-/** Stripe Checkout through the official SDK; `apiBase` points it at another host (a stand-in). */
-export function createStripePayments(o: { secretKey: string; webhookSecret: string; apiBase?: string }): CardPayments {
+/**
+ * Stripe Checkout through the official SDK; `apiBase` points it at another host (a stand-in).
+ * The SDK is loaded here, only when Stripe is configured (issue 14: start-up).
+ */
+export async function createStripePayments(o: { secretKey: string; webhookSecret: string; apiBase?: string }): Promise<CardPayments> {
+  const { default: Stripe } = await import('stripe');
   const base = o.apiBase ? new URL(o.apiBase) : null;
   const stripe = new Stripe(o.secretKey, {
     ...(base && { host: base.hostname, port: base.port || (base.protocol === 'https:' ? 443 : 80), protocol: base.protocol === 'http:' ? 'http' : 'https' }),

@@ -1,5 +1,5 @@
 import { defineModule } from '../../platform/module.js';
-import { changeTaggedState, listResources, tagResources } from '../../integrations/aws-resources/index.js';
+import { lazy } from '../../platform/lazy.js';
 import { sessionFromEnv } from '../../integrations/aws-resources/session.js';
 import type { BillingService } from '../billing/billing.port.js';
 import type { CloudAccountsService } from '../cloud-accounts/cloud-accounts.port.js';
@@ -8,6 +8,9 @@ import { createScheduleRunsStore } from './schedule-runs.store.js';
 import { createSchedulesService } from './schedules.service.js';
 import { createScheduler, type Execute } from './schedules.scheduler.js';
 import { schedulesRoutes } from './schedules.routes.js';
+
+/** The AWS SDK clients load when a schedule first touches AWS. */
+const aws = lazy(() => import('../../integrations/aws-resources/index.js'));
 
 type Deps = Parameters<typeof createSchedulesService>[0];
 type ChangeState = (projectId: string, schedule: Parameters<Execute>[0], action: Parameters<Execute>[1], only?: 'rds') => ReturnType<Execute>;
@@ -29,7 +32,7 @@ export const schedulesModule = defineModule({
     const changeState: ChangeState =
       overrides.changeState ??
       (async (projectId, schedule, action, only) =>
-        changeTaggedState(
+        (await aws()).changeTaggedState(
           { ...(await session(projectId, schedule.awsAccountId, schedule.awsRegion)), tagKey: schedule.resourcesTagKey, tagValue: schedule.resourcesTagValue },
           action,
           only,
@@ -50,10 +53,11 @@ export const schedulesModule = defineModule({
       awsAccountIds: async (projectId) => (await cloudAccounts.listAws(projectId)).map((a) => a.id),
       listResources:
         overrides.listResources ??
-        (async (projectId, where) => listResources(await session(projectId, where.awsAccountId, where.awsRegion), where.awsAccountId)),
+        (async (projectId, where) => (await aws()).listResources(await session(projectId, where.awsAccountId, where.awsRegion), where.awsAccountId)),
       tag:
         overrides.tag ??
-        (async (projectId, where, refs, tag, remove) => tagResources(await session(projectId, where.awsAccountId, where.awsRegion), refs, tag, remove)),
+        (async (projectId, where, refs, tag, remove) =>
+          (await aws()).tagResources(await session(projectId, where.awsAccountId, where.awsRegion), refs, tag, remove)),
     });
     return {
       api: schedules,
