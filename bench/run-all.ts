@@ -77,6 +77,8 @@ table([
   line('the same on PGlite', listOn('PGlite'), { min: 0.2, digits: 3 }),
   line('npm start again on an existing data dir → first answer (s)', spread(starts.again.map((r) => r.ms / 1000)), { max: 5 }),
   line('npm start on a fresh data dir → first answer (s)', spread(starts.fresh.map((r) => r.ms / 1000)), { max: 10 }),
+  line('npm start again → API ready, /healthz 200 (s)', spread(starts.again.map((r) => r.apiMs / 1000)), {}),
+  line('npm start, fresh data dir → API ready, /healthz 200 (s)', spread(starts.fresh.map((r) => r.apiMs / 1000)), {}),
   line('initial JS, gzip, of /login (KB)', kb('/login'), { max: 250, digits: 0 }),
   line('initial JS, gzip, of /projects (KB)', kb('/projects'), { max: 250, digits: 0 }),
   line('list endpoints with 2,000 pipelines, 10,000 builds, 200 projects: p95, slowest list at 10× history (ms)', worstList(scaled), { max: 100, digits: 1 }),
