@@ -1,23 +1,24 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { CatchAll, GuestOnly, PageLoader, RequireAuth } from './guards';
-import { accountRoutes } from '../features/account';
-import { advisorRoutes } from '../features/advisor';
-import { adminPlanRoutes } from '../features/admin-plans';
-import { guestRoutes, setPasswordRoutes } from '../features/auth';
-// The clusters routes come from their file: the clusters index is what other features import (services reads clusters).
+import { accountRoutes } from '../features/account/routes';
+import { advisorRoutes } from '../features/advisor/routes';
+import { adminPlanRoutes } from '../features/admin-plans/routes';
+import { guestRoutes, setPasswordRoutes } from '../features/auth/routes';
+// Each feature's routes file (lazy pages only), not its index: an index re-exports components and hooks other
+// features use, which would otherwise be loaded with the first page (issue 14: initial JavaScript).
 import { clusterRoutes } from '../features/clusters/routes';
-import { componentRoutes } from '../features/components';
-import { costExplorerRoutes } from '../features/cost-explorer';
-import { environmentRoutes } from '../features/environments';
-import { notFoundRoutes } from '../features/not-found';
-import { outboxRoutes } from '../features/outbox';
-import { overviewRoutes } from '../features/overview';
-import { pipelineRoutes } from '../features/pipelines';
-import { projectRoutes } from '../features/projects';
-import { registryRoutes } from '../features/registries';
-import { scheduleRoutes } from '../features/schedules';
-import { serviceRoutes } from '../features/services';
-import { settingsRoutes } from '../features/settings';
+import { componentRoutes } from '../features/components/routes';
+import { costExplorerRoutes } from '../features/cost-explorer/routes';
+import { environmentRoutes } from '../features/environments/routes';
+import { notFoundRoutes } from '../features/not-found/routes';
+import { outboxRoutes } from '../features/outbox/routes';
+import { overviewRoutes } from '../features/overview/routes';
+import { pipelineRoutes } from '../features/pipelines/routes';
+import { projectRoutes } from '../features/projects/routes';
+import { registryRoutes } from '../features/registries/routes';
+import { scheduleRoutes } from '../features/schedules/routes';
+import { serviceRoutes } from '../features/services/routes';
+import { settingsRoutes } from '../features/settings/routes';
 import { lazyPage } from '../ui/lazy-page';
 
 /** The route table of spec §2.1. */
