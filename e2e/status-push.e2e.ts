@@ -2,7 +2,9 @@
  * Statuses never lag their logs (issue 13), in headless Chromium: with the page's polls made very
  * slow (the `gantry:poll-scale` knob), a build step's card turns running while its log streams and
  * SUCCEEDED once it ends, and the build with it — what the page shows can only have come over the socket.
- * The steps wait on gates this test opens, so nothing depends on timing.
+ * The steps wait on gates this test opens, so nothing depends on timing. With them, two newcomer
+ * fixes of the same issue: a failed-login toast does not outlive the next successful login, and the
+ * insights page of a missing environment offers no deployment.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -84,5 +86,28 @@ describe('statuses pushed over the socket', () => {
     await expect.poll(() => logs.textContent(), { timeout: 60_000 }).toContain('streaming line two');
     await card('Stream').getByLabel('Succeeded', { exact: true }).waitFor({ timeout: 10_000 });
     await page.getByTestId('build-status').getByText('SUCCEEDED', { exact: true }).first().waitFor({ timeout: 10_000 });
+  });
+
+  test('a failed-login toast does not survive the next successful login', async () => {
+    const fresh = await stack.newPage();
+    await fresh.goto('/login');
+    await fresh.getByLabel('Username').fill(USER.email);
+    await fresh.getByLabel('Password', { exact: true }).fill('Wrong-password1');
+    await fresh.getByRole('button', { name: 'Log In', exact: true }).click();
+    const refusal = fresh.getByRole('alert').filter({ hasText: 'Incorrect username or password.' });
+    await refusal.waitFor();
+    await fresh.getByLabel('Password', { exact: true }).fill(USER.password);
+    await fresh.getByRole('button', { name: 'Log In', exact: true }).click();
+    await fresh.waitForURL('**/projects');
+    // the refusal would stay 8 s by itself: gone at once means the login closed it
+    await expect.poll(() => refusal.count(), { timeout: 2_000 }).toBe(0);
+  });
+
+  test("a missing environment's insights page says so and offers no deployment", async () => {
+    await page.goto('/environments/00000000-0000-4000-8000-000000000000/deployment-insights');
+    await page.getByText('Environment not available', { exact: true }).waitFor();
+    await page.getByRole('link', { name: 'Back to Environments', exact: true }).waitFor();
+    expect(await page.getByText('Create new Deployment').count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'View Environment', exact: true }).count()).toBe(0);
   });
 });

@@ -9,6 +9,8 @@ const base = { withCloseButton: true, autoClose: 5000 } as const;
 export const UPGRADE_PATH = '/settings?tab=billing';
 
 export const toast = {
+  /** Closes every toast shown or waiting (a login: what the signed-out attempts said no longer holds). */
+  clear: () => notifications.clean(),
   success: (message: string, title?: string) => notifications.show({ ...base, color: 'teal', title, message }),
   info: (message: string, title?: string) => notifications.show({ ...base, color: 'blue', title, message }),
   /** Closes a toast before its time (shown ones answer their id), e.g. a 'Please wait...' once the wait is over. */

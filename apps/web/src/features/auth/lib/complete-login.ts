@@ -1,10 +1,12 @@
 import type { LoginAnswer } from '@gantry/contracts';
 import { session } from '../../../api/session';
 import { queryClient } from '../../../api/query-client';
+import { toast } from '../../../api/toast';
 
-/** Stores a successful login answer (tokens, expiry, profile); a new user starts with a clean cache. */
+/** Stores a successful login answer (tokens, expiry, profile); a new user starts with a clean cache and no toast of a failed attempt. */
 export function completeLogin(answer: Extract<LoginAnswer, { done: true }>) {
   queryClient.clear();
+  toast.clear();
   session.saveTokens(answer);
   session.saveProfile(answer.profile);
 }
