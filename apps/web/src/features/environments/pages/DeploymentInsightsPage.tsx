@@ -1,9 +1,9 @@
 import { Anchor, Button, Card, Grid, Stack, Text, ThemeIcon } from '@mantine/core';
-import { IconRocket } from '@tabler/icons-react';
+import { IconMapPinOff, IconRocket } from '@tabler/icons-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
 import { lastGoodVersions } from '@gantry/contracts';
-import { isPlanLimit } from '../../../api/errors';
+import { errorMessage, isPlanLimit } from '../../../api/errors';
 import { useCurrentProject } from '../../../api/session';
 import { toast, UPGRADE_PATH } from '../../../api/toast';
 import { EmptyState } from '../../../ui/EmptyState';
@@ -35,6 +35,8 @@ function Insights({ projectId, stageId }: { projectId: string; stageId: string }
   useErrorToast(history.error);
   const list = useMemo(() => history.data?.deployments ?? [], [history.data]);
   const limited = history.data?.limitedByPlan || isPlanLimit(history.error);
+  // a missing environment (deleted, or another project's) has nothing to deploy: no deployment is offered
+  const unavailable = (stage.isError || history.isError) && !limited;
 
   useEffect(() => {
     if (!list.length) return;
@@ -61,15 +63,34 @@ function Insights({ projectId, stageId }: { projectId: string; stageId: string }
         title="Deployment Insights"
         description={stage.data ? `Every deployment of ${stage.data.name}` : undefined}
         actions={
-          <Button variant="default" component={Link} to={`/environments/${stageId}`}>
-            View Environment
-          </Button>
+          !unavailable && (
+            <Button variant="default" component={Link} to={`/environments/${stageId}`}>
+              View Environment
+            </Button>
+          )
         }
       />
       <Grid gutter="lg">
         <Grid.Col span={{ base: 12, md: 8 }}>
           <Stack gap="sm" data-testid="deployment-list">
-            {history.isPending ? (
+            {unavailable ? (
+              <Card withBorder radius="md" padding={0}>
+                <EmptyState
+                  title="Environment not available"
+                  icon={
+                    <ThemeIcon size={56} radius="xl" variant="light" color="gray">
+                      <IconMapPinOff size={28} stroke={1.5} />
+                    </ThemeIcon>
+                  }
+                  description={errorMessage(stage.error ?? history.error, 'This environment could not be loaded.')}
+                  action={
+                    <Button variant="default" component={Link} to="/environments">
+                      Back to Environments
+                    </Button>
+                  }
+                />
+              </Card>
+            ) : history.isPending ? (
               <Text size="sm" c="dimmed">
                 Loading…
               </Text>
