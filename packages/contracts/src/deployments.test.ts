@@ -16,6 +16,7 @@ import {
   canContinueRollback,
   stageInProgress,
   stageNotDeployed,
+  stageLastDeployed,
   lastGoodVersions,
 } from './index.js';
 
@@ -60,6 +61,15 @@ describe('environment enable rules', () => {
   it('not deployed and in progress', () => {
     expect(['NOT_DEPLOYED', 'REVIEW_IN_PROGRESS', 'DELETE_COMPLETE', 'CREATE_COMPLETE'].map(stageNotDeployed)).toEqual([true, true, true, false]);
     expect(['CREATE_IN_PROGRESS', 'REVIEW_IN_PROGRESS', 'DEPLOY_QUEUED', 'CREATE_COMPLETE'].map(stageInProgress)).toEqual([true, false, true, false]);
+  });
+  it('Last Deployed: the last deployment time while deployed, N/A once undeployed or never deployed', () => {
+    const at = '2026-11-20T10:00:00.000Z';
+    expect(stageLastDeployed({ status: 'UPDATE_COMPLETE', lastDeployed: at })).toBe(at);
+    expect(stageLastDeployed({ status: 'DELETE_IN_PROGRESS', lastDeployed: at })).toBe(at); // still deployed while the undeploy runs
+    expect(stageLastDeployed({ status: 'DELETE_FAILED', lastDeployed: at })).toBe(at);
+    expect(stageLastDeployed({ status: 'DELETE_COMPLETE', lastDeployed: at })).toBeNull();
+    expect(stageLastDeployed({ status: 'NOT_DEPLOYED', lastDeployed: null })).toBeNull();
+    expect(stageLastDeployed(undefined)).toBeNull();
   });
   it.each([
     ['NOT_DEPLOYED', { replicate: true, undeploy: false, delete: true, deploy: true, cancel: false }],

@@ -47,6 +47,12 @@ export function stackStatusDisplay(status: string | null | undefined): string {
 /** "Not deployed": Delete is offered instead of Undeploy, last deployed shows N/A. */
 export const NOT_DEPLOYED_STATUSES = ['NOT_DEPLOYED', 'REVIEW_IN_PROGRESS', 'DELETE_COMPLETE'] as const;
 export const stageNotDeployed = (status: string | null | undefined) => !status || (NOT_DEPLOYED_STATUSES as readonly string[]).includes(status);
+/**
+ * The Last Deployed time an environment shows: its last deployment's, or null (N/A) while not deployed
+ * — never deployed, or undeployed (DELETE_COMPLETE), whatever time the last deploy left (spec §4).
+ */
+export const stageLastDeployed = (stage: { status?: string | null; lastDeployed?: string | null } | undefined) =>
+  stage?.lastDeployed && !stageNotDeployed(stage.status) ? stage.lastDeployed : null;
 /** "In progress": ends with IN_PROGRESS, except REVIEW_IN_PROGRESS. DEPLOY_QUEUED counts too (a run is waiting). */
 export const stageInProgress = (status: string | null | undefined) =>
   !!status && ((status.endsWith('IN_PROGRESS') && status !== 'REVIEW_IN_PROGRESS') || status === 'DEPLOY_QUEUED');

@@ -1,12 +1,12 @@
 import { Card, Group, Stack, Text, ThemeIcon, Badge } from '@mantine/core';
 import { IconServer2 } from '@tabler/icons-react';
-import { stageNotDeployed, type Stage } from '@gantry/contracts';
+import { type Stage } from '@gantry/contracts';
 import { AdvisorSummary } from '../../advisor';
-import { RelativeTime } from '../../../ui/RelativeTime';
 import { StatusBadge } from '../../../ui/StatusBadge';
 import { providerLabel, statusLabel, toolLabel } from '../lib/labels';
 import { CostTeaser } from './CostTeaser';
 import { EnvironmentMenu } from './EnvironmentMenu';
+import { LastDeployed } from './LastDeployed';
 
 function Fact({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -68,7 +68,7 @@ export function EnvironmentCard({
           <StatusBadge status={stage.status} label={statusLabel(stage.status)} size="xs" />
         </Fact>
         <Fact label="Last Deployed">
-          {stage.lastDeployed && !stageNotDeployed(stage.status) ? <RelativeTime date={stage.lastDeployed} size="sm" /> : <Text size="sm">N/A</Text>}
+          <LastDeployed stage={stage} />
         </Fact>
         {aws && !costBlocked && (
           <Fact label="Saving Schedule">

@@ -2,17 +2,17 @@ import { Alert, Button, Card, Group, SimpleGrid, Stack, Text, TextInput } from '
 import { IconPlayerStop, IconRotate, IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { canCancelDeployment, canContinueRollback, stageNotDeployed, stackStatusDisplay, type StackEvent } from '@gantry/contracts';
+import { canCancelDeployment, canContinueRollback, stackStatusDisplay, type StackEvent } from '@gantry/contracts';
 import { useCurrentProject } from '../../../api/session';
 import { toast } from '../../../api/toast';
 import { ConfirmModal } from '../../../ui/ConfirmModal';
 import { DataTable } from '../../../ui/DataTable';
 import { PageHeader } from '../../../ui/PageHeader';
-import { RelativeTime } from '../../../ui/RelativeTime';
 import { StatusBadge } from '../../../ui/StatusBadge';
 import { useStage } from '../api/stages';
 import { useDeployment, useEvents, useStageActions } from '../api/deployments';
 import { TerraformLog } from '../components/TerraformLog';
+import { LastDeployed } from '../components/LastDeployed';
 
 /**
  * /environments/{stageId}/details (spec §2 "Deployment details"): the live terraform log of the
@@ -92,7 +92,7 @@ export default function DeploymentDetailsPage() {
             <Text size="xs" c="dimmed">
               Last deployed
             </Text>
-            {s?.lastDeployed && !stageNotDeployed(s.status) ? <RelativeTime date={s.lastDeployed} size="sm" /> : <Text size="sm">N/A</Text>}
+            <LastDeployed stage={s} />
           </div>
           <TextInput
             placeholder="Search by status..."

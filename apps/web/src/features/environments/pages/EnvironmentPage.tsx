@@ -8,7 +8,6 @@ import {
   deploymentMinutes,
   environmentActions,
   missingTargetAccount,
-  stageNotDeployed,
   stageInProgress,
   COST_TAG_KEY,
   scheduleActionToast,
@@ -23,7 +22,6 @@ import { ConfirmModal } from '../../../ui/ConfirmModal';
 import { CopyToClipboard } from '../../../ui/CopyToClipboard';
 import { EmptyState } from '../../../ui/EmptyState';
 import { PageHeader } from '../../../ui/PageHeader';
-import { RelativeTime } from '../../../ui/RelativeTime';
 import { StatusBadge } from '../../../ui/StatusBadge';
 import { useErrorToast } from '../../../ui/use-error-toast';
 import { useStage } from '../api/stages';
@@ -41,6 +39,7 @@ import { ResourceModal } from '../components/ResourceModal';
 import { useEnvironmentActions } from '../hooks/use-environment-actions';
 import { providerLabel, statusLabel, toolLabel } from '../lib/labels';
 import { Permitted } from '../../../ui/Permitted';
+import { LastDeployed } from '../components/LastDeployed';
 
 function Fact({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -257,7 +256,7 @@ export default function EnvironmentPage() {
             <StatusBadge status={s.status} label={statusLabel(s.status)} />
           </Fact>
           <Fact label="Last Deployed">
-            {s.lastDeployed && !stageNotDeployed(s.status) ? <RelativeTime date={s.lastDeployed} size="sm" /> : <Text size="sm">N/A</Text>}
+            <LastDeployed stage={s} />
           </Fact>
           <Fact label="Cloud Provider">
             <Text size="sm">{providerLabel(s.cloudProvider)}</Text>

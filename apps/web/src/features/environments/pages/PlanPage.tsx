@@ -2,16 +2,16 @@ import { Alert, Badge, Button, Card, Group, Loader, SimpleGrid, Stack, Table, Te
 import { IconRocket } from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
-import { planActionTone, stageNotDeployed } from '@gantry/contracts';
+import { planActionTone } from '@gantry/contracts';
 import { errorMessage } from '../../../api/errors';
 import { useCurrentProject } from '../../../api/session';
 import { toast } from '../../../api/toast';
 import { CopyToClipboard } from '../../../ui/CopyToClipboard';
 import { PageHeader } from '../../../ui/PageHeader';
-import { RelativeTime } from '../../../ui/RelativeTime';
 import { useStage } from '../api/stages';
 import { usePlan, useStageActions } from '../api/deployments';
 import { providerLabel, toolLabel } from '../lib/labels';
+import { LastDeployed } from '../components/LastDeployed';
 
 const toneColor = { success: 'teal', fail: 'red', warning: 'yellow', none: 'gray' } as const;
 
@@ -89,7 +89,7 @@ export default function PlanPage() {
             <Text size="xs" c="dimmed">
               Last Deployed
             </Text>
-            {s?.lastDeployed && !stageNotDeployed(s.status) ? <RelativeTime date={s.lastDeployed} size="sm" /> : <Text size="sm">N/A</Text>}
+            <LastDeployed stage={s} />
           </div>
         </SimpleGrid>
       </Card>
