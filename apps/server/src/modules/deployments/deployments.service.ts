@@ -151,8 +151,9 @@ export function createDeploymentsService(deps: {
     }
     const stageStatus = kind === 'UNDEPLOY_RESOURCE' ? stage.status : status;
     await stages.setDeploymentState(stage.id, { status: stageStatus, lastDeploymentId: row.id });
-    await jobs.send(DEPLOYMENT_QUEUE, { deploymentId: row.id });
+    // a free local slot starts it now; the durable job is there for any worker, whichever claims first runs it
     deps.onQueued?.('deployment', row.id);
+    await jobs.send(DEPLOYMENT_QUEUE, { deploymentId: row.id });
     return { deploymentId: row.id, status: stageStatus };
   }
 
@@ -202,8 +203,8 @@ export function createDeploymentsService(deps: {
         await store.removePlan(plan.id);
         throw new Conflict('A deployment of this environment is already running');
       }
-      await jobs.send(PLAN_QUEUE, { planId: plan.id });
       deps.onQueued?.('plan', plan.id);
+      await jobs.send(PLAN_QUEUE, { planId: plan.id });
       return { planId: plan.id };
     },
 
