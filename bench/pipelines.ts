@@ -77,10 +77,12 @@ export async function benchPipelines(runs = Number(process.env.BENCH_RUNS ?? 10)
     const gantryMs: number[] = [];
     const bashMs: number[] = [];
     const firstStepMs: number[] = [];
+    const answerMs: number[] = [];
     for (let i = 0; i < runs + 1; i++) {
       const triggeredAt = Date.now();
       const t0 = performance.now();
       const buildId = await trigger(overheadId);
+      const answeredAt = performance.now();
       const status = await new Promise<string>((resolve) => {
         finished.set(buildId, resolve);
         void call('GET', `${p}/pipelines/${overheadId}/builds/${buildId}`, undefined, idToken).then(
@@ -90,6 +92,7 @@ export async function benchPipelines(runs = Number(process.env.BENCH_RUNS ?? 10)
       if (status !== 'SUCCEEDED') throw new Error(`overhead build ${status}`);
       if (i === 0) continue; // the first run warms caches
       gantryMs.push(performance.now() - t0);
+      answerMs.push(answeredAt - t0);
       const done = await call('GET', `${p}/pipelines/${overheadId}/builds/${buildId}`, undefined, idToken);
       firstStepMs.push(Date.parse(done.steps[0].startDate) - triggeredAt);
       const t1 = performance.now();
@@ -129,6 +132,7 @@ export async function benchPipelines(runs = Number(process.env.BENCH_RUNS ?? 10)
     const sorted = [...firstStepMs].sort((a, b) => a - b);
     return {
       overhead: { gantryMs: spread(gantryMs), bashMs: spread(bashMs), ratio: spread(ratios) },
+      answer: { ms: spread(answerMs) },
       firstStep: { p95Ms: sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)]!, ms: spread(firstStepMs) },
       logs: { lastLineMs: lastLineAt - stepStart, stepMs, ratio: (lastLineAt - stepStart) / stepMs, seqAloneMs: seqAlone },
     };
@@ -145,6 +149,7 @@ export function printPipelines(r: Awaited<ReturnType<typeof benchPipelines>>) {
     { measure: '3-step pipeline, trigger → SUCCEEDED, median (min–max)', value: `${fmtSpread(r.overhead.gantryMs)} ms` },
     { measure: 'same commands with bash directly', value: `${fmtSpread(r.overhead.bashMs, 1)} ms` },
     { measure: 'overhead ratio (per turn)', value: fmtSpread(r.overhead.ratio, 2) },
+    { measure: 'trigger request → its answer (build id), median (min–max)', value: `${fmtSpread(r.answer.ms)} ms` },
     { measure: 'trigger → first step running, p95', value: `${fmt(r.firstStep.p95Ms)} ms` },
     { measure: 'trigger → first step running, median (min–max)', value: `${fmtSpread(r.firstStep.ms)} ms` },
     { measure: '100,000-line step: step start → last line on the websocket', value: `${fmt(r.logs.lastLineMs)} ms` },
