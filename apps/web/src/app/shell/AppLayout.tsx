@@ -1,15 +1,19 @@
 import { AppShell, Box } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { session, useCurrentProject } from '../../api/session';
 import { useRealtimeProject } from '../../api/realtime';
 import { ProjectFormModal, useProjects } from '../../features/projects';
 import { PageLoader } from '../guards';
-import { NotificationsDrawer } from './NotificationsDrawer';
 import { ProjectRail } from './ProjectRail';
-import { SideMenu } from './SideMenu';
 import classes from './AppLayout.module.css';
+
+/** Loaded when first opened: the drawer (and its time formatting) is not needed to show a page. */
+const NotificationsDrawer = lazy(() => import('./NotificationsDrawer').then((m) => ({ default: m.NotificationsDrawer })));
+
+/** The side menu is not on /projects, the page most visits start on: it loads when a page shows it. */
+const SideMenu = lazy(() => import('./SideMenu').then((m) => ({ default: m.SideMenu })));
 
 /** Pages without the side menu (spec §2.1); they do not need a current project either. */
 const MENU_HIDDEN = ['/projects', '/account', '/page-not-found', '/admin'];
@@ -26,6 +30,8 @@ export default function AppLayout() {
   const current = useCurrentProject();
   const [createOpen, createModal] = useDisclosure(false);
   const [notificationsOpen, notificationsDrawer] = useDisclosure(false);
+  const [notificationsUsed, setNotificationsUsed] = useState(false);
+  if (notificationsOpen && !notificationsUsed) setNotificationsUsed(true);
   useRealtimeProject(current?.id);
 
   // Keep the stored current project in step with the list: renamed, permission changed, gone, or none chosen yet.
@@ -68,13 +74,21 @@ export default function AppLayout() {
           onCreate={createModal.open}
           onNotifications={notificationsDrawer.open}
         />
-        {showMenu && <SideMenu project={current} />}
+        {showMenu && (
+          <Suspense fallback={null}>
+            <SideMenu project={current} />
+          </Suspense>
+        )}
       </AppShell.Navbar>
       <AppShell.Main className={classes.main}>
         <Box className={classes.content}>{content}</Box>
       </AppShell.Main>
       <ProjectFormModal opened={createOpen} onClose={createModal.close} />
-      <NotificationsDrawer opened={notificationsOpen} onClose={notificationsDrawer.close} />
+      {notificationsUsed && (
+        <Suspense fallback={null}>
+          <NotificationsDrawer opened={notificationsOpen} onClose={notificationsDrawer.close} />
+        </Suspense>
+      )}
     </AppShell>
   );
 }
