@@ -209,5 +209,12 @@ describe('environments and deployments', () => {
     await page.waitForURL('**/environments');
     await expect.poll(() => page.getByTestId('environment-name').allInnerTexts()).toEqual(['cms']);
     await shot(page, 'environments-list');
+
+    // its deployments stay on the overview's timeline, which says the environment is gone
+    await page.goto('/overview');
+    await page.getByText('Deployment', { exact: true }).click();
+    await page.getByRole('button', { name: 'Timeline deployment staging', exact: true }).first().click();
+    await page.getByText('Environment staging is no longer available', { exact: true }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/overview');
   });
 });

@@ -112,6 +112,8 @@ export function createHooks() {
     componentUsers: createCollector<[componentId: string], string[]>(),
     /** Names of what uses a cloud account (environments); its removal is refused while any do. */
     cloudAccountUsers: createCollector<[projectId: string, account: CloudAccountRef], string[]>(),
+    /** An environment is about to be deleted (deployments keep its timeline entries). */
+    stageRemoving: createSignal<{ projectId: string; stageId: string; stageName: string }>(),
     /** An environment was deleted (deployments remove its terraform files and state). */
     stageRemoved: createSignal<{ stageId: string }>(),
     /** A run ended (notifications tell the project's members). */

@@ -124,6 +124,7 @@ export const deploymentsModule = defineModule({
     // a pipeline's deploy step (target: environment) deploys through this module
     platform.hooks.environmentDeploy.answer(createPipelineDeploy({ deployments: service, stages: needs.stages, components: needs.components }));
     // a deleted environment leaves no terraform files, state or unpacked versions behind
+    platform.hooks.stageRemoving.on((stage) => service.keepTimelineOfRemovedStage(stage));
     platform.hooks.stageRemoved.on(async ({ stageId }) => {
       for (const p of [
         terraform.workDir(stageId),

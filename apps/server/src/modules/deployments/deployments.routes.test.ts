@@ -242,6 +242,29 @@ describe('deployments (real terraform)', () => {
     ]);
   });
 
+  it("keeps a deleted environment's deployments on the timeline, under its name (the overview says it is gone)", async () => {
+    const created = await call('POST', '/stages', writer.idToken, {
+      name: 'doomed',
+      description: 'Deleted soon',
+      cloudProvider: 'aws',
+      infrastructureAsCodeTool: 'terraform',
+      awsAccountId: ACCOUNT,
+      awsRegion: 'eu-central-1',
+    });
+    const doomedId = created.json().stageId as string;
+    await t.app.services.database.executeSql(
+      `insert into deployments (stage_id, project_id, kind, status, active, started_at, finished_at) values ('${doomedId}', '${projectId}', 'UNDEPLOY', 'DELETE_COMPLETE', false, now(), now())`,
+    );
+    expect((await call('DELETE', `/stages/${doomedId}`, writer.idToken)).statusCode).toBe(200);
+    const timeline = async (token: string, pid = projectId) =>
+      (await t.app.inject({ method: 'GET', url: `/ms-elasticsearch/projects/${pid}/timeline?type=Deployment`, headers: bearer(token) })).json().events;
+    const events = await timeline(reader.idToken);
+    expect(events[0]).toMatchObject({ stageId: doomedId, stageName: 'doomed', status: 'DELETE_COMPLETE', entityType: 'STAGE' });
+    expect(events.filter((e: { stageId: string }) => e.stageId === doomedId)).toHaveLength(1);
+    expect(events.some((e: { stageId: string }) => e.stageId === stageId)).toBe(true);
+    expect((await timeline(outsider.idToken, otherProjectId)).some((e: { stageId: string }) => e.stageId === doomedId)).toBe(false);
+  });
+
   it('streams the live log over the websocket', async () => {
     const address = t.app.server.address() as AddressInfo | null;
     if (!address) await t.app.listen({ port: 0, host: '127.0.0.1' });

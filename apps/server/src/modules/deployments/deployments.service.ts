@@ -282,22 +282,43 @@ export function createDeploymentsService(deps: {
       };
     },
 
-    /** The project's latest deployments for the overview's timeline (`type` build answers none). */
+    /**
+     * The project's latest deployments for the overview's timeline (`type` build answers none), with
+     * those of deleted environments, which the overview says are no longer available.
+     */
     async timeline(projectId: string, type?: string): Promise<TimelineEvent[]> {
       if (type && type.toLowerCase() !== 'deployment') return [];
-      const [rows, list] = await Promise.all([store.recentOfProject(projectId, TIMELINE_LIMIT), stages.list(projectId)]);
+      const [rows, removed, list] = await Promise.all([
+        store.recentOfProject(projectId, TIMELINE_LIMIT),
+        store.removedStageTimeline(projectId, TIMELINE_LIMIT),
+        stages.list(projectId),
+      ]);
       const names = new Map(list.map((s) => [s.id, s.name]));
-      return rows.map((d) => ({
-        type: 'deployment',
-        projectId,
-        status: d.status,
-        timestamp: (d.finishedAt ?? d.startedAt ?? d.createdAt).toISOString(),
+      const live = rows.map((d) => ({
         deploymentId: d.id,
         stageId: d.stageId,
         stageName: names.get(d.stageId) ?? d.stageId,
-        entityType: 'STAGE',
+        status: d.status,
+        at: d.finishedAt ?? d.startedAt ?? d.createdAt,
       }));
+      const liveIds = new Set(live.map((d) => d.deploymentId));
+      return [...live, ...removed.filter((d) => !liveIds.has(d.deploymentId))]
+        .sort((a, b) => b.at.getTime() - a.at.getTime())
+        .slice(0, TIMELINE_LIMIT)
+        .map((d) => ({
+          type: 'deployment',
+          projectId,
+          status: d.status,
+          timestamp: d.at.toISOString(),
+          deploymentId: d.deploymentId,
+          stageId: d.stageId,
+          stageName: d.stageName,
+          entityType: 'STAGE',
+        }));
     },
+
+    /** Called before an environment is deleted: its deployments stay on the project's timeline. */
+    keepTimelineOfRemovedStage: (stage: { projectId: string; stageId: string; stageName: string }) => store.keepTimelineOfRemovedStage(stage, TIMELINE_LIMIT),
   };
 }
 export type DeploymentsService = ReturnType<typeof createDeploymentsService>;

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db.js';
-import { deployments, deploymentLogs, deploymentPlans, terraformStates } from './deployments.tables.js';
+import { deployments, deploymentLogs, deploymentPlans, removedStageDeployments, terraformStates } from './deployments.tables.js';
 
 export type DeploymentRow = typeof deployments.$inferSelect;
 export type PlanRow = typeof deploymentPlans.$inferSelect;
@@ -66,6 +66,32 @@ export function createDeploymentsStore(db: Db) {
     /** A project's latest deployments of every environment (the overview's timeline). */
     recentOfProject: (projectId: string, limit: number) =>
       db.select().from(deployments).where(eq(deployments.projectId, projectId)).orderBy(desc(deployments.createdAt)).limit(limit),
+    /** Keeps the timeline entries of an environment about to be deleted (its deployments go with it). */
+    keepTimelineOfRemovedStage: async (stage: { projectId: string; stageId: string; stageName: string }, limit: number) => {
+      const rows = await db
+        .select()
+        .from(deployments)
+        .where(and(eq(deployments.projectId, stage.projectId), eq(deployments.stageId, stage.stageId)))
+        .orderBy(desc(deployments.createdAt))
+        .limit(limit);
+      if (rows.length === 0) return;
+      await db
+        .insert(removedStageDeployments)
+        .values(
+          rows.map((d) => ({
+            deploymentId: d.id,
+            projectId: stage.projectId,
+            stageId: stage.stageId,
+            stageName: stage.stageName,
+            status: d.status,
+            at: d.finishedAt ?? d.startedAt ?? d.createdAt,
+          })),
+        )
+        .onConflictDoNothing();
+    },
+    /** The kept timeline entries of a project's deleted environments, newest first. */
+    removedStageTimeline: (projectId: string, limit: number) =>
+      db.select().from(removedStageDeployments).where(eq(removedStageDeployments.projectId, projectId)).orderBy(desc(removedStageDeployments.at)).limit(limit),
     remove: (id: string) => db.delete(deployments).where(eq(deployments.id, id)),
     update: (id: string, values: Partial<typeof deployments.$inferInsert>) => db.update(deployments).set(values).where(eq(deployments.id, id)),
     /** Takes a queued deployment for this worker; false when another took it first (or it ended). */

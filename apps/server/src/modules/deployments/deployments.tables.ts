@@ -1,6 +1,7 @@
 import { pgTable, uuid, text, timestamp, jsonb, integer, boolean, index, uniqueIndex, primaryKey } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { stages } from '../stages/stages.tables.js';
+import { projects } from '../projects/projects.tables.js';
 
 export interface DeployedResource {
   name: string;
@@ -107,3 +108,22 @@ export const terraformStates = pgTable('terraform_states', {
   sealed: text('sealed').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * The timeline entries of a deleted environment's latest deployments, kept so the overview still
+ * shows them (and says 'Environment {name} is no longer available' when one is opened).
+ */
+export const removedStageDeployments = pgTable(
+  'removed_stage_deployments',
+  {
+    deploymentId: uuid('deployment_id').primaryKey(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    stageId: uuid('stage_id').notNull(),
+    stageName: text('stage_name').notNull(),
+    status: text('status').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('removed_stage_deployments_project_at_idx').on(t.projectId, t.at)],
+);

@@ -45,6 +45,7 @@ export const stagesModule = defineModule({
         idByName: async (projectId, name) => (await components.list(projectId)).find((c) => c.name === name)?.id,
       },
       cloudAccount,
+      removing: (stage) => hooks.stageRemoving.emit(stage),
       removed: (stageId) => hooks.stageRemoved.emit({ stageId }),
     });
     hooks.projectCounts.provide(async (projectIds) => new Map([...(await stages.countsFor(projectIds))].map(([id, n]) => [id, { stagesCount: n }])));

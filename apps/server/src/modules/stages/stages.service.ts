@@ -95,6 +95,8 @@ export function createStagesService(deps: {
   cloudAccount: CloudAccountCheck;
   components: ComponentLookup;
   secrets: SecretBox;
+  /** Told before an environment is deleted (deployments keep its timeline entries). */
+  removing?: (stage: { projectId: string; stageId: string; stageName: string }) => Promise<void>;
   /** Told of every deleted environment (deployments remove its terraform files and state). */
   removed?: (stageId: string) => Promise<void>;
 }) {
@@ -269,6 +271,7 @@ export function createStagesService(deps: {
     async remove(projectId: string, id: string) {
       const row = await get(projectId, id);
       if (stageLocked(row.status)) throw new Conflict('Undeploy the environment before deleting it');
+      await deps.removing?.({ projectId, stageId: id, stageName: row.name });
       await store.delete(projectId, id);
       await deps.removed?.(id);
     },
