@@ -1,4 +1,4 @@
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll, vi } from 'vitest';
 import { io as ioClient } from 'socket.io-client';
 import { createSecretBox, loadMasterKey, hashToken, randomToken } from './secrets.js';
 import { createTestApp, registerUser, createProject, bearer, type TestApp } from '../../test/helpers.js';
@@ -50,6 +50,26 @@ describe('id tokens', () => {
     await expect(tokens.verify(before)).rejects.toMatchObject({ status: 401, message: 'invalid token', extra: { type: 'JsonWebTokenError' } });
     const after = await tokens.sign(claims, { issuedAfter: tokensValidAfter });
     expect((await tokens.verify(after)).sub).toBe(claims.sub);
+  });
+
+  it('checks a signature once but the expiry on every use, and refuses a token altered after it was accepted', async () => {
+    const tokens = createIdTokens(key, 60, async () => ({ tokensValidAfter: null }));
+    const token = await tokens.sign(claims);
+    expect((await tokens.verify(token)).sub).toBe(claims.sub);
+    expect((await tokens.verify(token)).sub).toBe(claims.sub);
+    const [head, body, sig] = token.split('.');
+    const altered = [
+      head,
+      Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body!, 'base64url').toString()), email: 'b@example.com' })).toString('base64url'),
+      sig,
+    ].join('.');
+    await expect(tokens.verify(altered)).rejects.toMatchObject({ status: 401, extra: { type: 'JsonWebTokenError' } });
+    vi.useFakeTimers({ now: Date.now() + 61_000, toFake: ['Date'] });
+    try {
+      await expect(tokens.verify(token)).rejects.toMatchObject({ status: 401, message: 'jwt expired', extra: { type: 'TokenExpiredError' } });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('refuses a token of a user that no longer exists', async () => {

@@ -26,6 +26,31 @@ export function createIdTokens(secret: Uint8Array, ttlSeconds: number, validAfte
   // one key object for the process: given raw bytes, jose imports the key again on every sign and verify
   const key = createSecretKey(secret);
   const invalid = () => new Unauthorized('invalid token', 401, AUTH_ERROR.invalid);
+  const expired = () => new Unauthorized('jwt expired', 401, AUTH_ERROR.expired);
+  // A client sends the same token with every request: its signature is checked once (HMAC through
+  // WebCrypto is most of a cached request's work), its expiry and revocation on every use.
+  const verified = new Map<string, JWTPayload>();
+  const VERIFIED_MAX = 5_000;
+  async function signed(token: string): Promise<JWTPayload> {
+    const kept = verified.get(token);
+    if (kept) {
+      if ((kept.exp ?? 0) * 1000 <= Date.now()) {
+        verified.delete(token);
+        throw expired();
+      }
+      return kept;
+    }
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, key, { issuer: 'gantry', algorithms: ['HS256'] }));
+    } catch (err) {
+      if (err instanceof joseErrors.JWTExpired) throw expired();
+      throw invalid();
+    }
+    if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!);
+    verified.set(token, payload);
+    return payload;
+  }
   return {
     ttlSeconds,
     async sign(claims: IdClaims, opts: { issuedAfter?: Date | null } = {}): Promise<string> {
@@ -39,13 +64,7 @@ export function createIdTokens(secret: Uint8Array, ttlSeconds: number, validAfte
         .sign(key);
     },
     async verify(token: string): Promise<IdClaims> {
-      let payload: JWTPayload;
-      try {
-        ({ payload } = await jwtVerify(token, key, { issuer: 'gantry', algorithms: ['HS256'] }));
-      } catch (err) {
-        if (err instanceof joseErrors.JWTExpired) throw new Unauthorized('jwt expired', 401, AUTH_ERROR.expired);
-        throw invalid();
-      }
+      const payload = await signed(token);
       if (payload.token_use !== 'id' || !payload.sub) throw invalid();
       if (validAfter) {
         // Outside the try: a failing lookup is a server error, not an invalid token.
