@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { integrationMessages } from '@gantry/contracts';
 import { startSlackReceiver, type SlackReceiver } from '@gantry/test-support';
-import { createTestApp, registerUser, createProject, addMember, grantPlan, bearer, type TestApp } from '../../../test/helpers.js';
+import { createTestApp, registerUser, createProject, addMember, grantPlan, bearer, until, type TestApp } from '../../../test/helpers.js';
 
 let t: TestApp;
 let slack: SlackReceiver;
@@ -116,12 +116,16 @@ describe('Slack integration', () => {
     expect((await call('DELETE', `${integrations(projectId)}/slack`, owner.idToken)).statusCode).toBe(200);
     expect((await call('DELETE', `${integrations(projectId)}/slack`, owner.idToken)).statusCode).toBe(404);
     expect((await call('GET', integrations(projectId), owner.idToken)).json().integrations).toEqual([]);
+    const unfinishedJobs = async () =>
+      (
+        (await t.app.services.database.executeSql(`select count(*)::int as n from pgboss.job where name = 'notifications.slack' and state <> 'completed'`))
+          .rows[0] as { n: number }
+      ).n;
+    // the earlier tests' jobs are marked completed just after their message arrives: wait for that first
+    await until(unfinishedJobs, (n) => n === 0, 'earlier Slack jobs to complete');
     const count = slack.messages.length;
     await t.app.services.notifications.buildFinished(build(10));
-    const jobs = await t.app.services.database.executeSql(
-      `select count(*)::int as n from pgboss.job where name = 'notifications.slack' and state <> 'completed'`,
-    );
-    expect((jobs.rows[0] as { n: number }).n).toBe(0);
+    expect(await unfinishedJobs()).toBe(0);
     expect(slack.messages.length).toBe(count);
   });
 });
