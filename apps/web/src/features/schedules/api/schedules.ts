@@ -23,6 +23,9 @@ export const useSchedules = (projectId: string) =>
     enabled: Boolean(projectId),
     select: (d) => d.schedules,
     retry: false,
+    // a 402 stays until the plan changes; refetching it when another screen mounts the list (the lazy side
+    // menu) would put the query back to pending and, for that moment, take the upgrade prompt away
+    retryOnMount: false,
   });
 
 /** Spec §2.1: the Cloud Waste Manager section shows unless the schedules list answers 402 (while it loads, it shows). */
