@@ -2,6 +2,7 @@ import os from 'node:os';
 import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { settledWithin } from './shutdown.js';
+import { createTicker } from './ticker.js';
 
 /**
  * The job kit every kind of run shares (DESIGN §3, §5): claim a queued run by compare-and-set (two
@@ -179,12 +180,11 @@ export function createRunKit<Run, Stale extends StaleRun = StaleRun>(o: RunKitOp
     }
   }
 
-  let recovery: NodeJS.Timeout | undefined;
+  const recovery = createTicker({ name: `${name} recovery`, tick: recover, log });
   /** For a process that runs workers: recovers now (a failure fails the start), then every `recoverEveryMs`. */
   async function start(recoverEveryMs: number) {
     await recover();
-    recovery = setInterval(() => recover().catch((err) => log.error({ err }, `${name} recovery failed`)), recoverEveryMs);
-    recovery.unref();
+    recovery.start(recoverEveryMs, { immediately: false });
   }
 
   /**
@@ -194,10 +194,10 @@ export function createRunKit<Run, Stale extends StaleRun = StaleRun>(o: RunKitOp
    * recovery (lateOnStop 'leave').
    */
   async function stop(withinMs: number) {
-    if (recovery) clearInterval(recovery);
-    recovery = undefined;
+    const recovered = recovery.stop();
     pool.stopping = true;
     for (const r of pool.runs.values()) r.abort.abort(r.stopReason());
+    await recovered;
     if (await settledWithin(Promise.allSettled([...pool.works]), withinMs)) return;
     if (o.lateOnStop === 'leave') {
       log.warn({ runs: [...own] }, `${name}s did not end in time for the server stop; the next start recovers them`);

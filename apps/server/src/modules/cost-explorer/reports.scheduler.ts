@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { createTicker, type TickerTimers } from '../../platform/ticker.js';
 import type { CostExplorerService } from './cost-explorer.service.js';
 import { lastSendAt } from './report-periods.js';
 
@@ -14,10 +15,9 @@ export function createReportsScheduler(deps: {
   reports: Pick<CostExplorerService, 'allReports' | 'sendScheduled'>;
   now?: () => Date;
   log?: Pick<FastifyBaseLogger, 'error'>;
+  timers?: TickerTimers;
 }) {
   const now = deps.now ?? (() => new Date());
-  let timer: NodeJS.Timeout | undefined;
-  let ticking: Promise<void> | undefined;
   const scheduler = {
     /** One pass over every report at the clock's time; a failing report does not hold up the others. */
     async tick() {
@@ -32,21 +32,9 @@ export function createReportsScheduler(deps: {
         }
       }
     },
-    start(everyMs = 60_000) {
-      const run = () => {
-        ticking ??= scheduler
-          .tick()
-          .catch((err) => deps.log?.error({ err }, 'cost reports tick failed'))
-          .finally(() => (ticking = undefined));
-      };
-      run();
-      timer = setInterval(run, everyMs);
-      timer.unref();
-    },
-    async stop() {
-      clearInterval(timer);
-      await ticking;
-    },
+    start: (everyMs = 60_000) => ticker.start(everyMs),
+    stop: () => ticker.stop(),
   };
+  const ticker = createTicker({ name: 'cost reports', tick: () => scheduler.tick(), log: deps.log, timers: deps.timers });
   return scheduler;
 }

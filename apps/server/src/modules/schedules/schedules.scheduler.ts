@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { createTicker, type TickerTimers } from '../../platform/ticker.js';
 import type { StateAction, StateChange } from '../../integrations/aws-resources/index.js';
 import type { ScheduleRow } from './schedules.store.js';
 import type { ScheduleRunsStore } from './schedule-runs.store.js';
@@ -17,7 +18,13 @@ export type Execute = (schedule: ScheduleRow, action: StateAction, only?: 'rds')
  * tick. While a schedule sleeps, its RDS instances are checked once an hour and stopped again
  * (AWS starts a stopped DB instance by itself after 7 days).
  */
-export function createScheduler(deps: { runs: ScheduleRunsStore; execute: Execute; now?: () => Date; log?: Pick<FastifyBaseLogger, 'error'> }) {
+export function createScheduler(deps: {
+  runs: ScheduleRunsStore;
+  execute: Execute;
+  now?: () => Date;
+  log?: Pick<FastifyBaseLogger, 'error'>;
+  timers?: TickerTimers;
+}) {
   const { runs, execute } = deps;
   const now = deps.now ?? (() => new Date());
 
@@ -49,8 +56,6 @@ export function createScheduler(deps: { runs: ScheduleRunsStore; execute: Execut
     if (last?.action === 'stop' && last.status !== 'RUNNING' && last.scheduledFor < hour) await fire(s, 'stop', 'RDS_RESTOP', hour);
   }
 
-  let timer: NodeJS.Timeout | undefined;
-  let ticking: Promise<void> | undefined;
   const scheduler = {
     fire,
     /** One pass over the enabled schedules at the clock's time; a failing schedule does not hold up the others. */
@@ -64,22 +69,10 @@ export function createScheduler(deps: { runs: ScheduleRunsStore; execute: Execut
         }
       }
     },
-    start(everyMs = 30_000) {
-      const run = () => {
-        ticking ??= scheduler
-          .tick()
-          .catch((err) => deps.log?.error({ err }, 'saving schedule tick failed'))
-          .finally(() => (ticking = undefined));
-      };
-      run();
-      timer = setInterval(run, everyMs);
-      timer.unref();
-    },
-    async stop() {
-      clearInterval(timer);
-      await ticking;
-    },
+    start: (everyMs = 30_000) => ticker.start(everyMs),
+    stop: () => ticker.stop(),
   };
+  const ticker = createTicker({ name: 'saving schedules', tick: () => scheduler.tick(), log: deps.log, timers: deps.timers });
   return scheduler;
 }
 export type Scheduler = ReturnType<typeof createScheduler>;
