@@ -13,13 +13,14 @@ import {
 import { fetchAccountCosts, fetchReportLines } from '../../integrations/aws-cost/index.js';
 import { sessionFromEnv } from '../../integrations/aws-resources/session.js';
 import { createCostStore } from './cost-explorer.store.js';
-import { createCostExplorerService } from './cost-explorer.service.js';
+import { createCostExplorerService, SEND_LEASE_MS, type FetchReportLines } from './cost-explorer.service.js';
 import { createReportsScheduler } from './reports.scheduler.js';
 
 /**
  * Cost reports end to end: the AWS stand-in's Cost Explorer through the SDK with the account's
  * role, mails through the queue to a real SMTP server, "Send now" and the schedule with a clock
- * the test moves and two workers on one database (a send time is mailed once).
+ * the test moves and two workers on one database (a send time is mailed once, and again by
+ * another worker when the one that claimed it died mid-send).
  */
 const ACCOUNT = '123456789012';
 const STAGE = 'stage-integration';
@@ -34,7 +35,7 @@ const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
   t.app.inject({ method, url: `/ms-cloud-cost-optimizer/projects/${projectId}${url}`, headers: bearer(owner.idToken), payload });
 
 /** A worker: its own service and scheduler over the same database, mailer and AWS calls as the app's. */
-function worker() {
+function worker(o: { fetchReportLines?: FetchReportLines } = {}) {
   const s = t.app.services;
   const session = async (awsAccountId: string) => sessionFromEnv('us-east-1', await s.cloudAccounts.credentialsFor(projectId, 'aws', awsAccountId));
   const service = createCostExplorerService({
@@ -44,7 +45,7 @@ function worker() {
     now: () => new Date(clock),
     awsAccounts: async (pid) => (await s.cloudAccounts.listAws(pid)).map((a) => ({ awsAccountId: a.id, accountName: a.accountName })),
     fetchCosts: async (_pid, account, now) => fetchAccountCosts(await session(account.awsAccountId), account, now),
-    fetchReportLines: async (_pid, q) => fetchReportLines(await session(q.awsAccountId), q),
+    fetchReportLines: o.fetchReportLines ?? (async (_pid, q) => fetchReportLines(await session(q.awsAccountId), q)),
   });
   return createReportsScheduler({ reports: service, now: () => new Date(clock) });
 }
@@ -144,5 +145,52 @@ describe('cost explorer and reports against the AWS stand-in and an SMTP server'
         .map((m) => m.to)
         .sort(),
     ).toEqual(['cfo@example.com', 'ops@example.com']);
+  });
+
+  it('a send whose worker died after claiming it is mailed by the next tick after its lease, once', async () => {
+    const created = await call('POST', '/reports', {
+      reportName: 'Weekly, after a crash',
+      awsAccountIds: [ACCOUNT],
+      regions: ['us-west-2'],
+      emails: ['lease@example.com'],
+      granularity: 'WEEKLY',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    // the first worker claims this report's send and then hangs (a crashed worker) until the test lets it go on
+    let claimed!: () => void;
+    const hasClaimed = new Promise<void>((r) => (claimed = r));
+    let resume!: () => void;
+    const resumed = new Promise<void>((r) => (resume = r));
+    const crashed = worker({
+      fetchReportLines: async (pid, q) => {
+        if (q.regions.includes('us-west-2')) {
+          claimed();
+          await resumed;
+        }
+        return [];
+      },
+    });
+    const live = worker();
+    const leaseMails = async () => (await t.app.services.mailer.outbox(500)).filter((m) => m.to === 'lease@example.com');
+
+    clock = Date.parse('2026-12-07T00:00:10Z');
+    const crashedTick = crashed.tick();
+    await hasClaimed;
+    await live.tick(); // the lease is the crashed worker's: nothing
+    clock += SEND_LEASE_MS - 60_000;
+    await live.tick();
+    expect(await leaseMails()).toHaveLength(0);
+
+    clock += 2 * 60_000; // the lease has expired: the next tick mails it
+    await live.tick();
+    const mail = await smtp.waitFor('lease@example.com');
+    expect(mail.subject).toBe('Weekly, after a crash: AWS costs 2026-11-30 – 2026-12-06');
+    expect((await call('GET', `/reports/${created.json().id}`)).json().lastSentAt).toBe(new Date(clock).toISOString());
+
+    // the crashed worker coming back finds its claim taken over and mails nothing; later ticks neither
+    resume();
+    await crashedTick;
+    await live.tick();
+    expect(await leaseMails()).toHaveLength(1);
   });
 });

@@ -20,6 +20,12 @@ export type FetchReportLines = (
   q: { awsAccountId: string; regions: string[]; start: Date; end: Date; granularity: 'DAILY' | 'MONTHLY'; tag: string | null },
 ) => Promise<ReportLine[]>;
 
+/**
+ * How long a scheduled send's claim is its worker's. A claim still unsent after this (its worker died mid-send) is
+ * taken over by the next tick, so a period is mailed at least once; a send takes seconds, so a live one is not doubled.
+ */
+export const SEND_LEASE_MS = 15 * 60_000;
+
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /**
@@ -76,7 +82,9 @@ export function createCostExplorerService(deps: {
 
   /** Mails a report's last full period to its addresses; null when another worker claimed this send. */
   async function mail(r: ReportRow, trigger: 'SCHEDULE' | 'MANUAL', scheduledFor: Date): Promise<ReportSendResult | null> {
-    const send = await store.claimSend({ reportId: r.id, trigger, scheduledFor, startedAt: now() });
+    const startedAt = now();
+    const leaseExpiredBefore = trigger === 'SCHEDULE' ? new Date(startedAt.getTime() - SEND_LEASE_MS) : undefined;
+    const send = await store.claimSend({ reportId: r.id, trigger, scheduledFor, startedAt }, leaseExpiredBefore);
     if (!send) return null;
     try {
       const period = periodBefore(r.granularity, lastSendAt(r.granularity, scheduledFor));
@@ -100,6 +108,8 @@ export function createCostExplorerService(deps: {
         }),
       );
       const m = renderReportMail(r, period, accounts);
+      // a worker that stalled past its lease leaves the mailing to the one that took it over
+      if (!(await store.holds(send))) return null;
       for (const to of r.emails) await deps.mailer.send({ to, subject: m.subject, text: m.text, html: m.html, attachments: [m.attachment] });
       const sentAt = now();
       await store.finishSend(send, { status: 'SENT', error: null }, sentAt);

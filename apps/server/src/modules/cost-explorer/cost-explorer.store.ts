@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, lt } from 'drizzle-orm';
 import type { CostData } from '@gantry/contracts';
 import type { Db } from '../../platform/db.js';
 import { costDashboards, costReports, costReportSends } from './cost-explorer.tables.js';
@@ -6,6 +6,9 @@ import { costDashboards, costReports, costReportSends } from './cost-explorer.ta
 export type ReportRow = typeof costReports.$inferSelect;
 export type ReportValues = Pick<typeof costReports.$inferInsert, 'reportName' | 'awsAccountIds' | 'regions' | 'emails' | 'granularity' | 'costAllocationTag'>;
 type SendClaim = Pick<typeof costReportSends.$inferInsert, 'reportId' | 'trigger' | 'scheduledFor' | 'startedAt'>;
+
+type Claim = { id: string; reportId: string; startedAt: Date };
+const heldBy = (send: Claim) => and(eq(costReportSends.id, send.id), eq(costReportSends.startedAt, send.startedAt), eq(costReportSends.status, 'RUNNING'));
 
 /** The cached dashboards, the reports and their mailings. */
 export function createCostStore(db: Db) {
@@ -43,11 +46,29 @@ export function createCostStore(db: Db) {
     /** Every report of every project: what the scheduler looks at each tick. */
     allReports: () => db.select().from(costReports),
 
-    /** Inserts the mailing unless one with the same key exists: the row when this caller won the claim, else undefined. */
-    claimSend: async (claim: SendClaim) => (await db.insert(costReportSends).values(claim).onConflictDoNothing().returning())[0],
-    finishSend: async (send: { id: string; reportId: string }, result: { status: 'SENT' | 'FAILED'; error: string | null }, at: Date) => {
-      await db.update(costReportSends).set(result).where(eq(costReportSends.id, send.id));
+    /**
+     * Inserts the mailing unless one with the same key exists: the row when this caller won the claim, else undefined.
+     * With `leaseExpiredBefore`, a claim still RUNNING that was taken before then (its worker died mid-send) is taken over.
+     */
+    claimSend: async (claim: SendClaim, leaseExpiredBefore?: Date) => {
+      const insert = db.insert(costReportSends).values(claim);
+      const claimed = leaseExpiredBefore
+        ? insert.onConflictDoUpdate({
+            target: [costReportSends.reportId, costReportSends.trigger, costReportSends.scheduledFor],
+            set: { startedAt: claim.startedAt },
+            setWhere: and(eq(costReportSends.status, 'RUNNING'), lt(costReportSends.startedAt, leaseExpiredBefore)),
+          })
+        : insert.onConflictDoNothing();
+      return (await claimed.returning())[0];
+    },
+    /** Whether this claim is still the caller's (not taken over after its lease expired). */
+    holds: async (send: Claim) => (await db.select({ id: costReportSends.id }).from(costReportSends).where(heldBy(send))).length > 0,
+    /** Ends the mailing; false (nothing written) when the claim was taken over meanwhile. */
+    finishSend: async (send: Claim, result: { status: 'SENT' | 'FAILED'; error: string | null }, at: Date) => {
+      const done = await db.update(costReportSends).set(result).where(heldBy(send)).returning({ id: costReportSends.id });
+      if (!done.length) return false;
       if (result.status === 'SENT') await db.update(costReports).set({ lastSentAt: at }).where(eq(costReports.id, send.reportId));
+      return true;
     },
   };
 }
