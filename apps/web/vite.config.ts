@@ -44,6 +44,8 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // dist/.vite/manifest.json: which scripts each page loads, for the initial-JavaScript budget test (src/bundle-budget.test.ts)
+    manifest: true,
     chunkSizeWarningLimit: 900,
   },
 });

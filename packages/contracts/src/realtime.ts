@@ -6,7 +6,7 @@ import { DeploymentLogSubscribe, type DeploymentLogChunk } from './deployments.j
  * The socket.io contract at /ms-realtime/websockets/ (server: platform/realtime.ts and the modules'
  * *.realtime.ts). The socket authenticates with the id token in the `Authorization` query value.
  */
-export const REALTIME_PATH = '/ms-realtime/websockets/';
+export { REALTIME_PATH } from './realtime-path.js';
 
 /** Every client event is answered by this ack. */
 export type RealtimeAck = { ok: boolean; message?: string };

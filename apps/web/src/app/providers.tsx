@@ -2,22 +2,19 @@ import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import './global.css';
 import { MantineProvider } from '@mantine/core';
-import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { queryClient } from '../api/query-client';
 import { theme } from './theme';
 
-/** Mantine (theme, toasts top-right, modals) and TanStack Query around the app. */
+/** Mantine (theme, toasts top-right) and TanStack Query around the app. */
 export function Providers({ children }: { children: ReactNode }) {
   return (
     <MantineProvider theme={theme} defaultColorScheme="light">
       <QueryClientProvider client={queryClient}>
-        <ModalsProvider>
-          <Notifications position="top-right" limit={5} zIndex={4000} />
-          {children}
-        </ModalsProvider>
+        <Notifications position="top-right" limit={5} zIndex={4000} />
+        {children}
       </QueryClientProvider>
     </MantineProvider>
   );

@@ -6,7 +6,6 @@ import { matchesSearch, type Project } from '@gantry/contracts';
 import { session } from '../../api/session';
 import { toast } from '../../api/toast';
 import { errorMessage } from '../../api/errors';
-import { ConfirmModal } from '../../ui/ConfirmModal';
 import { EmptyState } from '../../ui/EmptyState';
 import { PageHeader } from '../../ui/PageHeader';
 import { SearchInput } from '../../ui/SearchInput';
@@ -14,7 +13,10 @@ import { SkeletonCards } from '../../ui/SkeletonCards';
 import { useProjects } from './api/list-projects';
 import { deleteProjectErrorText, useDeleteProject } from './api/delete-project';
 import { ProjectCard } from './components/ProjectCard';
-import { ProjectFormModal } from './components/ProjectFormModal';
+import { ProjectFormModal } from './lazy-dialogs';
+import { lazyModal } from '../../ui/lazy-modal';
+
+const ConfirmModal = lazyModal(() => import('../../ui/ConfirmModal').then((m) => m.ConfirmModal));
 
 export const deleteProjectQuestion = (name: string) =>
   `Are you sure you want to delete "${name}" project? Do you really want to delete the project? This action cannot be undone.`;
