@@ -45,13 +45,18 @@ export interface KubeStatusFigures {
   deployments: { total: number; available: number };
 }
 
+/** The figures and the pods and deployments they were counted from (the services rows are read from the same lists). */
+export interface KubeStatus extends KubeStatusFigures {
+  objects: { pods: k8s.V1Pod[]; deployments: k8s.V1Deployment[] };
+}
+
 export interface KubeAdapter {
   /** GET /version: the API server's gitVersion. */
   version(): Promise<string>;
   /** SelfSubjectAccessReviews for each check; the first denied one answers its description (and the review's reason). */
   firstDenied(checks: AccessCheck[]): Promise<{ check: AccessCheck; reason: string | null } | null>;
   /** Nodes, pods and deployments (in `namespace` when given, else cluster-wide), node metrics and the version. */
-  status(namespace?: string | null): Promise<KubeStatusFigures>;
+  status(namespace?: string | null): Promise<KubeStatus>;
   namespaces(): Promise<string[]>;
 }
 
@@ -336,6 +341,7 @@ export const connectKube: KubeConnector = (target, o = {}) => {
         nodes: { total: nodeItems.length, ready: nodeItems.filter((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).length },
         utilization: averageUtilization(nodeItems, nodeMetrics?.items ?? null),
         deployments: countDeployments(deployments.items),
+        objects: { pods: pods.items, deployments: deployments.items },
       };
     },
     async namespaces() {

@@ -1,4 +1,5 @@
 import type { ServiceStatusEntry } from '@gantry/contracts';
+import type { KubeStatus } from '../../integrations/kubernetes/index.js';
 
 /** How another module (service deploys) reaches one of the project's clusters. */
 export interface ClusterConnection {
@@ -11,8 +12,11 @@ export interface ClusterConnection {
   associatedNamespace: string | null;
 }
 
-/** The services Gantry deployed on a cluster, as the services module reads them (it registers itself: it is built after clusters). */
-export type ClusterServicesSource = (projectId: string, clusterId: string) => Promise<ServiceStatusEntry[]>;
+/**
+ * The services Gantry deployed on a cluster, as the services module reads them (it registers itself: it is built after
+ * clusters), from the pods and deployments the status has just listed.
+ */
+export type ClusterServicesSource = (projectId: string, clusterId: string, listed: KubeStatus['objects']) => Promise<ServiceStatusEntry[]>;
 
 /** What the clusters module offers other modules. */
 export interface ClustersPort {

@@ -141,7 +141,8 @@ export function createClustersService(deps: {
       microservicesStatus: [],
     };
   }
-  const readStatus = async (row: ClusterRow, ms: number) => toStatus(row, await connect(targetOf(row), { timeoutMs: ms }).status(row.associatedNamespace));
+  const readKube = (row: ClusterRow, ms: number) => connect(targetOf(row), { timeoutMs: ms }).status(row.associatedNamespace);
+  const readStatus = async (row: ClusterRow, ms: number) => toStatus(row, await readKube(row, ms));
 
   /** A cluster failure on a read: 502 with the reason (the cluster is down or refuses; Gantry itself is fine). */
   function upstream(err: unknown): never {
@@ -246,8 +247,9 @@ export function createClustersService(deps: {
       await port.assertDashboard(projectId);
       const row = await getRow(projectId, clusterId);
       try {
-        const [status, services] = await Promise.all([readStatus(row, timeoutMs), servicesOn(projectId, clusterId)]);
-        return { ...status, microservicesStatus: services };
+        // one list of the pods and deployments for both the figures and the services rows
+        const live = await readKube(row, timeoutMs);
+        return { ...toStatus(row, live), microservicesStatus: await servicesOn(projectId, clusterId, live.objects) };
       } catch (err) {
         return upstream(err);
       }

@@ -42,7 +42,7 @@ export const servicesModule = defineModule({
       timeoutMs: overrides.timeoutMs,
       log: platform.log,
     });
-    needs.clusters.serveServices((projectId, clusterId) => services.servicesOnCluster(projectId, clusterId));
+    needs.clusters.serveServices((projectId, clusterId, listed) => services.servicesOnCluster(projectId, clusterId, listed));
     return {
       api: { ...services, renewPullSecret: (j: PullRenewalJob) => pullRenewal.renew(j) },
       routes: [{ prefix: '/ms-kube', plugin: servicesRoutes({ services, guards: platform.guards }) }],

@@ -9,6 +9,7 @@ import { expectPlanGated, expectProjectGuards, type GuardedRoute } from '../../.
 import { AppError } from '../../platform/errors.js';
 import type { ServicesPort } from './services.port.js';
 import { PULL_RENEWAL_QUEUE, RENEW_EVERY_MS, type PullRenewalJob } from './services.pull-renewal.js';
+import { serviceKubeConnector, type ServiceKubeConnector } from './services.kube.js';
 
 /**
  * Routes of the services module, per route (success, validation, read → 403, other project → 404, 402 where the plan
@@ -24,6 +25,16 @@ let projectId: string;
 let otherProjectId: string;
 const members: Record<'write' | 'read', { idToken: string }> = {} as never;
 let ecrToken = 'ecr-token-1';
+/** How often the services module listed Gantry's Deployments and pods on a cluster itself. */
+const listings = { pods: 0, deployments: 0 };
+const countingConnector: ServiceKubeConnector = (target, o) => {
+  const kube = serviceKubeConnector('any')(target, o);
+  return {
+    ...kube,
+    pods: (...a) => (listings.pods++, kube.pods(...a)),
+    managedDeployments: (...a) => (listings.deployments++, kube.managedDeployments(...a)),
+  };
+};
 /** The services module's clock (when pull secret renewals are due). */
 let clock = () => new Date();
 
@@ -53,7 +64,10 @@ const registries = {
 
 beforeAll(async () => {
   k = await startKubeStandin({ nodes: 2, metrics: true, tickMs: 30, namespaces: ['team-a', 'team-b'] });
-  t = await createTestApp({ OUTBOUND_NETWORK: 'any' }, { overrides: { services: { registries, timeoutMs: 3000, now: () => clock() } } });
+  t = await createTestApp(
+    { OUTBOUND_NETWORK: 'any' },
+    { overrides: { services: { registries, connect: countingConnector, timeoutMs: 3000, now: () => clock() } } },
+  );
   owner = (await registerUser(t, 'owner@example.com')) as never;
   outsider = await registerUser(t, 'outsider@example.com');
   projectId = await createProject(t, owner.idToken, 'Alpha');
@@ -311,7 +325,7 @@ describe('deploy to the stand-in cluster', () => {
   it('the dashboard rows and the deployed list; 402 without the kubernetesDashboard feature', async () => {
     const rows = await until(
       async () => (await call('GET', `/projects/${projectId}/kubernetes/main/microservices-status`, members.read.idToken)).json().microservicesStatus,
-      (r: { isHealthy: boolean }[]) => r.length === 1 && r[0]!.isHealthy,
+      (r: { isHealthy: boolean; podStatus: unknown }[]) => r.length === 1 && r[0]!.isHealthy,
       'a healthy row',
     );
     expect(rows[0]).toMatchObject({
@@ -324,11 +338,15 @@ describe('deploy to the stand-in cluster', () => {
       podStatus: { runningPods: 2, totalPods: 2, failedPods: 0, pendingPods: 0 },
       lastDeployStatus: 'SUCCEEDED',
     });
-    // the cluster status call answers the same rows (spec §7 getKubernetesStatus)
+    // the cluster status call answers the same rows (spec §7 getKubernetesStatus), from the one list of pods and
+    // deployments it counted its figures from: each pod once
+    const before = { ...listings };
     const clusterStatus = (await call('GET', `/projects/${projectId}/kubernetes/main/status`, members.read.idToken)).json();
     expect(clusterStatus.microservicesStatus).toEqual([
-      expect.objectContaining({ name: 'web', namespace: 'team-a', version: 'v12', lastDeployStatus: 'SUCCEEDED' }),
+      expect.objectContaining({ name: 'web', namespace: 'team-a', version: 'v12', lastDeployStatus: 'SUCCEEDED', podStatus: rows[0]!.podStatus }),
     ]);
+    expect(listings).toEqual(before);
+    expect(clusterStatus.podStatus.totalPods).toBe(k.list('pods').length);
     const deployed = (await call('GET', `/projects/${projectId}/kubernetes/main/microservices`, members.read.idToken)).json();
     expect(deployed.deployedMicroservices).toEqual([expect.objectContaining({ name: 'web', version: 'v12', namespace: 'team-a' })]);
     await expectPlanGated(

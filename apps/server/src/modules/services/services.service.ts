@@ -28,7 +28,7 @@ import {
 import { AppError, Conflict, Forbidden, NotFound, Validation } from '../../platform/errors.js';
 import type { SecretBox } from '../../platform/secrets.js';
 import { KubeFailure, countPods, parseQuantity, toKubeFailure } from '../../integrations/kubernetes/index.js';
-import type { ClusterConnection, ClustersPort } from '../clusters/clusters.port.js';
+import type { ClusterConnection, ClusterServicesSource, ClustersPort } from '../clusters/clusters.port.js';
 import type { RegistriesPort, RegistryVersionsPort } from '../registries/registries.port.js';
 import type { NotificationsService } from '../notifications/notifications.port.js';
 import { publicService, publicServices, publicTags } from './services.catalogue.js';
@@ -58,6 +58,8 @@ function pgCode(err: unknown): string | undefined {
 const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null);
 const round2 = (n: number) => Math.round(n * 100) / 100;
 /** The Kubernetes objects a deploy creates, in the order undeploy removes them (the workload first). */
+type ListedObjects = Parameters<ClusterServicesSource>[2];
+
 const OWNED_KINDS: ApplyKind[] = ['HorizontalPodAutoscaler', 'Deployment', 'Service', 'Secret'];
 
 export function createServicesService(deps: {
@@ -299,12 +301,24 @@ export function createServicesService(deps: {
     return kube.remove(kind, namespace, name);
   }
 
-  /** One row per service Gantry deployed on the cluster (spec §3 service status entry), from its Deployments and pods. */
-  async function servicesOnCluster(projectId: string, clusterId: string): Promise<ServiceStatusEntry[]> {
+  /** Gantry's own Deployments and pods (in the associated namespace, or everywhere), listed here or taken from `listed`. */
+  async function managedObjects(kube: ServiceKube, c: ClusterConnection, listed?: ListedObjects): Promise<ListedObjects> {
+    if (listed) {
+      const ours = (o: { metadata?: { labels?: Record<string, string> } }) => o.metadata?.labels?.[LABELS.managedBy] === 'gantry';
+      return { deployments: listed.deployments.filter(ours), pods: listed.pods.filter(ours) };
+    }
+    const deployments = await kube.managedDeployments(c.associatedNamespace);
+    return { deployments, pods: deployments.length ? await kube.pods(c.associatedNamespace, `${LABELS.managedBy}=gantry`) : [] };
+  }
+
+  /**
+   * One row per service Gantry deployed on the cluster (spec §3 service status entry), from its Deployments and pods;
+   * the cluster status passes the ones it has just listed, so the cluster is asked once.
+   */
+  async function servicesOnCluster(projectId: string, clusterId: string, listed?: ListedObjects): Promise<ServiceStatusEntry[]> {
     return onCluster(projectId, clusterId, null, async (kube, c) => {
-      const [deployments, latest] = await Promise.all([kube.managedDeployments(c.associatedNamespace), store.latestPerService(projectId, clusterId)]);
-      // one list of Gantry's pods (in the associated namespace, or everywhere), grouped by namespace and service
-      const pods = deployments.length ? await kube.pods(c.associatedNamespace, `${LABELS.managedBy}=gantry`) : [];
+      const [{ deployments, pods }, latest] = await Promise.all([managedObjects(kube, c, listed), store.latestPerService(projectId, clusterId)]);
+      // grouped by namespace and service
       const podsOf = new Map<string, typeof pods>();
       for (const p of pods) {
         const key = `${p.metadata?.namespace}/${p.metadata?.labels?.[LABELS.service]}`;
