@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import readline from 'node:readline';
 import { readChildPid, type Sandbox, type SandboxRun } from './sandbox.js';
+import { launch, type LaunchedProcess } from './launcher.js';
 
 /** Where a process runs: in the sandbox with these mounts (cwd is the run's), or on the host as is. */
 export interface Boxed {
@@ -26,14 +27,30 @@ export class AbortedError extends Error {
 
 /**
  * Spawns a command as the leader of its own process group, in the sandbox when `box` is given.
- * `onBoxPid` hears the host pid of the box's pid 1 (the command itself with `asPid1`).
+ * `onBoxPid` hears the host pid of the box's pid 1 (the command itself with `asPid1`). With
+ * `launcher` it is spawned by the launcher process (launcher.ts): its pid is known at the `spawn` event.
  */
 export function spawnProcess(
   command: string,
   args: string[],
-  o: { cwd: string; env: Record<string, string>; box?: Boxed; onBoxPid?: (pid: number) => void },
-): ChildProcess {
+  o: { cwd: string; env: Record<string, string>; box?: Boxed; onBoxPid?: (pid: number) => void; launcher: true },
+): LaunchedProcess;
+export function spawnProcess(
+  command: string,
+  args: string[],
+  o: { cwd: string; env: Record<string, string>; box?: Boxed; onBoxPid?: (pid: number) => void; launcher?: false },
+): ChildProcess;
+export function spawnProcess(
+  command: string,
+  args: string[],
+  o: { cwd: string; env: Record<string, string>; box?: Boxed; onBoxPid?: (pid: number) => void; launcher?: boolean },
+): ChildProcess | LaunchedProcess {
   const wrapped = o.box ? o.box.sandbox.wrap(command, args, { ...o.box.run, cwd: o.cwd }) : { command, args, infoFd: false };
+  if (o.launcher) {
+    const launched = launch(wrapped.command, wrapped.args, { cwd: wrapped.infoFd ? '/' : o.cwd, env: o.env, infoFd: wrapped.infoFd });
+    if (wrapped.infoFd) readChildPid(launched.stdio[3], (pid) => o.onBoxPid?.(pid));
+    return launched;
+  }
   const child = spawn(wrapped.command, wrapped.args, {
     cwd: wrapped.infoFd ? '/' : o.cwd,
     env: o.env,
@@ -45,7 +62,11 @@ export function spawnProcess(
 }
 
 /** Reads a child's stdout and stderr by line; resolves once both have closed. */
-export function readLines(child: ChildProcess, onLine: RunOptions['onLine'], streams: ('stdout' | 'stderr')[] = ['stdout', 'stderr']): Promise<void> {
+export function readLines(
+  child: Pick<ChildProcess, 'stdout' | 'stderr'>,
+  onLine: RunOptions['onLine'],
+  streams: ('stdout' | 'stderr')[] = ['stdout', 'stderr'],
+): Promise<void> {
   return Promise.all(
     streams.map(
       (name) =>

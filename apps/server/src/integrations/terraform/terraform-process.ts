@@ -1,4 +1,5 @@
 import { AbortedError, spawnProcess, readLines, type Boxed } from '../executor/local-executor.js';
+import type { LaunchedProcess } from '../executor/launcher.js';
 
 export interface TerraformProcessOptions {
   cwd: string;
@@ -35,25 +36,24 @@ export function runTerraformProcess(bin: string, args: string[], o: TerraformPro
     if (o.signal?.aborted) return reject(new AbortedError());
     // in the sandbox, terraform is the box's pid 1 with a host pid of its own (bwrap's info fd)
     let terraformPid: number | undefined;
-    let child: ReturnType<typeof spawnProcess>;
+    const started = (pid: number) => {
+      terraformPid = pid;
+      o.onProcess?.(pid);
+      if (o.signal?.aborted) interrupt();
+    };
+    let child: LaunchedProcess;
     try {
       child = spawnProcess(bin, args, {
         cwd: o.cwd,
         env: o.env,
         ...(o.box ? { box: { ...o.box, run: { ...o.box.run, asPid1: true } } } : {}),
-        onBoxPid: (pid) => {
-          terraformPid = pid;
-          o.onProcess?.(pid);
-          if (o.signal?.aborted) interrupt();
-        },
+        onBoxPid: started,
+        launcher: true,
       });
     } catch (err) {
       return reject(err);
     }
-    if (child.pid && !o.box) {
-      terraformPid = child.pid;
-      o.onProcess?.(child.pid);
-    }
+    if (!o.box) child.once('spawn', () => started(child.pid!));
     let killTimer: NodeJS.Timeout | undefined;
     const killGroup = () => {
       try {
@@ -97,7 +97,7 @@ export function runTerraformProcess(bin: string, args: string[], o: TerraformPro
       killGroup();
       o.onProcess?.(null);
     });
-    child.once('close', async (code, sig) => {
+    child.once('close', async (code: number | null, sig: NodeJS.Signals | null) => {
       await Promise.all(pending);
       o.signal?.removeEventListener('abort', onAbort);
       if (killTimer) clearTimeout(killTimer);

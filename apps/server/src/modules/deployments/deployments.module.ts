@@ -14,6 +14,7 @@ import { createTerraformEngine } from './terraform-engine.js';
 import { createCloudFormationEngine } from './cloudformation-engine.js';
 import type { DeploymentEngine } from './engine.js';
 import { removeTree } from '../../integrations/executor/workspace-files.js';
+import { startLauncher } from '../../integrations/executor/launcher.js';
 import type { CloudAccountsService } from '../cloud-accounts/cloud-accounts.port.js';
 
 /** Cloud credentials of an environment's account, as environment variables for the engine. */
@@ -150,7 +151,9 @@ export const deploymentsModule = defineModule({
       ],
       socket: (realtime) => registerDeploymentLogStreams(realtime, { membership: platform.membership, deployments: service, store }),
       async start() {
-        if (runWorkers) await runs.start(RECOVER_EVERY_MS);
+        if (!runWorkers) return;
+        startLauncher(); // terraform is spawned through it (a fork of the server itself costs ~0.1 s)
+        await runs.start(RECOVER_EVERY_MS);
       },
       /** For a server stop: no more recovery sweeps, and the runs of this process end (bounded by `withinMs`). */
       stop: (withinMs) => runs.stop(withinMs),
