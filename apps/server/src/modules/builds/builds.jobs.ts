@@ -20,7 +20,8 @@ import type { BuildsStore, BuildRow } from './builds.store.js';
 import { stepRowsOf, type BuildsService } from './builds.service.js';
 import { createLogSink } from '../../platform/log-sink.js';
 import { createMasker } from '../../platform/masking.js';
-import { runStep, type StepContext } from './step-handlers.js';
+import { runStep, stepMounts, type StepContext } from './step-handlers.js';
+import { startBoxRunner, type BoxRunner } from '../../integrations/executor/box-runner.js';
 import { createRunKit, stoppedByServer } from '../../platform/run-kit.js';
 import type { RegistriesPort } from '../registries/registries.port.js';
 import type { EnvironmentDeployRequest, EnvironmentDeployResult } from '../../platform/hooks.js';
@@ -90,6 +91,10 @@ export function createBuildsJobs(deps: {
     const workspace = path.join(deps.workspaceRoot, buildId);
     const scriptsDir = `${workspace}.gantry`;
     let outcome: { status: BuildRow['status']; error: string | null } = { status: 'SUCCEEDED', error: null };
+    // the shell steps share one box, started at the first (unsandboxed, each runs as a process of its own)
+    let box: BoxRunner | undefined;
+    const shellBox =
+      deps.sandbox.mode === 'bwrap' ? () => (box ??= startBoxRunner(deps.sandbox, { mounts: stepMounts(workspace, scriptsDir), cwd: workspace })) : undefined;
     try {
       const pipeline = await deps.pipelines.byIdAnyProject(build.pipelineId);
       if (!pipeline) throw new Error('The pipeline was deleted');
@@ -165,6 +170,7 @@ export function createBuildsJobs(deps: {
           workspace,
           scriptsDir,
           sandbox: deps.sandbox,
+          shellBox,
           signal: signal,
           log: sink.line,
           env: { ...pipelineEnv, ...platformEnv, ...micEnv },
@@ -212,6 +218,7 @@ export function createBuildsJobs(deps: {
     } catch (err) {
       outcome = { status: 'FAILED', error: (err as Error).message };
     } finally {
+      await box?.close();
       await removeWorkspace(buildId);
     }
     await finish(build, outcome.status, outcome.error);

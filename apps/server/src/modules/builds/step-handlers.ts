@@ -5,6 +5,7 @@ import type { ParsedSpec } from '@gantry/contracts';
 import type { ArtifactStore } from '../../platform/artifacts.js';
 import { runProcess } from '../../integrations/executor/local-executor.js';
 import type { Sandbox } from '../../integrations/executor/sandbox.js';
+import type { BoxRunner } from '../../integrations/executor/box-runner.js';
 import { resolveInside, listFilesInside, globInside, readFileInside, writeFileNoFollow } from '../../integrations/executor/workspace-files.js';
 import type { GitClientForBuilds } from '../pipelines/git-access.js';
 import type { PipelineRow } from '../pipelines/pipelines.store.js';
@@ -25,6 +26,8 @@ export interface StepContext {
   /** The server's own folder for this build (step scripts), outside the workspace: read-only in the box. */
   scriptsDir: string;
   sandbox: Sandbox;
+  /** The build's one box its shell steps run in, one after the other (absent: each command starts a box of its own). */
+  shellBox?: () => BoxRunner;
   signal: AbortSignal;
   log: (line: string) => void;
   env: Record<string, string>;
@@ -72,7 +75,8 @@ function processEnv(ctx: StepContext, extra: Record<string, string> = {}): Recor
 }
 
 /** What a step's processes may touch: the build's workspace (read-write) and its scripts (read-only). */
-const box = (ctx: StepContext) => ({ sandbox: ctx.sandbox, run: { mounts: [{ path: ctx.workspace, writable: true }, { path: ctx.scriptsDir }] } });
+export const stepMounts = (workspace: string, scriptsDir: string) => [{ path: workspace, writable: true }, { path: scriptsDir }];
+const box = (ctx: StepContext) => ({ sandbox: ctx.sandbox, run: { mounts: stepMounts(ctx.workspace, ctx.scriptsDir) } });
 
 export const sourceDir = (ctx: StepContext) => path.join(ctx.workspace, 'src');
 /**
@@ -187,7 +191,8 @@ async function runCommands(ctx: StepContext, cwd: string) {
   // the script lives in the server's own folder: the workspace is the step's, and a link left there must not redirect this write
   const scriptFile = path.join(ctx.scriptsDir, `${ctx.step.name.replace(/[^\w.-]/g, '_')}.sh`);
   writeFileNoFollow(scriptFile, script);
-  const code = await runProcess('bash', [scriptFile], { cwd: ctx.workspace, env: processEnv(ctx), signal: ctx.signal, onLine: ctx.log, box: box(ctx) });
+  const run = { cwd: ctx.workspace, env: processEnv(ctx), signal: ctx.signal, onLine: ctx.log };
+  const code = ctx.shellBox ? await ctx.shellBox().run(scriptFile, run) : await runProcess('bash', [scriptFile], { ...run, box: box(ctx) });
   if (code !== 0) throw new Error(`Command failed with exit code ${code}`);
 }
 

@@ -1,0 +1,210 @@
+import crypto from 'node:crypto';
+import { spawn, type ChildProcess } from 'node:child_process';
+import readline from 'node:readline';
+import { PassThrough } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import { AbortedError, type RunOptions } from './local-executor.js';
+import type { Sandbox, SandboxMount } from './sandbox.js';
+
+/**
+ * One sandbox for all the shell steps of a build: bubblewrap starts once, with a small bash runner
+ * as its first process, and each step is a script the runner is handed on its stdin. A step then
+ * costs what its commands cost, not a new box (namespaces, mounts, setpriv) each time.
+ *
+ * What a step sees stays what its own box gave it:
+ *  - the environment is exactly the one sent with the step (`env -i`), never the runner's;
+ *  - stdin is /dev/null; its output goes to the runner's stdout/stderr, read by line per step;
+ *  - when the step's bash ends, every other process of the box is killed (`kill -KILL -1`: all but
+ *    the runner and the box's init) and waited for, as the end of its own box did: nothing a step
+ *    left running sees the next step's environment;
+ *  - the runner then writes an end mark with the exit code on both streams (after every writer of the
+ *    step is gone, so no line of the step can come after it, and none of the next before it).
+ * A cancel ends the whole box (the build stops with it), as it ended the step's box.
+ */
+const RUNNER = String.raw`
+shopt -s nullglob
+others() {
+  local p s
+  for p in /proc/[0-9]*; do
+    p=${'$'}{p#/proc/}
+    [[ $p == 1 || $p == $$ ]] && continue
+    { read -r s < /proc/$p/stat; } 2>/dev/null || continue
+    s=${'$'}{s##*) }
+    [[ ${'$'}{s:0:1} == Z ]] || return 0
+  done
+  return 1
+}
+while IFS= read -r -d '' mark && IFS= read -r -d '' cwd && IFS= read -r -d '' script && IFS= read -r -d '' n; do
+  vars=()
+  for ((i = 0; i < n; i++)); do IFS= read -r -d '' kv || exit 1; vars+=("$kv"); done
+  (cd -- "$cwd" && exec env -i -- "${'$'}{vars[@]}" bash -- "$script") < /dev/null
+  code=$?
+  for ((i = 0; i < 1000; i++)); do others || break; kill -KILL -1 2> /dev/null; sleep 0.005; done
+  printf '\036%s %d\n' "$mark" "$code"
+  printf '\036%s %d\n' "$mark" "$code" >&2
+done
+`;
+
+type Step = {
+  mark: string;
+  onLine: RunOptions['onLine'];
+  streams: Map<'stdout' | 'stderr', { out: PassThrough; closed: Promise<void> }>;
+  code: number | null;
+  resolve: (code: number) => void;
+  reject: (err: Error) => void;
+};
+
+export interface BoxRunner {
+  /** Runs `bash <script>` in the box as its own step; answers its exit code. An abort ends the box (and rejects AbortedError). */
+  run(script: string, o: Omit<RunOptions, 'killGraceMs' | 'box'>): Promise<number>;
+  /** Ends the box (its runner and anything left in it). */
+  close(): Promise<void>;
+}
+
+export function startBoxRunner(sandbox: Sandbox, o: { mounts: SandboxMount[]; cwd: string; killGraceMs?: number }): BoxRunner {
+  const wrapped = sandbox.wrap('bash', ['-c', RUNNER, 'gantry-step-runner'], { mounts: o.mounts, cwd: o.cwd });
+  const child: ChildProcess = spawn(wrapped.command, wrapped.args, {
+    cwd: '/',
+    env: { PATH: '/usr/bin:/bin' },
+    detached: true,
+    stdio: ['pipe', 'pipe', 'pipe', ...(wrapped.infoFd ? (['pipe'] as const) : [])],
+  });
+  child.stdio[3]?.on('data', () => undefined).on('error', () => undefined);
+  child.stdin!.on('error', () => undefined);
+  let current: Step | null = null;
+  let ended: Error | null = null;
+  let queue: Promise<unknown> = Promise.resolve();
+  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+
+  const killBox = (sig: NodeJS.Signals) => {
+    try {
+      if (child.pid) process.kill(-child.pid, sig);
+    } catch {
+      /* already gone */
+    }
+  };
+
+  function stepEnded(step: Step) {
+    if (current !== step || [...step.streams.values()].some((s) => !s.out.writableEnded)) return;
+    current = null;
+    void Promise.all([...step.streams.values()].map((s) => s.closed)).then(() => step.resolve(step.code ?? 1));
+  }
+
+  /** Splits a stream of the runner at the current step's end mark (which may arrive cut in two chunks). */
+  function demux(name: 'stdout' | 'stderr') {
+    const decoder = new StringDecoder('utf8');
+    let held = '';
+    const take = (text: string) => {
+      held += text;
+      while (current && held) {
+        const step = current;
+        const s = step.streams.get(name)!;
+        if (s.out.writableEnded) return; // this stream's part is over; the other stream's end mark is on its way
+        const prefix = `\x1e${step.mark} `;
+        const at = held.indexOf(prefix);
+        if (at >= 0) {
+          const nl = held.indexOf('\n', at);
+          if (nl < 0) {
+            if (at > 0) s.out.write(held.slice(0, at));
+            held = held.slice(at);
+            return;
+          }
+          if (at > 0) s.out.write(held.slice(0, at));
+          step.code = Number(held.slice(at + prefix.length, nl));
+          held = held.slice(nl + 1);
+          s.out.end();
+          stepEnded(step);
+          continue;
+        }
+        // keep back what may be the start of the mark
+        let keep = Math.min(held.length, prefix.length - 1);
+        while (keep > 0 && !prefix.startsWith(held.slice(held.length - keep))) keep--;
+        if (held.length > keep) s.out.write(held.slice(0, held.length - keep));
+        held = held.slice(held.length - keep);
+        return;
+      }
+    };
+    child[name]!.on('data', (chunk: Buffer) => take(decoder.write(chunk)));
+    child[name]!.once('close', () => {
+      take(decoder.end());
+      const step = current;
+      const s = step?.streams.get(name);
+      if (s && !s.out.writableEnded) {
+        if (held) s.out.write(held);
+        s.out.end();
+      }
+      held = '';
+    });
+  }
+  demux('stdout');
+  demux('stderr');
+
+  void exited.then(() => {
+    ended ??= new Error('The build sandbox ended unexpectedly');
+    const step = current;
+    current = null;
+    if (step) void Promise.all([...step.streams.values()].map((s) => s.closed)).then(() => step.reject(ended!));
+  });
+  child.once('error', (err) => {
+    ended ??= err;
+  });
+
+  function runOne(script: string, ro: Omit<RunOptions, 'killGraceMs' | 'box'>): Promise<number> {
+    if (ro.signal.aborted) return Promise.reject(new AbortedError());
+    if (ended) return Promise.reject(ended);
+    return new Promise<number>((resolve, reject) => {
+      let killTimer: NodeJS.Timeout | undefined;
+      const onAbort = () => {
+        ended = new AbortedError();
+        killBox('SIGTERM');
+        killTimer = setTimeout(() => killBox('SIGKILL'), o.killGraceMs ?? 5000);
+      };
+      const done = () => {
+        ro.signal.removeEventListener('abort', onAbort);
+        if (killTimer) clearTimeout(killTimer);
+      };
+      const streams = new Map(
+        (['stdout', 'stderr'] as const).map((name) => {
+          const out = new PassThrough();
+          const rl = readline.createInterface({ input: out, crlfDelay: Infinity });
+          rl.on('line', (line) => ro.onLine(line, name));
+          return [name, { out, closed: new Promise<void>((r) => rl.once('close', () => r())) }];
+        }),
+      );
+      current = {
+        mark: crypto.randomBytes(12).toString('hex'),
+        onLine: ro.onLine,
+        streams,
+        code: null,
+        resolve: (code) => {
+          done();
+          resolve(code);
+        },
+        reject: (err) => {
+          done();
+          reject(ro.signal.aborted ? new AbortedError() : err);
+        },
+      };
+      ro.signal.addEventListener('abort', onAbort, { once: true });
+      const env = Object.entries(ro.env).map(([k, v]) => `${k}=${v}`);
+      child.stdin!.write([current.mark, ro.cwd, script, String(env.length), ...env].map((f) => `${f}\0`).join(''));
+    });
+  }
+
+  return {
+    // one step at a time: a build's steps run one after the other
+    run(script, ro) {
+      const next = queue.then(() => runOne(script, ro));
+      queue = next.catch(() => undefined);
+      return next;
+    },
+    async close() {
+      ended ??= new Error('The build sandbox was closed');
+      child.stdin!.end();
+      const timer = setTimeout(() => killBox('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
+      killBox('SIGKILL');
+    },
+  };
+}
