@@ -1,6 +1,6 @@
 /**
  * Pipeline overhead and live-log throughput, against a real Gantry (in this process, PGlite) and the
- * git provider stand-in (real repositories over HTTP):
+ * git provider stand-in (real repositories over HTTP, in a process of its own as a provider is):
  *  - overhead: trigger → SUCCEEDED of a 3-step pipeline of short commands, divided by running the same
  *    commands with bash directly (3 bash processes, one per step), the two taking turns;
  *  - trigger → first step running (its startDate), p95 over the same runs;
@@ -14,7 +14,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { io as ioClient } from 'socket.io-client';
 import { startGantry } from '../apps/server/src/server.js';
-import { startGitStandin } from '@gantry/test-support/git-standin/index';
+import { startStandinProcess } from './src/standin-process.js';
 import { fmt, fmtSpread, isMain, spread, table } from './src/load.js';
 import { apiCaller, benchProject } from './src/bench-project.js';
 
@@ -27,7 +27,7 @@ const overheadSpec = `steps:\n${STEP_COMMANDS.map((cmds, i) => `  Step${i + 1}:\
 const logSpec = `steps:\n  Noisy:\n    commands:\n      - seq 1 100000\n`;
 
 export async function benchPipelines(runs = Number(process.env.BENCH_RUNS ?? 10)) {
-  const standin = await startGitStandin();
+  const standin = await startStandinProcess();
   await standin.createRepo('bench/overhead', { 'gantry.yaml': overheadSpec });
   await standin.createRepo('bench/logs', { 'gantry.yaml': logSpec });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-bench-pipes-'));
@@ -47,7 +47,7 @@ export async function benchPipelines(runs = Number(process.env.BENCH_RUNS ?? 10)
   try {
     const { idToken, projectId } = await benchProject(call, () => gantry.app.services.mailer.outbox());
     const p = `/ms-ap/projects/${projectId}`;
-    const { gitAccountId } = await call('POST', `${p}/git-accounts`, { code: standin.issueCode('github'), type: 'github' }, idToken);
+    const { gitAccountId } = await call('POST', `${p}/git-accounts`, { code: await standin.issueCode('github'), type: 'github' }, idToken);
     const repos = (await call('GET', `${p}/git-accounts/${gitAccountId}/repositories`, undefined, idToken)).repositories;
     const pipeline = async (name: string, repo: string) =>
       (
