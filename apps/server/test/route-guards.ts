@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { FeatureLimitation } from '@gantry/contracts';
 import { bearer, type TestApp } from './helpers.js';
 
-export type GuardedMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type GuardedMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** A project route and a body it would accept (the guards answer before the body counts, but it must parse). */
 export interface GuardedRoute {
   method: GuardedMethod;
@@ -52,4 +52,24 @@ export async function expectPlanGated(t: TestApp, feature: FeatureLimitation, ro
       expect(res.json().code).toBe('PlanLimit');
     }
   });
+}
+
+/**
+ * Every project route the OpenAPI document lists under `tags` is among `routes` (a route matches its concrete URL), so
+ * a route added to a module later cannot go without the guard checks above. `except`: paths guarded otherwise.
+ */
+export async function expectEveryProjectRouteListed(t: TestApp, tags: string[], routes: GuardedRoute[], except?: RegExp) {
+  const doc = (await t.app.inject({ method: 'GET', url: '/docs/json' })).json() as {
+    paths: Record<string, Record<string, { tags?: string[] }>>;
+  };
+  const missing: string[] = [];
+  for (const [path, operations] of Object.entries(doc.paths)) {
+    if (!path.includes('{projectId}') || except?.test(path)) continue;
+    const pattern = new RegExp(`^${path.replace(/\{[^}]+\}/g, '[^/?]+')}(\\?.*)?$`);
+    for (const [method, op] of Object.entries(operations)) {
+      if (!op.tags?.some((tag) => tags.includes(tag))) continue;
+      if (!routes.some((r) => r.method === method.toUpperCase() && pattern.test(r.url))) missing.push(`${method.toUpperCase()} ${path}`);
+    }
+  }
+  expect(missing, 'project routes without guard checks').toEqual([]);
 }

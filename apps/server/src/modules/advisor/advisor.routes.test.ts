@@ -12,6 +12,7 @@ import {
   type TestApp,
   acceptingCloudVerifier,
 } from '../../../test/helpers.js';
+import { expectEveryProjectRouteListed, expectProjectGuards, type GuardedRoute } from '../../../test/route-guards.js';
 
 /** The advisor routes against the AWS stand-in (SDK v3 clients through AWS_ENDPOINT_URL_*), with a clock the test moves. */
 const ACCOUNT = '123456789012';
@@ -108,5 +109,14 @@ describe('waste advisor', () => {
     expect((await post({ awsAccountId: '999999999999', awsRegion: 'eu-west-1' }, owner.idToken)).statusCode).toBe(404);
     expect((await get(`awsAccountId=${ACCOUNT}&awsRegion=eu-west-1`, owner.idToken, starterProjectId)).statusCode).toBe(402);
     expect((await post({ awsAccountId: ACCOUNT, awsRegion: 'eu-west-1' }, owner.idToken, starterProjectId)).statusCode).toBe(402);
+  });
+  it('guards every route: a reader may not refresh (403), another project sees nothing (404), no session is 401', async () => {
+    const url = `/ms-cloud-cost-optimizer/projects/${projectId}/advisor`;
+    const routes: GuardedRoute[] = [
+      { method: 'GET', url: `${url}?awsAccountId=${ACCOUNT}&awsRegion=eu-west-1` },
+      { method: 'POST', url, payload: { awsAccountId: ACCOUNT, awsRegion: 'eu-west-1' }, change: true },
+    ];
+    await expectEveryProjectRouteListed(t, ['waste advisor'], routes);
+    await expectProjectGuards(t, routes, { reader: reader.idToken, outsider: outsider.idToken });
   });
 });

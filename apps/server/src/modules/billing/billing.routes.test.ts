@@ -1,10 +1,12 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createTestApp, registerUser, bearer, createProject, addMember, PASSWORD, codeFromMail, login, type TestApp } from '../../../test/helpers.js';
+import { expectEveryProjectRouteListed, expectProjectGuards, type GuardedRoute } from '../../../test/route-guards.js';
 
 let t: TestApp;
 let owner: { idToken: string };
 let outsider: { idToken: string };
 let reader: { idToken: string };
+let readMember: { idToken: string };
 let projectId: string;
 
 beforeAll(async () => {
@@ -13,6 +15,7 @@ beforeAll(async () => {
   outsider = await registerUser(t, 'bill-outsider@example.com');
   projectId = await createProject(t, owner.idToken, 'Billing');
   reader = await addMember(t, owner.idToken, projectId, 'bill-admin@example.com', 'admin');
+  readMember = await addMember(t, owner.idToken, projectId, 'bill-reader@example.com', 'read');
 });
 afterAll(async () => {
   await t?.close();
@@ -20,6 +23,30 @@ afterAll(async () => {
 
 const call = (method: 'GET' | 'POST' | 'PUT', url: string, idToken: string, payload?: object) =>
   t.app.inject({ method, url: `/ms-project${url}`, headers: bearer(idToken), payload });
+
+describe('guards', () => {
+  // billing changes are the owner's: an admin and a read member get 403 alike
+  const routes = (): GuardedRoute[] => {
+    const base = `/ms-project/projects/${projectId}`;
+    return [
+      { method: 'GET', url: `${base}/subscription` },
+      { method: 'GET', url: `${base}/subscription/history` },
+      { method: 'GET', url: `${base}/payments` },
+      { method: 'POST', url: `${base}/checkout`, payload: { kind: 'special-deal' }, change: true },
+      { method: 'PUT', url: `${base}/subscription/recurrency`, payload: { enabled: false }, change: true },
+      { method: 'POST', url: `${base}/promo-code`, payload: { redeemCode: 'NOPE-NOPE' }, change: true },
+    ];
+  };
+
+  it('covers every project route of billing (the instance admin routes have their own guard)', async () => {
+    await expectEveryProjectRouteListed(t, ['billing'], routes(), /\/admin\//);
+  });
+
+  it('refuses read members and admins changes (403), other projects (404) and no session (401)', async () => {
+    await expectProjectGuards(t, routes(), { reader: readMember.idToken, outsider: outsider.idToken });
+    await expectProjectGuards(t, routes(), { reader: reader.idToken, outsider: outsider.idToken });
+  });
+});
 
 describe('plans and subscriptions', () => {
   it('lists the plans with every limitation key', async () => {

@@ -5,7 +5,7 @@ import * as k8s from '@kubernetes/client-node';
 import { KUBERNETES_TRIAL_DAYS, PRO_PLAN_ID, SENSITIVE_PLACEHOLDER, clusterMessages } from '@gantry/contracts';
 import { startKubeStandin, type KubeStandin } from '@gantry/test-support';
 import { registerUser, bearer, createProject, addMember } from '../../../test/helpers.js';
-import { expectPlanGated, expectProjectGuards, type GuardedRoute } from '../../../test/route-guards.js';
+import { expectEveryProjectRouteListed, expectPlanGated, expectProjectGuards, type GuardedRoute } from '../../../test/route-guards.js';
 import { parseQuantity } from '../../integrations/kubernetes/index.js';
 import { createClustersTestApp } from './clusters.test-app.js';
 import { kubernetesClusters } from './clusters.tables.js';
@@ -403,19 +403,17 @@ describe('the detailed list', () => {
 
 describe('access', () => {
   it('refuses read members changes (403), other projects (404) and no session (401)', async () => {
-    await expectProjectGuards(
-      t,
-      [
-        { method: 'GET', url: base() },
-        { method: 'POST', url: base(), payload: body('x'), change: true },
-        { method: 'GET', url: `${base()}/main` },
-        { method: 'PUT', url: `${base()}/main`, payload: { endpoint: k.url }, change: true },
-        { method: 'DELETE', url: `${base()}/main`, change: true },
-        { method: 'GET', url: `${base()}/main/status` },
-        { method: 'GET', url: `${base()}/main/namespaces` },
-      ].map((r) => ({ ...r, url: `/ms-kube${r.url}` }) as GuardedRoute),
-      { reader: members.read.idToken, outsider: outsider.idToken },
-    );
+    const routes = [
+      { method: 'GET', url: base() },
+      { method: 'POST', url: base(), payload: body('x'), change: true },
+      { method: 'GET', url: `${base()}/main` },
+      { method: 'PUT', url: `${base()}/main`, payload: { endpoint: k.url }, change: true },
+      { method: 'DELETE', url: `${base()}/main`, change: true },
+      { method: 'GET', url: `${base()}/main/status` },
+      { method: 'GET', url: `${base()}/main/namespaces` },
+    ].map((r) => ({ ...r, url: `/ms-kube${r.url}` }) as GuardedRoute);
+    await expectEveryProjectRouteListed(t, ['kubernetes clusters'], routes);
+    await expectProjectGuards(t, routes, { reader: members.read.idToken, outsider: outsider.idToken });
     // the outsider's own cluster named main is not reachable from this project's owner
     expect((await call('GET', `${base(otherProjectId)}/main`, owner.idToken)).statusCode).toBe(404);
     expect(await rowOf('main', otherProjectId)).toBeDefined();

@@ -12,6 +12,7 @@ import {
   type TestApp,
   acceptingCloudVerifier,
 } from '../../../test/helpers.js';
+import { expectEveryProjectRouteListed, expectProjectGuards, type GuardedRoute } from '../../../test/route-guards.js';
 
 /** The cost dashboard and report routes against the AWS stand-in's Cost Explorer, with a clock the test moves. */
 const ACCOUNT = '123456789012';
@@ -228,6 +229,22 @@ describe('cost reports', () => {
     expect((await call('PUT', `/reports/${id}`, reader.idToken, report())).statusCode).toBe(403);
     expect((await call('DELETE', `/reports/${id}`, reader.idToken)).statusCode).toBe(403);
     expect((await call('POST', `/reports/${id}/send`, reader.idToken)).statusCode).toBe(403);
+  });
+
+  it('guards every route of the module: reader 403 on changes, another project 404, no session 401', async () => {
+    const base = `/ms-cloud-cost-optimizer/projects/${projectId}`;
+    const routes: GuardedRoute[] = [
+      { method: 'GET', url: `${base}/cost` },
+      { method: 'POST', url: `${base}/cost/refresh`, change: true },
+      { method: 'GET', url: `${base}/reports` },
+      { method: 'POST', url: `${base}/reports`, payload: report(), change: true },
+      { method: 'GET', url: `${base}/reports/${id}` },
+      { method: 'PUT', url: `${base}/reports/${id}`, payload: report(), change: true },
+      { method: 'DELETE', url: `${base}/reports/${id}`, change: true },
+      { method: 'POST', url: `${base}/reports/${id}/send`, change: true },
+    ];
+    await expectEveryProjectRouteListed(t, ['cost explorer'], routes);
+    await expectProjectGuards(t, routes, { reader: reader.idToken, outsider: outsider.idToken });
   });
 
   it("another project: outsiders get 404, and a report is not reachable through another project's path", async () => {

@@ -2,6 +2,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { integrationMessages } from '@gantry/contracts';
 import { startSlackReceiver, type SlackReceiver } from '@gantry/test-support';
 import { createTestApp, registerUser, createProject, addMember, grantPlan, bearer, until, type TestApp } from '../../../test/helpers.js';
+import { expectEveryProjectRouteListed, expectProjectGuards, type GuardedRoute } from '../../../test/route-guards.js';
 
 let t: TestApp;
 let slack: SlackReceiver;
@@ -55,6 +56,24 @@ describe('Slack integration', () => {
     expect((await call('POST', integrations(projectId), reader.idToken, { type: 'slack', webhookUrl: slack.webhookUrl })).statusCode).toBe(403);
     expect((await call('POST', integrations(projectId), outsider.idToken, { type: 'slack', webhookUrl: slack.webhookUrl })).statusCode).toBe(404);
     expect((await call('GET', integrations(projectId), outsider.idToken)).statusCode).toBe(404);
+  });
+
+  it('guards every project route of notifications: reader 403 on changes, another project 404, no session 401', async () => {
+    const base = `/ms-notification/projects/${projectId}`;
+    const routes: GuardedRoute[] = [
+      { method: 'PUT', url: `${base}/notifications/${crypto.randomUUID()}/read` },
+      { method: 'PUT', url: `${base}/notifications/read` },
+      { method: 'GET', url: `${base}/integrations` },
+      { method: 'POST', url: `${base}/integrations`, payload: { type: 'slack', webhookUrl: slack.webhookUrl }, change: true },
+      { method: 'DELETE', url: `${base}/integrations/slack`, change: true },
+      { method: 'GET', url: `${base}/users` },
+      // a member (un)subscribes only themselves: 'view', the service refuses anyone else's id
+      { method: 'POST', url: `${base}/users/${owner.profile.id}` },
+      { method: 'DELETE', url: `${base}/users/${owner.profile.id}` },
+    ];
+    await expectEveryProjectRouteListed(t, ['notifications'], routes);
+    await expectProjectGuards(t, routes, { reader: reader.idToken, outsider: outsider.idToken });
+    expect((await call('GET', integrations(projectId), owner.idToken)).json().integrations).toEqual([]);
   });
 
   it('adds one per project, never answers the URL, and says hello in the channel from the job', async () => {

@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { GANTRY_IMAGE_LABELS, SENSITIVE_PLACEHOLDER, registryMessages } from '@gantry/contracts';
 import { startRegistry, type LocalRegistry } from '@gantry/test-support';
 import { registerUser, bearer, createProject, addMember } from '../../../test/helpers.js';
-import { expectProjectGuards, type GuardedRoute } from '../../../test/route-guards.js';
+import { expectEveryProjectRouteListed, expectProjectGuards, type GuardedRoute } from '../../../test/route-guards.js';
 import { createRegistriesTestApp } from './registries.test-app.js';
 import { dockerRegistries } from './registries.tables.js';
 import type { RegistriesPort } from './registries.port.js';
@@ -324,19 +324,17 @@ describe('repositories and versions', () => {
 describe('access', () => {
   it('refuses read members changes (403), other projects (404) and no session (401)', async () => {
     const put = { isDefault: false, credentials: v2Body('x').credentials };
-    await expectProjectGuards(
-      t,
-      [
-        { method: 'GET', url: base() },
-        { method: 'POST', url: base(), payload: v2Body('x'), change: true },
-        { method: 'GET', url: `${base()}/main` },
-        { method: 'PUT', url: `${base()}/main`, payload: put, change: true },
-        { method: 'DELETE', url: `${base()}/main`, change: true },
-        { method: 'GET', url: `${base()}/main/repositories` },
-        { method: 'GET', url: `${base()}/main/versions?repository=api` },
-      ].map((r) => ({ ...r, url: `/ms-kube${r.url}` }) as GuardedRoute),
-      { reader: members.read.idToken, outsider: outsider.idToken },
-    );
+    const routes = [
+      { method: 'GET', url: base() },
+      { method: 'POST', url: base(), payload: v2Body('x'), change: true },
+      { method: 'GET', url: `${base()}/main` },
+      { method: 'PUT', url: `${base()}/main`, payload: put, change: true },
+      { method: 'DELETE', url: `${base()}/main`, change: true },
+      { method: 'GET', url: `${base()}/main/repositories` },
+      { method: 'GET', url: `${base()}/main/versions?repository=api` },
+    ].map((r) => ({ ...r, url: `/ms-kube${r.url}` }) as GuardedRoute);
+    await expectEveryProjectRouteListed(t, ['docker registries'], routes);
+    await expectProjectGuards(t, routes, { reader: members.read.idToken, outsider: outsider.idToken });
     // the outsider's own registry named main is not reachable from this project by its owner either
     expect((await call('GET', `${base(otherProjectId)}/main`, owner.idToken)).statusCode).toBe(404);
   });

@@ -11,6 +11,7 @@ import {
   type TestApp,
   acceptingCloudVerifier,
 } from '../../../test/helpers.js';
+import { expectEveryProjectRouteListed, expectProjectGuards, type GuardedRoute } from '../../../test/route-guards.js';
 
 const verifier = acceptingCloudVerifier;
 const ACCOUNT = '123456789012';
@@ -215,5 +216,22 @@ describe('saving schedules of the cost tool', () => {
     expect((await call('PATCH', `/schedules/${s.id}/state`, owner.idToken, { state: 'DISABLED' }, starterProjectId)).statusCode).toBe(402);
     expect((await call('GET', `/resources?awsAccountId=${ACCOUNT}&awsRegion=eu-west-1`, owner.idToken, undefined, starterProjectId)).statusCode).toBe(402);
     expect((await call('GET', `/resources?awsAccountId=${ACCOUNT}&awsRegion=eu-west-1`, outsider.idToken)).statusCode).toBe(404);
+  });
+  it('guards every route: a reader changes nothing (403), another project sees nothing (404), no session is 401', async () => {
+    const s = (await call('POST', '/schedules', owner.idToken, body({ name: 'every route' }))).json();
+    const base = `/ms-cloud-cost-optimizer/projects/${projectId}`;
+    const routes: GuardedRoute[] = [
+      { method: 'GET', url: `${base}/schedules` },
+      { method: 'POST', url: `${base}/schedules`, payload: body({ name: 'refused' }), change: true },
+      { method: 'GET', url: `${base}/schedules/${s.id}` },
+      { method: 'PUT', url: `${base}/schedules/${s.id}`, payload: body({ name: 'refused' }), change: true },
+      { method: 'PATCH', url: `${base}/schedules/${s.id}/state`, payload: { state: 'DISABLED' }, change: true },
+      { method: 'POST', url: `${base}/schedules/${s.id}/actions`, payload: { action: 'stop' }, change: true },
+      { method: 'GET', url: `${base}/schedules/${s.id}/runs` },
+      { method: 'DELETE', url: `${base}/schedules/${s.id}`, change: true },
+      { method: 'GET', url: `${base}/resources?awsAccountId=${ACCOUNT}&awsRegion=eu-west-1` },
+    ];
+    await expectEveryProjectRouteListed(t, ['saving schedules'], routes);
+    await expectProjectGuards(t, routes, { reader: reader.idToken, outsider: outsider.idToken });
   });
 });

@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { AUTOSCALING_CONFIG_KEYS, SCALING_DEFAULTS, SENSITIVE_PLACEHOLDER, deployMessages, serviceMessages } from '@gantry/contracts';
 import { startKubeStandin, type KubeStandin } from '@gantry/test-support';
 import { createTestApp, registerUser, bearer, createProject, addMember, until } from '../../../test/helpers.js';
-import { expectPlanGated, expectProjectGuards, type GuardedRoute } from '../../../test/route-guards.js';
+import { expectEveryProjectRouteListed, expectPlanGated, expectProjectGuards, type GuardedRoute } from '../../../test/route-guards.js';
 import { AppError } from '../../platform/errors.js';
 import type { ServicesPort } from './services.port.js';
 import { PULL_RENEWAL_QUEUE, RENEW_EVERY_MS, type PullRenewalJob } from './services.pull-renewal.js';
@@ -216,11 +216,10 @@ describe('access', () => {
       { method: 'GET', url: `${inNs('web')}/logs?pod=x&tail=5` },
       { method: 'GET', url: `${inNs('web')}/spec` },
     ];
-    await expectProjectGuards(
-      t,
-      routes.map((r) => ({ ...r, url: `/ms-kube${r.url}` })),
-      { reader: members.read.idToken, outsider: outsider.idToken },
-    );
+    const prefixed = routes.map((r) => ({ ...r, url: `/ms-kube${r.url}` }));
+    const stream: GuardedRoute = { method: 'GET', url: `/ms-kube${inNs('web')}/logs/stream?pod=x` };
+    await expectEveryProjectRouteListed(t, ['kubernetes services'], [...prefixed, stream]);
+    await expectProjectGuards(t, [...prefixed, stream], { reader: members.read.idToken, outsider: outsider.idToken });
   });
 });
 
