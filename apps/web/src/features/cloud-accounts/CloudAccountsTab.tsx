@@ -7,6 +7,7 @@ import { toast } from '../../api/toast';
 import { ConfirmModal } from '../../ui/ConfirmModal';
 import { DataTable, type Column } from '../../ui/DataTable';
 import { EmptyState } from '../../ui/EmptyState';
+import { Permitted } from '../../ui/Permitted';
 import { SearchInput } from '../../ui/SearchInput';
 import { useDeleteCloudAccount, type CloudAccountTarget } from './api/delete-cloud-account';
 import { useAwsAccounts } from './api/list-aws-accounts';
@@ -48,16 +49,24 @@ const mono = (v: string) => (
 function Actions({ label, onEdit, onRemove }: { label: string; onEdit: () => void; onRemove: () => void }) {
   return (
     <Group gap={4} justify="flex-end" wrap="nowrap">
-      <Tooltip label="Edit" withArrow>
-        <ActionIcon variant="subtle" color="gray" aria-label={`Edit ${label}`} onClick={onEdit}>
-          <IconPencil size={16} />
-        </ActionIcon>
-      </Tooltip>
-      <Tooltip label="Remove" withArrow>
-        <ActionIcon variant="subtle" color="red" aria-label={`Remove ${label}`} onClick={onRemove}>
-          <IconTrash size={16} />
-        </ActionIcon>
-      </Tooltip>
+      <Permitted action="change">
+        {(disabled) => (
+          <Tooltip label="Edit" withArrow disabled={disabled}>
+            <ActionIcon variant="subtle" color="gray" aria-label={`Edit ${label}`} onClick={onEdit} disabled={disabled}>
+              <IconPencil size={16} />
+            </ActionIcon>
+          </Tooltip>
+        )}
+      </Permitted>
+      <Permitted action="change">
+        {(disabled) => (
+          <Tooltip label="Remove" withArrow disabled={disabled}>
+            <ActionIcon variant="subtle" color="red" aria-label={`Remove ${label}`} onClick={onRemove} disabled={disabled}>
+              <IconTrash size={16} />
+            </ActionIcon>
+          </Tooltip>
+        )}
+      </Permitted>
     </Group>
   );
 }
@@ -178,33 +187,37 @@ export default function CloudAccountsTab({ projectId }: { projectId: string }) {
   const failed = [aws, gcp, azure].find((q) => q.isError);
 
   const connectMenu = (
-    <Menu position="bottom-end" shadow="md" width={260}>
-      <Menu.Target>
-        <Button leftSection={<IconCloudPlus size={16} />} rightSection={<IconChevronDown size={14} />}>
-          Connect Cloud Account
-        </Button>
-      </Menu.Target>
-      <Menu.Dropdown>
-        {CLOUD_PROVIDERS.map((p) => (
-          <Menu.Item
-            key={p.provider}
-            onClick={() => openNew(p.provider)}
-            leftSection={
-              <ThemeIcon size={28} radius="md" variant="light" color={p.color}>
-                {p.icon(16)}
-              </ThemeIcon>
-            }
-          >
-            <Text size="sm" fw={500}>
-              {p.label}
-            </Text>
-            <Text size="xs" c="dimmed">
-              {p.description}
-            </Text>
-          </Menu.Item>
-        ))}
-      </Menu.Dropdown>
-    </Menu>
+    <Permitted action="change">
+      {(disabled) => (
+        <Menu position="bottom-end" shadow="md" width={260} disabled={disabled}>
+          <Menu.Target>
+            <Button leftSection={<IconCloudPlus size={16} />} rightSection={<IconChevronDown size={14} />} disabled={disabled}>
+              Connect Cloud Account
+            </Button>
+          </Menu.Target>
+          <Menu.Dropdown>
+            {CLOUD_PROVIDERS.map((p) => (
+              <Menu.Item
+                key={p.provider}
+                onClick={() => openNew(p.provider)}
+                leftSection={
+                  <ThemeIcon size={28} radius="md" variant="light" color={p.color}>
+                    {p.icon(16)}
+                  </ThemeIcon>
+                }
+              >
+                <Text size="sm" fw={500}>
+                  {p.label}
+                </Text>
+                <Text size="xs" c="dimmed">
+                  {p.description}
+                </Text>
+              </Menu.Item>
+            ))}
+          </Menu.Dropdown>
+        </Menu>
+      )}
+    </Permitted>
   );
 
   const table = <T,>(rows: T[], columns: Column<T>[], key: (r: T) => string, loading: boolean, provider: CloudAccountProvider) => (

@@ -7,6 +7,7 @@ import { useCurrentProject } from '../../api/session';
 import { toast } from '../../api/toast';
 import { ConfirmModal } from '../../ui/ConfirmModal';
 import { DataTable, type Column } from '../../ui/DataTable';
+import { Permitted } from '../../ui/Permitted';
 import { SearchInput } from '../../ui/SearchInput';
 import { PlanGate } from '../../ui/UpgradePrompt';
 import { useDeleteGitAccount } from './api/delete-git-account';
@@ -78,11 +79,15 @@ export default function GitAccountsTab({ projectId: given }: { projectId?: strin
       align: 'right',
       width: 110,
       render: (a) => (
-        <Tooltip label="Remove" withArrow>
-          <ActionIcon variant="subtle" color="red" aria-label={`Remove ${a.accountName}`} onClick={() => setRemoving(a)}>
-            <IconTrash size={16} />
-          </ActionIcon>
-        </Tooltip>
+        <Permitted action="change">
+          {(disabled) => (
+            <Tooltip label="Remove" withArrow disabled={disabled}>
+              <ActionIcon variant="subtle" color="red" aria-label={`Remove ${a.accountName}`} onClick={() => setRemoving(a)} disabled={disabled}>
+                <IconTrash size={16} />
+              </ActionIcon>
+            </Tooltip>
+          )}
+        </Permitted>
       ),
     },
   ];
@@ -103,9 +108,13 @@ export default function GitAccountsTab({ projectId: given }: { projectId?: strin
                 </Text>
               </Group>
             )}
-            <Button leftSection={<IconPlugConnected size={16} />} onClick={() => setModalOpen(true)}>
-              Connect Account
-            </Button>
+            <Permitted action="change">
+              {(disabled) => (
+                <Button leftSection={<IconPlugConnected size={16} />} onClick={() => setModalOpen(true)} disabled={disabled}>
+                  Connect Account
+                </Button>
+              )}
+            </Permitted>
           </Group>
         </Group>
         {accounts.isError ? (

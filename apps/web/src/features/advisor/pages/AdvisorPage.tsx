@@ -8,6 +8,7 @@ import { useCurrentProject } from '../../../api/session';
 import { toast } from '../../../api/toast';
 import { EmptyState } from '../../../ui/EmptyState';
 import { PageHeader } from '../../../ui/PageHeader';
+import { Permitted } from '../../../ui/Permitted';
 import { UpgradePrompt } from '../../../ui/UpgradePrompt';
 import { useErrorToast } from '../../../ui/use-error-toast';
 import { NoAwsAccounts, useAwsAccounts } from '../../cloud-accounts';
@@ -116,16 +117,21 @@ export default function AdvisorPage() {
                 {accountLabel(data.awsAccountId)} · {data.awsRegion}
                 {data.tagKey ? ` · ${data.tagKey} = ${data.tagValue}` : ''} · fetched {ageText(data.ageSeconds)}
               </Text>
-              <Button
-                variant="subtle"
-                size="xs"
-                style={{ flexShrink: 0 }}
-                leftSection={<IconRefresh size={14} />}
-                loading={refresh.isPending}
-                onClick={() => query && refresh.mutate(query, { onError: (e) => toast.apiError(e) })}
-              >
-                Refresh from CloudWatch
-              </Button>
+              <Permitted action="change">
+                {(disabled) => (
+                  <Button
+                    variant="subtle"
+                    size="xs"
+                    style={{ flexShrink: 0 }}
+                    leftSection={<IconRefresh size={14} />}
+                    loading={refresh.isPending}
+                    disabled={disabled}
+                    onClick={() => query && refresh.mutate(query, { onError: (e) => toast.apiError(e) })}
+                  >
+                    Refresh from CloudWatch
+                  </Button>
+                )}
+              </Permitted>
             </Group>
             <AdvisorCards stats={data.stats} />
           </Stack>

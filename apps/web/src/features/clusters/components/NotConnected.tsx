@@ -1,5 +1,6 @@
 import { Button, Text } from '@mantine/core';
 import { IconPlugConnected, IconSteeringWheel } from '@tabler/icons-react';
+import { Permitted } from '../../../ui/Permitted';
 import { ClusterNotice } from './ClusterNotice';
 
 /**
@@ -7,21 +8,20 @@ import { ClusterNotice } from './ClusterNotice';
  * /kubernetes/clusters/{stageId}-{resourceName} (infrastructure-builder), which shows its dashboard once the
  * cluster is connected under that name.
  */
-export function NotConnected({ clusterId, canWrite, onConnect }: { clusterId: string; canWrite: boolean; onConnect: () => void }) {
+export function NotConnected({ clusterId, onConnect }: { clusterId: string; onConnect: () => void }) {
   return (
     <ClusterNotice testId="cluster-not-connected" color="gray" icon={<IconSteeringWheel size={32} stroke={1.5} />} title="This cluster is not connected">
       <Text c="dimmed" size="sm" maw={560}>
         Gantry has no cluster named <b>{clusterId}</b> in this project. Connect its API server under this name to see its nodes, pods and services here — an
         environment&apos;s Kubernetes resource links to this page.
       </Text>
-      <Button leftSection={<IconPlugConnected size={16} />} mt="sm" disabled={!canWrite} onClick={onConnect}>
-        Connect Kubernetes
-      </Button>
-      {!canWrite && (
-        <Text size="xs" c="dimmed">
-          Your role in this project does not allow connecting clusters.
-        </Text>
-      )}
+      <Permitted action="change">
+        {(disabled) => (
+          <Button leftSection={<IconPlugConnected size={16} />} mt="sm" disabled={disabled} onClick={onConnect}>
+            Connect Kubernetes
+          </Button>
+        )}
+      </Permitted>
     </ClusterNotice>
   );
 }

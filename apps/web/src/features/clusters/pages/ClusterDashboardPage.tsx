@@ -92,7 +92,7 @@ export default function ClusterDashboardPage() {
       {expired ? (
         <TrialExpired />
       ) : notConnected ? (
-        <NotConnected clusterId={clusterId} canWrite={canWrite} onConnect={() => setConnecting(true)} />
+        <NotConnected clusterId={clusterId} onConnect={() => setConnecting(true)} />
       ) : (
         <>
           <StatusHeader status={status.data} loading={status.isPending && Boolean(projectId)} endpoint={cluster.data?.endpoint} />

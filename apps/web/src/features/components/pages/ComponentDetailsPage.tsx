@@ -17,7 +17,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { errorMessage } from '../../../api/errors';
+import { useProjectPermission } from '../../../api/permissions';
 import { useCurrentProject } from '../../../api/session';
+import { Permitted } from '../../../ui/Permitted';
 import { useComponent } from '../api/get-component';
 import { useComponentBuilding } from '../api/get-component-building';
 import { componentKeys } from '../api/keys';
@@ -71,6 +73,7 @@ export default function ComponentDetailsPage() {
   const [params, setParams] = useSearchParams();
   const buildId = params.get('buildId');
   const projectId = useCurrentProject()?.id ?? '';
+  const { can } = useProjectPermission();
   const navigate = useNavigate();
   const qc = useQueryClient();
   const component = useComponent(projectId, componentId, buildId);
@@ -112,7 +115,8 @@ export default function ComponentDetailsPage() {
   }
 
   const owning = Boolean(c && !c.isPublic && c.projectId === projectId);
-  const canEdit = Boolean(c && c.editable && owning);
+  const canEdit = Boolean(c && c.editable && owning && can('change'));
+  const canShare = owning && can('manageUsers');
   const versionList = versions.data ?? [];
   const hasBuild = Boolean(c?.buildId) || versionList.length > 0;
   const noBuild = Boolean(c) && !c?.buildId && versions.isSuccess && versionList.length === 0;
@@ -168,14 +172,18 @@ export default function ComponentDetailsPage() {
                   Edit
                 </Button>
               )}
-              {owning && (
+              {canShare && (
                 <Button variant="default" leftSection={<IconShare size={16} />} onClick={() => setSharing(true)}>
                   Share
                 </Button>
               )}
-              <Button leftSection={<IconPlus size={16} />} onClick={() => setAdding(true)}>
-                Add to Environment
-              </Button>
+              <Permitted action="change">
+                {(disabled) => (
+                  <Button leftSection={<IconPlus size={16} />} onClick={() => setAdding(true)} disabled={disabled}>
+                    Add to Environment
+                  </Button>
+                )}
+              </Permitted>
               {canEdit && (
                 <Button variant="light" color="red" leftSection={<IconTrash size={16} />} onClick={() => setRemoving(true)}>
                   Remove

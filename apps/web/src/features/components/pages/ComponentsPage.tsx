@@ -4,10 +4,12 @@ import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { componentMatches, type Component } from '@gantry/contracts';
 import { errorMessage, isPlanLimit } from '../../../api/errors';
+import { useProjectPermission } from '../../../api/permissions';
 import { useCurrentProject } from '../../../api/session';
 import { NO_DATA } from '../../../ui/DataTable';
 import { EmptyState } from '../../../ui/EmptyState';
 import { PageHeader } from '../../../ui/PageHeader';
+import { Permitted } from '../../../ui/Permitted';
 import { SearchInput } from '../../../ui/SearchInput';
 import { SkeletonCards } from '../../../ui/SkeletonCards';
 import { UpgradePrompt } from '../../../ui/UpgradePrompt';
@@ -41,12 +43,23 @@ export default function ComponentsPage() {
   const loading = components.isPending && Boolean(projectId);
   const blocked = isPlanLimit(components.error);
   /** Only components of the current project have a menu; public ones never (spec §2). */
-  const ownsIt = (c: Component) => !c.isPublic && c.projectId === projectId;
+  const canWrite = useProjectPermission().can('change');
+  const ownsIt = (c: Component) => canWrite && !c.isPublic && c.projectId === projectId;
 
   const createButton = (
-    <Button component={Link} to="/components/create" leftSection={<IconPlus size={16} />}>
-      Create Component
-    </Button>
+    <Permitted action="change">
+      {(disabled) =>
+        disabled ? (
+          <Button leftSection={<IconPlus size={16} />} disabled>
+            Create Component
+          </Button>
+        ) : (
+          <Button component={Link} to="/components/create" leftSection={<IconPlus size={16} />}>
+            Create Component
+          </Button>
+        )
+      }
+    </Permitted>
   );
 
   let body;

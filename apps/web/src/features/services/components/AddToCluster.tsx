@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { Microservice } from '@gantry/contracts';
 import { useClusters } from '../../clusters';
+import { Permitted } from '../../../ui/Permitted';
 import { useErrorToast } from '../../../ui/use-error-toast';
 import { DeployDialog } from './DeployDialog';
 import type { RolloutState } from './DeployingModal';
@@ -47,14 +48,13 @@ export function AddToCluster({ projectId, service, canDeploy }: { projectId: str
             onChange={setClusterId}
             disabled={!canDeploy}
           />
-          <Button leftSection={<IconRocket size={16} />} disabled={!cluster || !canDeploy} onClick={() => setOpen(true)}>
-            Add to Cluster
-          </Button>
-          {!canDeploy && (
-            <Text size="xs" c="dimmed">
-              Your role in this project is read-only.
-            </Text>
-          )}
+          <Permitted action="change">
+            {(refused) => (
+              <Button leftSection={<IconRocket size={16} />} disabled={!cluster || refused} onClick={() => setOpen(true)}>
+                Add to Cluster
+              </Button>
+            )}
+          </Permitted>
         </Stack>
       )}
       {cluster && (

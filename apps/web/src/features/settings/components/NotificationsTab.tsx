@@ -6,6 +6,7 @@ import { isApiError } from '../../../api/errors';
 import { useProfile } from '../../../api/session';
 import { toast } from '../../../api/toast';
 import { ConfirmModal } from '../../../ui/ConfirmModal';
+import { Permitted } from '../../../ui/Permitted';
 import { UpgradePrompt, usePlanGate } from '../../../ui/UpgradePrompt';
 import { useZodForm } from '../../../ui/use-zod-form';
 import { useAddIntegration, useIntegrations, useRemoveIntegration } from '../api/integrations';
@@ -76,9 +77,13 @@ function IntegrationsCard({ projectId }: { projectId: string }) {
               Incoming webhook on <b>{slack.webhookHost}</b>
             </Text>
           </Group>
-          <Button variant="subtle" color="red" leftSection={<IconTrash size={16} />} onClick={() => setConfirming(true)}>
-            Remove
-          </Button>
+          <Permitted action="change">
+            {(disabled) => (
+              <Button variant="subtle" color="red" leftSection={<IconTrash size={16} />} disabled={disabled} onClick={() => setConfirming(true)}>
+                Remove
+              </Button>
+            )}
+          </Permitted>
         </Group>
       ) : (
         <form onSubmit={submit} noValidate>
@@ -90,9 +95,13 @@ function IntegrationsCard({ projectId }: { projectId: string }) {
               style={{ flex: 1 }}
               {...form.field('webhookUrl')}
             />
-            <Button type="submit" mt={46} loading={add.isPending}>
-              Add integration
-            </Button>
+            <Permitted action="change">
+              {(disabled) => (
+                <Button type="submit" mt={46} loading={add.isPending} disabled={disabled}>
+                  Add integration
+                </Button>
+              )}
+            </Permitted>
           </Group>
         </form>
       )}

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { describeLimitations, SPECIAL_DEAL_PRICE, type PaymentPlan } from '@gantry/contracts';
 import { toast } from '../../../api/toast';
 import { EXTERNAL_LINKS } from '../../../ui/links';
+import { Permitted } from '../../../ui/Permitted';
 import { usePaymentPlans } from '../api/get-payment-plans';
 import { useStartCheckout } from '../api/start-checkout';
 
@@ -87,9 +88,17 @@ export function PaymentPlansCard({ projectId, cardPayments }: { projectId: strin
                 </List>
                 <Group grow mt="xs">
                   {cardPayments && (
-                    <Button loading={buying?.kind === 'plan' && buying.planId === plan.id} onClick={() => buy({ kind: 'plan', planId: plan.id, frequency })}>
-                      Subscribe
-                    </Button>
+                    <Permitted action="manageProject">
+                      {(disabled) => (
+                        <Button
+                          loading={buying?.kind === 'plan' && buying.planId === plan.id}
+                          disabled={disabled}
+                          onClick={() => buy({ kind: 'plan', planId: plan.id, frequency })}
+                        >
+                          Subscribe
+                        </Button>
+                      )}
+                    </Permitted>
                   )}
                   <Button component="a" href={EXTERNAL_LINKS.booking} target="_blank" rel="noreferrer" variant={cardPayments ? 'default' : 'filled'}>
                     {planCallToAction(plan)}
@@ -118,9 +127,19 @@ export function PaymentPlansCard({ projectId, cardPayments }: { projectId: strin
                   : 'Ask the instance admin for it, or redeem a promo code in the Promo code card.'}
               </Text>
               {cardPayments && (
-                <Button variant="light" color="violet" loading={buying?.kind === 'special-deal'} onClick={() => buy({ kind: 'special-deal' })}>
-                  Get the deal
-                </Button>
+                <Permitted action="manageProject">
+                  {(disabled) => (
+                    <Button
+                      variant="light"
+                      color="violet"
+                      loading={buying?.kind === 'special-deal'}
+                      disabled={disabled}
+                      onClick={() => buy({ kind: 'special-deal' })}
+                    >
+                      Get the deal
+                    </Button>
+                  )}
+                </Permitted>
               )}
             </Stack>
           </Card>

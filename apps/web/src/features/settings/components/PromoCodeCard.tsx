@@ -1,6 +1,7 @@
 import { Button, Card, Group, Text, TextInput, Title } from '@mantine/core';
 import { RedeemPromoBody } from '@gantry/contracts';
 import { toast } from '../../../api/toast';
+import { Permitted } from '../../../ui/Permitted';
 import { useZodForm } from '../../../ui/use-zod-form';
 import { useRedeemPromoCode } from '../api/redeem-promo-code';
 
@@ -30,9 +31,13 @@ export function PromoCodeCard({ projectId }: { projectId: string }) {
       <form onSubmit={submit} noValidate>
         <Group align="flex-start" gap="sm">
           <TextInput label="Promo code" placeholder="XXXX-XXXX" style={{ flex: 1 }} {...form.field('redeemCode')} />
-          <Button type="submit" mt={25} loading={redeem.isPending}>
-            Redeem
-          </Button>
+          <Permitted action="manageProject">
+            {(disabled) => (
+              <Button type="submit" mt={25} loading={redeem.isPending} disabled={disabled}>
+                Redeem
+              </Button>
+            )}
+          </Permitted>
         </Group>
       </form>
     </Card>

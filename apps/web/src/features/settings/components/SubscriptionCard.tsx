@@ -3,6 +3,7 @@ import { describeLimitations } from '@gantry/contracts';
 import { errorMessage } from '../../../api/errors';
 import { toast } from '../../../api/toast';
 import { formatDate } from '../../../ui/dayjs';
+import { Permitted } from '../../../ui/Permitted';
 import { UpgradePrompt, usePlanGate } from '../../../ui/UpgradePrompt';
 import { useSubscription } from '../api/get-subscription';
 import { useSetRecurrency } from '../api/set-recurrency';
@@ -77,13 +78,17 @@ export function SubscriptionCard({ projectId }: { projectId: string }) {
             ))}
           </List>
           <Divider my={4} />
-          <Switch
-            label="Recurring payment"
-            description="Renew the subscription automatically when it expires."
-            checked={s.recurringEnabled}
-            disabled={recurrency.isPending}
-            onChange={(e) => toggle(e.currentTarget.checked)}
-          />
+          <Permitted action="manageProject">
+            {(refused) => (
+              <Switch
+                label="Recurring payment"
+                description="Renew the subscription automatically when it expires."
+                checked={s.recurringEnabled}
+                disabled={refused || recurrency.isPending}
+                onChange={(e) => toggle(e.currentTarget.checked)}
+              />
+            )}
+          </Permitted>
         </Stack>
       )}
     </Card>
