@@ -2,12 +2,15 @@
  * Screens follow the role (issue 13): a `read` member of a project with a pipeline and an
  * environment is offered no enabled action on pipelines, environments and access management — each
  * refused action is disabled with a tooltip saying why, or not shown — while the owner still is.
+ * The same on a paid plan for the later areas: registries, clusters, services, the Cloud Waste
+ * Manager (advisor, saving schedules, cost explorer and its reports) and Slack.
  */
 import { afterAll, describe, expect, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { startStsStandin } from '@gantry/test-support';
+import { COST_TAG_KEY, scheduleToCron } from '@gantry/contracts';
+import { startKubeStandin, startRegistry, startStsStandin } from '@gantry/test-support';
 import { startGitStandin } from '@gantry/test-support/git-standin/index';
-import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
+import { logInAndOpenProject, setProjectPlan, useStack, verifiedUser } from './src/harness.js';
 
 const sts = await startStsStandin({});
 const savedEnv = { ...process.env };
@@ -20,16 +23,34 @@ Object.assign(process.env, {
 delete process.env.AWS_PROFILE;
 const git = await startGitStandin({ providers: ['github'] });
 await git.createRepo('acme/shop', { 'README.md': '# shop\n' });
+const kube = await startKubeStandin({ namespaces: ['team-a'] });
+const registry = await startRegistry({ auth: 'htpasswd', users: { pusher: 'Push-Secret-1' } });
+await registry.pushImage('team/api', '1.0.0');
 afterAll(async () => {
   process.env = savedEnv;
   await sts.close();
   await git.close();
+  await kube.close();
+  await registry.stop();
 });
 
 const OWNER = { email: 'olga.owner@example.com', password: 'Owner12345', firstName: 'Olga', lastName: 'Owner' };
 const READER = { email: 'rick.reader@example.com', password: 'Reader12345', firstName: 'Rick', lastName: 'Reader' };
 const REFUSED_CHANGE = 'Your permission in this project is Read: this needs Write or higher.';
 const REFUSED_USERS = 'Your permission in this project is Read: this needs Admin or higher.';
+
+/** Names of controls that change something (create, edit, delete, deploy, stop/start, send…), or open a menu of them. */
+const ACTION =
+  /^(create|add|new|connect|edit|update|delete|remove|deploy|redeploy|undeploy|refresh|start|stop|send|trigger|quick deploy|subscribe|redeem|get the deal)\b|^actions of /i;
+
+/** In the page's content, no action is offered enabled: such buttons are disabled, and no link leads to a form. */
+async function noEnabledAction(page: Page) {
+  const main = page.locator('main');
+  const buttons = main.getByRole('button', { name: ACTION });
+  for (const button of await buttons.all()) expect(await button.isDisabled(), `${await button.textContent()} is enabled`).toBe(true);
+  const links = await main.getByRole('link', { name: ACTION }).allTextContents();
+  expect(links, 'links to an action').toEqual([]);
+}
 
 /** The control is disabled, and hovering it shows why. */
 async function refused(page: Page, control: Locator, why: string) {
@@ -43,11 +64,14 @@ describe('a read member sees no enabled action', () => {
   const stack = useStack({ env: git.env });
   let pipelineId: string;
   let stageId: string;
+  let ownerToken: string;
+  let projectId: string;
+  let awsAccountId: string;
 
   test('the owner has a pipeline and an environment, and invites a read member', async () => {
-    const ownerToken = await verifiedUser(stack, OWNER);
+    ownerToken = await verifiedUser(stack, OWNER);
     await verifiedUser(stack, READER);
-    const { id: projectId } = await stack.api('POST', '/ms-project/projects', { name: 'Shop', description: 'The web shop' }, ownerToken);
+    ({ id: projectId } = await stack.api('POST', '/ms-project/projects', { name: 'Shop', description: 'The web shop' }, ownerToken));
     const p = `/ms-ap/projects/${projectId}`;
     const { gitAccountId } = await stack.api('POST', `${p}/git-accounts`, { code: git.issueCode('github'), type: 'github' }, ownerToken);
     const repo = (await stack.api('GET', `${p}/git-accounts/${gitAccountId}/repositories`, undefined, ownerToken)).repositories[0];
@@ -57,12 +81,12 @@ describe('a read member sees no enabled action', () => {
       { name: 'shop-build', gitAccountId, repositoryUrl: repo.url, branchFilter: 'main', automatedTrigger: false },
       ownerToken,
     ));
-    const { id: awsAccountId } = await stack.api(
+    ({ id: awsAccountId } = await stack.api(
       'POST',
       `/ms-aws/projects/${projectId}/aws-accounts`,
       { accountName: 'production', iamRole: 'arn:aws:iam::123456789012:role/GantryDeployer', externalId: 'ext-1' },
       ownerToken,
-    );
+    ));
     ({ stageId } = await stack.api(
       'POST',
       `/ms-engine/projects/${projectId}/stages`,
@@ -115,6 +139,113 @@ describe('a read member sees no enabled action', () => {
     expect(await page.getByRole('button', { name: 'Edit', exact: true }).count()).toBe(0);
   });
 
+  test('on a paid plan the owner adds a registry, a cluster, a service, a saving schedule, a cost report', async () => {
+    // the first account of the instance is its admin
+    await setProjectPlan(stack, ownerToken, projectId, 'PRO');
+    const kubeApi = `/ms-kube/projects/${projectId}`;
+    const registryCredentials = [
+      { key: 'registry_url', value: registry.url },
+      { key: 'docker_username', value: 'pusher' },
+      { key: 'docker_password', value: 'Push-Secret-1', sensitive: true },
+    ];
+    await stack.api(
+      'POST',
+      `${kubeApi}/docker-registries`,
+      { name: 'local', isDefault: true, provider: 'DockerRegistryV2', credentials: registryCredentials },
+      ownerToken,
+    );
+    await stack.api(
+      'POST',
+      `${kubeApi}/kubernetes`,
+      { name: 'main', endpoint: kube.url, apiToken: kube.adminToken, type: 'personal', caCertificate: kube.caPem },
+      ownerToken,
+    );
+    await stack.api('POST', `${kubeApi}/microservices`, { name: 'api', description: 'The API', registry: 'local', imageRepository: 'team/api' }, ownerToken);
+    const cost = `/ms-cloud-cost-optimizer/projects/${projectId}`;
+    await stack.api(
+      'POST',
+      `${cost}/schedules`,
+      {
+        name: 'office hours',
+        ...scheduleToCron({ days: ['MON', 'FRI'], wakeHour: 8, sleepHour: 18 }, 0),
+        timezone: 'Europe/Berlin',
+        awsAccountId,
+        awsRegion: 'eu-central-1',
+        resourcesTagKey: COST_TAG_KEY,
+        resourcesTagValue: 'staging',
+      },
+      ownerToken,
+    );
+    await stack.api(
+      'POST',
+      `${cost}/reports`,
+      {
+        reportName: 'Weekly costs',
+        awsAccountIds: [awsAccountId],
+        regions: ['eu-central-1'],
+        emails: [OWNER.email],
+        granularity: 'WEEKLY',
+        costAllocationTag: null,
+      },
+      ownerToken,
+    );
+  });
+
+  test('registries, clusters and services: nothing to add, edit, delete or deploy', async () => {
+    const page = await stack.newPage();
+    await logInAndOpenProject(page, READER.email, READER.password, 'Shop');
+    await page.goto('/kubernetes/docker-registries');
+    await page.getByText('local', { exact: true }).first().waitFor();
+    await noEnabledAction(page);
+
+    await page.goto('/kubernetes/clusters');
+    await page.getByRole('link', { name: 'main', exact: true }).waitFor();
+    await noEnabledAction(page);
+    await page.goto('/kubernetes/clusters/main');
+    await page.getByRole('heading', { name: 'main', exact: true }).waitFor();
+    await page.getByTestId('namespaces-card').waitFor();
+    await noEnabledAction(page);
+
+    await page.goto('/kubernetes/services');
+    await page.getByRole('link', { name: 'api', exact: true }).waitFor();
+    await noEnabledAction(page);
+    await page.getByRole('link', { name: 'api', exact: true }).click();
+    await page.getByTestId('add-to-cluster').waitFor();
+    await refused(page, page.getByRole('button', { name: 'Add to Cluster', exact: true }), REFUSED_CHANGE);
+    await noEnabledAction(page);
+  });
+
+  test('Cloud Waste Manager: no schedule to create, switch, stop or start; no report to create, send or delete; Refresh refused', async () => {
+    const page = await stack.newPage();
+    await logInAndOpenProject(page, READER.email, READER.password, 'Shop');
+    await page.goto('/tools/schedules');
+    await page.getByTestId('schedules-table').getByText('office hours').waitFor();
+    expect(await page.getByRole('switch').count()).toBe(0);
+    await noEnabledAction(page);
+
+    await page.goto('/tools/advisor');
+    await page.getByRole('button', { name: 'Get statistics', exact: true }).waitFor();
+    await noEnabledAction(page);
+
+    await page.goto('/tools/cost-explorer');
+    await page.getByTestId('reports-table').getByText('Weekly costs').waitFor();
+    await refused(page, page.getByRole('button', { name: 'Refresh', exact: true }).first(), REFUSED_CHANGE);
+    await noEnabledAction(page);
+  });
+
+  test('Slack: Add integration is refused with the reason; billing is the owner’s', async () => {
+    const page = await stack.newPage();
+    await logInAndOpenProject(page, READER.email, READER.password, 'Shop');
+    await page.goto('/settings?tab=notifications');
+    await refused(page, page.getByRole('button', { name: 'Add integration', exact: true }), REFUSED_CHANGE);
+    await page.goto('/settings?tab=billing');
+    await refused(
+      page,
+      page.getByRole('button', { name: 'Redeem', exact: true }),
+      'Your permission in this project is Read: only the project’s owners can do this.',
+    );
+  });
+
   test('the owner is offered the same actions, enabled', async () => {
     const page = await stack.newPage();
     await logInAndOpenProject(page, OWNER.email, OWNER.password, 'Shop');
@@ -124,5 +255,12 @@ describe('a read member sees no enabled action', () => {
     await page.goto('/settings?tab=management');
     await page.getByText(READER.email).waitFor();
     expect(await page.getByRole('button', { name: 'Add New User', exact: true }).isDisabled()).toBe(false);
+    // the check the reader passed finds the owner's actions
+    await page.goto('/kubernetes/docker-registries');
+    await page.getByText('local', { exact: true }).first().waitFor();
+    expect(await page.locator('main').getByRole('link', { name: ACTION }).allTextContents()).toContain('Add Docker Registry');
+    await page.goto('/tools/schedules');
+    await page.getByTestId('schedules-table').getByText('office hours').waitFor();
+    expect(await page.locator('main').getByRole('button', { name: ACTION }).count()).toBeGreaterThan(0);
   });
 });
