@@ -47,26 +47,23 @@ const mono = (v: string) => (
 );
 
 function Actions({ label, onEdit, onRemove }: { label: string; onEdit: () => void; onRemove: () => void }) {
+  const actions = [
+    { name: 'Edit', color: 'gray', icon: <IconPencil size={16} />, onClick: onEdit },
+    { name: 'Remove', color: 'red', icon: <IconTrash size={16} />, onClick: onRemove },
+  ];
   return (
     <Group gap={4} justify="flex-end" wrap="nowrap">
-      <Permitted action="change">
-        {(disabled) => (
-          <Tooltip label="Edit" withArrow disabled={disabled}>
-            <ActionIcon variant="subtle" color="gray" aria-label={`Edit ${label}`} onClick={onEdit} disabled={disabled}>
-              <IconPencil size={16} />
-            </ActionIcon>
-          </Tooltip>
-        )}
-      </Permitted>
-      <Permitted action="change">
-        {(disabled) => (
-          <Tooltip label="Remove" withArrow disabled={disabled}>
-            <ActionIcon variant="subtle" color="red" aria-label={`Remove ${label}`} onClick={onRemove} disabled={disabled}>
-              <IconTrash size={16} />
-            </ActionIcon>
-          </Tooltip>
-        )}
-      </Permitted>
+      {actions.map((a) => (
+        <Permitted key={a.name} action="change">
+          {(disabled) => (
+            <Tooltip label={a.name} withArrow disabled={disabled}>
+              <ActionIcon variant="subtle" color={a.color} aria-label={`${a.name} ${label}`} onClick={a.onClick} disabled={disabled}>
+                {a.icon}
+              </ActionIcon>
+            </Tooltip>
+          )}
+        </Permitted>
+      ))}
     </Group>
   );
 }
