@@ -206,6 +206,10 @@ describe('a read member sees no enabled action', () => {
     await page.getByTestId('namespaces-card').waitFor();
     await noEnabledAction(page);
 
+    await page.goto('/overview');
+    await page.getByText('shop-build').first().waitFor();
+    await noEnabledAction(page);
+
     await page.goto('/kubernetes/services');
     await page.getByRole('link', { name: 'api', exact: true }).waitFor();
     await noEnabledAction(page);

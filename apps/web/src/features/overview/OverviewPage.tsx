@@ -1,6 +1,7 @@
 import { Anchor, Button, Card, Grid, Group, ScrollArea, SegmentedControl, Skeleton, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { buildStatusClass, stackStatusDisplay, type TimelineEvent } from '@gantry/contracts';
 import { StatusBadge } from '../../ui/StatusBadge';
+import { Permitted } from '../../ui/Permitted';
 import { RelativeTime } from '../../ui/RelativeTime';
 import { useTimeline } from './api/get-timeline';
 import { usePipelineList } from '../pipelines';
@@ -127,7 +128,15 @@ export default function OverviewPage() {
                 compact
                 title="No environments created yet!"
                 description="Environments combine components into deployable infrastructure."
-                action={<Button onClick={() => navigate('/environments/create')}>Create Environment</Button>}
+                action={
+                  <Permitted action="change">
+                    {(disabled) => (
+                      <Button onClick={() => navigate('/environments/create')} disabled={disabled}>
+                        Create Environment
+                      </Button>
+                    )}
+                  </Permitted>
+                }
               />
             )}
           </Panel>
@@ -166,7 +175,15 @@ export default function OverviewPage() {
                 compact
                 title="No pipelines created yet!"
                 description="Pipelines build and ship your code from your git repositories."
-                action={<Button onClick={() => navigate('/pipelines/create')}>Create Pipeline</Button>}
+                action={
+                  <Permitted action="change">
+                    {(disabled) => (
+                      <Button onClick={() => navigate('/pipelines/create')} disabled={disabled}>
+                        Create Pipeline
+                      </Button>
+                    )}
+                  </Permitted>
+                }
               />
             )}
           </Panel>

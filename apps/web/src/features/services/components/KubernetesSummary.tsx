@@ -6,6 +6,7 @@ import type { ServiceStatusEntry } from '@gantry/contracts';
 import { useCurrentProject } from '../../../api/session';
 import { toast } from '../../../api/toast';
 import { DataTable, type Column } from '../../../ui/DataTable';
+import { Permitted } from '../../../ui/Permitted';
 import { EmptyState } from '../../../ui/EmptyState';
 import { RelativeTime } from '../../../ui/RelativeTime';
 import { podTone, round2, TONE_COLOR, useClusters, useClusterStatus } from '../../clusters';
@@ -140,7 +141,15 @@ export function KubernetesSummary() {
           compact
           title="No clusters connected yet!"
           description="Connect a Kubernetes cluster to follow its services and pods here."
-          action={<Button onClick={() => navigate('/kubernetes/clusters')}>Connect Kubernetes</Button>}
+          action={
+            <Permitted action="change">
+              {(disabled) => (
+                <Button onClick={() => navigate('/kubernetes/clusters')} disabled={disabled}>
+                  Connect Kubernetes
+                </Button>
+              )}
+            </Permitted>
+          }
         />
       ) : (
         <>
