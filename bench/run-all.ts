@@ -12,6 +12,7 @@ import { benchSandbox, printSandbox } from './sandbox.js';
 import { benchDockerPush, printDockerPush } from './docker-push.js';
 import { benchWebBundle, printWebBundle } from './web-bundle.js';
 import { benchAllLists, printLists, worstList } from './lists.js';
+import { benchLiveLogs, printLiveLogs } from './live-logs.js';
 import { fmt, fmtSpread, spread, table, type Spread } from './src/load.js';
 
 console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${fmt(os.totalmem() / 2 ** 30, 0)} GiB, node ${process.version}\n`);
@@ -23,6 +24,10 @@ printPipelines(pipes);
 console.log('\n== project list throughput ==');
 const lists = await benchProjectLists();
 printProjectList(lists);
+
+console.log('\n== live logs ==');
+const live = await benchLiveLogs();
+printLiveLogs(live);
 
 console.log('\n== lists at scale ==');
 const scaled = await benchAllLists();
@@ -82,6 +87,12 @@ table([
   line('initial JS, gzip, of /login (KB)', kb('/login'), { max: 250, digits: 0 }),
   line('initial JS, gzip, of /projects (KB)', kb('/projects'), { max: 250, digits: 0 }),
   line('list endpoints with 2,000 pipelines, 10,000 builds, 200 projects: p95, slowest list at 10× history (ms)', worstList(scaled), { max: 100, digits: 1 }),
+  line('live logs: lines lost of 100,000, client at the trigger and client joining mid-stream', one(live.clients.reduce((n, c) => n + c.lost, 0)), {
+    max: 0,
+    digits: 0,
+  }),
+  line('live logs: lines reordered of 100,000, both clients', one(live.clients.reduce((n, c) => n + c.reordered, 0)), { max: 0, digits: 0 }),
+  line('live logs: p95 line latency at 1,000 lines/s (ms)', one(live.paced.p95Ms), { max: 250, digits: 1 }),
   line('live logs: step start → last of 100,000 lines on the websocket ÷ step time', one(pipes.logs.ratio), {}),
 ]);
 console.log(
