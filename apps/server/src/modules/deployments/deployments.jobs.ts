@@ -201,8 +201,8 @@ export function createDeploymentsJobs(deps: {
     let sink = sinkFor(row.id, []);
     const pids = pidRecorder((pid) => store.update(row.id, { processId: pid }));
     try {
-      const credentials = await deps.credentialsFor(stage);
-      const { prepared, secrets } = await prepare(stage, row.resources);
+      // independent: the cloud session (an STS call for AWS) while the versions are unpacked
+      const [credentials, { prepared, secrets }] = await Promise.all([deps.credentialsFor(stage), prepare(stage, row.resources)]);
       sink = sinkFor(row.id, [...Object.values(credentials), ...secrets]);
       const engine = deps.engineFor(stage);
       const engineRun: EngineRun = {
@@ -280,8 +280,7 @@ export function createDeploymentsJobs(deps: {
   async function executePlan({ plan, stage }: { plan: PlanRow; stage: StageRow }, signal: AbortSignal) {
     const pids = pidRecorder((pid) => store.updatePlan(plan.id, { processId: pid }));
     try {
-      const credentials = await deps.credentialsFor(stage);
-      const { prepared, secrets } = await prepare(stage, plan.resources);
+      const [credentials, { prepared, secrets }] = await Promise.all([deps.credentialsFor(stage), prepare(stage, plan.resources)]);
       const lines: string[] = [];
       const mask = createMasker([...Object.values(credentials), ...secrets]);
       const engine = deps.engineFor(stage);
