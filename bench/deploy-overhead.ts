@@ -1,7 +1,8 @@
 /**
  * Deploy overhead: Quick Deploy of an environment of 5 `terraform_data` resources through the API
  * (POST deploy → the deployment is UPDATE_COMPLETE, polled every 25 ms), divided by `terraform apply`
- * of the same generated root module run by hand (init done beforehand in both). Each run changes one
+ * of the same generated root module (the resources and their re-exported outputs) run by hand, in a
+ * directory initialised once beforehand (Gantry keeps each environment's work dir initialised too). Each run changes one
  * input of every resource, so every run really replaces 5 resources. Real Gantry in this process
  * (PGlite), the real terraform CLI, AWS account verified by the STS stand-in.
  *   npx tsx bench/deploy-overhead.ts   (BENCH_RUNS, default 5)
@@ -11,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { startGantry } from '../apps/server/src/server.js';
-import { generateRootModule, writeRootModule } from '../apps/server/src/integrations/terraform/index.js';
+import { generateRootModule, readModuleInterface, writeRootModule } from '../apps/server/src/integrations/terraform/index.js';
 import { startStsStandin } from '@gantry/test-support';
 import { fmt, fmtSpread, isMain, spread, table } from './src/load.js';
 import { apiCaller, benchProject } from './src/bench-project.js';
@@ -96,10 +97,15 @@ export async function benchDeployOverhead(runs = Number(process.env.BENCH_RUNS ?
       if (r.status !== 0) throw new Error(`terraform ${args[0]}: ${r.stderr}`);
       return performance.now() - t0;
     };
+    // the same root module Gantry generates: the resources and each one's outputs re-exported (as the UI shows them)
+    const { outputs } = readModuleInterface(source);
     const writeManual = (run: number) =>
       writeRootModule(
         manualDir,
-        generateRootModule({ resources: names.map((name) => ({ name, source, inputs: { service_name: { literal: `${name}-${run}` } } })) }),
+        generateRootModule({
+          resources: names.map((name) => ({ name, source, inputs: { service_name: { literal: `${name}-${run}` } } })),
+          outputs: Object.fromEntries(names.map((name) => [name, outputs])),
+        }),
       );
     writeManual(0);
     terraform(['init', '-input=false', '-no-color']);
