@@ -1,10 +1,10 @@
 import crypto from 'node:crypto';
-import { spawn, type ChildProcess } from 'node:child_process';
 import readline from 'node:readline';
 import { PassThrough } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { AbortedError, type RunOptions } from './local-executor.js';
 import type { Sandbox, SandboxMount } from './sandbox.js';
+import { launch } from './launcher.js';
 
 /**
  * One sandbox for all the shell steps of a build: bubblewrap starts once, with a small bash runner
@@ -63,13 +63,11 @@ export interface BoxRunner {
 
 export function startBoxRunner(sandbox: Sandbox, o: { mounts: SandboxMount[]; cwd: string; killGraceMs?: number }): BoxRunner {
   const wrapped = sandbox.wrap('bash', ['-c', RUNNER, 'gantry-step-runner'], { mounts: o.mounts, cwd: o.cwd });
-  const child: ChildProcess = spawn(wrapped.command, wrapped.args, {
-    cwd: '/',
-    env: { PATH: '/usr/bin:/bin' },
-    detached: true,
-    stdio: ['pipe', 'pipe', 'pipe', ...(wrapped.infoFd ? (['pipe'] as const) : [])],
-  });
-  child.stdio[3]?.on('data', () => undefined).on('error', () => undefined);
+  // spawned by the launcher: a fork of the server itself blocks its event loop for as long as its memory is large
+  const child = launch(wrapped.command, wrapped.args, { cwd: '/', env: { PATH: '/usr/bin:/bin' }, infoFd: wrapped.infoFd, stdin: true });
+  child.stdio[3]?.resume();
+  let killWhenSpawned: NodeJS.Signals | undefined;
+  child.once('spawn', () => killWhenSpawned && killBox(killWhenSpawned));
   child.stdin!.on('error', () => undefined);
   let current: Step | null = null;
   let ended: Error | null = null;
@@ -77,6 +75,7 @@ export function startBoxRunner(sandbox: Sandbox, o: { mounts: SandboxMount[]; cw
   const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
 
   const killBox = (sig: NodeJS.Signals) => {
+    if (!child.pid) killWhenSpawned = sig;
     try {
       if (child.pid) process.kill(-child.pid, sig);
     } catch {

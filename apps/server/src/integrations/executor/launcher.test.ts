@@ -23,6 +23,16 @@ function collect(p: LaunchedProcess) {
 }
 
 describe('process launcher', () => {
+  it('writes stdin through to the process when asked for, and ends it', async () => {
+    const p = launch('bash', ['-c', 'while IFS= read -r -d "" f; do echo "got $f"; done; echo eof'], { cwd: os.tmpdir(), env, stdin: true });
+    p.stdin!.write('one\0two');
+    p.stdin!.write('\0');
+    p.stdin!.end();
+    const r = await collect(p);
+    expect(r.stdout).toBe('got one\ngot two\neof\n');
+    expect(r.code).toBe(0);
+  });
+
   it('runs the command in its cwd with exactly the env given, streams stdout and stderr whole and in order, and answers the exit code', async () => {
     const dir = fs.mkdtempSync(`${os.tmpdir()}/launch-`);
     const p = launch('bash', ['-c', 'pwd; echo "v=$ONLY"; echo "home=${HOME:-none}"; seq 1 20000 >&2; read x || echo no-stdin; exit 7'], {

@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -15,8 +15,10 @@ export interface LaunchedProcess extends EventEmitter {
   pid?: number;
   readonly stdout: PassThrough;
   readonly stderr: PassThrough;
-  /** stdin is not connected; [3] is bwrap's info fd when asked for. */
-  readonly stdio: [null, PassThrough, PassThrough, PassThrough?];
+  /** stdin when asked for (`stdin: true`, written through to the process), else /dev/null. */
+  readonly stdin: Writable | null;
+  /** [3] is bwrap's info fd when asked for. */
+  readonly stdio: [Writable | null, PassThrough, PassThrough, PassThrough?];
 }
 
 type FromLauncher =
@@ -96,20 +98,31 @@ export function startLauncher(): void {
   launcherProcess();
 }
 
-/** Spawns `command` as the leader of its own process group through the launcher; stdin is /dev/null. */
-export function launch(command: string, args: string[], o: { cwd: string; env: Record<string, string>; infoFd?: boolean }): LaunchedProcess {
+/** Spawns `command` as the leader of its own process group through the launcher; stdin is /dev/null unless `stdin`. */
+export function launch(command: string, args: string[], o: { cwd: string; env: Record<string, string>; infoFd?: boolean; stdin?: boolean }): LaunchedProcess {
   const l = launcherProcess();
   const id = nextId++;
   const stdout = new PassThrough();
   const stderr = new PassThrough();
+  const stdin = o.stdin
+    ? new Writable({
+        write(chunk: Buffer, _enc, done) {
+          l.send({ type: 'stdin', id, data: chunk.toString('base64') }, (err) => done(err ?? undefined));
+        },
+        final(done) {
+          l.send({ type: 'stdin-end', id }, (err) => done(err ?? undefined));
+        },
+      })
+    : null;
   const p = Object.assign(new EventEmitter(), {
     pid: undefined as number | undefined,
+    stdin,
     stdout,
     stderr,
-    stdio: [null, stdout, stderr, o.infoFd ? new PassThrough() : undefined] as LaunchedProcess['stdio'],
+    stdio: [stdin, stdout, stderr, o.infoFd ? new PassThrough() : undefined] as LaunchedProcess['stdio'],
   });
   live.set(id, p);
   holdChannel(true);
-  l.send({ type: 'spawn', id, command, args, cwd: o.cwd, env: o.env, infoFd: !!o.infoFd });
+  l.send({ type: 'spawn', id, command, args, cwd: o.cwd, env: o.env, infoFd: !!o.infoFd, stdin: !!o.stdin });
   return p;
 }
