@@ -106,6 +106,11 @@ describe('pipelines: git account, pipeline, spec, build, logs, artifacts', () =>
 
   test('edits the spec: a validation error blocks saving, the fixed spec saves', async () => {
     await expect.poll(() => page.getByTestId('spec-mode').textContent(), { timeout: 10_000 }).toBe('EDITABLE');
+    // no gantry.yaml on main: the tab says the spec is Gantry's default, not the repository's
+    await expect.poll(() => page.getByTestId('spec-file').textContent()).toBe('Kept in Gantry');
+    await expect
+      .poll(() => page.getByTestId('spec-source').textContent())
+      .toContain("There is no gantry.yaml on branch main. This is Gantry's default spec, not yet saved");
     await setEditorText(page, BROKEN_SPEC);
     await page.getByText('Invalid "type" value on the step Build').waitFor(); // 2 s after the last edit
     await expect.poll(() => page.getByRole('button', { name: 'Save' }).isDisabled(), { timeout: 10_000 }).toBe(true);
@@ -114,6 +119,7 @@ describe('pipelines: git account, pipeline, spec, build, logs, artifacts', () =>
     await expect.poll(() => page.getByRole('button', { name: 'Save' }).isEnabled(), { timeout: 10_000 }).toBe(true);
     await page.getByRole('button', { name: 'Save' }).click();
     await toast(page, 'You have succesfully updated your pipeline specification').waitFor();
+    await expect.poll(() => page.getByTestId('spec-source').textContent()).toContain('so builds use this spec, kept in Gantry');
   });
 
   test('triggers a build on a branch and follows its live logs', async () => {

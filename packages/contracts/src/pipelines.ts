@@ -149,7 +149,14 @@ export const TriggerBody = z.object({
     .refine((ref) => !ref.startsWith(BRANCH_REF) || isValidBranchName(ref.slice(BRANCH_REF.length)), BRANCH_NAME_MESSAGE),
 });
 /** `specFile`: the repository file the spec was read from (`gantry.yaml` or `.microtica/microtica.yaml` under the work dir), when it is kept there. */
-export const PipelineSpec = z.object({ sourceCode: z.boolean(), gantryYaml: z.string(), specFile: z.string().optional() });
+/** `branch`: the branch the repository was read on; `isDefault`: no spec is kept in Gantry yet (the default template is shown). */
+export const PipelineSpec = z.object({
+  sourceCode: z.boolean(),
+  gantryYaml: z.string(),
+  specFile: z.string().optional(),
+  branch: z.string().optional(),
+  isDefault: z.boolean().optional(),
+});
 export type PipelineSpec = z.infer<typeof PipelineSpec>;
 export const UpdateSpecBody = z.object({ gantryYaml: InputText().refine(isSpecWithinSize, SPEC_TOO_LARGE_MESSAGE) });
 export const PipelineMetrics = z.object({ successfulExecutions: z.number().int(), failedExecutions: z.number().int(), buildTime: z.number() });

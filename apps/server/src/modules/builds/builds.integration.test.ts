@@ -125,22 +125,40 @@ describe('pipelines API', () => {
     expect((await api('PUT', `/pipelines/${id}`, reader.idToken, { gitAccountId, repositoryUrl: repoUrl, branchFilter: 'x' })).statusCode).toBe(403);
   });
 
+  it('a gantry.yaml only on another branch than the one shown: the spec says it is the default kept in Gantry, for that branch', async () => {
+    const id = await createPipeline('spec-other-branch', { automatedTrigger: false, branchFilter: 'release' });
+    const spec = (await api('GET', `/pipelines/${id}/spec`, reader.idToken)).json();
+    expect(spec).toMatchObject({ sourceCode: false, branch: 'release', isDefault: true });
+    expect(spec.gantryYaml).not.toBe(SPEC);
+  });
+
   it('shows the repository spec read-only, and keeps an editable one in Gantry otherwise', async () => {
     const fromRepo = await createPipeline('spec-repo', { automatedTrigger: false });
-    expect((await api('GET', `/pipelines/${fromRepo}/spec`, reader.idToken)).json()).toEqual({ sourceCode: true, gantryYaml: SPEC, specFile: 'gantry.yaml' });
+    expect((await api('GET', `/pipelines/${fromRepo}/spec`, reader.idToken)).json()).toEqual({
+      sourceCode: true,
+      gantryYaml: SPEC,
+      specFile: 'gantry.yaml',
+      branch: 'main',
+    });
     expect((await api('PUT', `/pipelines/${fromRepo}/spec`, owner.idToken, { gantryYaml: SPEC })).statusCode).toBe(409);
 
     const bareUrl = (await git.access.clientFor('', '')).client.listRepositories('').then((r) => r.find((x) => x.fullName === 'acme/bare')!.url);
     const res = await api('POST', '/pipelines', owner.idToken, { name: 'spec-kept', gitAccountId, repositoryUrl: await bareUrl, automatedTrigger: false });
     const kept = res.json().pipelineId;
     const spec = (await api('GET', `/pipelines/${kept}/spec`, owner.idToken)).json();
-    expect(spec.sourceCode).toBe(false);
+    expect(spec).toMatchObject({ sourceCode: false, branch: 'master', isDefault: true });
     expect(spec.gantryYaml).toContain('git-clone');
     const invalid = await api('PUT', `/pipelines/${kept}/spec`, owner.idToken, { gantryYaml: 'steps:\n  One:\n    type: nope\n' });
     expect(invalid.statusCode).toBe(400);
     expect(invalid.json().message).toBe('Invalid "type" value on the step One');
     const mine = 'steps:\n  Hello:\n    commands:\n      - echo hi\n';
-    expect((await api('PUT', `/pipelines/${kept}/spec`, owner.idToken, { gantryYaml: mine })).json()).toEqual({ sourceCode: false, gantryYaml: mine });
+    expect((await api('PUT', `/pipelines/${kept}/spec`, owner.idToken, { gantryYaml: mine })).json()).toEqual({
+      sourceCode: false,
+      gantryYaml: mine,
+      branch: 'master',
+      isDefault: false,
+    });
+    expect((await api('GET', `/pipelines/${kept}/spec`, owner.idToken)).json()).toMatchObject({ gantryYaml: mine, isDefault: false });
     expect((await api('PUT', `/pipelines/${kept}/spec`, reader.idToken, { gantryYaml: mine })).statusCode).toBe(403);
   });
 });

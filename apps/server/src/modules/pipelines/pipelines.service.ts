@@ -185,8 +185,8 @@ export function createPipelinesService(deps: {
       const { client, token } = await git.clientFor(projectId, row.gitAccountId);
       const branch = ref ?? defaultBranchOf(row.branchFilter);
       const fromRepo = await readRepoSpec({ client, token }, row.repositoryFullName, branch, row.workDir);
-      if (fromRepo) return { sourceCode: true, gantryYaml: fromRepo.text, specFile: fromRepo.file };
-      return { sourceCode: false, gantryYaml: row.specYaml ?? DEFAULT_SPEC_TEMPLATE };
+      if (fromRepo) return { sourceCode: true, gantryYaml: fromRepo.text, specFile: fromRepo.file, branch };
+      return { sourceCode: false, gantryYaml: row.specYaml ?? DEFAULT_SPEC_TEMPLATE, branch, isDefault: row.specYaml === null };
     },
 
     async updateSpec(projectId: string, id: string, yaml: string) {
@@ -195,7 +195,7 @@ export function createPipelinesService(deps: {
       const { errors } = await validateSpecOffThread(yaml);
       if (errors.length) throw new Validation(errors[0]!, { gantryYaml: errors });
       await store.update(projectId, id, { specYaml: yaml });
-      return { sourceCode: false, gantryYaml: yaml };
+      return { sourceCode: false, gantryYaml: yaml, branch: current.branch, isDefault: false };
     },
 
     /** Plain values of the pipeline's variables for a build, and the ones to mask in its logs. */

@@ -1,5 +1,5 @@
 import { Alert, Badge, Box, Button, Card, Grid, Group, List, Loader, Skeleton, Text, Tooltip } from '@mantine/core';
-import { IconAlertTriangle, IconCircleCheck, IconDeviceFloppy, IconLock, IconPencil } from '@tabler/icons-react';
+import { IconAlertTriangle, IconCircleCheck, IconDeviceFloppy, IconGitBranch, IconInfoCircle, IconLock, IconPencil } from '@tabler/icons-react';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { SPEC_VALIDATION_DEBOUNCE_MS, validatePipelineSpec, type StepCatalogueEntry } from '@gantry/contracts';
 import { isApiError } from '../../../api/errors';
@@ -15,6 +15,17 @@ const YamlEditor = lazy(() => import('./YamlEditor').then((m) => ({ default: m.Y
 
 export const SPEC_SAVED = 'You have succesfully updated your pipeline specification';
 export const SPEC_SAVE_FAILED = 'Something went wrong while updating your pipeline specification';
+
+/**
+ * Where a spec that is not in the repository comes from: no spec file on the branch shown, so builds use the one kept
+ * in Gantry (a built branch that has its own file uses that file instead); before the first save that is the template.
+ */
+export function keptInGantryNote(specFile: string, branch: string | undefined, isDefault: boolean) {
+  const where = branch ? `on branch ${branch}` : 'in the repository';
+  return isDefault
+    ? `There is no ${specFile} ${where}. This is Gantry's default spec, not yet saved: save it to keep it in Gantry, or commit a ${specFile} to the repository. A built branch that has its own ${specFile} builds with that file.`
+    : `There is no ${specFile} ${where}, so builds use this spec, kept in Gantry. A built branch that has its own ${specFile} builds with that file.`;
+}
 
 /**
  * The spec tab (spec §2, §4): a YAML editor that starts read-only, then READ-ONLY or EDITABLE by
@@ -99,8 +110,13 @@ export function SpecTab({ projectId, pipelineId, workDir }: { projectId: string;
           <Group justify="space-between" px="md" py="sm" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}>
             <Group gap="sm">
               <Text ff="monospace" size="sm" fw={600} data-testid="spec-file">
-                {specFile}
+                {!loaded || spec.data!.sourceCode ? specFile : 'Kept in Gantry'}
               </Text>
+              {loaded && spec.data!.sourceCode && spec.data!.branch && (
+                <Badge color="gray" variant="outline" radius="sm" leftSection={<IconGitBranch size={12} />} data-testid="spec-branch">
+                  {spec.data!.branch}
+                </Badge>
+              )}
               {!loaded ? (
                 <Skeleton height={20} width={80} radius="sm" />
               ) : readOnly ? (
@@ -152,6 +168,11 @@ export function SpecTab({ projectId, pipelineId, workDir }: { projectId: string;
               </Button>
             </Group>
           </Group>
+          {loaded && !spec.data!.sourceCode && (
+            <Alert color="blue" radius={0} icon={<IconInfoCircle size={18} />} data-testid="spec-source">
+              {keptInGantryNote(specFile, spec.data!.branch, spec.data!.isDefault ?? false)}
+            </Alert>
+          )}
           <Box pos="relative" mih={480}>
             {!loaded && (
               <Box p="md" pos="absolute" inset={0} style={{ zIndex: 1, background: 'var(--mantine-color-body)' }}>
