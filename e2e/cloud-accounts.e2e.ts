@@ -3,25 +3,12 @@
  * and its external id — Gantry's own identity from the SDK's default chain, STS at AWS_ENDPOINT_URL_STS
  * (a local stand-in answering in STS's wire format) — before it is saved; a refused role shows the spec's message.
  */
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { startStsStandin } from '@gantry/test-support';
+import { useAwsStandin } from './src/aws-standin.js';
 import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
 
-const sts = await startStsStandin({ refuseExternalIds: ['wrong-id'] });
-const savedEnv = { ...process.env };
-// The AWS SDK reads its chain from the process environment: Gantry's own identity and the STS endpoint.
-Object.assign(process.env, {
-  AWS_ACCESS_KEY_ID: 'AKIAGANTRYE2E',
-  AWS_SECRET_ACCESS_KEY: 'gantry-e2e-secret',
-  AWS_REGION: 'eu-central-1',
-  AWS_ENDPOINT_URL_STS: sts.url,
-});
-delete process.env.AWS_PROFILE;
-afterAll(async () => {
-  process.env = savedEnv;
-  await sts.close();
-});
+const sts = await useAwsStandin({ sts: { refuseExternalIds: ['wrong-id'] } });
 
 const toast = (page: Page, text: string | RegExp) => page.getByRole('alert').filter({ hasText: text });
 

@@ -9,26 +9,13 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { WEEKDAYS, COST_TAG_KEY, ENVIRONMENT_TAG_KEY, scheduleActionToast, scheduleStateToast, type Weekday } from '@gantry/contracts';
-import { seedWasteWorld, startAwsStandin, startStsStandin } from '@gantry/test-support';
+import { seedWasteWorld, startAwsStandin } from '@gantry/test-support';
+import { useAwsStandin } from './src/aws-standin.js';
 import { useStack, verifiedUser } from './src/harness.js';
 
-const sts = await startStsStandin({});
 const aws = await startAwsStandin({ world: seedWasteWorld({}) });
-const savedEnv = { ...process.env };
-// The AWS SDK reads Gantry's own identity and every endpoint from the process environment.
-Object.assign(process.env, {
-  AWS_ACCESS_KEY_ID: 'AKIAGANTRYE2E',
-  AWS_SECRET_ACCESS_KEY: 'gantry-e2e-secret',
-  AWS_REGION: 'eu-west-1',
-  AWS_ENDPOINT_URL_STS: sts.url,
-  ...aws.env(),
-});
-delete process.env.AWS_PROFILE;
-afterAll(async () => {
-  process.env = savedEnv;
-  await aws.close();
-  await sts.close();
-});
+const sts = await useAwsStandin({ region: 'eu-west-1', env: aws.env() });
+afterAll(() => aws.close());
 
 const ACCOUNT = '123456789012';
 const toast = (page: Page, text: string | RegExp) => page.getByRole('alert').filter({ hasText: text }).last();

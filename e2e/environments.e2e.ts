@@ -7,19 +7,11 @@
  */
 import { afterAll, describe, expect, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { startStsStandin } from '@gantry/test-support';
 import { startGitStandin } from '@gantry/test-support/git-standin/index';
+import { connectAwsAccount, useAwsStandin } from './src/aws-standin.js';
 import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
 
-const sts = await startStsStandin({});
-const savedEnv = { ...process.env };
-Object.assign(process.env, {
-  AWS_ACCESS_KEY_ID: 'AKIAGANTRYE2E',
-  AWS_SECRET_ACCESS_KEY: 'gantry-e2e-secret',
-  AWS_REGION: 'eu-central-1',
-  AWS_ENDPOINT_URL_STS: sts.url,
-});
-delete process.env.AWS_PROFILE;
+await useAwsStandin();
 const git = await startGitStandin({ providers: ['github'] });
 await git.createRepo('acme/network', {
   'gantry.yaml': 'steps:\n  Clone:\n    type: git-clone\n  Module:\n    type: terraform-build\n    terraform_dir: infra\n',
@@ -34,8 +26,6 @@ await git.createRepo('acme/network', {
   'infra/README.md': '# Network\nA private network for the services.\n',
 });
 afterAll(async () => {
-  process.env = savedEnv;
-  await sts.close();
   await git.close();
 });
 
@@ -61,12 +51,7 @@ describe('environments and deployments', () => {
     const email = 'erin.env@example.com';
     const idToken = await verifiedUser(stack, { email, password: 'Environ1234', firstName: 'Erin', lastName: 'Env' });
     const { id: projectId } = await stack.api('POST', '/ms-project/projects', { name: 'Infra', description: 'Infrastructure' }, idToken);
-    await stack.api(
-      'POST',
-      `/ms-aws/projects/${projectId}/aws-accounts`,
-      { accountName: 'production', iamRole: 'arn:aws:iam::123456789012:role/GantryDeployer', externalId: 'ext-9' },
-      idToken,
-    );
+    await connectAwsAccount(stack, idToken, projectId, 'ext-9');
     const p = `/ms-ap/projects/${projectId}`;
     const { gitAccountId } = await stack.api('POST', `${p}/git-accounts`, { code: git.issueCode('github'), type: 'github' }, idToken);
     const repo = (await stack.api('GET', `${p}/git-accounts/${gitAccountId}/repositories`, undefined, idToken)).repositories[0];

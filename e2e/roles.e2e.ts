@@ -8,27 +8,18 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { COST_TAG_KEY, scheduleToCron } from '@gantry/contracts';
-import { startKubeStandin, startRegistry, startStsStandin } from '@gantry/test-support';
+import { startKubeStandin, startRegistry } from '@gantry/test-support';
 import { startGitStandin } from '@gantry/test-support/git-standin/index';
+import { connectAwsAccount, useAwsStandin } from './src/aws-standin.js';
 import { logInAndOpenProject, setProjectPlan, useStack, verifiedUser } from './src/harness.js';
 
-const sts = await startStsStandin({});
-const savedEnv = { ...process.env };
-Object.assign(process.env, {
-  AWS_ACCESS_KEY_ID: 'AKIAGANTRYE2E',
-  AWS_SECRET_ACCESS_KEY: 'gantry-e2e-secret',
-  AWS_REGION: 'eu-central-1',
-  AWS_ENDPOINT_URL_STS: sts.url,
-});
-delete process.env.AWS_PROFILE;
+await useAwsStandin();
 const git = await startGitStandin({ providers: ['github'] });
 await git.createRepo('acme/shop', { 'README.md': '# shop\n' });
 const kube = await startKubeStandin({ namespaces: ['team-a'] });
 const registry = await startRegistry({ auth: 'htpasswd', users: { pusher: 'Push-Secret-1' } });
 await registry.pushImage('team/api', '1.0.0');
 afterAll(async () => {
-  process.env = savedEnv;
-  await sts.close();
   await git.close();
   await kube.close();
   await registry.stop();
@@ -81,12 +72,7 @@ describe('a read member sees no enabled action', () => {
       { name: 'shop-build', gitAccountId, repositoryUrl: repo.url, branchFilter: 'main', automatedTrigger: false },
       ownerToken,
     ));
-    ({ id: awsAccountId } = await stack.api(
-      'POST',
-      `/ms-aws/projects/${projectId}/aws-accounts`,
-      { accountName: 'production', iamRole: 'arn:aws:iam::123456789012:role/GantryDeployer', externalId: 'ext-1' },
-      ownerToken,
-    ));
+    ({ id: awsAccountId } = await connectAwsAccount(stack, ownerToken, projectId, 'ext-1'));
     ({ stageId } = await stack.api(
       'POST',
       `/ms-engine/projects/${projectId}/stages`,
