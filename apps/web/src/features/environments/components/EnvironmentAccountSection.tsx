@@ -1,5 +1,6 @@
-import { Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Anchor, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useMemo } from 'react';
+import { Link } from 'react-router';
 import { AWS_REGIONS, GCP_REGIONS, gcpZones } from '@gantry/contracts';
 import { FormSection } from '../../../ui/FormSection';
 import { useAwsAccounts, useAzureAccounts, useGcpAccounts } from '../../cloud-accounts';
@@ -29,28 +30,39 @@ export function EnvironmentAccountSection({
   return (
     <FormSection title="Cloud account" description="The account the environment deploys to">
       {v.cloudProvider === 'aws' && (
-        <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <Select
-            label="AWS Account"
-            placeholder="Select an AWS account"
-            data={awsOptions}
-            withAsterisk
-            maxDropdownHeight={300}
-            disabled={locked}
-            nothingFoundMessage="Connect an AWS account in Settings → Cloud Accounts"
-            {...textSelect(form, 'awsAccountId')}
-          />
-          <Select
-            label="Region"
-            placeholder="Select a region"
-            data={[...AWS_REGIONS]}
-            searchable
-            withAsterisk
-            maxDropdownHeight={300}
-            disabled={locked}
-            {...textSelect(form, 'awsRegion')}
-          />
-        </SimpleGrid>
+        <>
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <Select
+              label="AWS Account"
+              placeholder="Select an AWS account"
+              data={awsOptions}
+              withAsterisk
+              maxDropdownHeight={300}
+              disabled={locked}
+              nothingFoundMessage="Connect an AWS account in Settings → Cloud Accounts"
+              {...textSelect(form, 'awsAccountId')}
+            />
+            <Select
+              label="Region"
+              placeholder="Select a region"
+              data={[...AWS_REGIONS]}
+              searchable
+              withAsterisk
+              maxDropdownHeight={300}
+              disabled={locked}
+              {...textSelect(form, 'awsRegion')}
+            />
+          </SimpleGrid>
+          {aws.isSuccess && aws.data.length === 0 && (
+            <Text size="xs" c="dimmed" mt="xs">
+              No AWS account connected yet:{' '}
+              <Anchor component={Link} to="/settings?tab=accounts" size="xs">
+                connect one in Settings
+              </Anchor>
+              .
+            </Text>
+          )}
+        </>
       )}
       {v.cloudProvider === 'azurerm' && (
         <Stack gap="sm">
