@@ -1,6 +1,9 @@
 /**
  * p95 latency of the list endpoints at scale (issue 14): one member of 200 projects holding 2,000
- * pipelines and 10,000 builds (1× history), then the same after the builds grow to 100,000 (10×):
+ * pipelines and 10,000 builds, 400 environments with 2,000 deployments and 1,000 notifications of the
+ * member (1× history), then the same after the history grows tenfold (100,000 builds, 20,000
+ * deployments, 10,000 notifications): projects, pipelines, builds pages, timeline, environments,
+ * deployment history, components, members and notifications;
  * every list must answer within its budget and stay flat as history grows. The data is seeded
  * straight into the running Gantry's database through its stores (bulk build rows through the
  * builds table), on PGlite and on a throwaway PostgreSQL.
@@ -9,17 +12,24 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, linkFromMail, startSmtp } from '@gantry/test-support';
+import { freePort, startSmtp } from '@gantry/test-support';
 import { startGantry } from '../apps/server/src/server.js';
 import { createGitAccountsStore } from '../apps/server/src/modules/git-accounts/git-accounts.store.js';
 import { createPipelinesStore } from '../apps/server/src/modules/pipelines/pipelines.store.js';
 import { builds as buildsTable, buildSteps } from '../apps/server/src/modules/builds/builds.tables.js';
+import { stages as stagesTable } from '../apps/server/src/modules/stages/stages.tables.js';
+import { deployments as deploymentsTable } from '../apps/server/src/modules/deployments/deployments.tables.js';
+import { notifications as notificationsTable } from '../apps/server/src/modules/notifications/notifications.tables.js';
+import { benchUser, postJson } from './src/bench-user.js';
 import { fmt, fmtSpread, isMain, spread, table, type Spread } from './src/load.js';
 import { onEachDatabase } from './src/databases.js';
 
 const PROJECTS = 200;
 const PIPELINES_PER_PROJECT = 10; // 2,000 pipelines
 const BUILDS_PER_PIPELINE = 5; // 10,000 builds at 1×
+const STAGES_PER_PROJECT = 2; // 400 environments
+const DEPLOYMENTS_PER_STAGE = 5; // 2,000 deployments at 1×
+const BUILDS_PER_NOTIFICATION = 10; // the bench user's notifications: 1,000 at 1×
 const STEPS = ['Clone', 'Build', 'Test'];
 
 export interface ListLine {
@@ -59,22 +69,10 @@ export async function benchLists(o: { databaseUrl?: string; requests?: number; r
     GANTRY_RATE_LIMIT: 'false',
   });
   try {
-    const post = (p: string, body: unknown, token?: string) =>
-      fetch(url + p, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-        body: JSON.stringify(body),
-      }).then(json);
-    const email = `lists-${Date.now()}-${process.pid}@example.com`;
-    await post('/ms-usermanagement/auth/sign-up', { username: email, password: 'Bench1234', firstName: 'Bench', lastName: 'Lists' });
-    const code = decodeURIComponent(
-      linkFromMail(await smtp.waitFor(email), '/account/verify/')
-        .split('/')
-        .pop()!,
-    );
-    await post('/ms-usermanagement/auth/activate', { username: email, code });
-    const { idToken } = await post('/ms-usermanagement/auth/login', { username: email, password: 'Bench1234' });
+    const post = (p: string, body: unknown, token?: string) => postJson(url, p, body, token);
+    const { idToken } = await benchUser(url, smtp, 'lists');
     const headers = { authorization: `Bearer ${idToken}` };
+    const { id: userId } = await fetch(`${url}/ms-usermanagement/users/me`, { headers }).then(json);
 
     // Projects through the API (membership and plan as a user gets them), the rest through the stores.
     const projectIds: string[] = [];
@@ -145,14 +143,73 @@ export async function benchLists(o: { databaseUrl?: string; requests?: number; r
       }
     };
 
+    // Environments of every project, seeded once; their deployments grow with the history like the builds.
+    const stageRows = projectIds.flatMap((projectId) =>
+      Array.from({ length: STAGES_PER_PROJECT }, (_, i) => ({
+        projectId,
+        name: `env-${i + 1}`,
+        description: 'Lists bench',
+        cloudProvider: 'aws' as const,
+        iacTool: 'terraform' as const,
+        status: 'DEPLOYED',
+      })),
+    );
+    const stageIds = (await db.insert(stagesTable).values(stageRows).returning({ id: stagesTable.id, projectId: stagesTable.projectId })).map((r) => ({
+      stageId: r.id,
+      projectId: r.projectId,
+    }));
+    const inChunks = async <T>(rows: T[], insert: (chunk: T[]) => Promise<unknown>) => {
+      for (let i = 0; i < rows.length; i += 1000) await insert(rows.slice(i, i + 1000));
+    };
+    // Deployments numbered from..to of every environment, finished; and the bench user's notifications for one build in BUILDS_PER_NOTIFICATION.
+    const seedDeploymentsAndNotifications = async (from: number, to: number) => {
+      const deployments: (typeof deploymentsTable.$inferInsert)[] = [];
+      for (const { stageId, projectId } of stageIds)
+        for (let n = from; n <= to; n++) {
+          const at = new Date(t0 + n * 3600_000 + deployments.length);
+          deployments.push({
+            stageId,
+            projectId,
+            kind: 'DEPLOY',
+            status: 'DEPLOYED',
+            active: false,
+            createdAt: at,
+            startedAt: at,
+            finishedAt: new Date(at.getTime() + 90_000),
+          });
+        }
+      await inChunks(deployments, (chunk) => db.insert(deploymentsTable).values(chunk));
+      const notifications: (typeof notificationsTable.$inferInsert)[] = [];
+      for (const [i, { projectId, pipelineId }] of pipelineIds.entries())
+        for (let n = from; n <= to; n++)
+          if ((i * BUILDS_PER_PIPELINE + n) % BUILDS_PER_NOTIFICATION === 0)
+            notifications.push({
+              userId,
+              projectId,
+              author: 'Bench',
+              message: `Build ${n} succeeded`,
+              entityType: 'PIPELINE',
+              itemId: pipelineId,
+              createdAt: new Date(t0 + n * 3600_000 + i),
+            });
+      await inChunks(notifications, (chunk) => db.insert(notificationsTable).values(chunk));
+    };
+
     const [first] = pipelineIds;
     const ap = `/ms-ap/projects/${first!.projectId}`;
+    const firstStage = stageIds.find((s) => s.projectId === first!.projectId)!.stageId;
+    const engine = `/ms-engine/projects/${first!.projectId}`;
     const endpoints: [string, string][] = [
       ['GET /ms-project/projects (200 projects)', '/ms-project/projects'],
       ['GET …/pipelines (10 pipelines with their latest build)', `${ap}/pipelines`],
       ['GET …/pipelines/:id/builds, first page', `${ap}/pipelines/${first!.pipelineId}/builds?limit=10&offset=0`],
       ['GET …/pipelines/:id/builds, 5th page', `${ap}/pipelines/${first!.pipelineId}/builds?limit=10&offset=40`],
       ['GET …/timeline (newest builds of the project)', `/ms-elasticsearch/projects/${first!.projectId}/timeline`],
+      ['GET …/stages (environments)', `${engine}/stages`],
+      ['GET …/stages/:id/deployments (history, first page)', `${engine}/stages/${firstStage}/deployments`],
+      ['GET …/components', `${engine}/components`],
+      ['GET …/users (members)', `/ms-project/projects/${first!.projectId}/users`],
+      ["GET /ms-notification/notifications (the user's newest)", '/ms-notification/notifications'],
     ];
     const measure = async () => {
       const perEndpoint = endpoints.map(() => [] as number[]);
@@ -173,8 +230,10 @@ export async function benchLists(o: { databaseUrl?: string; requests?: number; r
     };
 
     await seedBuilds(1, BUILDS_PER_PIPELINE);
+    await seedDeploymentsAndNotifications(1, DEPLOYMENTS_PER_STAGE);
     const at1 = await measure();
     await seedBuilds(BUILDS_PER_PIPELINE + 1, BUILDS_PER_PIPELINE * 10);
+    await seedDeploymentsAndNotifications(DEPLOYMENTS_PER_STAGE + 1, DEPLOYMENTS_PER_STAGE * 10);
     const at10 = await measure();
     return {
       database: o.databaseUrl ? 'PostgreSQL' : 'PGlite',
@@ -189,6 +248,12 @@ export async function benchLists(o: { databaseUrl?: string; requests?: number; r
 
 /** PGlite, then PostgreSQL. */
 export const benchAllLists = (): Promise<ListsResult[]> => onEachDatabase((databaseUrl) => benchLists({ databaseUrl }));
+
+/** The largest growth of a list's p95 median from 1× to 10× history (flat is about 1). */
+export function worstGrowth(results: ListsResult[]): Spread | undefined {
+  const ratios = results.flatMap((r) => r.lines.map((l) => l.p95At10x.median / l.p95.median));
+  return ratios.length ? spread(ratios) : undefined;
+}
 
 /** The slowest list's p95 (median and range over rounds) at 10× history: the budget line. */
 export function worstList(results: ListsResult[]): Spread | undefined {

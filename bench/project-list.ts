@@ -10,10 +10,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
-import { freePort, linkFromMail, startSmtp } from '@gantry/test-support';
+import { freePort, startSmtp } from '@gantry/test-support';
 import { startGantry } from '../apps/server/src/server.js';
 import { fmtSpread, isMain, load, spread, table, type Spread } from './src/load.js';
 import { onEachDatabase } from './src/databases.js';
+import { benchUser, postJson } from './src/bench-user.js';
 
 export interface ProjectListResult {
   database: 'PGlite' | 'PostgreSQL';
@@ -54,18 +55,8 @@ export async function benchProjectList(
   });
   const bare = Fastify({ logger: false });
   try {
-    const post = (p: string, body: unknown, token?: string) =>
-      fetch(url + p, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-        body: JSON.stringify(body),
-      }).then(json);
-    const email = `bench-${Date.now()}-${process.pid}@example.com`;
-    await post('/ms-usermanagement/auth/sign-up', { username: email, password: 'Bench1234', firstName: 'Bench', lastName: 'Mark' });
-    const mail = await smtp.waitFor(email);
-    const code = decodeURIComponent(linkFromMail(mail, '/account/verify/').split('/').pop()!);
-    await post('/ms-usermanagement/auth/activate', { username: email, code });
-    const { idToken } = await post('/ms-usermanagement/auth/login', { username: email, password: 'Bench1234' });
+    const post = (p: string, body: unknown, token?: string) => postJson(url, p, body, token);
+    const { idToken } = await benchUser(url, smtp, 'bench');
     for (let i = 0; i < projectCount; i++)
       await post('/ms-project/projects', { name: `Project ${i + 1}`, description: `Bench project ${i + 1}`, paymentPlanId: 'STARTER' }, idToken);
     const headers = { authorization: `Bearer ${idToken}` };

@@ -10,9 +10,10 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
-import { freePort, linkFromMail, startSmtp } from '@gantry/test-support';
+import { freePort, startSmtp } from '@gantry/test-support';
 import { startGantry } from '../apps/server/src/server.js';
 import { fmt, isMain, table } from './src/load.js';
+import { BENCH_PASSWORD, benchUser } from './src/bench-user.js';
 
 const webDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../apps/web/dist');
 const CHROMIUM_ARGS = [
@@ -83,25 +84,14 @@ export async function benchWebBundle(): Promise<PageWeight[]> {
   });
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
   try {
-    const post = async (p: string, body: unknown) => {
-      const res = await fetch(url + p, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      if (!res.ok) throw new Error(`${p} answered ${res.status}: ${await res.text()}`);
-    };
-    const email = `bench-web-${process.pid}@example.com`;
-    await post('/ms-usermanagement/auth/sign-up', { username: email, password: 'Bench1234', firstName: 'Bench', lastName: 'Mark' });
-    const code = decodeURIComponent(
-      linkFromMail(await smtp.waitFor(email), '/account/verify/')
-        .split('/')
-        .pop()!,
-    );
-    await post('/ms-usermanagement/auth/activate', { username: email, code });
+    const { email } = await benchUser(url, smtp, 'bench-web');
 
     const context = await browser.newContext({ baseURL: url });
     const login = await weigh(await context.newPage(), '/login', (p) => p.getByRole('button', { name: 'Log In' }).waitFor());
     // sign in through the form, then a cold load of /projects in a new page of the same session
     const first = context.pages()[0]!;
     await first.getByLabel('Username').fill(email);
-    await first.getByLabel('Password', { exact: true }).fill('Bench1234');
+    await first.getByLabel('Password', { exact: true }).fill(BENCH_PASSWORD);
     await first.getByRole('button', { name: 'Log In' }).click();
     await first.waitForURL('**/projects');
     const projects = await weigh(await context.newPage(), '/projects', (p) => p.waitForURL('**/projects'));
