@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BuildStatus, type LogChunk } from './pipelines.js';
-import { DeploymentLogSubscribe, type DeploymentLogChunk } from './deployments.js';
+import { Deployment, DeploymentLogSubscribe, PLAN_STATUSES, type DeploymentLogChunk } from './deployments.js';
+import { Resource, Stage } from './stages.js';
 
 /**
  * The socket.io contract at /ms-realtime/websockets/ (server: platform/realtime.ts and the modules'
@@ -27,6 +28,32 @@ export const StepUpdateEvent = z.object({
 });
 export type StepUpdateEvent = z.infer<typeof StepUpdateEvent>;
 
+/**
+ * `deployment:update`, to the project room once a deployment's row is written (queued, claimed, a status the
+ * engine reports, finished, failed by recovery; deployments status-events): the row as the history lists it,
+ * without the environment's pointers (those come with `stage:update`).
+ */
+export const DeploymentUpdateEvent = Deployment.omit({ lastDeploymentId: true, currentDeploymentId: true });
+export type DeploymentUpdateEvent = z.infer<typeof DeploymentUpdateEvent>;
+
+/**
+ * `stage:update`, to the project room once a deployment moved an environment on (same transaction as the
+ * deployment's write): its status and deployment pointers, and its resources' statuses when a run wrote them.
+ */
+export const StageUpdateEvent = Stage.pick({
+  id: true,
+  status: true,
+  lastDeployed: true,
+  lastDeploymentId: true,
+  currentDeploymentId: true,
+  dateUpdated: true,
+}).extend({ resources: z.array(Resource.pick({ name: true, status: true, isDeployed: true })).optional() });
+export type StageUpdateEvent = z.infer<typeof StageUpdateEvent>;
+
+/** `plan:update`, to the project room once a plan's status is written (ready, failed, applied, expired). */
+export const PlanUpdateEvent = z.object({ stageId: z.string(), planId: z.string(), status: z.enum(PLAN_STATUSES), error: z.string().nullable() });
+export type PlanUpdateEvent = z.infer<typeof PlanUpdateEvent>;
+
 /** `notification`, to the project room when a finished build notified its members (notifications.service). */
 export const NotificationEvent = z.object({ message: z.string() });
 export type NotificationEvent = z.infer<typeof NotificationEvent>;
@@ -44,6 +71,9 @@ export type BuildLogSubscribe = z.input<typeof BuildLogSubscribe>;
 export interface ServerToClientEvents {
   'build:update': (event: BuildUpdateEvent) => void;
   'step:update': (event: StepUpdateEvent) => void;
+  'deployment:update': (event: DeploymentUpdateEvent) => void;
+  'stage:update': (event: StageUpdateEvent) => void;
+  'plan:update': (event: PlanUpdateEvent) => void;
   notification: (event: NotificationEvent) => void;
   /** To a build step's log room (LogChunk) or a deployment's log room (DeploymentLogChunk): the backlog on subscribe, then live chunks. */
   logs: (chunk: LogChunk | DeploymentLogChunk) => void;

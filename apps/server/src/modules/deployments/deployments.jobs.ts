@@ -8,6 +8,7 @@ import { createMasker } from '../../platform/masking.js';
 import type { Realtime } from '../../platform/realtime.js';
 import type { StagesApi, StageRow } from '../stages/stages.port.js';
 import type { DeploymentsStore, DeploymentRow, PlanRow } from './deployments.store.js';
+import type { StatusWriter, StatusWrites } from './status-events.js';
 import type { DeployedResource } from './deployments.tables.js';
 import { endLeftoverProcess } from './leftover-process.js';
 import { createRunKit, createRunPool, hostOfWorker, stoppedByServer } from '../../platform/run-kit.js';
@@ -64,6 +65,8 @@ const endsOf = (running: string) => {
  */
 export function createDeploymentsJobs(deps: {
   store: DeploymentsStore;
+  /** Every status write of a run (told to the project room once committed). */
+  statuses: StatusWrites;
   stages: StagesApi;
   components: ComponentFiles;
   engineFor: (stage: StageRow) => DeploymentEngine;
@@ -79,7 +82,7 @@ export function createDeploymentsJobs(deps: {
   /** Told once a deployment has ended and is written (notifications). */
   onFinished?: (d: { row: DeploymentRow; stage: StageRow; status: string; succeeded: boolean }) => Promise<void>;
 }) {
-  const { store, stages } = deps;
+  const { store, stages, statuses } = deps;
   const host = os.hostname();
   // deployments and plans share one pool: one worker id, one concurrency, one stop
   const pool = createRunPool();
@@ -155,7 +158,8 @@ export function createDeploymentsJobs(deps: {
     });
   }
 
-  async function refreshResources(stage: StageRow, row: DeploymentRow, outcome: Outcome) {
+  /** What the engine finds deployed after a run, and each resource's status from it (written in finish's transaction). */
+  async function resourceStatuses(stage: StageRow, row: DeploymentRow, outcome: Outcome) {
     const deployed = new Set(
       await deps
         .engineFor(stage)
@@ -165,7 +169,7 @@ export function createDeploymentsJobs(deps: {
     const undeploying = row.kind === 'UNDEPLOY' || row.kind === 'UNDEPLOY_RESOURCE';
     const touched = (name: string) => row.kind !== 'UNDEPLOY_RESOURCE' || name === row.resourceName;
     const previous = new Map((await stages.resourceRows(stage.id)).map((r) => [r.name, r.status]));
-    await stages.setResourcesDeployed(stage.id, deployed, (name, isDeployed) => {
+    const statusOf = (name: string, isDeployed: boolean) => {
       if (!touched(name)) return isDeployed ? (previous.get(name) ?? 'CREATE_COMPLETE') : 'NOT_DEPLOYED';
       if (isDeployed)
         return outcome === 'COMPLETE' || !undeploying
@@ -174,8 +178,8 @@ export function createDeploymentsJobs(deps: {
             : 'UPDATE_COMPLETE'
           : 'DELETE_FAILED';
       return undeploying ? 'DELETE_COMPLETE' : outcome === 'FAILED' ? 'CREATE_FAILED' : 'NOT_DEPLOYED';
-    });
-    return deployed;
+    };
+    return { deployed, statusOf };
   }
 
   /** Takes a queued deployment for this worker (compare-and-set: active and not started yet); the environment shows it running. */
@@ -188,9 +192,12 @@ export function createDeploymentsJobs(deps: {
       row.kind,
       (await stages.resourceRows(stage.id)).some((r) => r.isDeployed),
     );
-    if (!(await store.claim(row.id, { status: st.running, startedAt: new Date(), heartbeatAt: new Date(), workerId }))) return undefined;
-    if (row.kind !== 'UNDEPLOY_RESOURCE') await stages.setDeploymentState(stage.id, { status: st.running });
-    return { row, stage, st };
+    const claimed = await statuses.write(async (w) => {
+      if (!(await w.claim(row.id, { status: st.running, startedAt: new Date(), heartbeatAt: new Date(), workerId }))) return false;
+      if (row.kind !== 'UNDEPLOY_RESOURCE') await w.stage(stage.id, { status: st.running });
+      return true;
+    });
+    return claimed ? { row, stage, st } : undefined;
   }
 
   /** Runs a claimed deployment with its engine, then writes how it ended. */
@@ -212,10 +219,11 @@ export function createDeploymentsJobs(deps: {
         log: sink.line,
         signal,
         onProcess: pids.onProcess,
-        onStatus: async (status) => {
-          await store.update(row.id, { status });
-          if (row.kind !== 'UNDEPLOY_RESOURCE') await stages.setDeploymentState(stage.id, { status });
-        },
+        onStatus: (status) =>
+          statuses.write(async (w) => {
+            await w.deployment(row.id, { status });
+            if (row.kind !== 'UNDEPLOY_RESOURCE') await w.stage(stage.id, { status });
+          }),
       };
       sink.line(
         `[gantry] ${row.kind === 'UNDEPLOY' ? 'Undeploying' : row.kind === 'UNDEPLOY_RESOURCE' ? `Undeploying ${row.resourceName}` : 'Deploying'} ${stage.name} (${prepared.length} resource${prepared.length === 1 ? '' : 's'})`,
@@ -225,7 +233,7 @@ export function createDeploymentsJobs(deps: {
         const plan = row.planId ? await store.planById(row.planId) : undefined;
         if (!plan?.planFile || !engine.applyPlan) throw new Error('The plan of this deployment is no longer available; create a new plan');
         await engine.applyPlan(engineRun, plan.planFile);
-        await store.updatePlan(plan.id, { status: 'APPLIED' });
+        await statuses.write((w) => w.plan(plan.id, { status: 'APPLIED' }));
       } else reported = (await engine.undeploy(engineRun, row.kind === 'UNDEPLOY_RESOURCE' ? (row.resourceName ?? undefined) : undefined)) ?? undefined;
       sink.line(`[gantry] ${st.done}`);
     } catch (err) {
@@ -249,20 +257,26 @@ export function createDeploymentsJobs(deps: {
         (await stages.resourceRows(stage.id)).some((r) => r.isDeployed),
       );
     const status = reported?.status ?? (outcome === 'COMPLETE' ? st.done : st.failed);
-    const deployed = await refreshResources(stage, row, outcome);
-    // Any run may have changed the state: stored plans no longer describe it.
-    for (const p of await store.expirePlans(stage.id)) if (p.planFile) await fs.promises.rm(p.planFile, { force: true }).catch(() => undefined);
-    if (row.kind === 'UNDEPLOY_RESOURCE') {
-      // the environment stays deployed while other resources are; it is DELETE_COMPLETE once none is
-      if (!deployed.size && outcome === 'COMPLETE') await stages.setDeploymentState(stage.id, { status: 'DELETE_COMPLETE' });
-    } else {
-      await stages.setDeploymentState(stage.id, {
-        status,
-        ...(outcome === 'COMPLETE' && row.kind !== 'UNDEPLOY' ? { currentDeploymentId: row.id, lastDeployed: new Date() } : {}),
-      });
-    }
-    // last: the environment is free for the next run only once everything above is written
-    await store.update(row.id, { status, error, active: false, processId: null, finishedAt: new Date(), ...(reported?.logs ? { logs: reported.logs } : {}) });
+    const { deployed, statusOf } = await resourceStatuses(stage, row, outcome);
+    // one transaction: the resources, the plans, the environment and the run end together (the environment
+    // is free for the next run only with everything else written)
+    const expired = await statuses.write(async (w: StatusWriter) => {
+      await w.resources(stage.id, deployed, statusOf);
+      // Any run may have changed the state: stored plans no longer describe it.
+      const plans = await w.expirePlans(stage.id);
+      if (row.kind === 'UNDEPLOY_RESOURCE') {
+        // the environment stays deployed while other resources are; it is DELETE_COMPLETE once none is
+        if (!deployed.size && outcome === 'COMPLETE') await w.stage(stage.id, { status: 'DELETE_COMPLETE' });
+      } else {
+        await w.stage(stage.id, {
+          status,
+          ...(outcome === 'COMPLETE' && row.kind !== 'UNDEPLOY' ? { currentDeploymentId: row.id, lastDeployed: new Date() } : {}),
+        });
+      }
+      await w.deployment(row.id, { status, error, active: false, processId: null, finishedAt: new Date(), ...(reported?.logs ? { logs: reported.logs } : {}) });
+      return plans;
+    });
+    for (const p of expired) if (p.planFile) await fs.promises.rm(p.planFile, { force: true }).catch(() => undefined);
     await deps
       .onFinished?.({ row, stage, status, succeeded: outcome === 'COMPLETE' })
       .catch((err) => deps.log.error({ err, deploymentId: row.id }, 'could not tell that a deployment ended'));
@@ -297,17 +311,19 @@ export function createDeploymentsJobs(deps: {
         onProcess: pids.onProcess,
       });
       const byName = new Map(plan.resources.map((r) => [r.name, r]));
-      await store.updatePlan(plan.id, {
-        status: 'READY',
-        planFile: made.planFile,
-        summary: made.summary,
-        changes: made.changes.map((c) => {
-          const r = byName.get(c.resourceName);
-          return { ...c, componentId: r?.component.id ?? null, name: r?.component.name ?? null, version: r?.version ?? null };
+      await statuses.write((w) =>
+        w.plan(plan.id, {
+          status: 'READY',
+          planFile: made.planFile,
+          summary: made.summary,
+          changes: made.changes.map((c) => {
+            const r = byName.get(c.resourceName);
+            return { ...c, componentId: r?.component.id ?? null, name: r?.component.name ?? null, version: r?.version ?? null };
+          }),
         }),
-      });
+      );
     } catch (err) {
-      await store.updatePlan(plan.id, { status: 'FAILED', error: stoppedByServer(signal) ? PLAN_INTERRUPTED : (err as Error).message });
+      await statuses.write((w) => w.plan(plan.id, { status: 'FAILED', error: stoppedByServer(signal) ? PLAN_INTERRUPTED : (err as Error).message }));
     } finally {
       await pids.settled();
     }
@@ -349,7 +365,7 @@ export function createDeploymentsJobs(deps: {
   async function failStalePlan(p: PlanRow, reason: string, olderThan: Date) {
     if (!(await store.claimStalePlan(p.id, olderThan))) return false;
     await endLeftover(p.workerId, p.processId);
-    await store.updatePlan(p.id, { status: 'FAILED', processId: null, error: reason });
+    await statuses.write((w) => w.plan(p.id, { status: 'FAILED', processId: null, error: reason }));
     return true;
   }
 

@@ -7,6 +7,7 @@ import type { StagesApi, StageRow } from '../stages/stages.port.js';
 import { createDeploymentsStore } from './deployments.store.js';
 import { createDeploymentsService, DEPLOYMENT_QUEUE, PLAN_QUEUE } from './deployments.service.js';
 import { createDeploymentsJobs } from './deployments.jobs.js';
+import { createStatusWrites } from './status-events.js';
 import { deploymentsRoutes, deploymentTimeRoutes } from './deployments.routes.js';
 import { registerDeploymentLogStreams } from './deployments.realtime.js';
 import { createPipelineDeploy } from './pipeline-deploy.js';
@@ -51,6 +52,7 @@ export const deploymentsModule = defineModule({
         return cloudAccounts.credentialsFor(stage.projectId, 'aws', stage.awsAccountId!);
       });
     const store = createDeploymentsStore(db);
+    const statuses = createStatusWrites({ transaction: (fn) => db.transaction((tx) => fn(tx)), store, stages: needs.stages, realtime: platform.realtime });
     const terraformRoot = path.join(config.dataDir, 'terraform');
     const legacySchema = (stageId: string) => `tfstate_${stageId.replace(/-/g, '')}`;
     const terraform = createTerraformEngine({
@@ -88,6 +90,7 @@ export const deploymentsModule = defineModule({
     // the service and its jobs call each other only once requests and jobs arrive
     const service = createDeploymentsService({
       store,
+      statuses,
       stages: needs.stages,
       billing: needs.billing,
       jobs: platform.jobs,
@@ -99,6 +102,7 @@ export const deploymentsModule = defineModule({
     });
     const runs = createDeploymentsJobs({
       store,
+      statuses,
       stages: needs.stages,
       components,
       engineFor,

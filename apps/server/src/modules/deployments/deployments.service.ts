@@ -17,6 +17,7 @@ import type { StagesApi, StageRow } from '../stages/stages.port.js';
 import type { DeploymentsStore, DeploymentRow, PlanRow } from './deployments.store.js';
 import type { DeployedResource } from './deployments.tables.js';
 import type { DeploymentEngine } from './engine.js';
+import { deploymentEvent, type StatusWrites } from './status-events.js';
 
 export const DEPLOYMENT_QUEUE = 'deployments';
 export const PLAN_QUEUE = 'deployment-plans';
@@ -27,29 +28,11 @@ export interface ComponentVersions {
   resolve(projectId: string, componentId: string, version: string): Promise<{ versionId: string; version: string | null; componentName: string }>;
 }
 
-const iso = (d: Date | null) => d?.toISOString() ?? null;
-
-export function toDeployment(r: DeploymentRow, stage: Pick<StageRow, 'lastDeploymentId' | 'currentDeploymentId'>): Deployment {
-  return {
-    id: r.id,
-    deploymentId: r.id,
-    stageId: r.stageId,
-    kind: r.kind,
-    status: r.status,
-    timestamp: r.createdAt.toISOString(),
-    startedAt: iso(r.startedAt),
-    finishedAt: iso(r.finishedAt),
-    durationMs: r.startedAt && r.finishedAt ? r.finishedAt.getTime() - r.startedAt.getTime() : null,
-    error: r.error,
-    planId: r.planId,
-    resourceName: r.resourceName,
-    lastDeploymentId: stage.lastDeploymentId,
-    currentDeploymentId: stage.currentDeploymentId,
-    resources: r.resources,
-    logs: r.logs,
-    startedBy: r.startedBy,
-  };
-}
+export const toDeployment = (r: DeploymentRow, stage: Pick<StageRow, 'lastDeploymentId' | 'currentDeploymentId'>): Deployment => ({
+  ...deploymentEvent(r),
+  lastDeploymentId: stage.lastDeploymentId,
+  currentDeploymentId: stage.currentDeploymentId,
+});
 
 export function toPlan(p: PlanRow): Plan {
   return {
@@ -71,6 +54,8 @@ const TIMELINE_LIMIT = 50;
 
 export function createDeploymentsService(deps: {
   store: DeploymentsStore;
+  /** Every status write of a deployment and its environment (told to the project room once committed). */
+  statuses: StatusWrites;
   stages: StagesApi;
   billing: BillingService;
   jobs: Jobs;
@@ -150,7 +135,10 @@ export function createDeploymentsService(deps: {
       throw new Conflict(PLAN_RUNNING);
     }
     const stageStatus = kind === 'UNDEPLOY_RESOURCE' ? stage.status : status;
-    await stages.setDeploymentState(stage.id, { status: stageStatus, lastDeploymentId: row.id });
+    await deps.statuses.write(async (w) => {
+      w.written(row);
+      await w.stage(stage.id, { status: stageStatus, lastDeploymentId: row.id });
+    });
     // a free local slot starts it now; the durable job is there for any worker, whichever claims first runs it
     deps.onQueued?.('deployment', row.id);
     await jobs.send(DEPLOYMENT_QUEUE, { deploymentId: row.id });

@@ -2,6 +2,7 @@ import { describe, it, expect } from 'vitest';
 import type { FastifyBaseLogger } from 'fastify';
 import { AbortedError } from '../../integrations/executor/local-executor.js';
 import { createDeploymentsJobs, INTERRUPTED } from './deployments.jobs.js';
+import { createStatusWrites } from './status-events.js';
 import type { DeploymentEngine, EngineRun } from './engine.js';
 
 /**
@@ -13,7 +14,17 @@ import type { DeploymentEngine, EngineRun } from './engine.js';
 function fixture() {
   const events: string[] = [];
   const logs: { seq: number; text: string }[] = [];
-  let row: any = { id: 'd1', stageId: 's1', projectId: 'p1', kind: 'DEPLOY', status: 'DEPLOY_QUEUED', active: true, resources: [], cancelRequested: false };
+  let row: any = {
+    id: 'd1',
+    stageId: 's1',
+    projectId: 'p1',
+    createdAt: new Date(),
+    kind: 'DEPLOY',
+    status: 'DEPLOY_QUEUED',
+    active: true,
+    resources: [],
+    cancelRequested: false,
+  };
   let printed = 0;
   let started!: () => void;
   const running = new Promise<void>((r) => {
@@ -37,11 +48,15 @@ function fixture() {
     get: async () => row,
     claim: async (_id: string, values: object) => {
       row = { ...row, ...values };
-      return true;
+      return row;
     },
     update: async (_id: string, values: object) => {
       row = { ...row, ...values };
+    },
+    setStatus: async (_id: string, values: object) => {
+      row = { ...row, ...values };
       if ('finishedAt' in values) events.push(`finished ${row.status}`);
+      return undefined; // nothing told: the fake row is not a whole one
     },
     appendLog: async (values: { seq: number; text: string }[]) => {
       await new Promise((r) => setTimeout(r, 5)); // a database write takes a moment
@@ -53,11 +68,12 @@ function fixture() {
     rowById: async () => ({ id: 's1', projectId: 'p1', name: 'staging', iacTool: 'terraform' }),
     resourceRows: async () => [],
     setDeploymentState: async () => undefined,
-    setResourcesDeployed: async () => undefined,
+    setResourcesDeployed: async () => [],
   };
   const log = { warn: () => undefined, error: () => undefined, info: () => undefined } as unknown as FastifyBaseLogger;
   const runner = createDeploymentsJobs({
     store: store as any,
+    statuses: createStatusWrites({ transaction: (fn) => fn(undefined), store: store as any, stages: stages as any, realtime: { toProject: () => undefined } }),
     stages: stages as any,
     components: {} as any,
     engineFor: () => engine,

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
-import type { Db } from '../../platform/db.js';
+import type { Db, Tx } from '../../platform/db.js';
 import { deployments, deploymentLogs, deploymentPlans, removedStageDeployments, terraformStates } from './deployments.tables.js';
 
 export type DeploymentRow = typeof deployments.$inferSelect;
@@ -93,16 +93,20 @@ export function createDeploymentsStore(db: Db) {
     removedStageTimeline: (projectId: string, limit: number) =>
       db.select().from(removedStageDeployments).where(eq(removedStageDeployments.projectId, projectId)).orderBy(desc(removedStageDeployments.at)).limit(limit),
     remove: (id: string) => db.delete(deployments).where(eq(deployments.id, id)),
+    /** Bookkeeping of a run (heartbeat, pid, cancel flag); its status is written through status-events. */
     update: (id: string, values: Partial<typeof deployments.$inferInsert>) => db.update(deployments).set(values).where(eq(deployments.id, id)),
-    /** Takes a queued deployment for this worker; false when another took it first (or it ended). */
-    claim: async (id: string, values: Partial<typeof deployments.$inferInsert>) =>
+    /** A status write: answers the row as written. */
+    setStatus: async (id: string, values: Partial<typeof deployments.$inferInsert>, tx: Tx = db) =>
+      (await tx.update(deployments).set(values).where(eq(deployments.id, id)).returning())[0],
+    /** Takes a queued deployment for this worker; undefined when another took it first (or it ended). */
+    claim: async (id: string, values: Partial<typeof deployments.$inferInsert>, tx: Tx = db) =>
       (
-        await db
+        await tx
           .update(deployments)
           .set(values)
           .where(and(eq(deployments.id, id), eq(deployments.active, true), isNull(deployments.startedAt)))
-          .returning({ id: deployments.id })
-      ).length > 0,
+          .returning()
+      )[0],
     /** Moves a deployment on only from one of the given statuses; answers whether it did. */
     transition: async (id: string, from: string[], values: Partial<typeof deployments.$inferInsert>) =>
       (
@@ -176,7 +180,11 @@ export function createDeploymentsStore(db: Db) {
           .returning({ id: deploymentPlans.id })
       ).length > 0,
     removePlan: (id: string) => db.delete(deploymentPlans).where(eq(deploymentPlans.id, id)),
+    /** Bookkeeping of a plan run (heartbeat, pid); its status is written with setPlanStatus. */
     updatePlan: (id: string, values: Partial<typeof deploymentPlans.$inferInsert>) => db.update(deploymentPlans).set(values).where(eq(deploymentPlans.id, id)),
+    /** A plan's status write: answers the plan as written. */
+    setPlanStatus: async (id: string, values: Partial<typeof deploymentPlans.$inferInsert>, tx: Tx = db) =>
+      (await tx.update(deploymentPlans).set(values).where(eq(deploymentPlans.id, id)).returning())[0],
     creatingPlan: async (stageId: string) =>
       (
         await db
@@ -185,12 +193,12 @@ export function createDeploymentsStore(db: Db) {
           .where(and(eq(deploymentPlans.stageId, stageId), eq(deploymentPlans.status, 'CREATING')))
       )[0],
     /** Plans made before a deployment changed the state can no longer be applied. */
-    expirePlans: (stageId: string) =>
-      db
+    expirePlans: (stageId: string, tx: Tx = db) =>
+      tx
         .update(deploymentPlans)
         .set({ status: 'EXPIRED' })
         .where(and(eq(deploymentPlans.stageId, stageId), eq(deploymentPlans.status, 'READY')))
-        .returning({ planFile: deploymentPlans.planFile }),
+        .returning(),
     /** Takes a stale CREATING plan for this recovery sweep, like claimStale. */
     claimStalePlan: async (id: string, before: Date) =>
       (

@@ -19,7 +19,7 @@ import {
   type ComponentVersionSchema,
   type TemplateName,
 } from '@gantry/contracts';
-import type { Db } from '../../platform/db.js';
+import type { Db, Tx } from '../../platform/db.js';
 import type { SecretBox } from '../../platform/secrets.js';
 import type { CloudAccountRef } from '../../platform/hooks.js';
 import type { StoredConfiguration } from './stages.tables.js';
@@ -320,15 +320,17 @@ export function createStagesService(deps: {
     rowById: (id: string) => store.byIdAnyProject(id),
     /** The environment's resources as stored (deployments resolve and deploy them). */
     resourceRows: (stageId: string) => store.resources(stageId),
-    /** A deployment moved the environment on: its status and deployment pointers. */
-    setDeploymentState: (stageId: string, values: { status?: string; lastDeploymentId?: string; currentDeploymentId?: string; lastDeployed?: Date }) =>
-      store.updateById(stageId, values),
-    /** After a run: which resources have cloud objects now. */
-    async setResourcesDeployed(stageId: string, deployed: Set<string>, statusOf: (name: string, isDeployed: boolean) => string) {
-      for (const r of await store.resources(stageId)) {
+    /** A deployment moved the environment on: its status and deployment pointers; answers the row as written. */
+    setDeploymentState: (stageId: string, values: { status?: string; lastDeploymentId?: string; currentDeploymentId?: string; lastDeployed?: Date }, tx?: Tx) =>
+      store.updateById(stageId, values, tx),
+    /** After a run: which resources have cloud objects now; answers the rows as written. */
+    async setResourcesDeployed(stageId: string, deployed: Set<string>, statusOf: (name: string, isDeployed: boolean) => string, tx?: Tx) {
+      const written: ResourceRow[] = [];
+      for (const r of await store.resources(stageId, tx)) {
         const isDeployed = deployed.has(r.name);
-        await store.updateResource(r.id, { isDeployed, status: statusOf(r.name, isDeployed) });
+        written.push(await store.updateResource(r.id, { isDeployed, status: statusOf(r.name, isDeployed) }, tx));
       }
+      return written;
     },
     /** Opens a sealed sensitive input value for a deployment run. */
     openSecret: (sealed: string) => secrets.open(sealed),

@@ -46,11 +46,14 @@ export function createStagesStore(db: Db, cache?: ReadCache) {
           .where(and(eq(stages.projectId, projectId), eq(stages.id, id)))
           .returning()
       )[0],
-    updateById: (id: string, values: Partial<typeof stages.$inferInsert>) =>
-      db
-        .update(stages)
-        .set({ ...values, updatedAt: new Date() })
-        .where(eq(stages.id, id)),
+    updateById: async (id: string, values: Partial<typeof stages.$inferInsert>, tx: Tx = db) =>
+      (
+        await tx
+          .update(stages)
+          .set({ ...values, updatedAt: new Date() })
+          .where(eq(stages.id, id))
+          .returning()
+      )[0],
     byIdAnyProject: async (id: string) => (await db.select().from(stages).where(eq(stages.id, id)))[0],
     delete: (projectId: string, id: string) => db.delete(stages).where(and(eq(stages.projectId, projectId), eq(stages.id, id))),
     deployedNames: async (projectId: string) =>
@@ -60,7 +63,7 @@ export function createStagesStore(db: Db, cache?: ReadCache) {
           .from(stages)
           .where(and(eq(stages.projectId, projectId), notInArray(stages.status, NOT_DEPLOYED)))
       ).map((r) => r.name),
-    resources: (stageId: string) => db.select().from(stageResources).where(eq(stageResources.stageId, stageId)).orderBy(stageResources.createdAt),
+    resources: (stageId: string, tx: Tx = db) => tx.select().from(stageResources).where(eq(stageResources.stageId, stageId)).orderBy(stageResources.createdAt),
     resource: async (stageId: string, name: string) =>
       (
         await db
@@ -69,8 +72,8 @@ export function createStagesStore(db: Db, cache?: ReadCache) {
           .where(and(eq(stageResources.stageId, stageId), eq(stageResources.name, name)))
       )[0],
     insertResource: async (values: typeof stageResources.$inferInsert, tx: Tx = db) => (await tx.insert(stageResources).values(values).returning())[0]!,
-    updateResource: async (id: string, values: Partial<typeof stageResources.$inferInsert>) =>
-      (await db.update(stageResources).set(values).where(eq(stageResources.id, id)).returning())[0]!,
+    updateResource: async (id: string, values: Partial<typeof stageResources.$inferInsert>, tx: Tx = db) =>
+      (await tx.update(stageResources).set(values).where(eq(stageResources.id, id)).returning())[0]!,
     deleteResource: (id: string) => db.delete(stageResources).where(eq(stageResources.id, id)),
     /** Names of the environments that use a component. */
     stagesUsingComponent: async (componentId: string) => [

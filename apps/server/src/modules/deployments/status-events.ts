@@ -1,0 +1,131 @@
+import type { DeploymentUpdateEvent, PlanUpdateEvent, StageUpdateEvent } from '@gantry/contracts';
+import type { Tx } from '../../platform/db.js';
+import type { Realtime } from '../../platform/realtime.js';
+import type { StagesApi } from '../stages/stages.port.js';
+import type { DeploymentsStore, DeploymentRow, PlanRow } from './deployments.store.js';
+import type { deployments } from './deployments.tables.js';
+
+type DeploymentValues = Partial<typeof deployments.$inferInsert>;
+type StageValues = Parameters<StagesApi['setDeploymentState']>[1];
+type Told = { projectId: string; event: 'deployment:update' | 'stage:update' | 'plan:update'; payload: unknown };
+
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+
+export function deploymentEvent(r: DeploymentRow): DeploymentUpdateEvent {
+  return {
+    id: r.id,
+    deploymentId: r.id,
+    stageId: r.stageId,
+    kind: r.kind,
+    status: r.status,
+    timestamp: r.createdAt.toISOString(),
+    startedAt: iso(r.startedAt),
+    finishedAt: iso(r.finishedAt),
+    durationMs: r.startedAt && r.finishedAt ? r.finishedAt.getTime() - r.startedAt.getTime() : null,
+    error: r.error,
+    planId: r.planId,
+    resourceName: r.resourceName,
+    resources: r.resources,
+    logs: r.logs,
+    startedBy: r.startedBy,
+  };
+}
+
+type WrittenStage = NonNullable<Awaited<ReturnType<StagesApi['setDeploymentState']>>>;
+const stageEvent = (s: WrittenStage): StageUpdateEvent => ({
+  id: s.id,
+  status: s.status,
+  lastDeployed: iso(s.lastDeployed),
+  lastDeploymentId: s.lastDeploymentId,
+  currentDeploymentId: s.currentDeploymentId,
+  dateUpdated: s.updatedAt.toISOString(),
+});
+
+const planEvent = (p: PlanRow): PlanUpdateEvent => ({ stageId: p.stageId, planId: p.id, status: p.status, error: p.error });
+
+/** The status writes of one transaction; what they wrote is told once it commits. */
+export interface StatusWriter {
+  /** A deployment's status (and what goes with it: times, error, logs); the row as written. */
+  deployment(id: string, values: DeploymentValues): Promise<DeploymentRow | undefined>;
+  /** Takes a queued deployment for this worker (compare-and-set); undefined when another took it. */
+  claim(id: string, values: DeploymentValues): Promise<DeploymentRow | undefined>;
+  /** A deployment row written outside this transaction (the queued insert, which must commit on its own). */
+  written(row: DeploymentRow): void;
+  /** The environment's status and deployment pointers. */
+  stage(stageId: string, values: StageValues): Promise<void>;
+  /** Which resources have cloud objects after a run, with their statuses (told with the environment's row). */
+  resources(stageId: string, deployed: Set<string>, statusOf: (name: string, isDeployed: boolean) => string): Promise<void>;
+  /** A plan's status. */
+  plan(id: string, values: Partial<PlanRow>): Promise<void>;
+  /** Plans made before a run changed the state: EXPIRED; answers them (their files go after the commit). */
+  expirePlans(stageId: string): Promise<PlanRow[]>;
+}
+
+/**
+ * Every status write of deployments, plans and their environments goes through here: the writes of one
+ * step are one transaction, and the project room hears of them (`deployment:update`, `stage:update`,
+ * `plan:update`) only once it has committed — never of a write that rolled back — so the web shows a
+ * run's status as its log streams, polls being only the fallback.
+ */
+export function createStatusWrites(deps: {
+  /** Runs `fn` in one transaction (db.transaction); tests without a database hand in a pass-through. */
+  transaction: <T>(fn: (tx: Tx | undefined) => Promise<T>) => Promise<T>;
+  store: Pick<DeploymentsStore, 'setStatus' | 'claim' | 'setPlanStatus' | 'expirePlans'>;
+  stages: Pick<StagesApi, 'setDeploymentState' | 'setResourcesDeployed'>;
+  realtime: Pick<Realtime, 'toProject'>;
+}) {
+  const { store, stages } = deps;
+
+  function writerOn(tx: Tx | undefined, told: Told[]): StatusWriter {
+    const tell = (projectId: string, event: Told['event'], payload: unknown) => void told.push({ projectId, event, payload });
+    const deploymentWritten = (row: DeploymentRow | undefined) => {
+      if (row) tell(row.projectId, 'deployment:update', deploymentEvent(row));
+      return row;
+    };
+    // one stage:update per environment and transaction: its last row, with the resources if written
+    const stageTold = new Map<string, StageUpdateEvent>();
+    const stageWritten = (projectId: string, event: StageUpdateEvent) => {
+      const earlier = stageTold.get(event.id);
+      if (earlier) Object.assign(earlier, event);
+      else {
+        stageTold.set(event.id, event);
+        tell(projectId, 'stage:update', event);
+      }
+    };
+    return {
+      deployment: async (id, values) => deploymentWritten(await store.setStatus(id, values, tx)),
+      claim: async (id, values) => deploymentWritten(await store.claim(id, values, tx)),
+      written: (row) => void deploymentWritten(row),
+      async stage(stageId, values) {
+        const s = await stages.setDeploymentState(stageId, values, tx);
+        if (s) stageWritten(s.projectId, stageEvent(s));
+      },
+      async resources(stageId, deployed, statusOf) {
+        const rows = await stages.setResourcesDeployed(stageId, deployed, statusOf, tx);
+        // the environment's own row is written in the same step (stage()); its pointers come with it
+        const s = await stages.setDeploymentState(stageId, {}, tx);
+        if (s) stageWritten(s.projectId, { ...stageEvent(s), resources: rows.map((r) => ({ name: r.name, status: r.status, isDeployed: r.isDeployed })) });
+      },
+      async plan(id, values) {
+        const p = await store.setPlanStatus(id, values, tx);
+        if (p) tell(p.projectId, 'plan:update', planEvent(p));
+      },
+      async expirePlans(stageId) {
+        const expired = await store.expirePlans(stageId, tx);
+        for (const p of expired) tell(p.projectId, 'plan:update', planEvent(p));
+        return expired;
+      },
+    };
+  }
+
+  return {
+    /** Runs the status writes of one step in a transaction, then tells the project rooms what they wrote. */
+    async write<T>(fn: (w: StatusWriter) => Promise<T>): Promise<T> {
+      const told: Told[] = [];
+      const result = await deps.transaction((tx) => fn(writerOn(tx, told)));
+      for (const t of told) deps.realtime.toProject(t.projectId, t.event, t.payload);
+      return result;
+    },
+  };
+}
+export type StatusWrites = ReturnType<typeof createStatusWrites>;
