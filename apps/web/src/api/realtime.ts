@@ -22,6 +22,9 @@ let opening: Promise<void> | null = null;
 const listeners: { [E in ServerEvent]: Set<ServerToClientEvents[E]> } = {
   'build:update': new Set(),
   'step:update': new Set(),
+  'deployment:update': new Set(),
+  'stage:update': new Set(),
+  'plan:update': new Set(),
   notification: new Set(),
   logs: new Set(),
 };
@@ -55,6 +58,9 @@ function open(io: typeof import('socket.io-client').io): RealtimeSocket {
   s.on('connect_error', () => onUnreachable.forEach((tell) => tell()));
   s.on('build:update', (event) => listeners['build:update'].forEach((listener) => listener(event)));
   s.on('step:update', (event) => listeners['step:update'].forEach((listener) => listener(event)));
+  s.on('deployment:update', (event) => listeners['deployment:update'].forEach((listener) => listener(event)));
+  s.on('stage:update', (event) => listeners['stage:update'].forEach((listener) => listener(event)));
+  s.on('plan:update', (event) => listeners['plan:update'].forEach((listener) => listener(event)));
   s.on('notification', (event) => listeners.notification.forEach((listener) => listener(event)));
   s.on('logs', (chunk) => listeners.logs.forEach((listener) => listener(chunk)));
   stopWatchingSession = session.subscribe(() => {
@@ -123,7 +129,7 @@ export function onRealtimeUnreachable(tell: () => void): () => void {
 /** The socket while connected, for a last message (an unsubscribe). */
 export const connectedSocket = (): RealtimeSocket | null => (socket?.connected ? socket : null);
 
-/** Keeps the socket in the current project's room (`build:update`, `step:update`, `notification`), rejoined on every reconnect. */
+/** Keeps the socket in the current project's room (`build:update`, `step:update`, `deployment:update`, `stage:update`, `notification`…), rejoined on every reconnect. */
 export function useRealtimeProject(current: string | undefined) {
   useEffect(() => {
     if (!current || current === projectId) return;

@@ -6,7 +6,7 @@ import { RelativeTime } from '../../ui/RelativeTime';
 import { useTimeline } from './api/get-timeline';
 import { usePipelineList } from '../pipelines';
 import { KubernetesSummary } from '../services';
-import { useStageList } from '../environments';
+import { useDeploymentUpdates, useStageList } from '../environments';
 import { toast } from '../../api/toast';
 import { IconActivity, IconCloudUpload, IconGitMerge, IconStack2, IconTimeline } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
@@ -80,6 +80,7 @@ export default function OverviewPage() {
   const pipelines = usePipelineList(project?.id, 'latest-build');
   const timeline = useTimeline(project?.id, timelineTab);
   const environments = useStageList(project?.id ?? '');
+  useDeploymentUpdates(project?.id);
   const openEvent = (e: TimelineEvent) => {
     if (e.type === 'build' && e.pipelineId) return navigate(`/pipelines/${e.pipelineId}/builds/${e.buildId}`);
     if (e.type !== 'deployment' || !e.stageId) return;

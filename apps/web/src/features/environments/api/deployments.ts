@@ -1,4 +1,4 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, replaceEqualDeep, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   POLL,
   deploymentSettled,
@@ -12,6 +12,8 @@ import {
   type DeploymentLogChunk,
 } from '@gantry/contracts';
 import { http } from '../../../api/http';
+import { pollMs } from '../../../api/poll';
+import { keepFurtherDeployment, keepFurtherHistory } from './apply-deployment-update';
 import { deploymentTimeKeys, stageKeys } from './keys';
 import { stagePath } from './paths';
 
@@ -38,26 +40,28 @@ export const usePlan = (projectId: string, stageId: string, planId: string | nul
     queryKey: stageKeys.plan(projectId, stageId, planId ?? ''),
     queryFn: () => getPlan(projectId, stageId, planId!),
     enabled: Boolean(projectId && stageId && planId),
-    refetchInterval: (q) => (!q.state.data || q.state.data.status === 'CREATING' ? POLL.planMs : false),
+    refetchInterval: (q) => (!q.state.data || q.state.data.status === 'CREATING' ? pollMs(POLL.planMs) : false),
     retry: 1,
   });
 
-/** The history, every 10 s while the latest deployment runs (spec §9). */
+/** The history, every 10 s while the latest deployment runs (spec §9); the socket's events come first, a poll never takes a status back. */
 export const historyQuery = (projectId: string, stageId: string) =>
   queryOptions({
     queryKey: stageKeys.deployments(projectId, stageId),
     queryFn: () => getHistory(projectId, stageId),
-    refetchInterval: (q) => (q.state.data?.deployments[0] && !deploymentSettled(q.state.data.deployments[0].status) ? POLL.deploymentListMs : false),
+    refetchInterval: (q) => (q.state.data?.deployments[0] && !deploymentSettled(q.state.data.deployments[0].status) ? pollMs(POLL.deploymentListMs) : false),
+    structuralSharing: (cached, fetched) => replaceEqualDeep(cached, keepFurtherHistory(cached, fetched)),
   });
 export const useHistory = (projectId: string, stageId: string) => useQuery({ ...historyQuery(projectId, stageId), enabled: Boolean(projectId && stageId) });
 
-/** One deployment, every 5 s until it settles (spec §4). */
+/** One deployment, every 5 s until it settles (spec §4); the socket's events come first, a poll never takes a status back. */
 export const useDeployment = (projectId: string, stageId: string, id: string | null | undefined) =>
   useQuery({
     queryKey: stageKeys.deployment(projectId, stageId, id ?? ''),
     queryFn: () => getDeployment(projectId, stageId, id!),
     enabled: Boolean(projectId && stageId && id),
-    refetchInterval: (q) => (q.state.data && deploymentSettled(q.state.data.status) ? false : POLL.deploymentDetailsMs),
+    refetchInterval: (q) => (q.state.data && deploymentSettled(q.state.data.status) ? false : pollMs(POLL.deploymentDetailsMs)),
+    structuralSharing: (cached, fetched) => replaceEqualDeep(cached, keepFurtherDeployment(cached, fetched)),
   });
 
 export const useEvents = (projectId: string, stageId: string, polling: boolean, enabled: boolean) =>

@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Resource, ResourceBody, ResourceOutputs } from '@gantry/contracts';
 import { http } from '../../../api/http';
+import { pollMs } from '../../../api/poll';
 import { stageKeys } from './keys';
 import { resourcePath, stagePath } from './paths';
 
@@ -20,7 +21,7 @@ export const resourcesQuery = (projectId: string, stageId: string, polling: bool
     queryKey: stageKeys.resources(projectId, stageId),
     queryFn: () => listResources(projectId, stageId),
     select: (d) => d.resources,
-    refetchInterval: polling ? 5000 : false,
+    refetchInterval: polling ? pollMs(5000) : false,
   });
 export const useResources = (projectId: string, stageId: string, polling = false) =>
   useQuery({ ...resourcesQuery(projectId, stageId, polling), enabled: Boolean(projectId && stageId) });

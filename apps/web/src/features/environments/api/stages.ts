@@ -1,6 +1,8 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, replaceEqualDeep, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { stageInProgress, type Stage, type StageBody, type StageFromTemplateBody } from '@gantry/contracts';
 import { http } from '../../../api/http';
+import { pollMs } from '../../../api/poll';
+import { keepNewerStage, keepNewerStages } from './apply-deployment-update';
 import { stageKeys } from './keys';
 import { stagePath, stagesPath } from './paths';
 
@@ -14,25 +16,32 @@ export const createStageFromTemplate = (projectId: string, body: StageFromTempla
 export const updateStage = (projectId: string, stageId: string, body: StageBody) => http.put<Stage>(stagePath(projectId, stageId), body);
 export const deleteStage = (projectId: string, stageId: string) => http.delete(stagePath(projectId, stageId));
 
-/** While any environment deploys, the list follows it (every 5 s). */
-export const stagesQuery = (projectId: string) =>
+/** The list wherever it is read; statuses pushed over the socket (stage:update) are never taken back by a later answer. */
+const stageListQuery = (projectId: string) =>
   queryOptions({
     queryKey: stageKeys.list(projectId),
     queryFn: () => listStages(projectId),
     select: (d) => d.stages,
-    refetchInterval: (q) => (q.state.data?.stages.some((s) => stageInProgress(s.status)) ? 5000 : false),
+    structuralSharing: (cached, fetched) => replaceEqualDeep(cached, keepNewerStages(cached, fetched)),
+  });
+
+/** While any environment deploys, the list follows it (every 5 s); the socket's events come first. */
+export const stagesQuery = (projectId: string) =>
+  queryOptions({
+    ...stageListQuery(projectId),
+    refetchInterval: (q) => (q.state.data?.stages.some((s) => stageInProgress(s.status)) ? pollMs(5000) : false),
   });
 export const useStages = (projectId: string) => useQuery({ ...stagesQuery(projectId), enabled: Boolean(projectId) });
 
 /** The list as another area reads it (the Add to Environment dialog): the same cache entry, without following deployments. */
-export const useStageList = (projectId: string, enabled = true) =>
-  useQuery({ queryKey: stageKeys.list(projectId), queryFn: () => listStages(projectId), select: (d) => d.stages, enabled: Boolean(projectId) && enabled });
+export const useStageList = (projectId: string, enabled = true) => useQuery({ ...stageListQuery(projectId), enabled: Boolean(projectId) && enabled });
 
 export const stageQuery = (projectId: string, stageId: string) =>
   queryOptions({
     queryKey: stageKeys.detail(projectId, stageId),
     queryFn: () => getStage(projectId, stageId),
-    refetchInterval: (q) => (stageInProgress(q.state.data?.status) ? 5000 : false),
+    refetchInterval: (q) => (stageInProgress(q.state.data?.status) ? pollMs(5000) : false),
+    structuralSharing: (cached, fetched) => replaceEqualDeep(cached, keepNewerStage(cached, fetched)),
   });
 export const useStage = (projectId: string, stageId: string | undefined) =>
   useQuery({ ...stageQuery(projectId, stageId ?? ''), enabled: Boolean(projectId && stageId) });

@@ -13,6 +13,7 @@ import { useStage } from '../api/stages';
 import { useDeployment, useEvents, useStageActions } from '../api/deployments';
 import { TerraformLog } from '../components/TerraformLog';
 import { LastDeployed } from '../components/LastDeployed';
+import { useDeploymentUpdates } from '../hooks/use-deployment-updates';
 
 /**
  * /environments/{stageId}/details (spec §2 "Deployment details"): the live terraform log of the
@@ -22,6 +23,7 @@ export default function DeploymentDetailsPage() {
   const { stageId = '' } = useParams();
   const [params] = useSearchParams();
   const projectId = useCurrentProject()?.id ?? '';
+  useDeploymentUpdates(projectId || undefined);
   const stage = useStage(projectId, stageId);
   const deploymentId = params.get('deploymentId') ?? stage.data?.lastDeploymentId ?? null;
   const deployment = useDeployment(projectId, stageId, deploymentId);

@@ -13,6 +13,7 @@ import { useStage, useStages } from '../api/stages';
 import { useHistory } from '../api/deployments';
 import { DeploymentCard } from '../components/DeploymentCard';
 import { DeploymentTimePanel } from '../components/DeploymentTimePanel';
+import { useDeploymentUpdates } from '../hooks/use-deployment-updates';
 
 /**
  * /environments/{stageId}/deployment-insights (also …/deployments): a card per deployment, latest
@@ -22,6 +23,7 @@ import { DeploymentTimePanel } from '../components/DeploymentTimePanel';
 export default function DeploymentInsightsPage() {
   const { stageId } = useParams();
   const projectId = useCurrentProject()?.id ?? '';
+  useDeploymentUpdates(projectId || undefined);
   if (!stageId) return <PickEnvironment projectId={projectId} />;
   return <Insights projectId={projectId} stageId={stageId} />;
 }

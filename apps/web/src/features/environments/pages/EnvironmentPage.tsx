@@ -37,6 +37,7 @@ import { EnvironmentMenu } from '../components/EnvironmentMenu';
 import { ResourceCard } from '../components/ResourceCard';
 import { ResourceModal } from '../components/ResourceModal';
 import { useEnvironmentActions } from '../hooks/use-environment-actions';
+import { useDeploymentUpdates } from '../hooks/use-deployment-updates';
 import { providerLabel, statusLabel, toolLabel } from '../lib/labels';
 import { Permitted } from '../../../ui/Permitted';
 import { LastDeployed } from '../components/LastDeployed';
@@ -59,6 +60,7 @@ type Confirm =
 export default function EnvironmentPage() {
   const { stageId = '' } = useParams();
   const projectId = useCurrentProject()?.id ?? '';
+  useDeploymentUpdates(projectId || undefined);
   const navigate = useNavigate();
   const qc = useQueryClient();
   const [params, setParams] = useSearchParams();

@@ -13,10 +13,12 @@ import { useSchedules } from '../api/lookups';
 import { EnvironmentCard } from '../components/EnvironmentCard';
 import { useEnvironmentActions } from '../hooks/use-environment-actions';
 import { Permitted } from '../../../ui/Permitted';
+import { useDeploymentUpdates } from '../hooks/use-deployment-updates';
 
 /** /environments (spec §2): environment cards, Create Environment, 2 skeleton cards, the "Infrastucture Builder" empty state. */
 export default function EnvironmentsPage() {
   const projectId = useCurrentProject()?.id ?? '';
+  useDeploymentUpdates(projectId || undefined);
   const navigate = useNavigate();
   const stages = useStages(projectId);
   const schedules = useSchedules(projectId);

@@ -12,6 +12,7 @@ import { useStage } from '../api/stages';
 import { usePlan, useStageActions } from '../api/deployments';
 import { providerLabel, toolLabel } from '../lib/labels';
 import { LastDeployed } from '../components/LastDeployed';
+import { useDeploymentUpdates } from '../hooks/use-deployment-updates';
 
 const toneColor = { success: 'teal', fail: 'red', warning: 'yellow', none: 'gray' } as const;
 
@@ -21,6 +22,7 @@ export default function PlanPage() {
   const [params] = useSearchParams();
   const planId = params.get('planId');
   const projectId = useCurrentProject()?.id ?? '';
+  useDeploymentUpdates(projectId || undefined);
   const navigate = useNavigate();
   const stage = useStage(projectId, stageId);
   const plan = usePlan(projectId, stageId, planId);

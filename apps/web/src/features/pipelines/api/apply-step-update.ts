@@ -1,14 +1,10 @@
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import type { Build, BuildStep, StepUpdateEvent } from '@gantry/contracts';
 import type { listPipelineBuilds } from './list-pipeline-builds';
+import { further } from '../../../api/status-progress';
 import { pipelineKeys } from './keys';
 
 type BuildPages = InfiniteData<Awaited<ReturnType<typeof listPipelineBuilds>>>;
-type Status = Build['status'] | null | undefined;
-
-/** How far along a build or a step is: statuses only ever move forward (pending, queued, running, ended). */
-const progress = (s: Status) => (!s ? 0 : s === 'SCHEDULING' || s === 'QUEUED' ? 1 : s === 'RUNNING' ? 2 : 3);
-const further = (a: Status, b: Status) => progress(a) > progress(b);
 
 function withStep(b: Build, e: StepUpdateEvent): Build {
   if (b.id !== e.buildId) return b;
