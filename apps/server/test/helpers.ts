@@ -8,6 +8,7 @@ import { loadConfig, type Config } from '../src/config.js';
 import { buildApp, type BuildAppOptions } from '../src/app.js';
 import { openDatabase, type Database } from '../src/platform/db.js';
 import type { CloudVerifier } from '../src/integrations/cloud-verify/index.js';
+import { gitAccounts } from '../src/modules/git-accounts/git-accounts.tables.js';
 
 /**
  * A fresh database for one test file: PGlite in memory, or — when TEST_DATABASE_URL points at a
@@ -183,3 +184,12 @@ export const acceptingCloudVerifier = {
   azure: { getToken: async () => ({ token: 'x' }) },
   gcp: { impersonate: async () => ({ token: 'x' }) },
 } as unknown as CloudVerifier;
+
+/** A GitHub account row with a sealed token, for tests whose repositories are local (no provider to connect through). */
+export async function insertGitAccount(t: TestApp, projectId: string) {
+  const [row] = await t.app.services.database.db
+    .insert(gitAccounts)
+    .values({ projectId, type: 'github', accountName: 'acme', externalId: '1', accessTokenSealed: t.app.services.secrets.seal('local-token') })
+    .returning();
+  return row!;
+}

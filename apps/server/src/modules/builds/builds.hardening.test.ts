@@ -1,8 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { MAX_SPEC_BYTES, SPEC_TOO_LARGE_MESSAGE } from '@gantry/contracts';
-import { createTestApp, registerUser, createProject, bearer, until, type TestApp } from '../../../test/helpers.js';
+import { createTestApp, registerUser, createProject, bearer, until, type TestApp, insertGitAccount } from '../../../test/helpers.js';
 import { createLocalGit } from '../../../test/local-git.js';
-import { gitAccounts } from '../git-accounts/git-accounts.tables.js';
 import { webhookDeliveries } from './builds.tables.js';
 
 /** The security issue's input findings on the pipelines/builds side: specs, branch names, replayed pushes. */
@@ -47,10 +46,7 @@ beforeAll(async () => {
   t = await createTestApp({}, { overrides: { pipelines: { gitAccess: git.access } } });
   token = (await registerUser(t, 'hardening@example.com')).idToken;
   projectId = await createProject(t, token, 'Hardening');
-  const [row] = await t.app.services.database.db
-    .insert(gitAccounts)
-    .values({ projectId, type: 'github', accountName: 'acme', externalId: '1', accessTokenSealed: t.app.services.secrets.seal('local-token') })
-    .returning();
+  const row = await insertGitAccount(t, projectId);
   gitAccountId = row!.id;
 });
 afterAll(async () => {

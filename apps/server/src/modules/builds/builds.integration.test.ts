@@ -1,8 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { io as ioClient } from 'socket.io-client';
-import { createTestApp, registerUser, createProject, addMember, bearer, until, type TestApp } from '../../../test/helpers.js';
+import { createTestApp, registerUser, createProject, addMember, bearer, until, type TestApp, insertGitAccount } from '../../../test/helpers.js';
 import { createLocalGit } from '../../../test/local-git.js';
-import { gitAccounts } from '../git-accounts/git-accounts.tables.js';
 import { REALTIME_PATH } from '../../platform/realtime.js';
 
 const SPEC = `stages:
@@ -68,10 +67,7 @@ beforeAll(async () => {
   outsider = await registerUser(t, 'pipe-outsider@example.com');
   projectId = await createProject(t, owner.idToken, 'Pipes');
   reader = await addMember(t, owner.idToken, projectId, 'pipe-reader@example.com', 'read');
-  const [row] = await t.app.services.database.db
-    .insert(gitAccounts)
-    .values({ projectId, type: 'github', accountName: 'acme', externalId: '1', accessTokenSealed: t.app.services.secrets.seal('local-token') })
-    .returning();
+  const row = await insertGitAccount(t, projectId);
   gitAccountId = row!.id;
 });
 afterAll(async () => {

@@ -3,9 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it, expect, afterAll } from 'vitest';
 import { io as ioClient } from 'socket.io-client';
-import { createTestApp, registerUser, createProject, bearer, until, type TestApp } from '../../../test/helpers.js';
+import { createTestApp, registerUser, createProject, bearer, until, type TestApp, insertGitAccount } from '../../../test/helpers.js';
 import { createLocalGit } from '../../../test/local-git.js';
-import { gitAccounts } from '../git-accounts/git-accounts.tables.js';
 import { REALTIME_PATH } from '../../platform/realtime.js';
 import { INTERRUPTED } from './builds.jobs.js';
 
@@ -34,10 +33,7 @@ describe('a server stopped while a build prints', () => {
     t = await createTestApp({ BUILD_SANDBOX: 'none' }, { overrides: { pipelines: { gitAccess: git.access } } });
     const owner = await registerUser(t, 'shutdown@example.com');
     const projectId = await createProject(t, owner.idToken, 'Loud');
-    const [account] = await t.app.services.database.db
-      .insert(gitAccounts)
-      .values({ projectId, type: 'github', accountName: 'acme', externalId: '1', accessTokenSealed: t.app.services.secrets.seal('local-token') })
-      .returning();
+    const account = await insertGitAccount(t, projectId);
     const api = (method: 'GET' | 'POST', url: string, payload?: object) =>
       t!.app.inject({ method, url: `/ms-ap/projects/${projectId}${url}`, headers: bearer(owner.idToken), payload });
     const created = await api('POST', '/pipelines', {

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { GANTRY_IMAGE_LABELS } from '@gantry/contracts';
 import { startRegistry, type LocalRegistry } from '@gantry/test-support';
-import { createTestApp, registerUser, createProject, bearer, until, type TestApp } from '../../../test/helpers.js';
+import { createTestApp, registerUser, createProject, bearer, until, type TestApp, insertGitAccount } from '../../../test/helpers.js';
 import { createLocalGit } from '../../../test/local-git.js';
 import { commitSymlink } from '../../../test/security/security-helpers.js';
 import { gitAccounts } from '../git-accounts/git-accounts.tables.js';
@@ -99,10 +99,7 @@ beforeAll(async () => {
   t = await createTestApp({ GANTRY_DATA_DIR: dataDir }, { overrides: { pipelines: { gitAccess: git.access, registries: fakeRegistries } } });
   owner = await registerUser(t, 'push-owner@example.com');
   projectId = await createProject(t, owner.idToken, 'Push');
-  const [row] = await t.app.services.database.db
-    .insert(gitAccounts)
-    .values({ projectId, type: 'github', accountName: 'acme', externalId: '1', accessTokenSealed: t.app.services.secrets.seal('local-token') })
-    .returning();
+  const row = await insertGitAccount(t, projectId);
   gitAccountId = row!.id;
 }, 60_000);
 afterAll(async () => {

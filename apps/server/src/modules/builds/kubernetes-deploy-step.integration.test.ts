@@ -1,8 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { startKubeStandin, type KubeStandin } from '@gantry/test-support';
-import { createTestApp, registerUser, createProject, grantPlan, bearer, until, type TestApp } from '../../../test/helpers.js';
+import { createTestApp, registerUser, createProject, grantPlan, bearer, until, type TestApp, insertGitAccount } from '../../../test/helpers.js';
 import { createLocalGit } from '../../../test/local-git.js';
-import { gitAccounts } from '../git-accounts/git-accounts.tables.js';
 
 /**
  * A brought spec's `deploy` step with `target: kubernetes`, through the real services module onto the
@@ -61,10 +60,7 @@ afterAll(async () => {
 
 describe('deploy step, target kubernetes', () => {
   it('deploys the tag on a matching branch through the services module', async () => {
-    const [acc] = await t.app.services.database.db
-      .insert(gitAccounts)
-      .values({ projectId, type: 'github', accountName: 'acme', externalId: '1', accessTokenSealed: t.app.services.secrets.seal('local-token') })
-      .returning();
+    const acc = await insertGitAccount(t, projectId);
     const repo = git.createRepo('acme/web', { '.microtica/microtica.yaml': SPEC });
     const created = await call('POST', `/ms-ap/projects/${projectId}/pipelines`, {
       name: 'web-deploy',

@@ -14,9 +14,9 @@ import {
   bearer,
   until,
   type TestApp,
+  insertGitAccount,
 } from '../../../test/helpers.js';
 import { createLocalGit } from '../../../test/local-git.js';
-import { gitAccounts } from '../git-accounts/git-accounts.tables.js';
 import type { RegistriesPort, RegistryPushTarget } from '../registries/registries.port.js';
 
 /**
@@ -169,10 +169,7 @@ beforeAll(async () => {
   projectId = await createProject(t, owner.idToken, 'Brought');
   await grantPlan(t, owner.idToken, projectId);
   await connectAwsAccount(t, owner.idToken, projectId, '123456789012');
-  const [row] = await t.app.services.database.db
-    .insert(gitAccounts)
-    .values({ projectId, type: 'github', accountName: 'acme', externalId: '1', accessTokenSealed: t.app.services.secrets.seal('local-token') })
-    .returning();
+  const row = await insertGitAccount(t, projectId);
   gitAccountId = row!.id;
 }, 120_000);
 afterAll(async () => {

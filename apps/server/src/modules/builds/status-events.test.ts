@@ -1,9 +1,8 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { io as ioClient, type Socket } from 'socket.io-client';
 import type { StepUpdateEvent } from '@gantry/contracts';
-import { createTestApp, registerUser, createProject, bearer, until, type TestApp } from '../../../test/helpers.js';
+import { createTestApp, registerUser, createProject, bearer, until, type TestApp, insertGitAccount } from '../../../test/helpers.js';
 import { createLocalGit } from '../../../test/local-git.js';
-import { gitAccounts } from '../git-accounts/git-accounts.tables.js';
 import { REALTIME_PATH } from '../../platform/realtime.js';
 
 const SPEC = `steps:
@@ -24,10 +23,7 @@ const sockets: Socket[] = [];
 async function projectWithPipeline(email: string, name: string) {
   const owner = await registerUser(t, email);
   const projectId = await createProject(t, owner.idToken, name);
-  const [account] = await t.app.services.database.db
-    .insert(gitAccounts)
-    .values({ projectId, type: 'github', accountName: 'acme', externalId: '1', accessTokenSealed: t.app.services.secrets.seal('local-token') })
-    .returning();
+  const account = await insertGitAccount(t, projectId);
   const repo = git.createRepo(`acme/${name}`, { 'gantry.yaml': SPEC }).url;
   const api = (method: 'GET' | 'POST', path: string, payload?: object) =>
     t.app.inject({ method, url: `/ms-ap/projects/${projectId}${path}`, headers: bearer(owner.idToken), payload });

@@ -15,9 +15,9 @@ import {
   type TestApp,
   until,
   acceptingCloudVerifier,
+  insertGitAccount,
 } from '../../../test/helpers.js';
 import { createLocalGit } from '../../../test/local-git.js';
-import { gitAccounts } from '../git-accounts/git-accounts.tables.js';
 import { WORKER_STOPPED } from './deployments.jobs.js';
 
 /**
@@ -199,10 +199,7 @@ beforeAll(async () => {
   await connectAwsAccount(t, owner.idToken, projectId, ACCOUNT);
 
   // the component: a real pipeline builds and packages the module
-  const [acc] = await t.app.services.database.db
-    .insert(gitAccounts)
-    .values({ projectId, type: 'github', accountName: 'acme', externalId: '1', accessTokenSealed: t.app.services.secrets.seal('local-token') })
-    .returning();
+  const acc = await insertGitAccount(t, projectId);
   const pipeline = await t.app.inject({
     method: 'POST',
     url: `/ms-ap/projects/${projectId}/pipelines`,
