@@ -10,8 +10,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { startStsStandin } from '@gantry/test-support';
 import { startGitStandin } from '@gantry/test-support/git-standin/index';
+import { connectAwsAccount, useAwsStandin } from './src/aws-standin.js';
 import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
 
 /** Answers 503 until the test opens it, then 200 (the provisioner curls it in a loop). */
@@ -23,15 +23,7 @@ const gate = http.createServer((_req, res) => {
 await new Promise<void>((resolve) => gate.listen(0, '127.0.0.1', resolve));
 const gateUrl = `http://127.0.0.1:${(gate.address() as AddressInfo).port}/deploy`;
 
-const sts = await startStsStandin({});
-const savedEnv = { ...process.env };
-Object.assign(process.env, {
-  AWS_ACCESS_KEY_ID: 'AKIAGANTRYE2E',
-  AWS_SECRET_ACCESS_KEY: 'gantry-e2e-secret',
-  AWS_REGION: 'eu-central-1',
-  AWS_ENDPOINT_URL_STS: sts.url,
-});
-delete process.env.AWS_PROFILE;
+await useAwsStandin();
 const git = await startGitStandin({ providers: ['github'] });
 await git.createRepo('acme/gated', {
   'gantry.yaml': 'steps:\n  Clone:\n    type: git-clone\n  Module:\n    type: terraform-build\n    terraform_dir: infra\n',
@@ -56,8 +48,6 @@ output "name" {
   }),
 });
 afterAll(async () => {
-  process.env = savedEnv;
-  await sts.close();
   await git.close();
   await new Promise((resolve) => gate.close(resolve));
 });
@@ -72,12 +62,7 @@ describe('deployment statuses pushed over the socket', () => {
   test('a Quick Deploy shows DEPLOYING while its log streams and DEPLOYED at once, on its page and in the environments list', async () => {
     const idToken = await verifiedUser(stack, USER);
     const { id: projectId } = await stack.api('POST', '/ms-project/projects', { name: 'Gated', description: 'Gated deployments' }, idToken);
-    await stack.api(
-      'POST',
-      `/ms-aws/projects/${projectId}/aws-accounts`,
-      { accountName: 'production', iamRole: 'arn:aws:iam::123456789012:role/GantryDeployer', externalId: 'ext-9' },
-      idToken,
-    );
+    await connectAwsAccount(stack, idToken, projectId, 'ext-9');
     const p = `/ms-ap/projects/${projectId}`;
     const { gitAccountId } = await stack.api('POST', `${p}/git-accounts`, { code: git.issueCode('github'), type: 'github' }, idToken);
     const repo = (await stack.api('GET', `${p}/git-accounts/${gitAccountId}/repositories`, undefined, idToken)).repositories[0];
