@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { startGantry } from '../apps/server/src/server.js';
+import { startBenchGantry } from './src/bench-gantry.js';
 import { generateRootModule, readModuleInterface, writeRootModule } from '../apps/server/src/integrations/terraform/index.js';
 import { startStsStandin } from '@gantry/test-support';
 import { fmt, fmtSpread, isMain, spread, table } from './src/load.js';
@@ -29,16 +29,7 @@ export async function benchDeployOverhead(runs = Number(process.env.BENCH_RUNS ?
     AWS_REGION: 'eu-central-1',
     AWS_ENDPOINT_URL_STS: sts.url,
   });
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-bench-deploy-'));
-  const gantry = await startGantry({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    GANTRY_DATA_DIR: dataDir,
-    GANTRY_LOG_LEVEL: process.env.BENCH_LOG ?? 'warn',
-    GANTRY_RATE_LIMIT: 'false',
-    DATABASE_URL: '',
-    SMTP_URL: '',
-  });
+  const gantry = await startBenchGantry('deploy');
   const call = apiCaller(gantry.url);
   const manualDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-bench-manual-'));
   try {
@@ -123,7 +114,6 @@ export async function benchDeployOverhead(runs = Number(process.env.BENCH_RUNS ?
   } finally {
     await gantry.close();
     await sts.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
     fs.rmSync(manualDir, { recursive: true, force: true });
   }
 }

@@ -5,11 +5,8 @@
  * (every deployment a Gantry service), and against one 10× smaller. Median and min–max over BENCH_RUNS runs each.
  *   npx tsx bench/kube-dashboard.ts   (BENCH_RUNS, default 9)
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { startKubeStandin, type KubeStandin } from '@gantry/test-support';
-import { startGantry } from '../apps/server/src/server.js';
+import { startBenchGantry } from './src/bench-gantry.js';
 import { fmtSpread, isMain, spread, table, type Spread } from './src/load.js';
 import { apiCaller, benchProject } from './src/bench-project.js';
 
@@ -25,16 +22,8 @@ export async function benchKubeDashboard(runs = Number(process.env.BENCH_RUNS ??
     { size: '5 nodes / 200 pods / 30 deployments', seed: { nodes: 5, pods: 200, deployments: 30, asGantryServices: true } },
   ];
   const clusters: KubeStandin[] = [];
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-bench-kube-'));
-  const gantry = await startGantry({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    GANTRY_DATA_DIR: dataDir,
-    GANTRY_LOG_LEVEL: process.env.BENCH_LOG ?? 'warn',
-    GANTRY_RATE_LIMIT: 'false',
+  const gantry = await startBenchGantry('kube', {
     OUTBOUND_NETWORK: 'any',
-    DATABASE_URL: '',
-    SMTP_URL: '',
   });
   const call = apiCaller(gantry.url);
   try {
@@ -69,7 +58,6 @@ export async function benchKubeDashboard(runs = Number(process.env.BENCH_RUNS ??
   } finally {
     await gantry.close();
     for (const k of clusters) await k.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

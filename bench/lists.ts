@@ -9,11 +9,8 @@
  * builds table), on PGlite and on a throwaway PostgreSQL.
  *   npx tsx bench/lists.ts   (BENCH_REQUESTS per round, BENCH_ROUNDS, BENCH_DATABASE_URL)
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { freePort, startSmtp } from '@gantry/test-support';
-import { startGantry } from '../apps/server/src/server.js';
+import { startBenchGantry } from './src/bench-gantry.js';
 import { createGitAccountsStore } from '../apps/server/src/modules/git-accounts/git-accounts.store.js';
 import { createPipelinesStore } from '../apps/server/src/modules/pipelines/pipelines.store.js';
 import { builds as buildsTable, buildSteps } from '../apps/server/src/modules/builds/builds.tables.js';
@@ -54,19 +51,14 @@ const p95 = (ms: number[]) => [...ms].sort((a, b) => a - b)[Math.ceil(ms.length 
 export async function benchLists(o: { databaseUrl?: string; requests?: number; rounds?: number } = {}): Promise<ListsResult> {
   const requests = o.requests ?? Number(process.env.BENCH_REQUESTS ?? 40);
   const rounds = o.rounds ?? Number(process.env.BENCH_ROUNDS ?? 5);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-bench-lists-'));
   const smtp = await startSmtp();
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const gantry = await startGantry({
+  const gantry = await startBenchGantry('lists', {
     PORT: String(port),
-    HOST: '127.0.0.1',
     PUBLIC_URL: url,
-    GANTRY_DATA_DIR: dataDir,
     SMTP_URL: smtp.url,
     DATABASE_URL: o.databaseUrl ?? '',
-    GANTRY_LOG_LEVEL: 'warn',
-    GANTRY_RATE_LIMIT: 'false',
   });
   try {
     const post = (p: string, body: unknown, token?: string) => postJson(url, p, body, token);
@@ -242,7 +234,6 @@ export async function benchLists(o: { databaseUrl?: string; requests?: number; r
   } finally {
     await gantry.close();
     await smtp.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

@@ -8,12 +8,9 @@
  *    client, divided by the time the step itself takes (its start → stop).
  *   npx tsx bench/pipelines.ts   (BENCH_RUNS: triggers of the overhead pipeline, default 10)
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { io as ioClient } from 'socket.io-client';
-import { startGantry } from '../apps/server/src/server.js';
+import { startBenchGantry } from './src/bench-gantry.js';
 import { startStandinProcess } from './src/standin-process.js';
 import { fmt, fmtSpread, isMain, spread, table } from './src/load.js';
 import { apiCaller, benchProject } from './src/bench-project.js';
@@ -30,15 +27,7 @@ export async function benchPipelines(runs = Number(process.env.BENCH_RUNS ?? 10)
   const standin = await startStandinProcess();
   await standin.createRepo('bench/overhead', { 'gantry.yaml': overheadSpec });
   await standin.createRepo('bench/logs', { 'gantry.yaml': logSpec });
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-bench-pipes-'));
-  const gantry = await startGantry({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    GANTRY_DATA_DIR: dataDir,
-    GANTRY_LOG_LEVEL: process.env.BENCH_LOG ?? 'warn',
-    GANTRY_RATE_LIMIT: 'false',
-    DATABASE_URL: '',
-    SMTP_URL: '',
+  const gantry = await startBenchGantry('pipes', {
     ...standin.env,
   });
   const base = gantry.url;
@@ -140,7 +129,6 @@ export async function benchPipelines(runs = Number(process.env.BENCH_RUNS ?? 10)
     socket?.close();
     await gantry.close();
     await standin.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

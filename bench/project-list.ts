@@ -6,12 +6,9 @@
  * machine load, and the ratio is taken per round.
  *   npx tsx bench/project-list.ts   (BENCH_SECONDS per turn, BENCH_ROUNDS, BENCH_CONNECTIONS, BENCH_PROJECTS, BENCH_DATABASE_URL)
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import Fastify from 'fastify';
 import { freePort, startSmtp } from '@gantry/test-support';
-import { startGantry } from '../apps/server/src/server.js';
+import { startBenchGantry } from './src/bench-gantry.js';
 import { fmtSpread, isMain, load, spread, table, type Spread } from './src/load.js';
 import { onEachDatabase } from './src/databases.js';
 import { benchUser, postJson } from './src/bench-user.js';
@@ -38,20 +35,15 @@ export async function benchProjectList(
   const rounds = o.rounds ?? Number(process.env.BENCH_ROUNDS ?? 5);
   const connections = o.connections ?? Number(process.env.BENCH_CONNECTIONS ?? 10);
   const projectCount = o.projects ?? Number(process.env.BENCH_PROJECTS ?? 5);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-bench-'));
   const smtp = await startSmtp();
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const gantry = await startGantry({
+  const gantry = await startBenchGantry('list', {
     PORT: String(port),
-    HOST: '127.0.0.1',
     PUBLIC_URL: url,
-    GANTRY_DATA_DIR: dataDir,
     SMTP_URL: smtp.url,
     // PGlite in the temp data dir, or an existing PostgreSQL database (BENCH_DATABASE_URL).
     DATABASE_URL: o.databaseUrl ?? '',
-    GANTRY_LOG_LEVEL: 'warn',
-    GANTRY_RATE_LIMIT: 'false',
   });
   const bare = Fastify({ logger: false });
   try {
@@ -91,7 +83,6 @@ export async function benchProjectList(
     await bare.close();
     await gantry.close();
     await smtp.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

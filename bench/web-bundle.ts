@@ -5,13 +5,12 @@
  *   npx tsx bench/web-bundle.ts   (needs apps/web/dist: npm run build -w @gantry/web)
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
 import { freePort, startSmtp } from '@gantry/test-support';
-import { startGantry } from '../apps/server/src/server.js';
+import { startBenchGantry } from './src/bench-gantry.js';
 import { fmt, isMain, table } from './src/load.js';
 import { BENCH_PASSWORD, benchUser } from './src/bench-user.js';
 
@@ -67,20 +66,14 @@ async function weigh(page: Page, route: string, ready: (p: Page) => Promise<unkn
 
 export async function benchWebBundle(): Promise<PageWeight[]> {
   if (!fs.existsSync(path.join(webDist, 'index.html'))) throw new Error('apps/web/dist is missing: npm run build -w @gantry/web');
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-bench-web-'));
   const smtp = await startSmtp();
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const gantry = await startGantry({
+  const gantry = await startBenchGantry('web', {
     PORT: String(port),
-    HOST: '127.0.0.1',
     PUBLIC_URL: url,
-    GANTRY_DATA_DIR: dataDir,
     SMTP_URL: smtp.url,
     GANTRY_WEB_DIST: webDist,
-    DATABASE_URL: '',
-    GANTRY_LOG_LEVEL: 'warn',
-    GANTRY_RATE_LIMIT: 'false',
   });
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
   try {
@@ -100,7 +93,6 @@ export async function benchWebBundle(): Promise<PageWeight[]> {
     await browser.close();
     await gantry.close();
     await smtp.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

@@ -1,8 +1,5 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { io as ioClient, type Socket } from 'socket.io-client';
-import { startGantry } from '../../apps/server/src/server.js';
+import { startBenchGantry } from './bench-gantry.js';
 import { startGitStandin } from '@gantry/test-support/git-standin/index';
 import { apiCaller, benchProject, type Call } from './bench-project.js';
 
@@ -28,23 +25,12 @@ export interface PipelineFixture {
 export async function pipelineFixture(repos: Record<string, string>): Promise<PipelineFixture> {
   const standin = await startGitStandin();
   for (const [name, spec] of Object.entries(repos)) await standin.createRepo(`bench/${name}`, { 'gantry.yaml': spec });
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-bench-fixture-'));
-  const gantry = await startGantry({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    GANTRY_DATA_DIR: dataDir,
-    GANTRY_LOG_LEVEL: process.env.BENCH_LOG ?? 'warn',
-    GANTRY_RATE_LIMIT: 'false',
-    DATABASE_URL: '',
-    SMTP_URL: '',
-    ...standin.env,
-  });
+  const gantry = await startBenchGantry('fixture', standin.env);
   const sockets: Socket[] = [];
   const close = async () => {
     sockets.forEach((s) => s.close());
     await gantry.close();
     await standin.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   };
   try {
     const call = apiCaller(gantry.url);
