@@ -12,6 +12,10 @@ import { startKubeStandin, startRegistry } from '@gantry/test-support';
 import { startGitStandin } from '@gantry/test-support/git-standin/index';
 import { connectAwsAccount, useAwsStandin } from './src/aws-standin.js';
 import { logInAndOpenProject, setProjectPlan, useStack, verifiedUser } from './src/harness.js';
+import { formHandle, formRoutes as webFormRoutes } from '../apps/web/src/ui/form-routes.js';
+
+/** Every create and edit form route of the web's route tables (a form added later is walked too). */
+const formRoutes = webFormRoutes();
 
 await useAwsStandin();
 const git = await startGitStandin({ providers: ['github'] });
@@ -223,6 +227,25 @@ describe('a read member sees no enabled action', () => {
     await noEnabledAction(page);
   });
 
+  test('every create and edit form opened by its URL shows the read-only notice and the way back, not a form', async () => {
+    expect(formRoutes.length).toBeGreaterThan(10);
+    const params: Record<string, string> = { pipelineId, stageId, registryName: 'local', microserviceName: 'api' };
+    const page = await stack.newPage();
+    await logInAndOpenProject(page, READER.email, READER.password, 'Shop');
+    for (const route of formRoutes) {
+      // an id the setup has no row for (a component, a schedule) still opens its form's route
+      const url = route.path!.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? 'some-id'));
+      await page.goto(url);
+      const notice = page.getByTestId('read-only-notice');
+      await notice.getByText(REFUSED_CHANGE).waitFor();
+      expect(await page.locator('main form').count(), url).toBe(0);
+      const back = notice.getByRole('link', { name: 'Back', exact: true });
+      expect(await back.getAttribute('href'), url).toBe(formHandle(route)?.back);
+    }
+    await page.getByTestId('read-only-notice').getByRole('link', { name: 'Back', exact: true }).click();
+    await page.waitForURL((u) => u.pathname === formHandle(formRoutes.at(-1)!)?.back);
+  });
+
   test('Slack: Add integration is refused with the reason; billing is the owner’s', async () => {
     const page = await stack.newPage();
     await logInAndOpenProject(page, READER.email, READER.password, 'Shop');
@@ -242,6 +265,10 @@ describe('a read member sees no enabled action', () => {
     await page.goto('/pipelines');
     await page.getByRole('link', { name: 'Create Pipeline', exact: true }).waitFor();
     await page.getByRole('link', { name: 'Edit pipeline shop-build' }).waitFor();
+    await page.goto('/pipelines/create');
+    await page.locator('main form').waitFor();
+    expect(await page.getByTestId('read-only-notice').count()).toBe(0);
+    await page.goto('/pipelines');
     await page.goto('/settings?tab=management');
     await page.getByText(READER.email).waitFor();
     expect(await page.getByRole('button', { name: 'Add New User', exact: true }).isDisabled()).toBe(false);

@@ -1,5 +1,5 @@
 import type { RouteObject } from 'react-router';
-import { lazyPage } from '../../ui/lazy-page';
+import { formPage, lazyPage } from '../../ui/lazy-page';
 
 /**
  * The components routes (spec infrastructure-builder §2), lazy pages; mount them inside the
@@ -8,7 +8,7 @@ import { lazyPage } from '../../ui/lazy-page';
  */
 export const componentRoutes: RouteObject[] = [
   { path: '/components', ...lazyPage(() => import('./pages/ComponentsPage')) },
-  { path: '/components/create', ...lazyPage(() => import('./pages/ComponentFormPage')) },
+  { path: '/components/create', ...formPage('/components', () => import('./pages/ComponentFormPage')) },
   { path: '/components/:componentId', ...lazyPage(() => import('./pages/ComponentDetailsPage')) },
-  { path: '/components/:componentId/edit', ...lazyPage(() => import('./pages/ComponentFormPage')) },
+  { path: '/components/:componentId/edit', ...formPage('/components', () => import('./pages/ComponentFormPage')) },
 ];

@@ -1,5 +1,5 @@
 import type { RouteObject } from 'react-router';
-import { lazyPage } from '../../ui/lazy-page';
+import { formPage, lazyPage } from '../../ui/lazy-page';
 
 /**
  * The Pipeline Manager routes (spec delivery §2), lazy pages; mount them inside the signed-in shell
@@ -9,8 +9,8 @@ import { lazyPage } from '../../ui/lazy-page';
  */
 export const pipelineRoutes: RouteObject[] = [
   { path: '/pipelines', ...lazyPage(() => import('./pages/PipelinesPage')) },
-  { path: '/pipelines/create', ...lazyPage(() => import('./pages/PipelineFormPage')) },
-  { path: '/pipelines/:pipelineId/edit', ...lazyPage(() => import('./pages/PipelineFormPage')) },
+  { path: '/pipelines/create', ...formPage('/pipelines', () => import('./pages/PipelineFormPage')) },
+  { path: '/pipelines/:pipelineId/edit', ...formPage('/pipelines', () => import('./pages/PipelineFormPage')) },
   { path: '/pipelines/:pipelineId/details', ...lazyPage(() => import('./pages/PipelineDetailsPage')) },
   { path: '/pipelines/:pipelineId/builds', ...lazyPage(() => import('./pages/BuildRedirectPage')) },
   { path: '/pipelines/:pipelineId/builds/:buildId', ...lazyPage(() => import('./pages/BuildPage')) },

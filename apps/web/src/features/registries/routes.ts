@@ -1,5 +1,5 @@
 import type { RouteObject } from 'react-router';
-import { lazyPage } from '../../ui/lazy-page';
+import { formPage, lazyPage } from '../../ui/lazy-page';
 
 /**
  * The Docker registries routes (spec delivery §2), lazy pages inside the signed-in shell:
@@ -7,6 +7,6 @@ import { lazyPage } from '../../ui/lazy-page';
  */
 export const registryRoutes: RouteObject[] = [
   { path: '/kubernetes/docker-registries', ...lazyPage(() => import('./pages/RegistriesPage')) },
-  { path: '/kubernetes/docker-registries/add', ...lazyPage(() => import('./pages/RegistryFormPage')) },
-  { path: '/kubernetes/docker-registries/:registryName/edit', ...lazyPage(() => import('./pages/RegistryFormPage')) },
+  { path: '/kubernetes/docker-registries/add', ...formPage('/kubernetes/docker-registries', () => import('./pages/RegistryFormPage')) },
+  { path: '/kubernetes/docker-registries/:registryName/edit', ...formPage('/kubernetes/docker-registries', () => import('./pages/RegistryFormPage')) },
 ];

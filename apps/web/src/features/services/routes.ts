@@ -1,5 +1,5 @@
 import type { RouteObject } from 'react-router';
-import { lazyPage } from '../../ui/lazy-page';
+import { formPage, lazyPage } from '../../ui/lazy-page';
 
 /**
  * The Kubernetes services routes (spec delivery §2), lazy pages inside the signed-in shell: the list, create,
@@ -7,9 +7,9 @@ import { lazyPage } from '../../ui/lazy-page';
  */
 export const serviceRoutes: RouteObject[] = [
   { path: '/kubernetes/services', ...lazyPage(() => import('./pages/ServicesPage')) },
-  { path: '/kubernetes/services/create', ...lazyPage(() => import('./pages/ServiceFormPage')) },
+  { path: '/kubernetes/services/create', ...formPage('/kubernetes/services', () => import('./pages/ServiceFormPage')) },
   { path: '/kubernetes/services/:microserviceName', ...lazyPage(() => import('./pages/ServiceDetailsPage')) },
-  { path: '/kubernetes/services/:microserviceName/edit', ...lazyPage(() => import('./pages/ServiceFormPage')) },
+  { path: '/kubernetes/services/:microserviceName/edit', ...formPage('/kubernetes/services', () => import('./pages/ServiceFormPage')) },
   {
     path: '/kubernetes/clusters/:clusterId/namespaces/:namespace/:microserviceName/details',
     ...lazyPage(() => import('./pages/ClusterServicePage')),
