@@ -121,7 +121,13 @@ export default tseslint.config(
   },
   {
     files: ['apps/server/src/**/*.ts'],
-    ignores: ['apps/server/src/**/*.store.ts', 'apps/server/src/**/*.tables.ts', 'apps/server/src/platform/db.ts', 'apps/server/src/**/*.test.ts'],
+    ignores: [
+      'apps/server/src/**/*.store.ts',
+      'apps/server/src/**/*.tables.ts',
+      'apps/server/src/platform/db.ts',
+      'apps/server/src/platform/db-template.ts',
+      'apps/server/src/**/*.test.ts',
+    ],
     rules: {
       'no-restricted-imports': [
         'error',

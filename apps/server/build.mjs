@@ -49,7 +49,8 @@ export async function ensureServerBuild({ force = false, outdir = path.join(here
   const esbuild = await import('esbuild');
   fs.rmSync(outdir, { recursive: true, force: true });
   await esbuild.build({
-    entryPoints: [path.join(here, 'src/main.ts')],
+    // the database template's builder is an entry of its own: start.mjs runs it before the server (db-template.ts)
+    entryPoints: [path.join(here, 'src/main.ts'), path.join(here, 'src/platform/db-template.ts')],
     outdir,
     bundle: true,
     // modules imported with import() (the app after the port listens) become chunks of their own

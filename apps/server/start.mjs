@@ -1,7 +1,12 @@
 #!/usr/bin/env node
 // `npm start`'s server: the precompiled build (build.mjs, rebuilt when a source changed), run in this
-// very process so the signals a supervisor sends reach the server itself.
+// very process so the signals a supervisor sends reach the server itself. A fresh data dir starts as a
+// copy of the database template, made here when the migrations changed (src/platform/db-template.ts).
+import { pathToFileURL } from 'node:url';
 import { ensureServerBuild } from './build.mjs';
 
 process.setSourceMapsEnabled(true);
-await import(await ensureServerBuild());
+const entry = await ensureServerBuild();
+const { ensureTemplate } = await import(new URL('platform/db-template.js', pathToFileURL(entry)).href);
+await ensureTemplate({ log: console.log });
+await import(entry);

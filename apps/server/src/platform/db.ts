@@ -1,6 +1,5 @@
 import path from 'node:path';
 import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -10,6 +9,7 @@ import pg from 'pg';
 import { getTableName, type Table } from 'drizzle-orm';
 import { createReadCache, type ReadCache } from './read-cache.js';
 import { watchPglite, watchPool } from './write-watch.js';
+import { findTemplate, migrationsFolder, seedDataDir, templateBlob, type DbTemplate } from './db-template.js';
 
 // Without a schema: queries go through each module's own tables (the whole list is src/schema.ts, for migrations).
 export type Db = NodePgDatabase;
@@ -30,13 +30,17 @@ export interface Database {
   close(): Promise<void>;
 }
 
-const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../migrations');
-
 /** How long opening a connection may take before start-up says the server cannot be reached. */
 const CONNECT_TIMEOUT_MS = 5_000;
 
 /** PostgreSQL when a URL is given, otherwise PGlite (embedded PostgreSQL) in the data dir or in memory. */
-export async function openDatabase(opts: { databaseUrl?: string; dataDir?: string | null; connectTimeoutMs?: number }): Promise<Database> {
+export async function openDatabase(opts: {
+  databaseUrl?: string;
+  dataDir?: string | null;
+  connectTimeoutMs?: number;
+  /** PGlite's starting point when new: the build's template (default), another, or none (null: initdb). */
+  template?: DbTemplate | null;
+}): Promise<Database> {
   if (opts.databaseUrl) {
     const where = describeServer(opts.databaseUrl);
     await probeConnection(opts.databaseUrl, where, opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS);
@@ -71,11 +75,18 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
     };
   }
   let dir: string | undefined;
+  let loadDataDir: Blob | undefined;
+  // a new database starts from the build's template when there is one (db-template.ts); the migrations below bring it up to date
   if (opts.dataDir) {
     dir = path.join(opts.dataDir, 'pglite');
     assertWritableDir(opts.dataDir, dir);
+    seedDataDir(dir, () => (opts.template === undefined ? findTemplate() : opts.template));
+  } else if (opts.template !== null) {
+    loadDataDir = templateBlob(opts.template ?? findTemplate());
   }
-  const client = await PGlite.create(dir ? { dataDir: dir } : {}).catch((err: Error) => {
+  let opened = PGlite.create(dir ? { dataDir: dir } : loadDataDir ? { loadDataDir } : {});
+  if (loadDataDir) opened = opened.catch(() => PGlite.create({})); // a damaged template: made from scratch
+  const client = await opened.catch((err: Error) => {
     throw new Error(
       `The embedded database in ${dir ?? 'memory'} could not be opened: ${err.message}.${dir ? ' Another Gantry may be using this data dir, or its files are damaged; set GANTRY_DATA_DIR to another directory to start afresh.' : ''}`,
       { cause: err },
