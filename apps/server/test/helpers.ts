@@ -193,3 +193,40 @@ export async function insertGitAccount(t: TestApp, projectId: string) {
     .returning();
   return row!;
 }
+
+/** The AWS account of the test environments (connected with connectAwsAccount; acceptingCloudVerifier takes it). */
+export const TEST_AWS_ACCOUNT = '123456789012';
+
+/** An environment's body: terraform on TEST_AWS_ACCOUNT in eu-central-1, named `staging`, with `patch` over it. */
+export const awsStage = (patch: object = {}) => ({
+  name: 'staging',
+  description: 'Staging',
+  cloudProvider: 'aws',
+  infrastructureAsCodeTool: 'terraform',
+  awsAccountId: TEST_AWS_ACCOUNT,
+  awsRegion: 'eu-central-1',
+  ...patch,
+});
+
+/** A project of `ownerToken` with TEST_AWS_ACCOUNT connected, on `plan` when given (quick deploy and insights need PRO). */
+export async function awsProject(t: TestApp, ownerToken: string, name: string, o: { plan?: string } = {}) {
+  const projectId = await createProject(t, ownerToken, name);
+  if (o.plan) await grantPlan(t, ownerToken, projectId, o.plan);
+  await connectAwsAccount(t, ownerToken, projectId, TEST_AWS_ACCOUNT);
+  return projectId;
+}
+
+/** Creates an environment through the API (body: awsStage() with `patch`); answers its id. */
+export async function createStage(t: TestApp, idToken: string, projectId: string, patch: object = {}) {
+  const res = await t.app.inject({ method: 'POST', url: `/ms-engine/projects/${projectId}/stages`, headers: bearer(idToken), payload: awsStage(patch) });
+  if (res.statusCode !== 201) throw new Error(`creating an environment answered ${res.statusCode}: ${res.body}`);
+  return res.json().stageId as string;
+}
+
+/** The id of a component the project lists by name (a vendor one, e.g. 'Static site bucket'). */
+export async function componentId(t: TestApp, idToken: string, projectId: string, name: string) {
+  const res = await t.app.inject({ method: 'GET', url: `/ms-engine/projects/${projectId}/components`, headers: bearer(idToken) });
+  const found = (res.json().components as { id: string; name: string }[]).find((c) => c.name === name);
+  if (!found) throw new Error(`no component ${name} in project ${projectId}: ${res.body}`);
+  return found.id;
+}

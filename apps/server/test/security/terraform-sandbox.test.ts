@@ -2,9 +2,20 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { createTestApp, registerUser, createProject, bearer, until, acceptingCloudVerifier, type TestApp } from '../helpers.js';
+import {
+  createTestApp,
+  registerUser,
+  createProject,
+  grantPlan,
+  connectAwsAccount,
+  insertGitAccount,
+  createStage,
+  bearer,
+  until,
+  acceptingCloudVerifier,
+  type TestApp,
+} from '../helpers.js';
 import { createLocalGit } from '../local-git.js';
-import { gitAccounts } from '../../src/modules/git-accounts/git-accounts.tables.js';
 import { filesBelow, hostProcesses } from './security-helpers.js';
 
 /**
@@ -131,28 +142,15 @@ beforeAll(async () => {
 
   ({ idToken } = await registerUser(t, 'tf-sec@example.com'));
   projectId = await createProject(t, idToken, 'Infra');
-  const [code] = await t.app.services.billing.createPromoCodes({ kind: 'PROMO', planId: 'PRO', count: 1 });
-  await t.app.inject({ method: 'POST', url: `/ms-project/projects/${projectId}/promo-code`, headers: bearer(idToken), payload: { redeemCode: code } });
-  expect(
-    (
-      await t.app.inject({
-        method: 'POST',
-        url: `/ms-aws/projects/${projectId}/aws-accounts`,
-        headers: bearer(idToken),
-        payload: { accountName: 'prod', iamRole: 'arn:aws:iam::210987654321:role/gantry', externalId: 'ext-1' },
-      })
-    ).statusCode,
-  ).toBeLessThan(300);
+  await grantPlan(t, idToken, projectId);
+  await connectAwsAccount(t, idToken, projectId, '210987654321');
 
-  const [acc] = await t.app.services.database.db
-    .insert(gitAccounts)
-    .values({ projectId, type: 'github', accountName: 'acme', externalId: '1', accessTokenSealed: t.app.services.secrets.seal('local-token') })
-    .returning();
+  const acc = await insertGitAccount(t, projectId);
   const pipeline = await t.app.inject({
     method: 'POST',
     url: `/ms-ap/projects/${projectId}/pipelines`,
     headers: bearer(idToken),
-    payload: { name: 'infra-module', gitAccountId: acc!.id, repositoryUrl: repoUrl, branchFilter: 'main', automatedTrigger: false },
+    payload: { name: 'infra-module', gitAccountId: acc.id, repositoryUrl: repoUrl, branchFilter: 'main', automatedTrigger: false },
   });
   expect(pipeline.statusCode, pipeline.body).toBe(201);
   const pipelineId = pipeline.json().pipelineId as string;
@@ -176,16 +174,7 @@ beforeAll(async () => {
   );
   expect(build.status, build.errorMessage).toBe('SUCCEEDED');
 
-  const created = await engine('POST', '/stages', {
-    name: 'sec',
-    description: 'Security',
-    cloudProvider: 'aws',
-    infrastructureAsCodeTool: 'terraform',
-    awsAccountId: '210987654321',
-    awsRegion: 'eu-west-1',
-  });
-  expect(created.statusCode, created.body).toBe(201);
-  stageId = created.json().stageId;
+  stageId = await createStage(t, idToken, projectId, { name: 'sec', description: 'Security', awsAccountId: '210987654321', awsRegion: 'eu-west-1' });
 }, 120_000);
 
 afterAll(async () => {

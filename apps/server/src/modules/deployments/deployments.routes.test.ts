@@ -3,10 +3,13 @@ import { io as connect, type Socket } from 'socket.io-client';
 import type { AddressInfo } from 'node:net';
 import {
   createTestApp,
-  grantPlan,
   connectAwsAccount,
   registerUser,
   createProject,
+  awsProject,
+  createStage,
+  componentId,
+  TEST_AWS_ACCOUNT,
   addMember,
   bearer,
   type TestApp,
@@ -20,7 +23,6 @@ import {
  * with roles, other projects, one run at a time, cancel, and secrets kept out of logs.
  */
 const verifier = acceptingCloudVerifier;
-const ACCOUNT = '123456789012';
 const CREDENTIALS = {
   AWS_ACCESS_KEY_ID: 'ASIAFAKEKEY000001',
   AWS_SECRET_ACCESS_KEY: 'fake-secret-access-key-value',
@@ -78,25 +80,13 @@ beforeAll(async () => {
   );
   owner = await registerUser(t, 'dep-owner@example.com');
   outsider = await registerUser(t, 'dep-outsider@example.com');
-  projectId = await createProject(t, owner.idToken, 'Deployments');
+  projectId = await awsProject(t, owner.idToken, 'Deployments', { plan: 'PRO' });
   otherProjectId = await createProject(t, outsider.idToken, 'Other');
   writer = await addMember(t, owner.idToken, projectId, 'dep-writer@example.com', 'write');
   reader = await addMember(t, owner.idToken, projectId, 'dep-reader@example.com', 'read');
-  await grantPlan(t, owner.idToken, projectId);
-  await connectAwsAccount(t, owner.idToken, projectId, ACCOUNT);
-  const created = await call('POST', '/stages', writer.idToken, {
-    name: 'staging',
-    description: 'Staging',
-    cloudProvider: 'aws',
-    infrastructureAsCodeTool: 'terraform',
-    awsAccountId: ACCOUNT,
-    awsRegion: 'eu-central-1',
-  });
-  expect(created.statusCode, created.body).toBe(201);
-  stageId = created.json().stageId;
-  const comps = (await call('GET', '/components', reader.idToken)).json().components;
-  site = comps.find((c: { name: string }) => c.name === 'Static site bucket').id;
-  config = comps.find((c: { name: string }) => c.name === 'Service config').id;
+  stageId = await createStage(t, writer.idToken, projectId);
+  site = await componentId(t, reader.idToken, projectId, 'Static site bucket');
+  config = await componentId(t, reader.idToken, projectId, 'Service config');
 }, 120_000);
 afterAll(async () => {
   await t?.close();
@@ -243,15 +233,7 @@ describe('deployments (real terraform)', () => {
   });
 
   it("keeps a deleted environment's deployments on the timeline, under its name (the overview says it is gone)", async () => {
-    const created = await call('POST', '/stages', writer.idToken, {
-      name: 'doomed',
-      description: 'Deleted soon',
-      cloudProvider: 'aws',
-      infrastructureAsCodeTool: 'terraform',
-      awsAccountId: ACCOUNT,
-      awsRegion: 'eu-central-1',
-    });
-    const doomedId = created.json().stageId as string;
+    const doomedId = await createStage(t, writer.idToken, projectId, { name: 'doomed', description: 'Deleted soon' });
     await t.app.services.database.executeSql(
       `insert into deployments (stage_id, project_id, kind, status, active, started_at, finished_at) values ('${doomedId}', '${projectId}', 'UNDEPLOY', 'DELETE_COMPLETE', false, now(), now())`,
     );
@@ -376,23 +358,8 @@ describe('deployment rules checked before anything runs (a Starter project: no d
 
   beforeAll(async () => {
     starter = await createProject(t, owner.idToken, 'Starter');
-    await connectAwsAccount(t, owner.idToken, starter, ACCOUNT, { name: 'dev', externalId: 'ext-2' });
-    const created = await call(
-      'POST',
-      '/stages',
-      owner.idToken,
-      {
-        name: 'sandbox',
-        description: 'Sandbox',
-        cloudProvider: 'aws',
-        infrastructureAsCodeTool: 'terraform',
-        awsAccountId: ACCOUNT,
-        awsRegion: 'eu-central-1',
-      },
-      starter,
-    );
-    expect(created.statusCode, created.body).toBe(201);
-    starterStage = created.json().stageId;
+    await connectAwsAccount(t, owner.idToken, starter, TEST_AWS_ACCOUNT, { name: 'dev', externalId: 'ext-2' });
+    starterStage = await createStage(t, owner.idToken, starter, { name: 'sandbox', description: 'Sandbox' });
     const res = await call(
       'POST',
       s('/resources'),
@@ -421,7 +388,7 @@ describe('deployment rules checked before anything runs (a Starter project: no d
         expect([res.statusCode, res.json().message]).toEqual([400, 'Please select the cloud account of this environment first']);
       }
     } finally {
-      await sql(`update stages set aws_account_id = '${ACCOUNT}' where id = '${starterStage}'`);
+      await sql(`update stages set aws_account_id = '${TEST_AWS_ACCOUNT}' where id = '${starterStage}'`);
     }
   });
 

@@ -4,9 +4,9 @@ import type { DeploymentUpdateEvent, StageUpdateEvent } from '@gantry/contracts'
 import {
   createTestApp,
   registerUser,
-  createProject,
-  grantPlan,
-  connectAwsAccount,
+  awsProject,
+  createStage,
+  componentId,
   bearer,
   until,
   acceptingCloudVerifier,
@@ -22,16 +22,13 @@ import { createStatusWrites } from './status-events.js';
  * terraform CLI (a vendor component of `terraform_data`) tells every status of the run and of its
  * environment once written, only to members of that project; a status write that rolls back tells nothing.
  */
-const ACCOUNT = '123456789012';
 let t: TestApp;
 let url: string;
 const sockets: Socket[] = [];
 
 async function projectWithStage(email: string, name: string) {
   const owner = await registerUser(t, email);
-  const projectId = await createProject(t, owner.idToken, name);
-  await grantPlan(t, owner.idToken, projectId);
-  await connectAwsAccount(t, owner.idToken, projectId, ACCOUNT);
+  const projectId = await awsProject(t, owner.idToken, name, { plan: 'PRO' });
   const api = (method: 'GET' | 'POST', path: string, payload?: object) =>
     t.app.inject({
       method,
@@ -39,17 +36,8 @@ async function projectWithStage(email: string, name: string) {
       headers: bearer(owner.idToken),
       ...(payload ? { payload } : method === 'POST' ? { payload: {} } : {}),
     });
-  const created = await api('POST', '/stages', {
-    name: 'staging',
-    description: 'Staging',
-    cloudProvider: 'aws',
-    infrastructureAsCodeTool: 'terraform',
-    awsAccountId: ACCOUNT,
-    awsRegion: 'eu-central-1',
-  });
-  expect(created.statusCode, created.body).toBe(201);
-  const stageId = created.json().stageId as string;
-  const site = (await api('GET', '/components')).json().components.find((c: { name: string }) => c.name === 'Static site bucket').id;
+  const stageId = await createStage(t, owner.idToken, projectId);
+  const site = await componentId(t, owner.idToken, projectId, 'Static site bucket');
   const added = await api('POST', `/stages/${stageId}/resources`, { name: 'site', componentId: site, configurations: [{ key: 'bucket_name', value: name }] });
   expect(added.statusCode, added.body).toBe(201);
   return { owner, projectId, stageId, api };

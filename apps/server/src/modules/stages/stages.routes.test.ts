@@ -1,7 +1,10 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import {
   createTestApp,
-  connectAwsAccount,
+  awsProject,
+  awsStage,
+  TEST_AWS_ACCOUNT,
+  componentId,
   registerUser,
   createProject,
   addMember,
@@ -19,29 +22,18 @@ let reader: { idToken: string };
 let outsider: { idToken: string };
 let projectId: string;
 let otherProjectId: string;
-const ACCOUNT = '123456789012';
 
 const api = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, token: string, payload?: object, pid = projectId) =>
   t.app.inject({ method, url: `/ms-engine/projects/${pid}${url}`, headers: bearer(token), payload });
-const aws = (patch: object = {}) => ({
-  name: 'staging',
-  description: 'Staging',
-  cloudProvider: 'aws',
-  infrastructureAsCodeTool: 'terraform',
-  awsAccountId: ACCOUNT,
-  awsRegion: 'eu-central-1',
-  ...patch,
-});
 
 beforeAll(async () => {
   t = await createTestApp({}, { overrides: { cloudAccounts: { verifier } } });
   owner = await registerUser(t, 'stage-owner@example.com');
   outsider = await registerUser(t, 'stage-outsider@example.com');
-  projectId = await createProject(t, owner.idToken, 'Stages');
+  projectId = await awsProject(t, owner.idToken, 'Stages');
   otherProjectId = await createProject(t, outsider.idToken, 'Other');
   writer = await addMember(t, owner.idToken, projectId, 'stage-writer@example.com', 'write');
   reader = await addMember(t, owner.idToken, projectId, 'stage-reader@example.com', 'read');
-  await connectAwsAccount(t, owner.idToken, projectId, ACCOUNT);
 });
 afterAll(async () => {
   await t?.close();
@@ -51,7 +43,7 @@ describe('environments (stages)', () => {
   let stageId: string;
 
   it("creates an environment on one of the project's AWS accounts", async () => {
-    const res = await api('POST', '/stages', writer.idToken, aws());
+    const res = await api('POST', '/stages', writer.idToken, awsStage());
     expect(res.statusCode, res.body).toBe(201);
     stageId = res.json().stageId;
     const got = (await api('GET', `/stages/${stageId}`, reader.idToken)).json();
@@ -60,7 +52,7 @@ describe('environments (stages)', () => {
       status: 'NOT_DEPLOYED',
       cloudProvider: 'aws',
       infrastructureAsCodeTool: 'terraform',
-      awsAccountId: ACCOUNT,
+      awsAccountId: TEST_AWS_ACCOUNT,
       awsRegion: 'eu-central-1',
       tenantId: null,
       lastDeployed: null,
@@ -85,7 +77,7 @@ describe('environments (stages)', () => {
       tenantId: ['Please enter the tenant id'],
       subscriptionId: ['Please enter the subscription id'],
     });
-    const dashed = await api('POST', '/stages', writer.idToken, aws({ name: 'my-env' }));
+    const dashed = await api('POST', '/stages', writer.idToken, awsStage({ name: 'my-env' }));
     expect(dashed.json().fields).toEqual({ name: ['Environment name may contain only letters and digits'] });
     const zone = await api('POST', '/stages', writer.idToken, {
       name: 'gcpEnv',
@@ -96,30 +88,30 @@ describe('environments (stages)', () => {
       gcpZone: 'us-east1-b',
     });
     expect(zone.json().fields.gcpZone).toEqual(['Please select a zone of the region']);
-    const foreign = await api('POST', '/stages', writer.idToken, aws({ name: 'foreign', awsAccountId: '999999999999' }));
+    const foreign = await api('POST', '/stages', writer.idToken, awsStage({ name: 'foreign', awsAccountId: '999999999999' }));
     expect(foreign.statusCode).toBe(400);
     expect(foreign.json().message).toBe('Please select an AWS account of this project');
-    expect((await api('POST', '/stages', writer.idToken, aws())).statusCode).toBe(409);
+    expect((await api('POST', '/stages', writer.idToken, awsStage())).statusCode).toBe(409);
   });
 
   it('enforces roles and project boundaries', async () => {
-    expect((await api('POST', '/stages', reader.idToken, aws({ name: 'byReader' }))).statusCode).toBe(403);
-    expect((await api('PUT', `/stages/${stageId}`, reader.idToken, aws())).statusCode).toBe(403);
+    expect((await api('POST', '/stages', reader.idToken, awsStage({ name: 'byReader' }))).statusCode).toBe(403);
+    expect((await api('PUT', `/stages/${stageId}`, reader.idToken, awsStage())).statusCode).toBe(403);
     expect((await api('DELETE', `/stages/${stageId}`, reader.idToken)).statusCode).toBe(403);
     expect((await api('GET', `/stages/${stageId}`, outsider.idToken)).statusCode).toBe(404);
     expect((await api('GET', `/stages/${stageId}`, outsider.idToken, undefined, otherProjectId)).statusCode).toBe(404);
   });
 
   it('locks provider, tool and account once deployed, and keeps a deployed environment from deletion', async () => {
-    expect((await api('PUT', `/stages/${stageId}`, writer.idToken, aws({ description: 'Renamed', awsRegion: 'eu-west-1' }))).json()).toMatchObject({
+    expect((await api('PUT', `/stages/${stageId}`, writer.idToken, awsStage({ description: 'Renamed', awsRegion: 'eu-west-1' }))).json()).toMatchObject({
       description: 'Renamed',
       awsRegion: 'eu-west-1',
     });
     await t.app.services.database.executeSql(`update stages set status = 'UPDATE_COMPLETE' where id = '${stageId}'`);
-    const locked = await api('PUT', `/stages/${stageId}`, writer.idToken, aws({ awsRegion: 'us-east-1' }));
+    const locked = await api('PUT', `/stages/${stageId}`, writer.idToken, awsStage({ awsRegion: 'us-east-1' }));
     expect(locked.statusCode).toBe(400);
     expect(locked.json().fields).toEqual({ awsRegion: ['Locked while the environment is deployed'] });
-    expect((await api('PUT', `/stages/${stageId}`, writer.idToken, aws({ awsRegion: 'eu-west-1', description: 'Still editable' }))).statusCode).toBe(200);
+    expect((await api('PUT', `/stages/${stageId}`, writer.idToken, awsStage({ awsRegion: 'eu-west-1', description: 'Still editable' }))).statusCode).toBe(200);
     expect((await api('DELETE', `/stages/${stageId}`, writer.idToken)).statusCode).toBe(409);
     const del = await t.app.inject({ method: 'DELETE', url: `/ms-project/projects/${projectId}`, headers: bearer(owner.idToken) });
     expect(del.statusCode).toBe(409);
@@ -128,15 +120,15 @@ describe('environments (stages)', () => {
   });
 
   it('counts against the plan: STARTER allows 2 environments, replication needs a higher plan', async () => {
-    expect((await api('POST', '/stages', writer.idToken, aws({ name: 'second' }))).statusCode).toBe(201);
-    const third = await api('POST', '/stages', writer.idToken, aws({ name: 'third' }));
+    expect((await api('POST', '/stages', writer.idToken, awsStage({ name: 'second' }))).statusCode).toBe(201);
+    const third = await api('POST', '/stages', writer.idToken, awsStage({ name: 'third' }));
     expect(third.statusCode).toBe(402);
     expect((await api('DELETE', `/stages/${stageId}`, writer.idToken)).statusCode).toBe(200);
     const replica = await api(
       'POST',
       '/stages',
       writer.idToken,
-      aws({ name: 'secondReplica', copyFrom: (await api('GET', '/stages', reader.idToken)).json().stages[0].id }),
+      awsStage({ name: 'secondReplica', copyFrom: (await api('GET', '/stages', reader.idToken)).json().stages[0].id }),
     );
     expect(replica.statusCode).toBe(402);
     expect(replica.json().message).toBe('Your plan does not include Environment replication. Upgrade your plan to use it.');
@@ -149,10 +141,8 @@ describe('environments (stages)', () => {
     beforeAll(async () => {
       const list = (await api('GET', '/stages', reader.idToken)).json().stages;
       envId = list[0].id;
-      const comps = (await t.app.inject({ method: 'GET', url: `/ms-engine/projects/${projectId}/components`, headers: bearer(reader.idToken) })).json()
-        .components;
-      site = comps.find((c: any) => c.name === 'Static site bucket').id;
-      config = comps.find((c: any) => c.name === 'Service config').id;
+      site = await componentId(t, reader.idToken, projectId, 'Static site bucket');
+      config = await componentId(t, reader.idToken, projectId, 'Service config');
     });
 
     it('adds a component at LATEST with values checked against its schema', async () => {
