@@ -7,6 +7,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { startGitStandin } from '@gantry/test-support/git-standin/index';
 import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
+import { builtPipeline } from './src/pipelines.js';
 
 const standin = await startGitStandin({ providers: ['github'] });
 await standin.createRepo('acme/network', {
@@ -37,19 +38,7 @@ describe('components', () => {
     const email = 'cora.component@example.com';
     const idToken = await verifiedUser(stack, { email, password: 'Component1', firstName: 'Cora', lastName: 'Comp' });
     const { id: projectId } = await stack.api('POST', '/ms-project/projects', { name: 'Infra', description: 'Infrastructure' }, idToken);
-    const p = `/ms-ap/projects/${projectId}`;
-    const { gitAccountId } = await stack.api('POST', `${p}/git-accounts`, { code: standin.issueCode('github'), type: 'github' }, idToken);
-    const repo = (await stack.api('GET', `${p}/git-accounts/${gitAccountId}/repositories`, undefined, idToken)).repositories[0];
-    const { pipelineId } = await stack.api(
-      'POST',
-      `${p}/pipelines`,
-      { name: 'network-module', gitAccountId, repositoryUrl: repo.url, branchFilter: 'main', automatedTrigger: false },
-      idToken,
-    );
-    const { buildId } = await stack.api('POST', `${p}/pipelines/${pipelineId}/builds`, { ref: 'refs/heads/main' }, idToken);
-    await expect
-      .poll(async () => (await stack.api('GET', `${p}/pipelines/${pipelineId}/builds/${buildId}`, undefined, idToken)).status, { timeout: 60_000 })
-      .toBe('SUCCEEDED');
+    await builtPipeline(stack, standin, idToken, projectId, 'network-module');
 
     page = await stack.newPage({ keep: true });
     await logInAndOpenProject(page, email, 'Component1', 'Infra');

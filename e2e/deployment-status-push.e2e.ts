@@ -13,6 +13,7 @@ import type { Page } from 'playwright-core';
 import { startGitStandin } from '@gantry/test-support/git-standin/index';
 import { connectAwsAccount, useAwsStandin } from './src/aws-standin.js';
 import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
+import { builtPipeline } from './src/pipelines.js';
 
 /** Answers 503 until the test opens it, then 200 (the provisioner curls it in a loop). */
 let gateOpen = false;
@@ -63,19 +64,7 @@ describe('deployment statuses pushed over the socket', () => {
     const idToken = await verifiedUser(stack, USER);
     const { id: projectId } = await stack.api('POST', '/ms-project/projects', { name: 'Gated', description: 'Gated deployments' }, idToken);
     await connectAwsAccount(stack, idToken, projectId, 'ext-9');
-    const p = `/ms-ap/projects/${projectId}`;
-    const { gitAccountId } = await stack.api('POST', `${p}/git-accounts`, { code: git.issueCode('github'), type: 'github' }, idToken);
-    const repo = (await stack.api('GET', `${p}/git-accounts/${gitAccountId}/repositories`, undefined, idToken)).repositories[0];
-    const { pipelineId } = await stack.api(
-      'POST',
-      `${p}/pipelines`,
-      { name: 'gated-module', gitAccountId, repositoryUrl: repo.url, branchFilter: 'main', automatedTrigger: false },
-      idToken,
-    );
-    const { buildId } = await stack.api('POST', `${p}/pipelines/${pipelineId}/builds`, { ref: 'refs/heads/main' }, idToken);
-    await expect
-      .poll(async () => (await stack.api('GET', `${p}/pipelines/${pipelineId}/builds/${buildId}`, undefined, idToken)).status, { timeout: 60_000 })
-      .toBe('SUCCEEDED');
+    const { pipelineId } = await builtPipeline(stack, git, idToken, projectId, 'gated-module');
     const e = `/ms-engine/projects/${projectId}`;
     const { componentId } = await stack.api(
       'POST',

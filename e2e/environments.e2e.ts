@@ -10,6 +10,7 @@ import type { Locator, Page } from 'playwright-core';
 import { startGitStandin } from '@gantry/test-support/git-standin/index';
 import { connectAwsAccount, useAwsStandin } from './src/aws-standin.js';
 import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
+import { builtPipeline } from './src/pipelines.js';
 
 await useAwsStandin();
 const git = await startGitStandin({ providers: ['github'] });
@@ -52,19 +53,7 @@ describe('environments and deployments', () => {
     const idToken = await verifiedUser(stack, { email, password: 'Environ1234', firstName: 'Erin', lastName: 'Env' });
     const { id: projectId } = await stack.api('POST', '/ms-project/projects', { name: 'Infra', description: 'Infrastructure' }, idToken);
     await connectAwsAccount(stack, idToken, projectId, 'ext-9');
-    const p = `/ms-ap/projects/${projectId}`;
-    const { gitAccountId } = await stack.api('POST', `${p}/git-accounts`, { code: git.issueCode('github'), type: 'github' }, idToken);
-    const repo = (await stack.api('GET', `${p}/git-accounts/${gitAccountId}/repositories`, undefined, idToken)).repositories[0];
-    const { pipelineId } = await stack.api(
-      'POST',
-      `${p}/pipelines`,
-      { name: 'network-module', gitAccountId, repositoryUrl: repo.url, branchFilter: 'main', automatedTrigger: false },
-      idToken,
-    );
-    const { buildId } = await stack.api('POST', `${p}/pipelines/${pipelineId}/builds`, { ref: 'refs/heads/main' }, idToken);
-    await expect
-      .poll(async () => (await stack.api('GET', `${p}/pipelines/${pipelineId}/builds/${buildId}`, undefined, idToken)).status, { timeout: 60_000 })
-      .toBe('SUCCEEDED');
+    await builtPipeline(stack, git, idToken, projectId, 'network-module');
 
     page = await stack.newPage({ keep: true });
     await logInAndOpenProject(page, email, 'Environ1234', 'Infra');

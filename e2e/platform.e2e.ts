@@ -12,6 +12,7 @@ import { integrationMessages, WRONG_OLD_PASSWORD } from '@gantry/contracts';
 import { startSlackReceiver } from '@gantry/test-support';
 import { startGitStandin } from '@gantry/test-support/git-standin/index';
 import { logInAndOpenProject, setProjectPlan, useStack, verifiedUser } from './src/harness.js';
+import { manualPipeline, triggerBuild } from './src/pipelines.js';
 
 const slack = await startSlackReceiver();
 const git = await startGitStandin({ providers: ['github'] });
@@ -92,28 +93,17 @@ describe('platform: Slack on a paid plan', () => {
   const password = 'Slacker1234';
   let page: Page;
   let idToken: string;
-  let p: string;
+  let projectId: string;
   let pipelineId: string;
 
-  const build = async () => {
-    const { buildId } = await stack.api('POST', `${p}/pipelines/${pipelineId}/builds`, { ref: 'refs/heads/main' }, idToken);
-    return buildId as string;
-  };
+  const build = () => triggerBuild(stack, idToken, projectId, pipelineId);
 
   test('Settings → Notifications: the Slack integration is added; a finished build arrives at Slack with a link back to Gantry', async () => {
     // the first account of the instance is its admin and puts its own project on Professional
     idToken = await verifiedUser(stack, { email, password, firstName: 'Sam', lastName: 'Slack' });
-    const { id: projectId } = await stack.api('POST', '/ms-project/projects', { name: 'Relay', description: 'Chatty builds' }, idToken);
+    ({ id: projectId } = await stack.api('POST', '/ms-project/projects', { name: 'Relay', description: 'Chatty builds' }, idToken));
     await setProjectPlan(stack, idToken, projectId, 'PRO');
-    p = `/ms-ap/projects/${projectId}`;
-    const { gitAccountId } = await stack.api('POST', `${p}/git-accounts`, { code: git.issueCode('github'), type: 'github' }, idToken);
-    const repo = (await stack.api('GET', `${p}/git-accounts/${gitAccountId}/repositories`, undefined, idToken)).repositories[0];
-    ({ pipelineId } = await stack.api(
-      'POST',
-      `${p}/pipelines`,
-      { name: 'relay-ci', gitAccountId, repositoryUrl: repo.url, branchFilter: 'main', automatedTrigger: false },
-      idToken,
-    ));
+    pipelineId = await manualPipeline(stack, git, idToken, projectId, 'relay-ci');
 
     page = await stack.newPage({ keep: true });
     await logInAndOpenProject(page, email, password, 'Relay');

@@ -13,6 +13,7 @@ import { startGitStandin } from '@gantry/test-support/git-standin/index';
 import { connectAwsAccount, useAwsStandin } from './src/aws-standin.js';
 import { logInAndOpenProject, setProjectPlan, useStack, verifiedUser } from './src/harness.js';
 import { formHandle, formRoutes as webFormRoutes } from '../apps/web/src/ui/form-routes.js';
+import { manualPipeline } from './src/pipelines.js';
 
 /** Every create and edit form route of the web's route tables (a form added later is walked too). */
 const formRoutes = webFormRoutes();
@@ -67,15 +68,7 @@ describe('a read member sees no enabled action', () => {
     ownerToken = await verifiedUser(stack, OWNER);
     await verifiedUser(stack, READER);
     ({ id: projectId } = await stack.api('POST', '/ms-project/projects', { name: 'Shop', description: 'The web shop' }, ownerToken));
-    const p = `/ms-ap/projects/${projectId}`;
-    const { gitAccountId } = await stack.api('POST', `${p}/git-accounts`, { code: git.issueCode('github'), type: 'github' }, ownerToken);
-    const repo = (await stack.api('GET', `${p}/git-accounts/${gitAccountId}/repositories`, undefined, ownerToken)).repositories[0];
-    ({ pipelineId } = await stack.api(
-      'POST',
-      `${p}/pipelines`,
-      { name: 'shop-build', gitAccountId, repositoryUrl: repo.url, branchFilter: 'main', automatedTrigger: false },
-      ownerToken,
-    ));
+    pipelineId = await manualPipeline(stack, git, ownerToken, projectId, 'shop-build');
     ({ id: awsAccountId } = await connectAwsAccount(stack, ownerToken, projectId, 'ext-1'));
     ({ stageId } = await stack.api(
       'POST',

@@ -12,6 +12,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startGitStandin } from '@gantry/test-support/git-standin/index';
 import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
+import { manualPipeline, triggerBuild } from './src/pipelines.js';
 
 /** A gate per name: answers 503 until the test opens it, then 200 (the steps curl it in a loop). */
 const opened = new Set<string>();
@@ -51,21 +52,14 @@ describe('statuses pushed over the socket', () => {
     const idToken = await verifiedUser(stack, USER);
     const { id: projectId } = await stack.api('POST', '/ms-project/projects', { name: 'Live', description: 'Live statuses' }, idToken);
     const p = `/ms-ap/projects/${projectId}`;
-    const { gitAccountId } = await stack.api('POST', `${p}/git-accounts`, { code: standin.issueCode('github'), type: 'github' }, idToken);
-    const repo = (await stack.api('GET', `${p}/git-accounts/${gitAccountId}/repositories`, undefined, idToken)).repositories[0];
-    const { pipelineId } = await stack.api(
-      'POST',
-      `${p}/pipelines`,
-      { name: 'live-ci', gitAccountId, repositoryUrl: repo.url, branchFilter: 'main', automatedTrigger: false },
-      idToken,
-    );
+    const pipelineId = await manualPipeline(stack, standin, idToken, projectId, 'live-ci');
 
     page = await stack.newPage({ keep: true });
     // every poll of the page a thousand times slower: 5 s becomes over an hour
     await page.addInitScript(() => window.localStorage.setItem('gantry:poll-scale', '1000'));
     await logInAndOpenProject(page, USER.email, USER.password, 'Live');
 
-    const { buildId } = await stack.api('POST', `${p}/pipelines/${pipelineId}/builds`, { ref: 'refs/heads/main' }, idToken);
+    const buildId = await triggerBuild(stack, idToken, projectId, pipelineId);
     await expect
       .poll(async () => (await stack.api('GET', `${p}/pipelines/${pipelineId}/builds/${buildId}`, undefined, idToken)).steps[0]?.status, { timeout: 60_000 })
       .toBe('RUNNING');
