@@ -149,6 +149,25 @@ describe('read cache over the database', () => {
     expect(loads).toBe(before);
   });
 
+  it('keeps reads again after one text holding a whole transaction (as pg-boss sends it)', async () => {
+    await database.executeSql("BEGIN; update cache_test_notes set body = 'sixth' where id = 'n1'; COMMIT;");
+    expect(await bodyOf()('n1')).toBe('sixth');
+    // a later write on the same pooled connection is not taken for part of a transaction still open
+    await database.db.update(notes).set({ body: 'seventh' }).where(eq(notes.id, 'n1'));
+    expect(await bodyOf()('n1')).toBe('seventh');
+    let loads = 0;
+    const counted = database.cache.memo(['cache_test_notes'], async () => ++loads);
+    await until(
+      () => counted(),
+      (n) => n >= 1,
+      'a first load',
+    );
+    const before = loads;
+    await counted();
+    expect(loads).toBe(before);
+    await database.db.update(notes).set({ body: 'fifth' }).where(eq(notes.id, 'n1')); // as the next test expects it
+  });
+
   it.runIf(process.env.TEST_DATABASE_URL)('sees a write that another process committed (PostgreSQL)', async () => {
     const url = new URL(process.env.TEST_DATABASE_URL!);
     const name = (await database.executeSql('select current_database() as name')).rows[0].name as string;

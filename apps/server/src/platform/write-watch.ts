@@ -9,6 +9,8 @@ const WATCHED = Symbol('gantry.writeWatch');
 const textOf = (q: unknown) => (typeof q === 'string' ? q : ((q as { text?: string } | null)?.text ?? ''));
 const ENDS_TX = /^\s*(commit|rollback|end)\b/i;
 const BEGINS_TX = /^\s*(begin|start\s+transaction)\b/i;
+// one text holding a whole transaction (pg-boss sends 'BEGIN; …; COMMIT;'): it leaves no transaction open
+const ENDS_OWN_TX = /;\s*(commit|rollback|end)\s*;?\s*$/i;
 
 /** Reports the writes of a PGlite client (its queries, and its transactions at their end) to `watch`. */
 export function watchPglite(client: PGlite, watch: WriteWatch) {
@@ -90,8 +92,9 @@ export function watchPool(pool: pg.Pool, connectionString: string, watch: WriteW
     };
     (client as any).query = (q: unknown, ...rest: unknown[]) => {
       const text = textOf(q);
-      if (BEGINS_TX.test(text)) inTransaction = true;
-      else if (ENDS_TX.test(text)) {
+      if (BEGINS_TX.test(text)) {
+        if (!ENDS_OWN_TX.test(text)) inTransaction = true;
+      } else if (ENDS_TX.test(text)) {
         inTransaction = false;
         const tables = [...pending];
         pending.clear();
