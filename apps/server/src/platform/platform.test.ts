@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll, vi } from 'vitest';
 import { io as ioClient } from 'socket.io-client';
 import { createSecretBox, loadMasterKey, hashToken, randomToken } from './secrets.js';
-import { createTestApp, registerUser, createProject, bearer, type TestApp } from '../../test/helpers.js';
+import { createTestApp, registerUser, createProject, bearer, until, type TestApp } from '../../test/helpers.js';
 import { REALTIME_PATH } from './realtime.js';
 import { createIdTokens } from './tokens.js';
 import os from 'node:os';
@@ -136,6 +136,25 @@ describe('HTTP platform', () => {
     t.app.services.realtime.toProject(mine, 'logs', { line: 'hello' });
     expect(await got).toEqual({ line: 'hello' });
     sock.close();
+  });
+
+  it('socket.io: delivers the events of a room in the order they were emitted', async () => {
+    const s = await registerUser(t, 'socket-order@example.com');
+    const mine = await createProject(t, s.idToken, 'Order');
+    const sock = ioClient(url, { path: REALTIME_PATH, query: { Authorization: s.idToken }, transports: ['websocket'], reconnection: false });
+    expect(await sock.emitWithAck('project:join', mine)).toEqual({ ok: true });
+    const got: number[] = [];
+    sock.on('tick', (n: number) => got.push(n));
+    // on PostgreSQL every emit is a notify of its own: a burst of them finished in any order without the queue
+    const sent = [...Array(200).keys()];
+    for (const n of sent) t.app.services.realtime.toProject(mine, 'tick', n);
+    await until(
+      async () => got.length,
+      (n) => n === sent.length,
+      'every event to arrive',
+    );
+    sock.close();
+    expect(got).toEqual(sent);
   });
 
   it('socket.io: refuses an id token revoked by log-out', async () => {

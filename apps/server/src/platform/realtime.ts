@@ -1,6 +1,6 @@
 import type { Server as HttpServer } from 'node:http';
 import { Server, type Socket } from 'socket.io';
-import { createAdapter } from '@socket.io/postgres-adapter';
+import { createAdapter, type PostgresAdapter } from '@socket.io/postgres-adapter';
 import type pg from 'pg';
 import type { IdTokens } from './tokens.js';
 import { bearerFrom } from './tokens.js';
@@ -60,6 +60,34 @@ function adapterPool(pool: pg.Pool) {
   };
 }
 
+/**
+ * The PostgreSQL adapter hands a broadcast to this process's own sockets too only once its pg_notify
+ * has returned, and each pg_notify takes whichever pooled connection is free: two events emitted one
+ * after the other to a room could reach it the other way round (a step's RUNNING before the previous
+ * step's SUCCEEDED, a client left showing a stale status). Broadcasts to the same rooms go out one
+ * after another, in the order they were emitted, here and, each notify having returned before the
+ * next is sent, on the other nodes.
+ */
+function inEmitOrder(adapterOf: (nsp: unknown) => PostgresAdapter) {
+  return function orderedAdapter(nsp: unknown) {
+    const adapter = adapterOf(nsp);
+    const broadcast = adapter.broadcast.bind(adapter);
+    const tails = new Map<string, Promise<void>>();
+    adapter.broadcast = (packet, opts) => {
+      const key = [...opts.rooms].sort().join('\n');
+      const sent = (tails.get(key) ?? Promise.resolve()).then(() => broadcast(packet, opts));
+      // the next one waits for this one however it ends (the adapter catches its own publish errors)
+      const settled = sent.catch(() => undefined);
+      tails.set(key, settled);
+      void settled.then(() => {
+        if (tails.get(key) === settled) tails.delete(key);
+      });
+      return sent;
+    };
+    return adapter;
+  };
+}
+
 export function createRealtime(deps: { idTokens: IdTokens; membership: MembershipLookup; pool?: pg.Pool }): Realtime {
   let io: Server | null = null;
   const adapter = deps.pool ? adapterPool(deps.pool) : null;
@@ -81,7 +109,7 @@ export function createRealtime(deps: { idTokens: IdTokens; membership: Membershi
     attach(server) {
       io = new Server(server, { path: REALTIME_PATH, serveClient: false, cors: { origin: false } });
       // On PostgreSQL, events cross processes (a worker's build logs reach the API node holding the socket).
-      if (adapter) io.adapter(createAdapter(adapter.facade, { tableName: 'socket_io_attachments' }));
+      if (adapter) io.adapter(inEmitOrder(createAdapter(adapter.facade, { tableName: 'socket_io_attachments' })));
       io.use(async (socket, next) => {
         try {
           const raw = socket.handshake.query.Authorization ?? socket.handshake.query.authorization ?? socket.handshake.auth?.Authorization;
