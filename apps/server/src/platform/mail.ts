@@ -1,8 +1,8 @@
-import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from './db.js';
 import type { Jobs } from './jobs.js';
 import { createMailStore } from './mail.store.js';
+import { lazy } from './lazy.js';
 
 export interface MailMessage {
   to: string;
@@ -23,13 +23,17 @@ const QUEUE = 'mail.deliver';
 
 /** Mail over SMTP_URL through a durable job; without SMTP the outbox table plus a log line is the delivery. */
 export async function createMailer(opts: { db: Db; jobs: Jobs; smtpUrl?: string; from: string; log: FastifyBaseLogger }): Promise<Mailer> {
-  const transport = opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : null;
+  const smtpUrl = opts.smtpUrl;
+  // nodemailer is loaded with the first delivery, not at start-up (issue 14)
+  const transport = smtpUrl ? lazy(async () => (await import('nodemailer')).default.createTransport(smtpUrl)) : null;
   const store = createMailStore(opts.db);
   await opts.jobs.work<{ id: string }>(QUEUE, async ({ id }) => {
     const mail = await store.get(id);
     if (!mail || mail.sentAt || !transport) return;
     try {
-      await transport.sendMail({
+      await (
+        await transport()
+      ).sendMail({
         from: opts.from,
         to: mail.to,
         subject: mail.subject,

@@ -1,5 +1,10 @@
 import { assertReachable, OutboundRefused, type OutboundNetwork } from '../outbound/outbound.js';
-import * as k8s from '@kubernetes/client-node';
+import type * as k8s from '@kubernetes/client-node';
+import { deferredMethods, lazy } from '../../platform/lazy.js';
+
+let client: typeof k8s | undefined;
+/** @kubernetes/client-node, loaded on first use: importing it costs about 2 s of start-up (issue 14). */
+export const loadKubeClient = lazy(async () => (client = await import('@kubernetes/client-node')));
 
 /**
  * The Kubernetes API adapter (DESIGN §2: @kubernetes/client-node 1.x; 2.x needs a newer Node). One narrow
@@ -190,7 +195,8 @@ function statusMessage(body: unknown): string | undefined {
 /** Any error of a request as a KubeFailure with a reason a person can act on. */
 export function toKubeFailure(err: unknown, endpoint: string, timeoutMs: number): KubeFailure {
   if (err instanceof KubeFailure) return err;
-  if (err instanceof k8s.ApiException) {
+  // before the client is loaded no request was made, so nothing can be its ApiException
+  if (client && err instanceof client.ApiException) {
     const status = err.code;
     const detail = statusMessage(err.body);
     if (status === 401)
@@ -221,8 +227,8 @@ export function toKubeFailure(err: unknown, endpoint: string, timeoutMs: number)
 }
 
 /** An in-memory KubeConfig for one endpoint + token (+ CA). */
-export function kubeConfigFor(target: KubeTarget): k8s.KubeConfig {
-  const kc = new k8s.KubeConfig();
+export function kubeConfigFor(kube: typeof k8s, target: KubeTarget): k8s.KubeConfig {
+  const kc = new kube.KubeConfig();
   const plainHttp = target.endpoint.startsWith('http:');
   kc.loadFromOptions({
     clusters: [
@@ -245,8 +251,8 @@ export function kubeConfigFor(target: KubeTarget): k8s.KubeConfig {
  * Options for one request of the generated clients: its own deadline (middleware may set the request's AbortSignal)
  * and Gantry's User-Agent. A fresh one per request: the timer starts when it is made.
  */
-export function requestDeadline(timeoutMs: number): () => k8s.ConfigurationOptions {
-  const userAgent = k8s.setHeaderMiddleware('User-Agent', 'gantry');
+export function requestDeadline(kube: typeof k8s, timeoutMs: number): () => k8s.ConfigurationOptions {
+  const userAgent = kube.setHeaderMiddleware('User-Agent', 'gantry');
   return () => ({
     middleware: [
       {
@@ -261,16 +267,19 @@ export function requestDeadline(timeoutMs: number): () => k8s.ConfigurationOptio
   });
 }
 
-/** Connects to a cluster (lazily: nothing is sent until a method is called). */
-export const connectKube: KubeConnector = (target, o = {}) => {
+/** Connects to a cluster (lazily: nothing is loaded or sent until a method is called). */
+export const connectKube: KubeConnector = (target, o) =>
+  deferredMethods({ version: true, firstDenied: true, status: true, namespaces: true }, async () => connectLoaded(await loadKubeClient(), target, o));
+
+function connectLoaded(kube: typeof k8s, target: KubeTarget, o: { timeoutMs?: number } = {}): KubeAdapter {
   const timeoutMs = o.timeoutMs ?? DEFAULT_KUBE_TIMEOUT_MS;
-  const kc = kubeConfigFor(target);
-  const deadline = requestDeadline(timeoutMs);
-  const core = kc.makeApiClient(k8s.CoreV1Api);
-  const apps = kc.makeApiClient(k8s.AppsV1Api);
-  const custom = kc.makeApiClient(k8s.CustomObjectsApi);
-  const authz = kc.makeApiClient(k8s.AuthorizationV1Api);
-  const versionApi = kc.makeApiClient(k8s.VersionApi);
+  const kc = kubeConfigFor(kube, target);
+  const deadline = requestDeadline(kube, timeoutMs);
+  const core = kc.makeApiClient(kube.CoreV1Api);
+  const apps = kc.makeApiClient(kube.AppsV1Api);
+  const custom = kc.makeApiClient(kube.CustomObjectsApi);
+  const authz = kc.makeApiClient(kube.AuthorizationV1Api);
+  const versionApi = kc.makeApiClient(kube.VersionApi);
   const call = async <T>(fn: () => Promise<T>): Promise<T> => {
     try {
       return await fn();
@@ -349,7 +358,7 @@ export const connectKube: KubeConnector = (target, o = {}) => {
       return list.items.map((n) => n.metadata?.name ?? '').filter(Boolean);
     },
   };
-};
+}
 
 /**
  * A connector that first checks the endpoint against OUTBOUND_NETWORK (a refusal is an unreachable

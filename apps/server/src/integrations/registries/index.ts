@@ -1,9 +1,9 @@
 import type { RegistryProvider } from '@gantry/contracts';
 import { dockerRegistryV2Adapter } from './docker-registry-v2.js';
 import { dockerhubAdapter } from './dockerhub.js';
-import { ecrAdapter } from './ecr.js';
 import { gitlabAdapter } from './gitlab.js';
 import { RegistryFailure, type RegistryAdapter } from './types.js';
+import { deferredMethods } from '../../platform/lazy.js';
 import { guardedFetch, OutboundRefused, type OutboundNetwork } from '../outbound/outbound.js';
 
 export * from './types.js';
@@ -26,6 +26,15 @@ export interface RegistryEndpoints {
 /** Opens one registry account by provider with its (already validated) credentials. */
 export type RegistryAdapters = (provider: RegistryProvider, credentials: Record<string, string>) => RegistryAdapter;
 
+const ADAPTER_METHODS: Record<keyof RegistryAdapter, true> = {
+  verify: true,
+  listRepositories: true,
+  listTags: true,
+  labels: true,
+  pushTarget: true,
+  scan: true,
+};
+
 export function createRegistryAdapters(e: RegistryEndpoints): RegistryAdapters {
   return (provider, v) => {
     const username = v.docker_username ?? '';
@@ -33,15 +42,18 @@ export function createRegistryAdapters(e: RegistryEndpoints): RegistryAdapters {
     switch (provider) {
       case 'Dockerhub':
         return dockerhubAdapter({ apiUrl: e.dockerhubApiUrl, registryUrl: e.dockerhubRegistryUrl, username, password, fetch: e.fetch });
-      case 'Ecr':
-        return ecrAdapter({
+      case 'Ecr': {
+        const ecr = {
           accountId: v.aws_account_id!,
           region: v.aws_region!,
           accessKeyId: v.aws_access_key_id!,
           secretAccessKey: v.aws_secret_access_key!,
           scanPollMs: e.ecrScanPollMs,
           fetch: e.fetch,
-        });
+        };
+        // the AWS SDK's ECR client is loaded on the first call, not at start-up (issue 14)
+        return deferredMethods(ADAPTER_METHODS, async () => (await import('./ecr.js')).ecrAdapter(ecr));
+      }
       case 'GitlabContainerRegistry':
         return gitlabAdapter({
           gitlabUrl: e.gitlabUrl,

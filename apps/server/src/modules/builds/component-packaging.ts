@@ -1,12 +1,16 @@
 import fs from 'node:fs';
-import extractZip from 'extract-zip';
 import path from 'node:path';
-import archiver from 'archiver';
+import type archiver from 'archiver';
 import { COMPONENT_ARTIFACT, parseComponentSchemaText, type ParsedComponentSchema } from '@gantry/contracts';
 import type { ArtifactStore } from '../../platform/artifacts.js';
 import type { BuildsStore } from './builds.store.js';
 import { resolveInside, readFileInside, listFilesInside } from '../../integrations/executor/workspace-files.js';
 import type { StepContext } from './step-handlers.js';
+import { lazy } from '../../platform/lazy.js';
+
+// loaded when a component is first packed or unpacked, not at start-up (issue 14)
+const loadArchiver = lazy(async () => (await import('archiver')).default);
+const loadExtractZip = lazy(async () => (await import('extract-zip')).default);
 
 /**
  * The `terraform-build` and `cfn-component` steps (a component version is a successful build of
@@ -75,7 +79,7 @@ function readReadme(src: string, dir: string) {
 
 /** Zips a folder (minus exclusions) or single files into one buffer; answers it and the entry names. */
 async function zip(add: (a: archiver.Archiver) => void) {
-  const archive = archiver('zip', { zlib: { level: 6 } });
+  const archive = (await loadArchiver())('zip', { zlib: { level: 6 } });
   const files: string[] = [];
   const chunks: Buffer[] = [];
   archive.on('entry', (e) => {
@@ -234,7 +238,9 @@ export function createComponentBuilds(deps: { store: BuildsStore; artifacts: Art
       const zipFile = path.join(dest, '.component.zip');
       await fs.promises.writeFile(zipFile, stream);
       try {
-        await extractZip(zipFile, { dir: path.resolve(dest) });
+        await (
+          await loadExtractZip()
+        )(zipFile, { dir: path.resolve(dest) });
       } finally {
         await fs.promises.rm(zipFile, { force: true });
       }

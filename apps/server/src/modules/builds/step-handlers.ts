@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import archiver from 'archiver';
 import type { ParsedSpec } from '@gantry/contracts';
 import type { ArtifactStore } from '../../platform/artifacts.js';
 import { runProcess } from '../../integrations/executor/local-executor.js';
@@ -17,6 +16,10 @@ import { stepCache } from './build-cache.js';
 import type { StepDockerBlock } from '@gantry/contracts';
 import type { EnvironmentDeployRequest, EnvironmentDeployResult } from '../../platform/hooks.js';
 import type { RegistriesPort } from '../registries/registries.port.js';
+import { lazy } from '../../platform/lazy.js';
+
+/** Loaded when a step first zips an artifact, not at start-up (issue 14). */
+const loadArchiver = lazy(async () => (await import('archiver')).default);
 
 export interface StepContext {
   build: BuildRow;
@@ -203,7 +206,7 @@ async function collectArtifacts(ctx: StepContext, cwd: string) {
   if (!spec) return;
   const prefix = `pipelines/${ctx.pipeline.id}/${ctx.build.id}/${ctx.step.name.replace(/[^\w.-]/g, '_')}`;
   for (const [name, paths] of Object.entries(spec.files ?? {})) {
-    const { stream, count } = zipPaths(ctx, cwd, paths.map(ctx.resolve));
+    const { stream, count } = await zipPaths(ctx, cwd, paths.map(ctx.resolve));
     const location = `${prefix}/${name}.zip`;
     const { size } = await ctx.artifacts.put(location, stream);
     if (count() === 0) throw new Error(`Artifact ${name}: no files matched ${paths.join(', ')}`);
@@ -231,8 +234,8 @@ async function collectArtifacts(ctx: StepContext, cwd: string) {
  * Zips paths relative to cwd: a folder whole, a file as is, anything else as a glob. Only files
  * whose real paths are inside the workspace: a link out of it is skipped and said in the log.
  */
-function zipPaths(ctx: StepContext, cwd: string, paths: string[]) {
-  const archive = archiver('zip', { zlib: { level: 6 } });
+async function zipPaths(ctx: StepContext, cwd: string, paths: string[]) {
+  const archive = (await loadArchiver())('zip', { zlib: { level: 6 } });
   let count = 0;
   archive.on('entry', (e) => {
     if (!e.name.endsWith('/')) count++;

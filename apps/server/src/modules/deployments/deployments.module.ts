@@ -12,8 +12,11 @@ import { deploymentsRoutes, deploymentTimeRoutes } from './deployments.routes.js
 import { registerDeploymentLogStreams } from './deployments.realtime.js';
 import { createPipelineDeploy } from './pipeline-deploy.js';
 import { createTerraformEngine } from './terraform-engine.js';
-import { createCloudFormationEngine } from './cloudformation-engine.js';
+import type { createCloudFormationEngine } from './cloudformation-engine.js';
 import type { DeploymentEngine } from './engine.js';
+import { deferredMethods } from '../../platform/lazy.js';
+
+type CloudFormationEngine = Required<Pick<DeploymentEngine, 'deploy' | 'undeploy' | 'deployedResources' | 'outputs' | 'events' | 'continueRollback'>>;
 import { removeTree } from '../../integrations/executor/workspace-files.js';
 import { startLauncher } from '../../integrations/executor/launcher.js';
 import type { CloudAccountsService } from '../cloud-accounts/cloud-accounts.port.js';
@@ -70,7 +73,15 @@ export const deploymentsModule = defineModule({
           }
         : undefined,
     });
-    const cloudformation = createCloudFormationEngine({ credentialsFor, clients: overrides.cloudFormationClients });
+    // the AWS SDK behind CloudFormation is loaded with the first call for a CloudFormation environment, not at start-up (issue 14)
+    const cloudformation = deferredMethods<CloudFormationEngine>(
+      { deploy: true, undeploy: true, deployedResources: true, outputs: true, events: true, continueRollback: true },
+      async () =>
+        (await import('./cloudformation-engine.js')).createCloudFormationEngine({
+          credentialsFor,
+          clients: overrides.cloudFormationClients,
+        }) as CloudFormationEngine,
+    );
     const engineFor = (stage: StageRow): DeploymentEngine => {
       if (stage.iacTool === 'terraform') return terraform;
       if (stage.cloudProvider !== 'aws') throw new Validation('CloudFormation environments deploy to AWS only');
