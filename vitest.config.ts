@@ -30,6 +30,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['e2e/**/*.e2e.ts'],
+          globalSetup: ['apps/server/test/global-setup.ts'],
           exclude: ['**/node_modules/**'],
           testTimeout: 300_000,
           hookTimeout: 180_000,
