@@ -8,5 +8,6 @@ import { ensureServerBuild } from './build.mjs';
 process.setSourceMapsEnabled(true);
 const entry = await ensureServerBuild();
 const { ensureTemplate } = await import(new URL('platform/db-template.js', pathToFileURL(entry)).href);
-await ensureTemplate({ log: console.log });
+// without one (a read-only checkout, a full disk) a new data dir is made from scratch, as before
+await ensureTemplate({ log: console.log }).catch((err) => console.warn(`database template: not made (${err.message}); a new data dir starts without it`));
 await import(entry);
