@@ -103,7 +103,7 @@ describe('docker-push: registry, pipeline, build, pushed image, registry version
     await choose(page, page.getByLabel('Git account').first(), standin.user('github').login);
     await choose(page, page.getByLabel('Git repository').first(), 'acme/landing');
     await page.getByRole('textbox', { name: 'Branch filter' }).fill('main');
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Create Pipeline', exact: true }).click();
     await page.waitForURL(/\/pipelines\/[0-9a-f-]{36}\/details/);
     pipelineId = page.url().match(/pipelines\/([0-9a-f-]{36})/)![1]!;
     await expect.poll(() => page.getByTestId('spec-mode').textContent(), { timeout: 15_000 }).not.toBe('EDITABLE');

@@ -98,7 +98,7 @@ describe('pipelines: git account, pipeline, spec, build, logs, artifacts', () =>
     await choose(page, page.getByLabel('Git account').first(), standin.user('github').login);
     await choose(page, page.getByLabel('Git repository').first(), 'acme/storefront');
     await page.getByRole('textbox', { name: 'Branch filter' }).fill('main');
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Create Pipeline', exact: true }).click();
     await page.waitForURL(/\/pipelines\/[0-9a-f-]{36}\/details/);
     pipelineId = page.url().match(/pipelines\/([0-9a-f-]{36})/)![1]!;
     expect(standin.hooks.some((h) => h.url.endsWith(`/ms-ap/webhooks/github/${pipelineId}`))).toBe(true);

@@ -259,8 +259,10 @@ describe('a read member sees no enabled action', () => {
     await page.getByRole('link', { name: 'Create Pipeline', exact: true }).waitFor();
     await page.getByRole('link', { name: 'Edit pipeline shop-build' }).waitFor();
     await page.goto('/pipelines/create');
-    await page.locator('main form').waitFor();
+    await page.locator('main form').getByRole('button', { name: 'Create Pipeline', exact: true }).waitFor();
     expect(await page.getByTestId('read-only-notice').count()).toBe(0);
+    await page.goto(`/pipelines/${pipelineId}/edit`);
+    await page.locator('main form').getByRole('button', { name: 'Update Pipeline', exact: true }).waitFor();
     await page.goto('/pipelines');
     await page.goto('/settings?tab=management');
     await page.getByText(READER.email).waitFor();

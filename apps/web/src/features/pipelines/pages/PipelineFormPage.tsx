@@ -114,7 +114,7 @@ function PipelineForm({ projectId, pipelineId, saved, back }: { projectId: strin
             Cancel
           </Button>
           <Button type="submit" loading={saving}>
-            Save
+            {editing ? 'Update Pipeline' : 'Create Pipeline'}
           </Button>
         </Group>
       </Stack>
