@@ -84,3 +84,46 @@ describe('billing', () => {
     await ownerPage.screenshot({ path: 'e2e/.artifacts/billing-tab-stripe.png', fullPage: true });
   });
 });
+
+describe('billing without card payments', () => {
+  const stack = useStack();
+  const admin = { email: 'ada.admin@example.com', password: 'Admin12345', firstName: 'Ada', lastName: 'Admin' };
+  const reader = { email: 'rick.reader@example.com', password: 'Reader12345', firstName: 'Rick', lastName: 'Reader' };
+
+  test('the instance admin is sent to Project plans, a read member is refused the booking, and the history shows no raw ids', async () => {
+    const adminToken = await verifiedUser(stack, admin); // the first account of the instance
+    await verifiedUser(stack, reader);
+    const { id: projectId } = await stack.api('POST', '/ms-project/projects', { name: 'Lab', description: 'Experiments' }, adminToken);
+    await stack.api('POST', `/ms-project/projects/${projectId}/users`, { email: reader.email, permission: 'read' }, adminToken);
+    const { history } = await stack.api('GET', `/ms-project/projects/${projectId}/subscription/history`, undefined, adminToken);
+
+    const page = await stack.newPage();
+    await logInAndOpenProject(page, admin.email, admin.password, 'Lab');
+    await page.goto('/settings?tab=billing');
+    const hint = page.getByRole('alert').filter({ hasText: 'You manage the plans of this instance' });
+    await hint.getByText('As its instance admin, you give this project its plan on Project plans.').waitFor();
+    expect(await page.getByText('Ask your instance admin').count()).toBe(0);
+    const rows = page.getByTestId('subscription-history').getByRole('row');
+    await rows.filter({ hasText: 'Trial' }).filter({ hasText: 'Starter' }).waitFor();
+    expect(await page.getByTestId('subscription-history').getByRole('columnheader').allTextContents()).toEqual([
+      'Plan',
+      'Type',
+      'Start date',
+      'Expiration date',
+    ]);
+    expect(await page.getByText(history[0].subscriptionId).count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Free Pilot', exact: true }).getAttribute('target')).toBe('_blank');
+    await hint.getByRole('link', { name: 'Project plans', exact: true }).click();
+    await page.waitForURL('**/admin/plans');
+
+    const readerPage = await stack.newPage();
+    await logInAndOpenProject(readerPage, reader.email, reader.password, 'Lab');
+    await readerPage.goto('/settings?tab=billing');
+    await readerPage.getByRole('alert').filter({ hasText: 'Ask your instance admin to change this project' }).waitFor();
+    const pilot = readerPage.getByRole('button', { name: 'Free Pilot', exact: true });
+    await expect.poll(() => pilot.isDisabled()).toBe(true);
+    expect(await readerPage.getByRole('link', { name: 'Free Pilot', exact: true }).count()).toBe(0);
+    await pilot.locator('xpath=ancestor::span[@data-refused][1]').hover();
+    await readerPage.getByRole('tooltip').filter({ hasText: 'Your permission in this project is Read: only the project’s owners can do this.' }).waitFor();
+  });
+});

@@ -1,6 +1,7 @@
-import { Alert, Grid, Stack } from '@mantine/core';
+import { Alert, Anchor, Grid, Stack } from '@mantine/core';
 import { IconInfoCircle, IconCircleCheck } from '@tabler/icons-react';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
+import { useProfile } from '../../../api/session';
 import { useBillingProvider } from '../api/get-billing-provider';
 import { PaymentPlansCard } from './PaymentPlansCard';
 import { PaymentsCard } from './PaymentsCard';
@@ -13,6 +14,7 @@ export function BillingTab({ projectId }: { projectId: string }) {
   const provider = useBillingProvider();
   const cardPayments = provider.data?.cardPayments ?? false;
   const [params] = useSearchParams();
+  const instanceAdmin = useProfile()?.isInstanceAdmin ?? false;
   return (
     <Stack gap="lg">
       {params.get('checkout') === 'success' && (
@@ -20,11 +22,21 @@ export function BillingTab({ projectId }: { projectId: string }) {
           Thank you. Your subscription changes as soon as Stripe confirms the payment.
         </Alert>
       )}
-      {provider.data && !cardPayments && (
-        <Alert color="blue" variant="light" icon={<IconInfoCircle size={18} />} title="Plans are managed by the instance admin">
-          This Gantry instance does not take card payments. Ask your instance admin to change this project&apos;s plan, or redeem a promo code.
-        </Alert>
-      )}
+      {provider.data &&
+        !cardPayments &&
+        (instanceAdmin ? (
+          <Alert color="blue" variant="light" icon={<IconInfoCircle size={18} />} title="You manage the plans of this instance">
+            This Gantry instance does not take card payments. As its instance admin, you give this project its plan on{' '}
+            <Anchor component={Link} to="/admin/plans" inherit>
+              Project plans
+            </Anchor>
+            .
+          </Alert>
+        ) : (
+          <Alert color="blue" variant="light" icon={<IconInfoCircle size={18} />} title="Plans are managed by the instance admin">
+            This Gantry instance does not take card payments. Ask your instance admin to change this project&apos;s plan, or redeem a promo code.
+          </Alert>
+        ))}
       <Grid gutter="lg">
         <Grid.Col span={{ base: 12, md: 7 }}>
           <SubscriptionCard projectId={projectId} />
@@ -33,7 +45,7 @@ export function BillingTab({ projectId }: { projectId: string }) {
           <PromoCodeCard projectId={projectId} />
         </Grid.Col>
       </Grid>
-      <PaymentPlansCard projectId={projectId} cardPayments={cardPayments} />
+      <PaymentPlansCard projectId={projectId} cardPayments={cardPayments} instanceAdmin={instanceAdmin} />
       <SubscriptionHistoryCard projectId={projectId} />
       {cardPayments && <PaymentsCard projectId={projectId} />}
     </Stack>

@@ -12,14 +12,17 @@ type Frequency = 'monthly' | 'yearly';
 
 /** Spec §9: only the plan named Business is listed. */
 export const listedPlans = (plans: PaymentPlan[]) => plans.filter((p) => p.name === 'Business');
-/** Business gets 'Free Pilot', any other plan 'Let's Talk'; both open the booking page. */
+/**
+ * Business gets 'Free Pilot', any other plan 'Let's Talk'; both open the booking page. Booking is a step
+ * towards the project's plan, which is its owners' (spec §6: billing), so it is refused like Subscribe.
+ */
 export const planCallToAction = (plan: PaymentPlan) => (plan.name === 'Business' ? 'Free Pilot' : "Let's Talk");
 
 /**
  * Payment plans with a monthly/yearly toggle (default yearly); prices per month. With card payments
  * (Stripe) a plan and the special deal can be bought here; without, the instance admin assigns plans.
  */
-export function PaymentPlansCard({ projectId, cardPayments }: { projectId: string; cardPayments: boolean }) {
+export function PaymentPlansCard({ projectId, cardPayments, instanceAdmin }: { projectId: string; cardPayments: boolean; instanceAdmin: boolean }) {
   const plans = usePaymentPlans();
   const [frequency, setFrequency] = useState<Frequency>('yearly');
   const listed = listedPlans(plans.data ?? []);
@@ -100,9 +103,17 @@ export function PaymentPlansCard({ projectId, cardPayments }: { projectId: strin
                       )}
                     </Permitted>
                   )}
-                  <Button component="a" href={EXTERNAL_LINKS.booking} target="_blank" rel="noreferrer" variant={cardPayments ? 'default' : 'filled'}>
-                    {planCallToAction(plan)}
-                  </Button>
+                  <Permitted action="manageProject">
+                    {(disabled) =>
+                      disabled ? (
+                        <Button disabled>{planCallToAction(plan)}</Button>
+                      ) : (
+                        <Button component="a" href={EXTERNAL_LINKS.booking} target="_blank" rel="noreferrer" variant={cardPayments ? 'default' : 'filled'}>
+                          {planCallToAction(plan)}
+                        </Button>
+                      )
+                    }
+                  </Permitted>
                 </Group>
               </Stack>
             </Card>
@@ -124,7 +135,9 @@ export function PaymentPlansCard({ projectId, cardPayments }: { projectId: strin
               <Text size="sm" c="dimmed">
                 {cardPayments
                   ? 'No renewal: after the year the project returns to the Starter plan unless you choose a plan.'
-                  : 'Ask the instance admin for it, or redeem a promo code in the Promo code card.'}
+                  : instanceAdmin
+                    ? 'Give it to this project on Project plans, or redeem a promo code in the Promo code card.'
+                    : 'Ask the instance admin for it, or redeem a promo code in the Promo code card.'}
               </Text>
               {cardPayments && (
                 <Permitted action="manageProject">

@@ -16,6 +16,7 @@ const TYPE_LABELS: Record<string, string> = {
   CARD: 'Card payment',
 };
 
+/** The plan by name, how it came, and when: the subscription's own id means nothing to a reader. */
 const columns: Column<SubscriptionHistoryEntry>[] = [
   {
     key: 'plan',
@@ -37,15 +38,6 @@ const columns: Column<SubscriptionHistoryEntry>[] = [
   },
   { key: 'start', header: 'Start date', render: (h) => <Text size="sm">{formatDate(h.startDate)}</Text> },
   { key: 'end', header: 'Expiration date', render: (h) => <Text size="sm">{formatDate(h.expirationDate)}</Text> },
-  {
-    key: 'id',
-    header: 'Subscription',
-    render: (h) => (
-      <Text size="xs" c="dimmed" ff="monospace">
-        {h.subscriptionId}
-      </Text>
-    ),
-  },
 ];
 
 /** The project's subscription history; a failure toasts 'Error while getting payment history'. */
