@@ -191,6 +191,9 @@ describe('a read member sees no enabled action', () => {
 
     await page.goto('/overview');
     await page.getByText('shop-build').first().waitFor();
+    // the cluster runs nothing yet: its bars say so rather than 0 %
+    await expect.poll(() => page.getByTestId('summary-deployments').textContent()).toBe('No deployments yet');
+    await expect.poll(() => page.getByTestId('summary-pods').textContent()).toBe('No pods yet');
     await noEnabledAction(page);
 
     await page.goto('/kubernetes/services');

@@ -17,17 +17,30 @@ import { HealthBadge } from './HealthBadge';
 /** Spec account-and-platform §2.8: the summary shows 4 services, with View All when there are more. */
 export const SUMMARY_ROWS = 4;
 const clusterRoute = (id: string) => `/kubernetes/clusters/${encodeURIComponent(id)}`;
-const pct = (part: number, whole: number) => (whole ? round2((part / whole) * 100) : 0);
 
-function Bar({ label, value, color, testId }: { label: string; value: number | null; color: string; testId: string }) {
+/** A share bar: the share in %, '—' until the status is here, and its empty text when there is nothing to count (not 0 %). */
+function Bar({
+  label,
+  counts,
+  empty,
+  color,
+  testId,
+}: {
+  label: string;
+  counts: { part: number; whole: number } | null;
+  empty: string;
+  color: string;
+  testId: string;
+}) {
+  const value = counts?.whole ? round2((counts.part / counts.whole) * 100) : null;
   return (
     <Stack gap={6}>
       <Group justify="space-between">
         <Text size="xs" fw={600} c="dimmed">
           {label}
         </Text>
-        <Text size="xs" fw={600} data-testid={testId}>
-          {value === null ? '—' : `${value}%`}
+        <Text size="xs" fw={600} c={counts && !counts.whole ? 'dimmed' : undefined} data-testid={testId}>
+          {!counts ? '—' : value === null ? empty : `${value}%`}
         </Text>
       </Group>
       <Progress value={value ?? 0} size="lg" radius="sm" color={color} />
@@ -157,13 +170,20 @@ export function KubernetesSummary() {
             <Grid.Col span={{ base: 12, md: 6 }}>
               <Bar
                 label="DEPLOYMENTS"
-                value={s ? pct(s.deploymentsStatus.available, s.deploymentsStatus.total) : null}
+                counts={s ? { part: s.deploymentsStatus.available, whole: s.deploymentsStatus.total } : null}
+                empty="No deployments yet"
                 color="indigo"
                 testId="summary-deployments"
               />
             </Grid.Col>
             <Grid.Col span={{ base: 12, md: 6 }}>
-              <Bar label="PODS" value={s ? pct(s.podStatus.runningPods, s.podStatus.totalPods) : null} color="teal" testId="summary-pods" />
+              <Bar
+                label="PODS"
+                counts={s ? { part: s.podStatus.runningPods, whole: s.podStatus.totalPods } : null}
+                empty="No pods yet"
+                color="teal"
+                testId="summary-pods"
+              />
             </Grid.Col>
           </Grid>
           {clusterId && (
