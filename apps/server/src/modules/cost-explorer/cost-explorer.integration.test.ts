@@ -15,6 +15,7 @@ import { sessionFromEnv } from '../../integrations/aws-resources/session.js';
 import { createCostStore } from './cost-explorer.store.js';
 import { createCostExplorerService, SEND_LEASE_MS, type FetchReportLines } from './cost-explorer.service.js';
 import { createReportsScheduler } from './reports.scheduler.js';
+import type { Mailer } from '../../platform/mail.js';
 
 /**
  * Cost reports end to end: the AWS stand-in's Cost Explorer through the SDK with the account's
@@ -34,20 +35,21 @@ let projectId: string;
 const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
   t.app.inject({ method, url: `/ms-cloud-cost-optimizer/projects/${projectId}${url}`, headers: bearer(owner.idToken), payload });
 
-/** A worker: its own service and scheduler over the same database, mailer and AWS calls as the app's. */
-function worker(o: { fetchReportLines?: FetchReportLines } = {}) {
+/** A worker: its own service and scheduler over the same database, mailer and AWS calls as the app's; `sendNow` is its Send now. */
+function worker(o: { fetchReportLines?: FetchReportLines; mailer?: Pick<Mailer, 'send'> } = {}) {
   const s = t.app.services;
   const session = async (awsAccountId: string) => sessionFromEnv('us-east-1', await s.cloudAccounts.credentialsFor(projectId, 'aws', awsAccountId));
   const service = createCostExplorerService({
     store: createCostStore(s.database.db),
     billing: s.billing,
-    mailer: s.mailer,
+    mailer: o.mailer ?? s.mailer,
     now: () => new Date(clock),
     awsAccounts: async (pid) => (await s.cloudAccounts.listAws(pid)).map((a) => ({ awsAccountId: a.id, accountName: a.accountName })),
     fetchCosts: async (_pid, account, now) => fetchAccountCosts(await session(account.awsAccountId), account, now),
     fetchReportLines: o.fetchReportLines ?? (async (_pid, q) => fetchReportLines(await session(q.awsAccountId), q)),
   });
-  return createReportsScheduler({ reports: service, now: () => new Date(clock) });
+  const scheduler = createReportsScheduler({ reports: service, now: () => new Date(clock) });
+  return Object.assign(scheduler, { sendNow: (reportId: string) => service.sendReport(projectId, reportId) });
 }
 
 beforeAll(async () => {
@@ -192,5 +194,78 @@ describe('cost explorer and reports against the AWS stand-in and an SMTP server'
     await crashedTick;
     await live.tick();
     expect(await leaseMails()).toHaveLength(1);
+  });
+  /** A weekly report created now (its scheduled send is next Monday), mailed to `to`. */
+  const weekly = async (reportName: string, to: string) => {
+    const created = await call('POST', '/reports', { reportName, awsAccountIds: [ACCOUNT], regions: ['ap-south-1'], emails: [to], granularity: 'WEEKLY' });
+    expect(created.statusCode, created.body).toBe(201);
+    return created.json().id as string;
+  };
+  const mailsTo = async (to: string) => (await t.app.services.mailer.outbox(500)).filter((m) => m.to === to);
+
+  it('a Send now whose worker died mid-send is taken over by the next tick after its lease, like a scheduled send, once', async () => {
+    clock = Date.parse('2026-12-08T10:00:00Z'); // a Tuesday: no scheduled send of a new weekly report is due
+    const reportId = await weekly('Sent now, then a crash', 'crash-now@example.com');
+    let claimed!: () => void;
+    const hasClaimed = new Promise<void>((r) => (claimed = r));
+    let resume!: () => void;
+    const resumed = new Promise<void>((r) => (resume = r));
+    const crashed = worker({
+      fetchReportLines: async () => {
+        claimed();
+        await resumed;
+        return [];
+      },
+    });
+    const live = worker();
+
+    const crashedSend = crashed.sendNow(reportId);
+    await hasClaimed;
+    await live.tick(); // the lease is the crashed worker's: nothing
+    clock += SEND_LEASE_MS - 60_000;
+    await live.tick();
+    expect(await mailsTo('crash-now@example.com')).toHaveLength(0);
+
+    clock += 2 * 60_000; // the lease has expired: the next tick mails what was asked, the last full week before the click
+    await live.tick();
+    const mail = await smtp.waitFor('crash-now@example.com');
+    expect(mail.subject).toBe('Sent now, then a crash: AWS costs 2026-11-30 – 2026-12-06');
+    expect((await call('GET', `/reports/${reportId}`)).json().lastSentAt).toBe(new Date(clock).toISOString());
+
+    // the crashed worker coming back finds its claim taken over and mails nothing; later ticks neither
+    resume();
+    await expect(crashedSend).rejects.toThrow('This report is being sent');
+    clock += SEND_LEASE_MS + 60_000;
+    await live.tick();
+    expect(await mailsTo('crash-now@example.com')).toHaveLength(1);
+  });
+
+  it('a send that failed is retried by the first tick after its lease, then stays sent', async () => {
+    clock = Date.parse('2026-12-09T10:00:00Z');
+    const reportId = await weekly('Failed, then retried', 'retry@example.com');
+    const down = worker({
+      mailer: {
+        send: async () => {
+          throw new Error('the mail queue is down');
+        },
+      },
+    });
+    const live = worker();
+
+    await expect(down.sendNow(reportId)).rejects.toThrow('the mail queue is down');
+    await live.tick(); // failed a moment ago: not retried on every tick
+    clock += SEND_LEASE_MS - 60_000;
+    await live.tick();
+    expect(await mailsTo('retry@example.com')).toHaveLength(0);
+    expect((await call('GET', `/reports/${reportId}`)).json().lastSentAt).toBeNull();
+
+    clock += 2 * 60_000;
+    await live.tick();
+    const mail = await smtp.waitFor('retry@example.com');
+    expect(mail.subject).toBe('Failed, then retried: AWS costs 2026-11-30 – 2026-12-06');
+    expect((await call('GET', `/reports/${reportId}`)).json().lastSentAt).toBe(new Date(clock).toISOString());
+    clock += SEND_LEASE_MS + 60_000;
+    await live.tick();
+    expect(await mailsTo('retry@example.com')).toHaveLength(1);
   });
 });

@@ -21,8 +21,9 @@ export type FetchReportLines = (
 ) => Promise<ReportLine[]>;
 
 /**
- * How long a scheduled send's claim is its worker's. A claim still unsent after this (its worker died mid-send) is
- * taken over by the next tick, so a period is mailed at least once; a send takes seconds, so a live one is not doubled.
+ * How long a send's claim (scheduled or Send now) is its worker's. A claim still unsent after this (its worker died
+ * mid-send, or the send failed) is taken over by the next tick, so what was asked is mailed at least once; a send takes
+ * seconds, so a live one is not doubled, and a failing one is retried every lease, not every tick.
  */
 export const SEND_LEASE_MS = 15 * 60_000;
 
@@ -83,8 +84,7 @@ export function createCostExplorerService(deps: {
   /** Mails a report's last full period to its addresses; null when another worker claimed this send. */
   async function mail(r: ReportRow, trigger: 'SCHEDULE' | 'MANUAL', scheduledFor: Date): Promise<ReportSendResult | null> {
     const startedAt = now();
-    const leaseExpiredBefore = trigger === 'SCHEDULE' ? new Date(startedAt.getTime() - SEND_LEASE_MS) : undefined;
-    const send = await store.claimSend({ reportId: r.id, trigger, scheduledFor, startedAt }, leaseExpiredBefore);
+    const send = await store.claimSend({ reportId: r.id, trigger, scheduledFor, startedAt }, new Date(startedAt.getTime() - SEND_LEASE_MS));
     if (!send) return null;
     try {
       const period = periodBefore(r.granularity, lastSendAt(r.granularity, scheduledFor));
@@ -175,11 +175,16 @@ export function createCostExplorerService(deps: {
       if (!sent) throw new Conflict('This report is being sent');
       return sent;
     },
-    /** The scheduler's send of a report due at `sendAt`: once however many workers ask; none for a project without the feature. */
-    async sendScheduled(r: ReportRow, sendAt: Date): Promise<ReportSendResult | null> {
+    /**
+     * The scheduler's send of a report due at `sendAt`, or its take-over of a send (scheduled or Send now) left unsent:
+     * once however many workers ask; none for a project without the feature.
+     */
+    async sendScheduled(r: ReportRow, sendAt: Date, trigger: 'SCHEDULE' | 'MANUAL' = 'SCHEDULE'): Promise<ReportSendResult | null> {
       if (!(await billing.limitations(r.projectId)).cloudCostOptimizer) return null;
-      return mail(r, 'SCHEDULE', sendAt);
+      return mail(r, trigger, sendAt);
     },
+    /** Sends asked for since `since` that died mid-send or failed, and whose lease has expired: the tick takes them over. */
+    unsentSends: (since: Date) => store.unsentSends(new Date(now().getTime() - SEND_LEASE_MS), since),
     allReports: () => store.allReports(),
   };
 }

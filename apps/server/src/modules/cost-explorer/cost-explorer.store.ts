@@ -1,4 +1,4 @@
-import { and, asc, eq, lt } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, lt } from 'drizzle-orm';
 import type { CostData } from '@gantry/contracts';
 import type { Db } from '../../platform/db.js';
 import { costDashboards, costReports, costReportSends } from './cost-explorer.tables.js';
@@ -8,6 +8,9 @@ export type ReportValues = Pick<typeof costReports.$inferInsert, 'reportName' | 
 type SendClaim = Pick<typeof costReportSends.$inferInsert, 'reportId' | 'trigger' | 'scheduledFor' | 'startedAt'>;
 
 type Claim = { id: string; reportId: string; startedAt: Date };
+/** A mailing not sent yet whose lease has expired: its worker died mid-send (RUNNING) or it failed (FAILED). */
+const unsentBefore = (leaseExpiredBefore: Date) =>
+  and(inArray(costReportSends.status, ['RUNNING', 'FAILED']), lt(costReportSends.startedAt, leaseExpiredBefore));
 const heldBy = (send: Claim) => and(eq(costReportSends.id, send.id), eq(costReportSends.startedAt, send.startedAt), eq(costReportSends.status, 'RUNNING'));
 
 /** The cached dashboards, the reports and their mailings. */
@@ -48,19 +51,27 @@ export function createCostStore(db: Db) {
 
     /**
      * Inserts the mailing unless one with the same key exists: the row when this caller won the claim, else undefined.
-     * With `leaseExpiredBefore`, a claim still RUNNING that was taken before then (its worker died mid-send) is taken over.
+     * An existing one not sent and claimed before `leaseExpiredBefore` (its worker died mid-send, or it failed) is taken over.
      */
-    claimSend: async (claim: SendClaim, leaseExpiredBefore?: Date) => {
-      const insert = db.insert(costReportSends).values(claim);
-      const claimed = leaseExpiredBefore
-        ? insert.onConflictDoUpdate({
+    claimSend: async (claim: SendClaim, leaseExpiredBefore: Date) =>
+      (
+        await db
+          .insert(costReportSends)
+          .values(claim)
+          .onConflictDoUpdate({
             target: [costReportSends.reportId, costReportSends.trigger, costReportSends.scheduledFor],
-            set: { startedAt: claim.startedAt },
-            setWhere: and(eq(costReportSends.status, 'RUNNING'), lt(costReportSends.startedAt, leaseExpiredBefore)),
+            set: { startedAt: claim.startedAt, status: 'RUNNING', error: null },
+            setWhere: unsentBefore(leaseExpiredBefore),
           })
-        : insert.onConflictDoNothing();
-      return (await claimed.returning())[0];
-    },
+          .returning()
+      )[0],
+    /** The mailings asked for since `since` (a schedule's send time, a Send now's click) still unsent past their lease, with their report. */
+    unsentSends: async (leaseExpiredBefore: Date, since: Date) =>
+      await db
+        .select({ report: costReports, trigger: costReportSends.trigger, scheduledFor: costReportSends.scheduledFor })
+        .from(costReportSends)
+        .innerJoin(costReports, eq(costReports.id, costReportSends.reportId))
+        .where(and(unsentBefore(leaseExpiredBefore), gte(costReportSends.scheduledFor, since))),
     /** Whether this claim is still the caller's (not taken over after its lease expired). */
     holds: async (send: Claim) => (await db.select({ id: costReportSends.id }).from(costReportSends).where(heldBy(send))).length > 0,
     /** Ends the mailing; false (nothing written) when the claim was taken over meanwhile. */
