@@ -101,6 +101,14 @@ describe('pipelines: git account, pipeline, spec, build, logs, artifacts', () =>
     await page.getByRole('button', { name: 'Create Pipeline', exact: true }).click();
     await page.waitForURL(/\/pipelines\/[0-9a-f-]{36}\/details/);
     pipelineId = page.url().match(/pipelines\/([0-9a-f-]{36})/)![1]!;
+    // the toast sits below the page header's actions, not over them
+    const created = toast(page, 'storefront-ci has been created');
+    const trigger = page.getByRole('button', { name: 'Trigger pipeline', exact: true });
+    await trigger.waitFor();
+    await created.waitFor();
+    const below = async () => (await created.boundingBox())!.y - ((await trigger.boundingBox())!.y + (await trigger.boundingBox())!.height);
+    await expect.poll(below).toBeGreaterThanOrEqual(0);
+    await page.screenshot({ path: 'e2e/.artifacts/pipeline-created-toast.png' });
     expect(standin.hooks.some((h) => h.url.endsWith(`/ms-ap/webhooks/github/${pipelineId}`))).toBe(true);
   });
 

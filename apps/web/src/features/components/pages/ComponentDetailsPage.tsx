@@ -33,6 +33,7 @@ import { ShareComponentModal } from '../components/ShareComponentModal';
 import { VersionPicker } from '../components/VersionPicker';
 import { useErrorToast } from '../../../ui/use-error-toast';
 import { repositoryName, repositoryWebUrl } from '../lib/labels';
+import { toastClearance } from '../../../ui/toast-clearance';
 
 export const NO_BUILD_TEXT = 'README and Schema are not available because this component does not have a successful build yet.';
 
@@ -134,7 +135,7 @@ export default function ComponentDetailsPage() {
       </Anchor>
 
       <Card withBorder radius="md" padding="lg">
-        <Group justify="space-between" align="flex-start" wrap="wrap" gap="md">
+        <Group ref={toastClearance} justify="space-between" align="flex-start" wrap="wrap" gap="md">
           <Stack gap={8} style={{ flex: '1 1 320px', minWidth: 'min(100%, 320px)' }}>
             {c ? (
               <Group gap="sm">

@@ -20,6 +20,7 @@ import { StepPanel } from '../components/StepPanel';
 import { useBuildUpdates } from '../hooks/use-build-updates';
 import { useNow } from '../hooks/use-now';
 import { buildNumberText, elapsedMs, formatMinSec } from '../lib/format';
+import { toastClearance } from '../../../ui/toast-clearance';
 
 export const STOPPED_TEXT = 'Successfully stopped pipeline execution';
 
@@ -115,7 +116,7 @@ export default function BuildPage() {
       </Anchor>
 
       <Card withBorder radius="md" padding="lg">
-        <Group justify="space-between" align="flex-start" wrap="wrap" gap="md">
+        <Group ref={toastClearance} justify="space-between" align="flex-start" wrap="wrap" gap="md">
           <Stack gap={4}>
             <Group gap="sm">
               <Title order={2} fz={24} fw={650}>

@@ -17,6 +17,7 @@ import { TriggerPipelineButton } from '../components/TriggerPipelineButton';
 import { useBuildUpdates } from '../hooks/use-build-updates';
 import { repositoryName, repositoryWebUrl } from '../lib/commit';
 import { PipelineLoadError } from '../components/PipelineLoadError';
+import { toastClearance } from '../../../ui/toast-clearance';
 
 export type DetailsTab = 'spec' | 'builds';
 export const detailsTab = (v: string | null): DetailsTab => (v === 'builds' ? 'builds' : 'spec');
@@ -60,7 +61,7 @@ export default function PipelineDetailsPage() {
         </Group>
       </Anchor>
       <Card withBorder radius="md" padding="lg">
-        <Group justify="space-between" align="flex-start" wrap="wrap" gap="md">
+        <Group ref={toastClearance} justify="space-between" align="flex-start" wrap="wrap" gap="md">
           <Stack gap={6} style={{ minWidth: 0 }}>
             {p ? (
               <Group gap="sm">
