@@ -17,12 +17,13 @@ import { AbortedError } from '../../integrations/executor/local-executor.js';
 import type { PipelinesService } from '../pipelines/pipelines.service.js';
 import type { GitAccess } from '../pipelines/git-access.js';
 import type { BuildsStore, BuildRow } from './builds.store.js';
-import { stepRowsOf, type BuildsService } from './builds.service.js';
+import { stepRowsOf, UUID, type BuildsService } from './builds.service.js';
 import { createLogSink } from '../../platform/log-sink.js';
 import { createMasker } from '../../platform/masking.js';
 import { runStep, stepMounts, type StepContext } from './step-handlers.js';
 import { startBoxRunner, type BoxRunner } from '../../integrations/executor/box-runner.js';
 import { createRunKit, stoppedByServer } from '../../platform/run-kit.js';
+import { settledWithin } from '../../platform/shutdown.js';
 import type { RegistriesPort } from '../registries/registries.port.js';
 import type { EnvironmentDeployRequest, EnvironmentDeployResult } from '../../platform/hooks.js';
 import type { ServiceDeploys } from './deploy-steps.js';
@@ -217,11 +218,39 @@ export function createBuildsJobs(deps: {
         outcome = stopReason() === INTERRUPTED ? { status: 'FAILED', error: INTERRUPTED } : { status: 'ABORTED', error: 'Stopped by user' };
     } catch (err) {
       outcome = { status: 'FAILED', error: (err as Error).message };
-    } finally {
-      await box?.close();
-      await removeWorkspace(buildId);
     }
-    await finish(build, outcome.status, outcome.error);
+    // its end is what users wait for: written and told first; the box (only its idle runner is left:
+    // a step's processes end with the step) and the workspace go after, without holding the slot
+    try {
+      await finish(build, outcome.status, outcome.error);
+    } finally {
+      afterRun(buildId, async () => {
+        await box?.close();
+        await removeWorkspace(buildId);
+      });
+    }
+  }
+
+  // clean-ups still going: a server stop waits for them
+  const cleaning = new Set<Promise<void>>();
+  function afterRun(buildId: string, work: () => Promise<void>) {
+    const p = work()
+      .catch((err) => deps.log.warn({ err, buildId }, 'could not clean up after a build'))
+      .finally(() => cleaning.delete(p));
+    cleaning.add(p);
+  }
+
+  /**
+   * The workspaces a crash left behind (the process died before removing them): every one whose build
+   * has ended or is gone. A build still queued or running (here or in another process) keeps its own;
+   * one whose worker died is ended, and its workspace removed, by the recovery.
+   */
+  async function sweepWorkspaces() {
+    const names = await fs.promises.readdir(deps.workspaceRoot).catch(() => [] as string[]);
+    const ids = new Set(names.map((n) => n.replace(/\.gantry$/, '')).filter((id) => UUID.test(id)));
+    if (!ids.size) return;
+    for (const b of await store.active()) ids.delete(b.id);
+    for (const id of ids) await removeWorkspace(id);
   }
 
   /** The workspace and scripts of a build (what its steps wrote may be unwritable to itself: removed whole). */
@@ -250,7 +279,7 @@ export function createBuildsJobs(deps: {
     return true;
   }
 
-  return createRunKit<BuildRow, BuildRow>({
+  const kit = createRunKit<BuildRow, BuildRow>({
     name: 'build',
     log: deps.log,
     concurrency: deps.concurrency,
@@ -272,6 +301,19 @@ export function createBuildsJobs(deps: {
     },
     execute,
   });
+  return {
+    ...kit,
+    /** Recovers now, then on a timer; sweeps what a crash left in the workspaces meanwhile. */
+    async start(recoverEveryMs: number) {
+      await kit.start(recoverEveryMs);
+      afterRun('(sweep)', sweepWorkspaces);
+    },
+    /** The kit's stop, then the clean-ups of the runs that ended. */
+    async stop(withinMs: number) {
+      await kit.stop(withinMs);
+      await settledWithin(Promise.allSettled([...cleaning]), withinMs);
+    },
+  };
 }
 export type BuildsJobs = ReturnType<typeof createBuildsJobs>;
 

@@ -25,7 +25,7 @@ import { validateSpecOffThread } from '../pipelines/spec-validation.js';
 import type { BuildsStore, BuildRow, StepRow, ArtifactRow } from './builds.store.js';
 
 export const BUILD_QUEUE = 'build.run';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
 /** A valid spec's steps as build step rows, in the order they run. */

@@ -142,7 +142,12 @@ describe('docker-push step', () => {
     expect(afterLog).toContain('PASSWORD-NOT-FOUND');
     expect(pushLog).toContain(`pushed ${reference}@${step.reports.image.digest}`);
     expect(pushLog).not.toContain(password);
-    expect(fs.readdirSync(path.join(dataDir, 'workspaces'))).toEqual([]);
+    // the workspace goes just after the build's end is told
+    await until(
+      async () => fs.readdirSync(path.join(dataDir, 'workspaces')),
+      (left) => left.length === 0,
+      'the workspace to be removed',
+    );
   });
 
   it.runIf(process.getuid?.() === 0)('runs RUN instructions as root of a user namespace of the build, which is the sandbox uid on the host', async () => {
