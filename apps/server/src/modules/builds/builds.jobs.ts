@@ -92,36 +92,58 @@ export function createBuildsJobs(deps: {
     const workspace = path.join(deps.workspaceRoot, buildId);
     const scriptsDir = `${workspace}.gantry`;
     let outcome: { status: BuildRow['status']; error: string | null } = { status: 'SUCCEEDED', error: null };
-    // the shell steps share one box, started at the first (unsandboxed, each runs as a process of its own)
+    // the shell steps share one box (unsandboxed, each runs as a process of its own)
     let box: BoxRunner | undefined;
     const shellBox =
       deps.sandbox.mode === 'bwrap' ? () => (box ??= startBoxRunner(deps.sandbox, { mounts: stepMounts(workspace, scriptsDir), cwd: workspace })) : undefined;
+    // the workspace, and the box when a step runs commands, opened once the spec is known: the box starts while the run's rows are written
+    let opened = false;
+    const openWorkspace = (spec: ParsedSpec) => {
+      if (opened || deps.sandbox.unavailable) return;
+      opened = true;
+      for (const dir of [path.join(workspace, 'src'), path.join(workspace, '.home'), scriptsDir]) fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
+      deps.sandbox.handOver(workspace);
+      if (spec.steps.some((s) => s.type === 'build' && s.commands.length)) shellBox?.();
+    };
     try {
       const pipeline = await deps.pipelines.byIdAnyProject(build.pipelineId);
       if (!pipeline) throw new Error('The pipeline was deleted');
+      const gitOf = () => deps.git.clientFor(build.projectId, pipeline.gitAccountId);
       let spec: ParsedSpec | null;
+      let git: Awaited<ReturnType<typeof gitOf>>;
       if (build.specYaml === null) {
         const r = await builds.resolveForRun(build, pipeline);
         if (r.errors.length || !r.spec) throw new Error(`The pipeline spec is not valid: ${r.errors.join('; ')}`);
         spec = r.spec;
+        openWorkspace(spec);
         const { commit } = r;
-        build = await store.resolved(
-          buildId,
-          {
-            commitSha: commit.sha,
-            commitMessage: commit.message,
-            commitAuthor: commit.author,
-            commitAvatar: commit.avatar ?? null,
-            specYaml: r.specYaml,
-            stages: spec.stages,
-          },
-          stepRowsOf(spec),
-        );
+        // the git account's client is asked for while the run's rows are written
+        let written: Awaited<ReturnType<typeof store.resolved>>;
+        [written, git] = await Promise.all([
+          store.resolved(
+            buildId,
+            {
+              commitSha: commit.sha,
+              commitMessage: commit.message,
+              commitAuthor: commit.author,
+              commitAvatar: commit.avatar ?? null,
+              specYaml: r.specYaml,
+              stages: spec.stages,
+            },
+            stepRowsOf(spec),
+          ),
+          gitOf(),
+        ]);
+        build = written;
         builds.publishStatus(build);
-      } else spec = validatePipelineSpec(build.specYaml).spec;
-      if (!spec) throw new Error('The pipeline spec is not valid');
+      } else {
+        spec = validatePipelineSpec(build.specYaml).spec;
+        if (!spec) throw new Error('The pipeline spec is not valid');
+        openWorkspace(spec);
+        git = await gitOf();
+      }
+      const { client, token } = git;
       const { env: pipelineEnv, masked } = deps.pipelines.variablesForBuild(pipeline);
-      const { client, token } = await deps.git.clientFor(build.projectId, pipeline.gitAccountId);
       const platformEnv = {
         GANTRY_PIPELINE_ID: pipeline.id,
         GANTRY_PIPELINE_NAME: pipeline.name,
@@ -147,8 +169,6 @@ export function createBuildsJobs(deps: {
         maskNow = createMasker(secrets);
       };
       if (deps.sandbox.unavailable) throw new Error(deps.sandbox.unavailable);
-      for (const dir of [path.join(workspace, 'src'), path.join(workspace, '.home'), scriptsDir]) fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
-      deps.sandbox.handOver(workspace);
       const steps = await store.steps(buildId);
       const specSteps = new Map(spec.steps.map((s) => [s.name, s]));
 
