@@ -16,7 +16,7 @@ import type { ArtifactStore } from '../../platform/artifacts.js';
 import { AbortedError } from '../../integrations/executor/local-executor.js';
 import type { PipelinesService } from '../pipelines/pipelines.service.js';
 import type { GitAccess } from '../pipelines/git-access.js';
-import type { BuildsStore, BuildRow } from './builds.store.js';
+import type { BuildsStore, BuildRow, StepRow } from './builds.store.js';
 import { stepRowsOf, UUID, type BuildsService } from './builds.service.js';
 import { createLogSink } from '../../platform/log-sink.js';
 import { createMasker } from '../../platform/masking.js';
@@ -76,11 +76,8 @@ export function createBuildsJobs(deps: {
 
   /** Takes a queued build for this worker (compare-and-set on its status). */
   async function claim(buildId: string, workerId: string) {
-    const build = await store.get(buildId);
-    if (!build) return undefined;
-    if (!(await store.transition(buildId, ['QUEUED', 'SCHEDULING'], { status: 'RUNNING', startDate: new Date(), heartbeatAt: new Date(), workerId })))
-      return undefined;
-    builds.publishStatus({ ...build, status: 'RUNNING' });
+    const build = await store.transition(buildId, ['QUEUED', 'SCHEDULING'], { status: 'RUNNING', startDate: new Date(), heartbeatAt: new Date(), workerId });
+    if (build) builds.publishStatus(build);
     return build;
   }
 
@@ -111,6 +108,7 @@ export function createBuildsJobs(deps: {
       const gitOf = () => deps.git.clientFor(build.projectId, pipeline.gitAccountId);
       let spec: ParsedSpec | null;
       let git: Awaited<ReturnType<typeof gitOf>>;
+      let steps: StepRow[] | undefined;
       if (build.specYaml === null) {
         const r = await builds.resolveForRun(build, pipeline);
         if (r.errors.length || !r.spec) throw new Error(`The pipeline spec is not valid: ${r.errors.join('; ')}`);
@@ -134,7 +132,7 @@ export function createBuildsJobs(deps: {
           ),
           gitOf(),
         ]);
-        build = written;
+        ({ build, steps } = written);
         builds.publishStatus(build);
       } else {
         spec = validatePipelineSpec(build.specYaml).spec;
@@ -169,20 +167,22 @@ export function createBuildsJobs(deps: {
         maskNow = createMasker(secrets);
       };
       if (deps.sandbox.unavailable) throw new Error(deps.sandbox.unavailable);
-      const steps = await store.steps(buildId);
+      steps ??= await store.steps(buildId);
       const specSteps = new Map(spec.steps.map((s) => [s.name, s]));
 
       for (const step of steps) {
         if (signal.aborted) break;
         const specStep = specSteps.get(step.name) as ParsedSpec['steps'][number];
+        // the step starts while its RUNNING is written; its log chunks and its end are written after that
+        const started = Promise.resolve(store.updateStep(buildId, step.name, { status: 'RUNNING', startDate: new Date() }));
+        started.catch(() => undefined); // awaited at the step's end
         const sink = createLogSink({
           mask,
-          write: (chunk) => store.appendLog([{ buildId, step: step.name, ...chunk }]),
+          write: (chunk) => started.then(() => store.appendLog([{ buildId, step: step.name, ...chunk }])),
           publish: (chunk) => deps.realtime.toRoom(logsRoom(buildId, step.name), 'logs', { buildId, step: step.name, ...chunk }),
           onWriteError: (err, chunk) => deps.log.error({ err, buildId, step: step.name, seq: chunk.seq }, 'could not store build log lines'),
         });
         if (deps.sandbox.warning) sink.line(deps.sandbox.warning);
-        await store.updateStep(buildId, step.name, { status: 'RUNNING', startDate: new Date() });
         builds.publishStatus({ ...build, status: 'RUNNING' });
         const ctx: StepContext = {
           build,
@@ -218,6 +218,8 @@ export function createBuildsJobs(deps: {
         try {
           await runStep(ctx);
           await sink.flush();
+          await started;
+          // written before the next step starts: a later step may read it (a component an earlier step built)
           await store.updateStep(buildId, step.name, { status: 'SUCCEEDED', stopDate: new Date() });
         } catch (err) {
           const aborted = err instanceof AbortedError || signal.aborted;
@@ -225,6 +227,7 @@ export function createBuildsJobs(deps: {
           const message = aborted ? stopReason() : mask((err as Error).message);
           sink.line(interrupted ? `[gantry] ${INTERRUPTED}` : aborted ? '[gantry] Execution stopped by user' : `[gantry] ${message}`);
           await sink.flush();
+          await started.catch(() => undefined);
           await store.updateStep(buildId, step.name, { status: aborted && !interrupted ? 'ABORTED' : 'FAILED', stopDate: new Date(), errorMessage: message });
           outcome = interrupted
             ? { status: 'FAILED', error: INTERRUPTED }

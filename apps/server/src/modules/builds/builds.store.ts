@@ -29,12 +29,17 @@ export function createBuildsStore(db: Db) {
         return row!;
       });
     },
-    /** A claimed build's commit, spec and steps, resolved in its run: written together. */
+    /** A claimed build's commit, spec and steps, resolved in its run: written together; answers the build and its steps in order. */
     resolved: (id: string, values: Partial<typeof builds.$inferInsert>, steps: Omit<typeof buildSteps.$inferInsert, 'buildId'>[]) =>
       db.transaction(async (tx) => {
         const [row] = await tx.update(builds).set(values).where(eq(builds.id, id)).returning();
-        if (steps.length) await tx.insert(buildSteps).values(steps.map((s) => ({ ...s, buildId: id })));
-        return row!;
+        const rows = steps.length
+          ? await tx
+              .insert(buildSteps)
+              .values(steps.map((s) => ({ ...s, buildId: id })))
+              .returning()
+          : [];
+        return { build: row!, steps: rows.sort((x, y) => x.position - y.position) };
       }),
     byId: async (projectId: string, pipelineId: string, id: string) =>
       (
@@ -88,15 +93,15 @@ export function createBuildsStore(db: Db) {
         ? db.select().from(buildSteps).where(inArray(buildSteps.buildId, buildIds)).orderBy(asc(buildSteps.position))
         : Promise.resolve([] as StepRow[]),
     update: (id: string, values: Partial<typeof builds.$inferInsert>, tx: Tx = db) => tx.update(builds).set(values).where(eq(builds.id, id)),
-    /** Moves a build on only from one of the given statuses; answers whether it did. */
+    /** Moves a build on only from one of the given statuses; answers the moved row, or undefined when it was in none of them. */
     transition: async (id: string, from: Status[], values: Partial<typeof builds.$inferInsert>) =>
       (
         await db
           .update(builds)
           .set(values)
           .where(and(eq(builds.id, id), inArray(builds.status, from)))
-          .returning({ id: builds.id })
-      ).length > 0,
+          .returning()
+      )[0],
     /**
      * Ends a build (only from one of `from`, when given): its stop date and its time added to the
      * project's minutes of its month in the same transaction. Answers the ended row, or undefined

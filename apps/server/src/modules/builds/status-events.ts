@@ -12,15 +12,17 @@ const OWNERS_KEPT = 500;
 export function withStepStatusEvents(store: BuildsStore, realtime: Realtime): BuildsStore {
   // a build's project and pipeline never change: asked once per build, not per step
   const owners = new Map<string, { projectId: string; pipelineId: string }>();
-  async function ownerOf(buildId: string) {
-    const known = owners.get(buildId);
-    if (known) return known;
-    const row = await store.get(buildId);
-    if (!row) return undefined;
+  function know(row: { id: string; projectId: string; pipelineId: string }) {
+    if (owners.has(row.id)) return;
     if (owners.size >= OWNERS_KEPT) owners.delete(owners.keys().next().value!);
-    const owner = { projectId: row.projectId, pipelineId: row.pipelineId };
-    owners.set(buildId, owner);
-    return owner;
+    owners.set(row.id, { projectId: row.projectId, pipelineId: row.pipelineId });
+  }
+  async function ownerOf(buildId: string) {
+    if (!owners.has(buildId)) {
+      const row = await store.get(buildId);
+      if (row) know(row);
+    }
+    return owners.get(buildId);
   }
 
   const updateStep = async (buildId: string, name: string, values: Parameters<BuildsStore['updateStep']>[2]) => {
@@ -37,6 +39,12 @@ export function withStepStatusEvents(store: BuildsStore, realtime: Realtime): Bu
     }
     return written;
   };
+  // a claimed build's owner is known from its row: its steps' events need no read
+  const transition: BuildsStore['transition'] = async (...args) => {
+    const row = await store.transition(...args);
+    if (row) know(row);
+    return row;
+  };
   // callers await the write; none chains on the query builder
-  return { ...store, updateStep: updateStep as unknown as BuildsStore['updateStep'] };
+  return { ...store, transition, updateStep: updateStep as unknown as BuildsStore['updateStep'] };
 }
