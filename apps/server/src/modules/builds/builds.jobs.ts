@@ -66,6 +66,9 @@ export function createBuildsJobs(deps: {
 
   async function ended(done: BuildRow) {
     builds.publishStatus(done);
+    // what follows (notifications, a few queries: on PGlite they run on this thread) waits for a turn of the
+    // event loop, so the sockets and requests waiting on this process hear of the end first
+    await new Promise((resolve) => setImmediate(resolve));
     await deps.onFinished?.(done).catch((err) => deps.log.warn({ err, buildId: done.id }, 'could not tell about a finished build'));
   }
 
