@@ -14,6 +14,7 @@ import {
   ResendInvitationBody,
 } from '@gantry/contracts';
 import { currentMember, currentUser, type Guards } from '../../platform/auth.js';
+import { compiledSerializer } from '../../platform/compiled-serializer.js';
 import type { ProjectsService } from './projects.service.js';
 
 const ok = { ok: true as const };
@@ -22,9 +23,14 @@ export function projectsRoutes(deps: { projects: ProjectsService; guards: Guards
   const { projects, guards } = deps;
   return async (app) => {
     const tags = ['projects'];
-    app.get('/projects', { preHandler: guards.authenticate, schema: { tags, response: { 200: ProjectList } } }, async (req) => ({
-      projects: await projects.list(currentUser(req).id),
-    }));
+    // the list every signed-in page asks for: its answer written by a compiled serializer
+    app.get(
+      '/projects',
+      { preHandler: guards.authenticate, schema: { tags, response: { 200: ProjectList } }, serializerCompiler: compiledSerializer },
+      async (req) => ({
+        projects: await projects.list(currentUser(req).id),
+      }),
+    );
     app.post('/projects', { preHandler: guards.authenticate, schema: { tags, body: ProjectBody, response: { 201: CreatedId } } }, async (req, reply) =>
       reply.status(201).send(await projects.create(currentUser(req), req.body)),
     );
