@@ -12,6 +12,7 @@ import { WEEKDAYS, COST_TAG_KEY, ENVIRONMENT_TAG_KEY, scheduleActionToast, sched
 import { seedWasteWorld, startAwsStandin } from '@gantry/test-support';
 import { useAwsStandin } from './src/aws-standin.js';
 import { useStack, verifiedUser } from './src/harness.js';
+import { choose } from './src/ui.js';
 
 const aws = await startAwsStandin({ world: seedWasteWorld({}) });
 const sts = await useAwsStandin({ region: 'eu-west-1', env: aws.env() });
@@ -33,11 +34,6 @@ const world = () => {
 };
 /** The weekday three days ahead: a schedule on it neither starts nor stops anything while the test runs. */
 const quietDay = (): Weekday => WEEKDAYS[(new Date().getDay() + 6 + 3) % 7]!;
-
-async function choose(page: Page, field: Locator, label: string) {
-  await field.click();
-  await page.getByRole('option', { name: label, exact: true }).click();
-}
 
 /** Only the quiet day checked in a ScheduleTimeFields. */
 async function onlyQuietDay(scope: Locator) {

@@ -4,9 +4,10 @@
  * version, inputs and outputs; vendor components are listed read-only.
  */
 import { afterAll, describe, expect, test } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startGitStandin } from '@gantry/test-support/git-standin/index';
 import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
+import { choose } from './src/ui.js';
 import { builtPipeline } from './src/pipelines.js';
 
 const standin = await startGitStandin({ providers: ['github'] });
@@ -23,12 +24,6 @@ await standin.createRepo('acme/network', {
   'infra/README.md': '# Network\nA private network for the services.\n',
 });
 afterAll(async () => standin.close());
-
-async function choose(page: Page, field: Locator, label: string) {
-  if ((await field.evaluate((el) => el.tagName)) === 'SELECT') return void (await field.selectOption({ label }));
-  await field.click();
-  await page.getByRole('option', { name: label, exact: true }).click();
-}
 
 describe('components', () => {
   const stack = useStack({ env: standin.env });

@@ -8,11 +8,12 @@
  * pushed repository in the service form → Add to Cluster (the Kubernetes stand-in): the tag is a version to deploy.
  */
 import { afterAll, describe, expect, test } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { serviceMessages } from '@gantry/contracts';
 import { startKubeStandin, startRegistry } from '@gantry/test-support';
 import { startGitStandin } from '@gantry/test-support/git-standin/index';
 import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
+import { choose } from './src/ui.js';
 
 const registry = await startRegistry({ auth: 'htpasswd' });
 const standin = await startGitStandin();
@@ -48,11 +49,6 @@ const toast = (page: Page, text: string | RegExp) => page.getByRole('alert').fil
 const LIST = '/kubernetes/docker-registries';
 
 /** Picks an option of a Mantine Select (or a native select) by its label. */
-async function choose(page: Page, field: Locator, label: string) {
-  if ((await field.evaluate((el) => el.tagName)) === 'SELECT') return void (await field.selectOption({ label }));
-  await field.click();
-  await page.getByRole('option', { name: label, exact: true }).click();
-}
 
 describe('docker-push: registry, pipeline, build, pushed image, registry versions', () => {
   const stack = useStack({ env: standin.env });

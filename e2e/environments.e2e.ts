@@ -6,10 +6,11 @@
  * log, the insights and the outputs read, and the environment undeployed and deleted.
  */
 import { afterAll, describe, expect, test } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startGitStandin } from '@gantry/test-support/git-standin/index';
 import { connectAwsAccount, useAwsStandin } from './src/aws-standin.js';
 import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
+import { choose } from './src/ui.js';
 import { builtPipeline } from './src/pipelines.js';
 
 await useAwsStandin();
@@ -31,14 +32,6 @@ afterAll(async () => {
 });
 
 const toast = (page: Page, text: string | RegExp) => page.getByRole('alert').filter({ hasText: text }).last();
-async function choose(page: Page, field: Locator, label: string | RegExp) {
-  if (typeof label === 'string' && (await field.evaluate((el) => el.tagName)) === 'SELECT') return void (await field.selectOption({ label }));
-  await field.click();
-  await page
-    .getByRole('option', { name: label, exact: typeof label === 'string' })
-    .first()
-    .click();
-}
 const shot = async (page: Page, name: string) => {
   if (process.env.GANTRY_E2E_SCREENSHOTS) await page.screenshot({ path: `${process.env.GANTRY_E2E_SCREENSHOTS}/${name}.png`, fullPage: true });
 };

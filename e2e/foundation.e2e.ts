@@ -6,6 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { jwtClaims, linkFromMail, localStorageItem, pathOf, temporaryPasswordFrom, useStack, waitUntilExpired } from './src/harness.js';
+import { choose } from './src/ui.js';
 
 const OWNER = { firstName: 'Olivia', lastName: 'Owner', email: 'olivia.owner@example.com', password: 'Owner1234' };
 const MEMBER = { firstName: 'Max', lastName: 'Member', email: 'max.member@example.com', password: 'Member1234' };
@@ -17,16 +18,6 @@ const toast = (page: Page, text: string | RegExp) => page.getByRole('alert').fil
 /** The shown choice of a native <select> or of a Mantine Select's input. */
 async function selectedText(field: Locator) {
   return field.evaluate((el) => (el instanceof HTMLSelectElement ? (el.selectedOptions[0]?.textContent ?? '') : (el as HTMLInputElement).value));
-}
-
-/** Picks an option by its label in a native <select> or in a Mantine Select (combobox in a portal). */
-async function choose(page: Page, field: Locator, label: string) {
-  if ((await field.evaluate((el) => el.tagName)) === 'SELECT') {
-    await field.selectOption({ label });
-  } else {
-    await field.click();
-    await page.getByRole('option', { name: label, exact: true }).click();
-  }
 }
 
 async function logIn(page: Page, email: string, password: string) {

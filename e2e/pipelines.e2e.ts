@@ -5,9 +5,10 @@
  * open the artifacts.
  */
 import { afterAll, describe, expect, test } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startGitStandin } from '@gantry/test-support/git-standin/index';
 import { linkFromMail, pathOf, useStack } from './src/harness.js';
+import { choose } from './src/ui.js';
 
 const standin = await startGitStandin();
 await standin.createRepo('acme/storefront', { 'README.md': '# storefront\n', 'src/index.js': 'console.log("shop");\n' });
@@ -37,11 +38,6 @@ steps:
 const toast = (page: Page, text: string | RegExp) => page.getByRole('alert').filter({ hasText: text });
 
 /** Picks an option of a Mantine Select (or a native select) by its label. */
-async function choose(page: Page, field: Locator, label: string) {
-  if ((await field.evaluate((el) => el.tagName)) === 'SELECT') return void (await field.selectOption({ label }));
-  await field.click();
-  await page.getByRole('option', { name: label, exact: true }).click();
-}
 
 /** Replaces the CodeMirror document (inserted as one text, so no auto-indent changes the YAML). */
 async function setEditorText(page: Page, text: string) {
