@@ -9,6 +9,7 @@ import { buildApp, type BuildAppOptions } from '../src/app.js';
 import { openDatabase, type Database } from '../src/platform/db.js';
 import type { CloudVerifier } from '../src/integrations/cloud-verify/index.js';
 import { gitAccounts } from '../src/modules/git-accounts/git-accounts.tables.js';
+import type { pipelines } from '../src/modules/pipelines/pipelines.tables.js';
 
 /**
  * A fresh database for one test file: PGlite in memory, or — when TEST_DATABASE_URL points at a
@@ -230,3 +231,19 @@ export async function componentId(t: TestApp, idToken: string, projectId: string
   if (!found) throw new Error(`no component ${name} in project ${projectId}: ${res.body}`);
   return found.id;
 }
+
+/** A pipeline row on acme/app (main, triggered by hand) with `patch` over it, for tests that insert one instead of connecting a provider. */
+export const pipelineRow = (projectId: string, gitAccountId: string, patch: Partial<typeof pipelines.$inferInsert> = {}) =>
+  ({
+    projectId,
+    name: 'app',
+    gitAccountId,
+    repositoryUrl: 'https://example.com/acme/app',
+    repositoryFullName: 'acme/app',
+    branchFilter: 'main',
+    automatedTrigger: false,
+    workDir: '/',
+    modifiedFiles: '',
+    environmentVariables: [],
+    ...patch,
+  }) satisfies typeof pipelines.$inferInsert;

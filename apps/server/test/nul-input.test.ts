@@ -1,6 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { createTestApp, registerUser, createProject, bearer, PASSWORD, type TestApp } from './helpers.js';
-import { gitAccounts } from '../src/modules/git-accounts/git-accounts.tables.js';
+import { createTestApp, registerUser, createProject, bearer, insertGitAccount, pipelineRow, PASSWORD, type TestApp } from './helpers.js';
 import { pipelines } from '../src/modules/pipelines/pipelines.tables.js';
 
 /**
@@ -21,24 +20,10 @@ beforeAll(async () => {
   token = (await registerUser(t, 'nul-owner@example.com')).idToken;
   projectId = await createProject(t, token, 'Nul');
   const db = t.app.services.database.db;
-  const [account] = await db
-    .insert(gitAccounts)
-    .values({ projectId, type: 'github', accountName: 'acme', externalId: '1', accessTokenSealed: t.app.services.secrets.seal('x') })
-    .returning();
+  const account = await insertGitAccount(t, projectId);
   const [pipeline] = await db
     .insert(pipelines)
-    .values({
-      projectId,
-      name: 'nul-pipe',
-      gitAccountId: account!.id,
-      repositoryUrl: 'https://example.com/acme/app',
-      repositoryFullName: 'acme/app',
-      branchFilter: 'main',
-      automatedTrigger: false,
-      workDir: '/',
-      modifiedFiles: '',
-      environmentVariables: [],
-    })
+    .values(pipelineRow(projectId, account.id, { name: 'nul-pipe' }))
     .returning();
   pipelineId = pipeline!.id;
 });

@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { startGitStandin, type GitStandin } from '@gantry/test-support/git-standin/index';
-import { registerUser, bearer, createProject, addMember } from '../../../test/helpers.js';
+import { registerUser, bearer, createProject, addMember, pipelineRow } from '../../../test/helpers.js';
 import { createGitAccountsTestApp } from './git-accounts.test-app.js';
 import { gitAccounts as gitAccountsTable } from './git-accounts.tables.js';
 import { pipelines as pipelinesTable } from '../pipelines/pipelines.tables.js';
@@ -155,18 +155,7 @@ describe('connecting accounts', () => {
 
     const [pipeline] = await t.database.db
       .insert(pipelinesTable)
-      .values({
-        projectId,
-        name: 'web',
-        gitAccountId,
-        repositoryUrl: `${standin.url}/github/acme/app`,
-        repositoryFullName: 'acme/app',
-        branchFilter: 'main',
-        automatedTrigger: false,
-        workDir: '/',
-        modifiedFiles: '',
-        environmentVariables: [],
-      })
+      .values(pipelineRow(projectId, gitAccountId, { name: 'web', repositoryUrl: `${standin.url}/github/acme/app` }))
       .returning();
     const inUse = await del(members.write.idToken);
     expect(inUse.statusCode, inUse.body).toBe(409);

@@ -1,6 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { createTestApp, registerUser, createProject, addMember, bearer, type TestApp } from '../../../test/helpers.js';
-import { gitAccounts } from '../git-accounts/git-accounts.tables.js';
+import { createTestApp, registerUser, createProject, addMember, bearer, insertGitAccount, pipelineRow, type TestApp } from '../../../test/helpers.js';
 import { builds, buildSteps } from '../builds/builds.tables.js';
 import { pipelines } from './pipelines.tables.js';
 
@@ -22,26 +21,10 @@ const ap = (project: string) => `/ms-ap/projects/${project}`;
 /** `count` pipelines named p-001…, and `buildsEach` finished builds of each, one hour apart (newest: the highest number). */
 async function seed(project: string, count: number, buildsEach: number) {
   const db = t.app.services.database.db;
-  const [account] = await db
-    .insert(gitAccounts)
-    .values({ projectId: project, type: 'github', accountName: 'acme', externalId: project, accessTokenSealed: 'sealed' })
-    .returning();
+  const account = await insertGitAccount(t, project);
   const rows = await db
     .insert(pipelines)
-    .values(
-      Array.from({ length: count }, (_, i) => ({
-        projectId: project,
-        name: `p-${String(i + 1).padStart(3, '0')}`,
-        gitAccountId: account!.id,
-        repositoryUrl: 'https://example.com/acme/app',
-        repositoryFullName: 'acme/app',
-        branchFilter: 'main',
-        automatedTrigger: false,
-        workDir: '/',
-        modifiedFiles: '',
-        environmentVariables: [],
-      })),
-    )
+    .values(Array.from({ length: count }, (_, i) => pipelineRow(project, account.id, { name: `p-${String(i + 1).padStart(3, '0')}` })))
     .returning();
   const t0 = Date.parse('2026-01-01T00:00:00Z');
   const made = await db
