@@ -2,6 +2,7 @@ import os from 'node:os';
 import { describe, it, expect } from 'vitest';
 import type { FastifyBaseLogger } from 'fastify';
 import { createRunKit, createRunPool, stoppedByServer, type RunKitStore, type StaleRun } from './run-kit.js';
+import { until } from '../../test/helpers.js';
 
 /** The job kit on a small in-memory store: the rows a domain would keep, with compare-and-set claims. */
 interface Row {
@@ -177,6 +178,70 @@ describe('the run kit', () => {
     await new Promise((r) => setTimeout(r, 5));
     expect(m.row('c').status).toBe('QUEUED');
     expect(m.row('d').status).toBe('QUEUED');
+  });
+
+  it('a run runSoon took here: its durable job claims nothing again, and the claim gets what the request had loaded', async () => {
+    const m = memoryStore([queued('r1')]);
+    const claims: (string | undefined)[] = [];
+    const store: RunKitStore<Row, StaleRun, string> = {
+      ...m.store,
+      claim: (id, workerId, loaded) => {
+        claims.push(loaded);
+        return m.store.claim(id, workerId);
+      },
+    };
+    const executed: string[] = [];
+    const kit = createRunKit({ ...base, store, execute: untilAborted(m, executed) });
+    expect(kit.runSoon('r1', 'read by the request')).toBe(true);
+    await kit.run('r1'); // the job: answers once the local claim took it
+    expect(claims).toEqual(['read by the request']);
+    await until(
+      async () => executed.length,
+      (n) => n === 1,
+      'the run to execute',
+      5000,
+      5,
+    );
+    await kit.stop(1000);
+    expect(m.row('r1').status).toBe('FAILED');
+  });
+
+  it('the durable job claims a run itself when the local start could not claim it', async () => {
+    const m = memoryStore([queued('r1')]);
+    let calls = 0;
+    const store: RunKitStore<Row, StaleRun, string> = {
+      ...m.store,
+      claim: async (id, workerId) => {
+        if (calls++ === 0) throw new Error('connection lost');
+        return m.store.claim(id, workerId);
+      },
+    };
+    const executed: string[] = [];
+    const kit = createRunKit({ ...base, store, execute: untilAborted(m, executed) });
+    kit.runSoon('r1', 'read by the request');
+    const job = kit.run('r1');
+    await until(
+      async () => executed.length,
+      (n) => n === 1,
+      'the run to execute',
+      5000,
+      5,
+    );
+    expect(calls).toBe(2);
+    await kit.stop(1000);
+    await job;
+  });
+
+  it('a cancel the claimed row already carries aborts the run before it executes', async () => {
+    const m = memoryStore([{ ...queued('r1'), cancel: true }]);
+    const seen: boolean[] = [];
+    const kit = createRunKit({
+      ...base,
+      store: { ...m.store, cancelRequested: undefined, cancelledAtClaim: (run) => run.cancel },
+      execute: async (_run, signal) => void seen.push(signal.aborted),
+    });
+    await kit.run('r1');
+    expect(seen).toEqual([true]);
   });
 
   it('kits sharing a pool share the worker id and the stop', async () => {

@@ -12,13 +12,21 @@ import { createTicker } from './ticker.js';
  */
 
 /** Where a kit keeps its runs: what it needs of the domain's rows. */
-export interface RunKitStore<Run, Stale extends StaleRun = StaleRun> {
-  /** Takes a queued run for `workerId` by compare-and-set; answers it, or undefined when another worker took it first, or it ended or is gone. */
-  claim(id: string, workerId: string): Promise<Run | undefined>;
+export interface RunKitStore<Run, Stale extends StaleRun = StaleRun, Loaded = never> {
+  /**
+   * Takes a queued run for `workerId` by compare-and-set; answers it, or undefined when another worker took it first, or it ended or is gone.
+   * `loaded`: what the request that queued it already read (runSoon's), so the claim need not read it again.
+   */
+  claim(id: string, workerId: string, loaded?: Loaded): Promise<Run | undefined>;
   /** Tells that this process still runs these (it is not dead). */
   heartbeat(ids: string[]): Promise<void>;
   /** Of these running ids, the ones a user asked to cancel (through the database, from any process). */
   cancelRequested?(ids: string[]): Promise<string[]>;
+  /**
+   * Whether the claimed run was asked to cancel before its claim, read from the claimed row itself (saves
+   * asking cancelRequested once more; a cancel after the claim reaches the run through cancel() or the heartbeat).
+   */
+  cancelledAtClaim?(run: Run): boolean;
   /** Runs claimed by a worker that has not beaten since `olderThan` (its process died), and any other run the domain counts as stuck. */
   staleRuns(olderThan: Date): Promise<Stale[]>;
   /**
@@ -56,10 +64,10 @@ export const stoppedByServer = (signal: AbortSignal) => signal.reason instanceof
 
 export const HEARTBEAT_MS = 2000;
 
-export interface RunKitOptions<Run, Stale extends StaleRun> {
+export interface RunKitOptions<Run, Stale extends StaleRun, Loaded = never> {
   /** What a run is called in the log ("build"). */
   name: string;
-  store: RunKitStore<Run, Stale>;
+  store: RunKitStore<Run, Stale, Loaded>;
   /** Runs a claimed run to its end, its final state written. `signal` aborts on a cancel or a server stop (`stoppedByServer`). */
   execute(run: Run, signal: AbortSignal): Promise<void>;
   log: Pick<FastifyBaseLogger, 'warn' | 'error'>;
@@ -80,7 +88,7 @@ export interface RunKitOptions<Run, Stale extends StaleRun> {
   pool?: RunPool;
 }
 
-export function createRunKit<Run, Stale extends StaleRun = StaleRun>(o: RunKitOptions<Run, Stale>) {
+export function createRunKit<Run, Stale extends StaleRun = StaleRun, Loaded = never>(o: RunKitOptions<Run, Stale, Loaded>) {
   const { store, log, name } = o;
   const pool = o.pool ?? createRunPool();
   const own = new Set<string>();
@@ -115,15 +123,25 @@ export function createRunKit<Run, Stale extends StaleRun = StaleRun>(o: RunKitOp
     }
   }
 
-  async function claimAndExecute(id: string) {
-    const run = await store.claim(id, pool.workerId);
+  /** Runs runSoon started in this process, until their claim is known: whether this process took them. */
+  const startedHere = new Map<string, Promise<boolean>>();
+
+  async function claimAndExecute(id: string, loaded?: Loaded, onClaim?: (took: boolean) => void) {
+    let run: Run | undefined;
+    try {
+      run = await store.claim(id, pool.workerId, loaded);
+    } finally {
+      onClaim?.(run !== undefined);
+    }
     if (run === undefined) return;
     const abort = new AbortController();
     hold(id, abort);
     try {
       if (pool.stopping) abort.abort(new ServerStopped(o.interruptedReason));
       // a cancel asked for before the claim
-      else if (store.cancelRequested) {
+      else if (store.cancelledAtClaim) {
+        if (store.cancelledAtClaim(run)) abort.abort();
+      } else if (store.cancelRequested) {
         try {
           if ((await store.cancelRequested([id])).includes(id)) abort.abort();
         } catch (err) {
@@ -136,9 +154,7 @@ export function createRunKit<Run, Stale extends StaleRun = StaleRun>(o: RunKitOp
     }
   }
 
-  /** Claims and runs `id` here (the durable job's handler); does nothing when another worker took it. */
-  async function run(id: string) {
-    const work = claimAndExecute(id);
+  async function track(work: Promise<void>) {
     pool.works.add(work);
     try {
       await work;
@@ -148,13 +164,37 @@ export function createRunKit<Run, Stale extends StaleRun = StaleRun>(o: RunKitOp
   }
 
   /**
-   * Starts a just-queued run in this process when a slot is free, instead of at the next poll. The
-   * durable job stays the source of truth: whichever of the two claims it first runs it.
+   * Claims and runs `id` here (the durable job's handler); does nothing when another worker took it,
+   * nor when runSoon of this process took it (the job is then only the record a crash before that claim needed).
    */
-  function runSoon(id: string) {
+  async function run(id: string) {
+    const local = startedHere.get(id);
+    if (local && (await local)) return;
+    await track(claimAndExecute(id));
+  }
+
+  /**
+   * Starts a just-queued run in this process when a slot is free, instead of at the next poll, with
+   * what its request already read (`loaded`). The durable job stays the source of truth: whichever of
+   * the two claims it first runs it. Answers whether it starts here.
+   */
+  function runSoon(id: string, loaded?: Loaded): boolean {
     // once stopping, a queued run is left to its durable job: the next start runs it
-    if (pool.stopping || pool.works.size >= o.concurrency) return;
-    setImmediate(() => void run(id).catch((err) => log.error({ err, id }, `${name} failed to run`)));
+    if (pool.stopping || pool.works.size >= o.concurrency) return false;
+    let onClaim!: (took: boolean) => void;
+    startedHere.set(
+      id,
+      new Promise((resolve) => {
+        onClaim = resolve;
+      }),
+    );
+    setImmediate(
+      () =>
+        void track(claimAndExecute(id, loaded, onClaim))
+          .catch((err) => log.error({ err, id }, `${name} failed to run`))
+          .finally(() => startedHere.delete(id)),
+    );
+    return true;
   }
 
   /** Aborts a run of this process (a user's cancel; the domain also sets the row's flag for other workers). */

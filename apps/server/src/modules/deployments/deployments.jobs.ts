@@ -6,8 +6,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import { createLogSink } from '../../platform/log-sink.js';
 import { createMasker } from '../../platform/masking.js';
 import type { Realtime } from '../../platform/realtime.js';
-import type { StagesApi, StageRow } from '../stages/stages.port.js';
+import type { StagesApi, StageRow, StageResourceRow } from '../stages/stages.port.js';
 import type { DeploymentsStore, DeploymentRow, PlanRow } from './deployments.store.js';
+import type { QueuedDeployment } from './deployments.service.js';
 import type { StatusWriter, StatusWrites } from './status-events.js';
 import type { DeployedResource } from './deployments.tables.js';
 import { endLeftoverProcess } from './leftover-process.js';
@@ -118,9 +119,13 @@ export function createDeploymentsJobs(deps: {
     return { dir, template };
   }
 
-  /** Unpacks each resource's version and opens its sealed inputs. */
-  async function prepare(stage: StageRow, resources: DeployedResource[]): Promise<{ prepared: PreparedResource[]; secrets: string[] }> {
-    const rows = new Map((await stages.resourceRows(stage.id)).map((r) => [r.name, r]));
+  /** Unpacks each resource's version and opens its sealed inputs (`rows`: the environment's resources, read at the claim). */
+  async function prepare(
+    stage: StageRow,
+    resources: DeployedResource[],
+    resourceRows?: StageResourceRow[],
+  ): Promise<{ prepared: PreparedResource[]; secrets: string[] }> {
+    const rows = new Map((resourceRows ?? (await stages.resourceRows(stage.id))).map((r) => [r.name, r]));
     const secrets: string[] = [];
     const prepared: PreparedResource[] = [];
     for (const r of resources) {
@@ -182,26 +187,38 @@ export function createDeploymentsJobs(deps: {
     return { deployed, statusOf };
   }
 
-  /** Takes a queued deployment for this worker (compare-and-set: active and not started yet); the environment shows it running. */
-  async function claim(deploymentId: string, workerId: string) {
+  /** A queued deployment, its environment and resources, as a worker that did not queue it reads them. */
+  async function load(deploymentId: string): Promise<QueuedDeployment | undefined> {
     const row = await store.get(deploymentId);
-    if (!row || !row.active) return undefined;
+    if (!row || !row.active || row.startedAt) return undefined;
     const stage = await stages.rowById(row.stageId);
     if (!stage) return undefined;
-    const st = statusesFor(
-      row.kind,
-      (await stages.resourceRows(stage.id)).some((r) => r.isDeployed),
-    );
-    const claimed = await statuses.write(async (w) => {
-      if (!(await w.claim(row.id, { status: st.running, startedAt: new Date(), heartbeatAt: new Date(), workerId }))) return false;
-      if (row.kind !== 'UNDEPLOY_RESOURCE') await w.stage(stage.id, { status: st.running });
-      return true;
-    });
-    return claimed ? { row, stage, st } : undefined;
+    return { row, stage, resources: await stages.resourceRows(stage.id) };
   }
 
+  /**
+   * Takes a queued deployment for this worker (compare-and-set: active and not started yet); the environment
+   * shows it running. `loaded`: what the request that queued it read (a run this process starts at once).
+   */
+  async function claim(deploymentId: string, workerId: string, loaded?: QueuedDeployment) {
+    const queued = loaded ?? (await load(deploymentId));
+    if (!queued) return undefined;
+    const { row, stage, resources } = queued;
+    const st = statusesFor(
+      row.kind,
+      resources.some((r) => r.isDeployed),
+    );
+    const claimed = await statuses.write(async (w) => {
+      const taken = await w.claim(row.id, { status: st.running, startedAt: new Date(), heartbeatAt: new Date(), workerId });
+      if (taken && row.kind !== 'UNDEPLOY_RESOURCE') await w.stage(stage.id, { status: st.running });
+      return taken;
+    });
+    return claimed ? { row: claimed, stage, st, resources } : undefined;
+  }
+  type Claimed = NonNullable<Awaited<ReturnType<typeof claim>>>;
+
   /** Runs a claimed deployment with its engine, then writes how it ended. */
-  async function execute({ row, stage, st }: { row: DeploymentRow; stage: StageRow; st: ReturnType<typeof statusesFor> }, signal: AbortSignal) {
+  async function execute({ row, stage, st, resources }: Claimed, signal: AbortSignal) {
     let outcome: Outcome = 'COMPLETE';
     let error: string | null = null;
     let reported: EngineOutcome | undefined;
@@ -209,7 +226,7 @@ export function createDeploymentsJobs(deps: {
     const pids = pidRecorder((pid) => store.update(row.id, { processId: pid }));
     try {
       // independent: the cloud session (an STS call for AWS) while the versions are unpacked
-      const [credentials, { prepared, secrets }] = await Promise.all([deps.credentialsFor(stage), prepare(stage, row.resources)]);
+      const [credentials, { prepared, secrets }] = await Promise.all([deps.credentialsFor(stage), prepare(stage, row.resources, resources)]);
       sink = sinkFor(row.id, [...Object.values(credentials), ...secrets]);
       const engine = deps.engineFor(stage);
       const engineRun: EngineRun = {
@@ -382,7 +399,7 @@ export function createDeploymentsJobs(deps: {
    * ends failed with INTERRUPTED; a run still going after the wait is left to the next start's recovery,
    * which ends its terraform and fails it.
    */
-  const deploymentRuns = createRunKit({
+  const deploymentRuns = createRunKit<Claimed, DeploymentRow, QueuedDeployment>({
     ...common,
     name: 'deployment',
     staleReason: WORKER_STOPPED,
@@ -397,6 +414,7 @@ export function createDeploymentsJobs(deps: {
         for (const id of ids) if ((await store.get(id))?.cancelRequested) asked.push(id);
         return asked;
       },
+      cancelledAtClaim: (claimed) => claimed.row.cancelRequested,
       // running ones whose worker stopped beating, and queued ones no worker took for too long
       staleRuns: (olderThan) => store.stale(olderThan, new Date(Date.now() - QUEUED_TOO_LONG_MS)),
       // only recovery fails a run here (lateOnStop 'leave')
@@ -425,7 +443,8 @@ export function createDeploymentsJobs(deps: {
     run: deploymentRuns.run,
     runPlan: planRuns.run,
     /** Starts a just-queued run here when a slot is free; whichever of this and the pg-boss job claims it first runs it. */
-    runSoon: (kind: 'deployment' | 'plan', id: string) => (kind === 'plan' ? planRuns : deploymentRuns).runSoon(id),
+    runSoon: (queued: { kind: 'deployment'; id: string; loaded?: QueuedDeployment } | { kind: 'plan'; id: string }) =>
+      queued.kind === 'plan' ? planRuns.runSoon(queued.id) : deploymentRuns.runSoon(queued.id, queued.loaded),
     /** A user's cancel of a deployment this process runs. */
     cancel: deploymentRuns.cancel,
     /** Runs and plans whose worker died end FAILED with the reason. */

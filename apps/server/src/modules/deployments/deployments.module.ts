@@ -109,7 +109,7 @@ export const deploymentsModule = defineModule({
       engineFor,
       recover: () => runs.recover(),
       abortLocal: (id) => runs.cancel(id),
-      onQueued: runWorkers ? (kind, id) => runs.runSoon(kind, id) : undefined,
+      onQueued: runWorkers ? (queued) => runs.runSoon(queued) : undefined,
     });
     const runs = createDeploymentsJobs({
       store,

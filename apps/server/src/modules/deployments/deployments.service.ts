@@ -13,7 +13,7 @@ import {
 import { Conflict, NotFound, Validation } from '../../platform/errors.js';
 import type { Jobs } from '../../platform/jobs.js';
 import type { BillingService } from '../billing/billing.port.js';
-import type { StagesApi, StageRow } from '../stages/stages.port.js';
+import type { StagesApi, StageRow, StageResourceRow } from '../stages/stages.port.js';
 import type { DeploymentsStore, DeploymentRow, PlanRow } from './deployments.store.js';
 import type { DeployedResource } from './deployments.tables.js';
 import type { DeploymentEngine } from './engine.js';
@@ -22,6 +22,18 @@ import { deploymentEvent, type StatusWrites } from './status-events.js';
 export const DEPLOYMENT_QUEUE = 'deployments';
 export const PLAN_QUEUE = 'deployment-plans';
 const PLAN_RUNNING = 'A plan of this environment is being created; wait for it to finish';
+/**
+ * A deployment this process starts at once has its durable job held back this long: the job is then only
+ * the record that a crash before the local claim needs, and no worker polls for it in the meantime.
+ */
+export const LOCAL_START_JOB_DELAY_S = 10;
+
+/** What the request that queued a deployment already read, handed to the run this process starts (no second read). */
+export interface QueuedDeployment {
+  row: DeploymentRow;
+  stage: StageRow;
+  resources: StageResourceRow[];
+}
 
 /** What deployments need of components: a resource's version resolved (LATEST → the newest). */
 export interface ComponentVersions {
@@ -61,8 +73,11 @@ export function createDeploymentsService(deps: {
   jobs: Jobs;
   components: ComponentVersions;
   engineFor: (stage: StageRow) => DeploymentEngine;
-  /** Starts a queued job in this process when a slot is free (the durable job stays the source of truth). */
-  onQueued?: (kind: 'deployment' | 'plan', id: string) => void;
+  /**
+   * Starts a queued run in this process when a slot is free (the durable job stays the source of truth);
+   * answers whether it starts here.
+   */
+  onQueued?: (queued: { kind: 'deployment'; id: string; loaded: QueuedDeployment } | { kind: 'plan'; id: string }) => boolean;
   /** The interrupted-deployment recovery (deployments.jobs'). */
   recover: () => Promise<void>;
   /** Aborts a deployment this process runs (a user's cancel; other workers see the row's flag). */
@@ -70,11 +85,15 @@ export function createDeploymentsService(deps: {
 }) {
   const { store, stages, billing, jobs } = deps;
 
-  async function snapshot(projectId: string, stageId: string): Promise<DeployedResource[]> {
-    const rows = await stages.resourceRows(stageId);
+  /** The resources' versions as they are now (LATEST resolved), each component version looked up once. */
+  async function snapshot(projectId: string, rows: StageResourceRow[]): Promise<DeployedResource[]> {
+    const resolved = new Map<string, ReturnType<ComponentVersions['resolve']>>();
     return Promise.all(
       rows.map(async (r) => {
-        const v = await deps.components.resolve(projectId, r.componentId, r.componentVersion === RESOURCE_LATEST ? 'latest' : r.componentVersion);
+        const version = r.componentVersion === RESOURCE_LATEST ? 'latest' : r.componentVersion;
+        const key = `${r.componentId}:${version}`;
+        if (!resolved.has(key)) resolved.set(key, deps.components.resolve(projectId, r.componentId, version));
+        const v = await resolved.get(key)!;
         return { name: r.name, component: { id: r.componentId, name: v.componentName }, componentVersion: v.versionId, version: v.version };
       }),
     );
@@ -88,17 +107,18 @@ export function createDeploymentsService(deps: {
     return { rows, ms: rows.reduce((a, r) => a + Number(r.ms), 0) };
   }
 
-  /** The checks every deploy, plan and undeploy makes before anything is queued. */
+  /** The checks every deploy, plan and undeploy makes before anything is queued; answers the environment and its resources. */
   async function ready(projectId: string, stageId: string, what: 'deploy' | 'plan' | 'undeploy') {
     const stage = await stages.get(projectId, stageId);
     deps.engineFor(stage); // an engine Gantry cannot run answers 400 before anything is queued
     const missing = missingTargetAccount(stage);
     if (missing.length)
       throw new Validation('Please select the cloud account of this environment first', Object.fromEntries(missing.map((m) => [m, ['Required to deploy']])));
+    const resources = await stages.resourceRows(stageId);
     if (what !== 'undeploy') {
       const blocked = deployBlockedReason(stage.status);
       if (blocked) throw new Conflict(blocked.message);
-      if (!(await stages.resourceRows(stageId)).length) throw new Validation('Add a resource to the environment before deploying it');
+      if (!resources.length) throw new Validation('Add a resource to the environment before deploying it');
     }
     if (stage.iacTool === 'terraform' && what !== 'undeploy') {
       // Terraform runs on Gantry's workers, so its minutes are limited by the plan's build minutes. They are
@@ -108,11 +128,11 @@ export function createDeploymentsService(deps: {
       await billing.assertWithinLimit(projectId, 'buildMinutes', deploymentMinutes((await monthMinutes(projectId)).ms), 0);
     }
     if (await store.creatingPlan(stageId)) throw new Conflict(PLAN_RUNNING);
-    return stage;
+    return { stage, resources };
   }
 
   async function queue(
-    stage: StageRow,
+    { stage, resources }: { stage: StageRow; resources: StageResourceRow[] },
     userId: string | null,
     kind: DeploymentRow['kind'],
     extra: { planId?: string; resourceName?: string; resources: DeployedResource[] },
@@ -139,9 +159,9 @@ export function createDeploymentsService(deps: {
       w.written(row);
       await w.stage(stage.id, { status: stageStatus, lastDeploymentId: row.id });
     });
-    // a free local slot starts it now; the durable job is there for any worker, whichever claims first runs it
-    deps.onQueued?.('deployment', row.id);
-    await jobs.send(DEPLOYMENT_QUEUE, { deploymentId: row.id });
+    // a free local slot starts it now with what was read here; the durable job is there for any worker, whichever claims first runs it
+    const startedHere = deps.onQueued?.({ kind: 'deployment', id: row.id, loaded: { row, stage, resources } }) ?? false;
+    await jobs.send(DEPLOYMENT_QUEUE, { deploymentId: row.id }, startedHere ? { startAfter: LOCAL_START_JOB_DELAY_S } : undefined);
     return { deploymentId: row.id, status: stageStatus };
   }
 
@@ -155,23 +175,23 @@ export function createDeploymentsService(deps: {
   return {
     /** Quick Deploy: plan + apply in one job. */
     async deploy(projectId: string, stageId: string, userId: string | null) {
-      const stage = await ready(projectId, stageId, 'deploy');
-      return queue(stage, userId, 'DEPLOY', { resources: await snapshot(projectId, stageId) });
+      const checked = await ready(projectId, stageId, 'deploy');
+      return queue(checked, userId, 'DEPLOY', { resources: await snapshot(projectId, checked.resources) });
     },
 
     async undeploy(projectId: string, stageId: string, userId: string) {
-      const stage = await ready(projectId, stageId, 'undeploy');
-      if (stage.status === 'NOT_DEPLOYED' || stage.status === 'DELETE_COMPLETE') throw new Conflict('The environment is not deployed');
-      return queue(stage, userId, 'UNDEPLOY', { resources: await snapshot(projectId, stageId) });
+      const checked = await ready(projectId, stageId, 'undeploy');
+      if (checked.stage.status === 'NOT_DEPLOYED' || checked.stage.status === 'DELETE_COMPLETE') throw new Conflict('The environment is not deployed');
+      return queue(checked, userId, 'UNDEPLOY', { resources: await snapshot(projectId, checked.resources) });
     },
 
     async undeployResource(projectId: string, stageId: string, resourceName: string, userId: string) {
-      const stage = await ready(projectId, stageId, 'undeploy');
-      if (stage.iacTool !== 'terraform') throw new Conflict('Only Terraform resources can be undeployed one by one');
-      const resource = (await stages.resourceRows(stageId)).find((r) => r.name === resourceName);
+      const checked = await ready(projectId, stageId, 'undeploy');
+      if (checked.stage.iacTool !== 'terraform') throw new Conflict('Only Terraform resources can be undeployed one by one');
+      const resource = checked.resources.find((r) => r.name === resourceName);
       if (!resource) throw new NotFound('Resource not found');
       if (!resource.isDeployed) throw new Conflict('The resource is not deployed');
-      return queue(stage, userId, 'UNDEPLOY_RESOURCE', { resourceName, resources: await snapshot(projectId, stageId) });
+      return queue(checked, userId, 'UNDEPLOY_RESOURCE', { resourceName, resources: await snapshot(projectId, checked.resources) });
     },
 
     async cancel(projectId: string, stageId: string) {
@@ -183,16 +203,16 @@ export function createDeploymentsService(deps: {
     },
 
     async createPlan(projectId: string, stageId: string, userId: string) {
-      const stage = await ready(projectId, stageId, 'plan');
+      const { stage, resources } = await ready(projectId, stageId, 'plan');
       if (stage.iacTool !== 'terraform') throw new Validation('Plans are made for Terraform environments');
       if (await store.active(stageId)) throw new Conflict('A deployment of this environment is already running');
-      const plan = await store.insertPlan({ stageId, projectId, createdBy: userId, resources: await snapshot(projectId, stageId) });
+      const plan = await store.insertPlan({ stageId, projectId, createdBy: userId, resources: await snapshot(projectId, resources) });
       if (await store.active(stageId)) {
         await store.removePlan(plan.id);
         throw new Conflict('A deployment of this environment is already running');
       }
-      deps.onQueued?.('plan', plan.id);
-      await jobs.send(PLAN_QUEUE, { planId: plan.id });
+      const startedHere = deps.onQueued?.({ kind: 'plan', id: plan.id }) ?? false;
+      await jobs.send(PLAN_QUEUE, { planId: plan.id }, startedHere ? { startAfter: LOCAL_START_JOB_DELAY_S } : undefined);
       return { planId: plan.id };
     },
 
@@ -211,7 +231,7 @@ export function createDeploymentsService(deps: {
         throw new Conflict(plan.status === 'CREATING' ? 'The plan is still being created' : `The plan cannot be applied: it is ${plan.status.toLowerCase()}`);
       const stage = await stages.get(projectId, stageId);
       if (missingTargetAccount(stage).length) throw new Validation('Please select the cloud account of this environment first');
-      return queue(stage, userId, 'PLAN_APPLY', { planId, resources: plan.resources });
+      return queue({ stage, resources: await stages.resourceRows(stageId) }, userId, 'PLAN_APPLY', { planId, resources: plan.resources });
     },
 
     async history(projectId: string, stageId: string, q: { lastDeploymentId?: string; limit: number }) {

@@ -106,7 +106,7 @@ describe('stopping the deployments runner', () => {
   it('starts nothing new once stopping: a queued run stays with its durable job', async () => {
     const f = fixture();
     await f.runner.stop(1_000);
-    f.runner.runSoon('deployment', 'd1');
+    expect(f.runner.runSoon({ kind: 'deployment', id: 'd1' })).toBe(false);
     await new Promise((r) => setImmediate(r));
     expect(f.row().status).toBe('DEPLOY_QUEUED');
   });
