@@ -32,6 +32,8 @@ export const WORKER_STOPPED = 'The worker running this deployment stopped; the e
 export const INTERRUPTED =
   'Interrupted: the Gantry server stopped while this deployment ran; the environment was left as terraform last saved it. Deploy again.';
 export const PLAN_INTERRUPTED = 'Interrupted: the Gantry server stopped while this plan was created. Create the plan again.';
+/** Beside an unpacked version: its outputs (names and sensitivity), as its schema declares them. */
+const OUTPUTS_FILE = '.gantry-outputs.json';
 export const PLAN_WORKER_STOPPED = 'The worker creating this plan stopped. Create the plan again.';
 
 /** What a run needs to unpack a resource's component version and read its outputs. */
@@ -102,21 +104,33 @@ export function createDeploymentsJobs(deps: {
 
   /**
    * A version's files, unpacked once per environment and resource: versions never change, so a
-   * stable path lets the engine skip `terraform init` when nothing but values changed.
+   * stable path lets the engine skip `terraform init` when nothing but values changed. Its outputs
+   * are kept beside them for the same reason (the box sees the folder read-only).
    */
   async function unpack(stage: StageRow, r: DeployedResource) {
     const dir = path.join(deps.modulesRoot, stage.id, r.name, r.componentVersion);
+    const outputsFile = path.join(dir, OUTPUTS_FILE);
+    const outputsOf = () => deps.components.outputs(stage.projectId, r.component.id, r.componentVersion);
     if (!fs.existsSync(dir)) {
       const tmp = `${dir}.${crypto.randomBytes(4).toString('hex')}.tmp`;
-      const { template } = await deps.components.extract(stage.projectId, r.component.id, r.componentVersion, tmp);
+      const [{ template }, outputs] = await Promise.all([deps.components.extract(stage.projectId, r.component.id, r.componentVersion, tmp), outputsOf()]);
       fs.writeFileSync(path.join(tmp, '.gantry-template'), template ?? '');
+      fs.writeFileSync(path.join(tmp, OUTPUTS_FILE), JSON.stringify(outputs));
       await fs.promises.rename(tmp, dir).catch(async (err) => {
         await fs.promises.rm(tmp, { recursive: true, force: true });
         if (!fs.existsSync(dir)) throw err; // another run unpacked the same version first
       });
+    } else if (!fs.existsSync(outputsFile)) {
+      // unpacked by a Gantry that kept no outputs there
+      const tmp = `${outputsFile}.${crypto.randomBytes(4).toString('hex')}.tmp`;
+      fs.writeFileSync(tmp, JSON.stringify(await outputsOf()));
+      await fs.promises.rename(tmp, outputsFile);
     }
-    const template = fs.readFileSync(path.join(dir, '.gantry-template'), 'utf8') || null;
-    return { dir, template };
+    const [template, outputs] = await Promise.all([
+      fs.promises.readFile(path.join(dir, '.gantry-template'), 'utf8'),
+      fs.promises.readFile(outputsFile, 'utf8'),
+    ]);
+    return { dir, template: template || null, outputs: JSON.parse(outputs) as PreparedResource['outputs'] };
   }
 
   /** Unpacks each resource's version and opens its sealed inputs (`rows`: the environment's resources, read at the claim). */
@@ -127,29 +141,30 @@ export function createDeploymentsJobs(deps: {
   ): Promise<{ prepared: PreparedResource[]; secrets: string[] }> {
     const rows = new Map((resourceRows ?? (await stages.resourceRows(stage.id))).map((r) => [r.name, r]));
     const secrets: string[] = [];
-    const prepared: PreparedResource[] = [];
-    for (const r of resources) {
-      const row = rows.get(r.name);
-      if (!row) throw new Error(`The resource ${r.name} was removed from the environment`);
-      const { dir, template } = await unpack(stage, r);
-      const inputs = row.configurations.map((c) => {
-        if (!c.sensitive || c.reference) return { key: c.key, value: c.value, reference: c.reference, sensitive: false };
-        const value = stages.openSecret(String(c.value));
-        secrets.push(value);
-        return { key: c.key, value, reference: false, sensitive: true };
-      });
-      prepared.push({
-        name: r.name,
-        componentId: r.component.id,
-        componentName: r.component.name,
-        versionId: r.componentVersion,
-        version: r.version,
-        dir,
-        template,
-        inputs,
-        outputs: await deps.components.outputs(stage.projectId, r.component.id, r.componentVersion),
-      });
-    }
+    const prepared = await Promise.all(
+      resources.map(async (r): Promise<PreparedResource> => {
+        const row = rows.get(r.name);
+        if (!row) throw new Error(`The resource ${r.name} was removed from the environment`);
+        const inputs = row.configurations.map((c) => {
+          if (!c.sensitive || c.reference) return { key: c.key, value: c.value, reference: c.reference, sensitive: false };
+          const value = stages.openSecret(String(c.value));
+          secrets.push(value);
+          return { key: c.key, value, reference: false, sensitive: true };
+        });
+        const { dir, template, outputs } = await unpack(stage, r);
+        return {
+          name: r.name,
+          componentId: r.component.id,
+          componentName: r.component.name,
+          versionId: r.componentVersion,
+          version: r.version,
+          dir,
+          template,
+          inputs,
+          outputs,
+        };
+      }),
+    );
     return { prepared, secrets };
   }
 
