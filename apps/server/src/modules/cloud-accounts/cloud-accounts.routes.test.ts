@@ -1,4 +1,4 @@
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { cloudAccountMessages, SENSITIVE_PLACEHOLDER } from '@gantry/contracts';
 import { registerUser, bearer, createProject, addMember } from '../../../test/helpers.js';
@@ -182,6 +182,29 @@ describe('AWS accounts', () => {
     });
     expect(t.fake.calls.at(-1)!.input).toMatchObject({ roleArn: ROLE, externalId: 'ext-rotated', durationSeconds: 3600 });
     await expect(t.service.credentialsFor(otherProjectId, 'aws', '999988887777')).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("reuses a deployment's session for the next ones in its first quarter hour, and assumes the role again for an edited account", async () => {
+    const assumed = () => t.fake.calls.filter((c) => c.provider === 'aws').length;
+    const before = assumed();
+    const first = await t.service.credentialsFor(projectId, 'aws', '111122223333');
+    expect(await t.service.credentialsFor(projectId, 'aws', '111122223333')).toEqual(first);
+    expect(assumed()).toBe(before); // the session of the test above, 45 minutes and more left
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 16 * 60_000); // under 45 minutes left: a fresh one
+      await t.service.credentialsFor(projectId, 'aws', '111122223333');
+      expect(assumed()).toBe(before + 1);
+      await t.service.credentialsFor(projectId, 'aws', '111122223333');
+      expect(assumed()).toBe(before + 1);
+    } finally {
+      vi.useRealTimers();
+    }
+    const edited = await call('PUT', `${base()}/111122223333`, owner.idToken, { accountName: 'Prod', iamRole: ROLE, externalId: 'ext-rotated' });
+    expect(edited.statusCode).toBe(200);
+    const verified = assumed();
+    await t.service.credentialsFor(projectId, 'aws', '111122223333');
+    expect(assumed()).toBe(verified + 1);
   });
 
   it('refuses removal while an environment uses the account, then removes it', async () => {
