@@ -178,22 +178,25 @@ export function createDeploymentsJobs(deps: {
     });
   }
 
-  /** What the engine finds deployed after a run, and each resource's status from it (written in finish's transaction). */
-  async function resourceStatuses(stage: StageRow, row: DeploymentRow, outcome: Outcome) {
+  /**
+   * What is deployed after a run (as the engine told when it saved its state, else as it finds it now), and
+   * each resource's status from it and its status before (written in finish's transaction).
+   */
+  async function resourceStatuses(stage: StageRow, row: DeploymentRow, outcome: Outcome, saved?: string[]) {
     const deployed = new Set(
-      await deps
-        .engineFor(stage)
-        .deployedResources(stage)
-        .catch(() => [] as string[]),
+      saved ??
+        (await deps
+          .engineFor(stage)
+          .deployedResources(stage)
+          .catch(() => [] as string[])),
     );
     const undeploying = row.kind === 'UNDEPLOY' || row.kind === 'UNDEPLOY_RESOURCE';
     const touched = (name: string) => row.kind !== 'UNDEPLOY_RESOURCE' || name === row.resourceName;
-    const previous = new Map((await stages.resourceRows(stage.id)).map((r) => [r.name, r.status]));
-    const statusOf = (name: string, isDeployed: boolean) => {
-      if (!touched(name)) return isDeployed ? (previous.get(name) ?? 'CREATE_COMPLETE') : 'NOT_DEPLOYED';
+    const statusOf = (name: string, isDeployed: boolean, previous: string) => {
+      if (!touched(name)) return isDeployed ? previous : 'NOT_DEPLOYED';
       if (isDeployed)
         return outcome === 'COMPLETE' || !undeploying
-          ? previous.get(name) === 'NOT_DEPLOYED' || previous.get(name) === 'DELETE_COMPLETE'
+          ? previous === 'NOT_DEPLOYED' || previous === 'DELETE_COMPLETE'
             ? 'CREATE_COMPLETE'
             : 'UPDATE_COMPLETE'
           : 'DELETE_FAILED';
@@ -237,6 +240,7 @@ export function createDeploymentsJobs(deps: {
     let outcome: Outcome = 'COMPLETE';
     let error: string | null = null;
     let reported: EngineOutcome | undefined;
+    let saved: string[] | undefined;
     let sink = sinkFor(row.id, []);
     const pids = pidRecorder((pid) => store.update(row.id, { processId: pid }));
     try {
@@ -251,6 +255,9 @@ export function createDeploymentsJobs(deps: {
         log: sink.line,
         signal,
         onProcess: pids.onProcess,
+        onStateSaved: (deployed) => {
+          saved = deployed;
+        },
         onStatus: (status) =>
           statuses.write(async (w) => {
             await w.deployment(row.id, { status });
@@ -278,10 +285,17 @@ export function createDeploymentsJobs(deps: {
       await pids.settled();
       await sink.flush();
     }
-    await finish(stage, { ...row, status: st.running }, outcome, error, reported);
+    await finish(stage, { ...row, status: st.running }, outcome, error, reported, saved);
   }
 
-  async function finish(stage: StageRow, row: DeploymentRow, outcome: Outcome, error: string | null, reported?: { status: string; logs?: ErrorLogs }) {
+  async function finish(
+    stage: StageRow,
+    row: DeploymentRow,
+    outcome: Outcome,
+    error: string | null,
+    reported?: { status: string; logs?: ErrorLogs },
+    saved?: string[],
+  ) {
     const st =
       endsOf(row.status) ??
       statusesFor(
@@ -289,22 +303,26 @@ export function createDeploymentsJobs(deps: {
         (await stages.resourceRows(stage.id)).some((r) => r.isDeployed),
       );
     const status = reported?.status ?? (outcome === 'COMPLETE' ? st.done : st.failed);
-    const { deployed, statusOf } = await resourceStatuses(stage, row, outcome);
+    const { deployed, statusOf } = await resourceStatuses(stage, row, outcome, saved);
     // one transaction: the resources, the plans, the environment and the run end together (the environment
     // is free for the next run only with everything else written)
     const expired = await statuses.write(async (w: StatusWriter) => {
-      await w.resources(stage.id, deployed, statusOf);
+      await w.resources(
+        stage.id,
+        deployed,
+        statusOf,
+        row.kind === 'UNDEPLOY_RESOURCE'
+          ? // the environment stays deployed while other resources are; it is DELETE_COMPLETE once none is
+            !deployed.size && outcome === 'COMPLETE'
+            ? { status: 'DELETE_COMPLETE' }
+            : {}
+          : {
+              status,
+              ...(outcome === 'COMPLETE' && row.kind !== 'UNDEPLOY' ? { currentDeploymentId: row.id, lastDeployed: new Date() } : {}),
+            },
+      );
       // Any run may have changed the state: stored plans no longer describe it.
       const plans = await w.expirePlans(stage.id);
-      if (row.kind === 'UNDEPLOY_RESOURCE') {
-        // the environment stays deployed while other resources are; it is DELETE_COMPLETE once none is
-        if (!deployed.size && outcome === 'COMPLETE') await w.stage(stage.id, { status: 'DELETE_COMPLETE' });
-      } else {
-        await w.stage(stage.id, {
-          status,
-          ...(outcome === 'COMPLETE' && row.kind !== 'UNDEPLOY' ? { currentDeploymentId: row.id, lastDeployed: new Date() } : {}),
-        });
-      }
       await w.deployment(row.id, { status, error, active: false, processId: null, finishedAt: new Date(), ...(reported?.logs ? { logs: reported.logs } : {}) });
       return plans;
     });

@@ -26,6 +26,8 @@ export interface EngineRun {
   onStatus?: (status: string) => Promise<void>;
   /** The pid (= process group) of a local engine process while it runs, null when it ended (recovery ends it if its worker died). */
   onProcess?: (pid: number | null) => void;
+  /** The resources that have cloud objects per the state the engine has just saved (Terraform: after each run, failed or not). */
+  onStateSaved?: (deployed: string[]) => void;
 }
 
 import type { ErrorLogs } from './deployments.tables.js';

@@ -53,8 +53,16 @@ export interface StatusWriter {
   written(row: DeploymentRow): void;
   /** The environment's status and deployment pointers. */
   stage(stageId: string, values: StageValues): Promise<void>;
-  /** Which resources have cloud objects after a run, with their statuses (told with the environment's row). */
-  resources(stageId: string, deployed: Set<string>, statusOf: (name: string, isDeployed: boolean) => string): Promise<void>;
+  /**
+   * Which resources have cloud objects after a run, with their statuses (from their status before), and the
+   * environment's own values written with them (told together as the environment's row).
+   */
+  resources(
+    stageId: string,
+    deployed: Set<string>,
+    statusOf: (name: string, isDeployed: boolean, previous: string) => string,
+    stage?: StageValues,
+  ): Promise<void>;
   /** A plan's status. */
   plan(id: string, values: Partial<PlanRow>): Promise<void>;
   /** Plans made before a run changed the state: EXPIRED; answers them (their files go after the commit). */
@@ -100,10 +108,9 @@ export function createStatusWrites(deps: {
         const s = await stages.setDeploymentState(stageId, values, tx);
         if (s) stageWritten(s.projectId, stageEvent(s));
       },
-      async resources(stageId, deployed, statusOf) {
+      async resources(stageId, deployed, statusOf, stage = {}) {
         const rows = await stages.setResourcesDeployed(stageId, deployed, statusOf, tx);
-        // the environment's own row is written in the same step (stage()); its pointers come with it
-        const s = await stages.setDeploymentState(stageId, {}, tx);
+        const s = await stages.setDeploymentState(stageId, stage, tx);
         if (s) stageWritten(s.projectId, { ...stageEvent(s), resources: rows.map((r) => ({ name: r.name, status: r.status, isDeployed: r.isDeployed })) });
       },
       async plan(id, values) {

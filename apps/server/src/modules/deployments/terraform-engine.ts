@@ -77,12 +77,23 @@ export function createTerraformEngine(
     return legacy;
   }
 
-  /** Seals what the last run left in the work dir into the database, and removes every plain copy. */
-  async function sealState(stageId: string) {
+  /** Seals what the last run left in the work dir into the database, and removes every plain copy; answers the state sealed. */
+  async function sealState(stageId: string): Promise<string | undefined> {
     const file = stateFile(stageId);
     const st = fs.lstatSync(file, { throwIfNoEntry: false });
-    if (st?.isFile()) await o.states.put(stageId, o.secrets.seal(readFileInside(workDir(stageId), file).toString('utf8')));
+    const text = st?.isFile() ? readFileInside(workDir(stageId), file).toString('utf8') : undefined;
+    if (text !== undefined) await o.states.put(stageId, o.secrets.seal(text));
     for (const f of [file, `${file}.backup`]) await fs.promises.rm(f, { force: true });
+    return text;
+  }
+
+  /** The resources deployed per a state's text (a state that does not parse tells nothing). */
+  function deployedIn(text: string): string[] | undefined {
+    try {
+      return resourceNames(deployedModules(JSON.parse(text) as StateDocument));
+    } catch {
+      return undefined;
+    }
   }
 
   function runner(
@@ -160,7 +171,9 @@ export function createTerraformEngine(
       }
       return await fn(r);
     } finally {
-      await sealState(run.stage.id);
+      const sealed = await sealState(run.stage.id);
+      const deployed = sealed === undefined ? undefined : deployedIn(sealed);
+      if (deployed) run.onStateSaved?.(deployed);
     }
   }
 

@@ -323,14 +323,21 @@ export function createStagesService(deps: {
     /** A deployment moved the environment on: its status and deployment pointers; answers the row as written. */
     setDeploymentState: (stageId: string, values: { status?: string; lastDeploymentId?: string; currentDeploymentId?: string; lastDeployed?: Date }, tx?: Tx) =>
       store.updateById(stageId, values, tx),
-    /** After a run: which resources have cloud objects now; answers the rows as written. */
-    async setResourcesDeployed(stageId: string, deployed: Set<string>, statusOf: (name: string, isDeployed: boolean) => string, tx?: Tx) {
-      const written: ResourceRow[] = [];
-      for (const r of await store.resources(stageId, tx)) {
+    /** After a run: which resources have cloud objects now, each status from its one before; answers the rows as written. */
+    async setResourcesDeployed(stageId: string, deployed: Set<string>, statusOf: (name: string, isDeployed: boolean, previous: string) => string, tx?: Tx) {
+      const rows = await store.resources(stageId, tx);
+      // one update per distinct outcome (usually one for all)
+      const groups = new Map<string, { values: { isDeployed: boolean; status: string }; ids: string[] }>();
+      for (const r of rows) {
         const isDeployed = deployed.has(r.name);
-        written.push(await store.updateResource(r.id, { isDeployed, status: statusOf(r.name, isDeployed) }, tx));
+        const values = { isDeployed, status: statusOf(r.name, isDeployed, r.status) };
+        const key = JSON.stringify(values);
+        const group = groups.get(key) ?? groups.set(key, { values, ids: [] }).get(key)!;
+        group.ids.push(r.id);
       }
-      return written;
+      const written = new Map<string, ResourceRow>();
+      for (const g of groups.values()) for (const r of await store.updateResources(g.ids, g.values, tx)) written.set(r.id, r);
+      return rows.map((r) => written.get(r.id)!);
     },
     /** Opens a sealed sensitive input value for a deployment run. */
     openSecret: (sealed: string) => secrets.open(sealed),
