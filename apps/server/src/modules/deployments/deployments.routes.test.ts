@@ -16,6 +16,7 @@ import {
   until,
   acceptingCloudVerifier,
 } from '../../../test/helpers.js';
+import { createDeploymentsStore } from './deployments.store.js';
 
 /**
  * Deployments on the real terraform CLI (vendor components of `terraform_data` only: nothing is
@@ -352,9 +353,14 @@ describe('deployment rules checked before anything runs (a Starter project: no d
   let starterStage: string;
   const sql = (q: string) => t.app.services.database.executeSql(q);
   const s = (url: string) => `/stages/${starterStage}${url}`;
-  const fakeRun = (minutes: number, at = 'now()') =>
-    sql(`insert into deployments (stage_id, project_id, kind, status, active, created_at, started_at, finished_at)
-         values ('${starterStage}', '${starter}', 'DEPLOY', 'UPDATE_COMPLETE', false, ${at}, ${at} - interval '${minutes} minutes', ${at})`);
+  // a run that ended at `at` after `minutes`, its end written as a run's end is (the minutes counter with it)
+  const fakeRun = async (minutes: number, at = 'now()') => {
+    const { rows } = await sql(`insert into deployments (stage_id, project_id, kind, status, active, created_at, started_at)
+         values ('${starterStage}', '${starter}', 'DEPLOY', 'UPDATE_COMPLETE', false, ${at}, date_trunc('milliseconds', ${at}) - interval '${minutes} minutes')
+         returning id, date_trunc('milliseconds', ${at}) as "endedAt"`);
+    const { id, endedAt } = rows[0] as { id: string; endedAt: string | Date };
+    await createDeploymentsStore(t.app.services.database.db).setStatus(id, { finishedAt: new Date(endedAt) });
+  };
 
   beforeAll(async () => {
     starter = await createProject(t, owner.idToken, 'Starter');
@@ -435,5 +441,23 @@ describe('deployment rules checked before anything runs (a Starter project: no d
     const refused = await call('POST', s('/deploy'), owner.idToken, undefined, starter);
     expect([refused.statusCode, refused.json().message]).toEqual([402, 'Your plan allows 500 build minutes. Upgrade your plan to get more.']);
     expect((await call('POST', s('/plans'), owner.idToken, undefined, starter)).statusCode).toBe(402);
+  });
+
+  it('keeps the minutes the plan check reads as a running counter equal to the report, a second end of a run adding nothing', async () => {
+    const store = createDeploymentsStore(t.app.services.database.db);
+    const report = async () =>
+      (await t.app.inject({ method: 'GET', url: `/ms-elasticsearch/projects/${starter}/deployment-time`, headers: bearer(owner.idToken) })).json()
+        .deploymentTime;
+    expect(await store.usedMs(starter)).toBe(await report());
+    const { rows } = await sql(`insert into deployments (stage_id, project_id, kind, status, active, started_at)
+         values ('${starterStage}', '${starter}', 'DEPLOY', 'UPDATE_IN_PROGRESS', false, date_trunc('milliseconds', now()) - interval '2 minutes') returning id`);
+    const id = (rows[0] as { id: string }).id;
+    const before = await store.usedMs(starter);
+    await store.setStatus(id, { status: 'UPDATE_COMPLETE', finishedAt: new Date() });
+    const after = await store.usedMs(starter);
+    expect(Math.abs(after - before - 2 * 60_000)).toBeLessThan(5_000);
+    expect(after).toBe(await report());
+    await store.setStatus(id, { status: 'UPDATE_FAILED', finishedAt: new Date(Date.now() + 60_000) });
+    expect(await store.usedMs(starter)).toBe(after);
   });
 });

@@ -125,7 +125,7 @@ export function createDeploymentsService(deps: {
       // counted on their own (this month's deployment time, spec "Deployment time") against that limit,
       // not added to the builds' minutes: a project's builds and deployments each get the plan's budget.
       // CloudFormation runs in AWS and costs no worker time.
-      await billing.assertWithinLimit(projectId, 'buildMinutes', deploymentMinutes((await monthMinutes(projectId)).ms), 0);
+      await billing.assertWithinLimit(projectId, 'buildMinutes', deploymentMinutes(await store.usedMs(projectId)), 0);
     }
     if (await store.creatingPlan(stageId)) throw new Conflict(PLAN_RUNNING);
     return { stage, resources };

@@ -1,9 +1,12 @@
 import { and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../platform/db.js';
-import { deployments, deploymentLogs, deploymentPlans, removedStageDeployments, terraformStates } from './deployments.tables.js';
+import { deployments, deploymentLogs, deploymentMinutes, deploymentPlans, removedStageDeployments, terraformStates } from './deployments.tables.js';
 
 export type DeploymentRow = typeof deployments.$inferSelect;
 export type PlanRow = typeof deploymentPlans.$inferSelect;
+
+/** The first instant of the UTC month of a date: the key of the minutes counter. */
+const monthOf = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1));
 
 const isUniqueViolation = (err: unknown) => {
   const e = err as { code?: string; cause?: { code?: string } };
@@ -95,9 +98,34 @@ export function createDeploymentsStore(db: Db) {
     remove: (id: string) => db.delete(deployments).where(eq(deployments.id, id)),
     /** Bookkeeping of a run (heartbeat, pid, cancel flag); its status is written through status-events. */
     update: (id: string, values: Partial<typeof deployments.$inferInsert>) => db.update(deployments).set(values).where(eq(deployments.id, id)),
-    /** A status write: answers the row as written. */
-    setStatus: async (id: string, values: Partial<typeof deployments.$inferInsert>, tx: Tx = db) =>
-      (await tx.update(deployments).set(values).where(eq(deployments.id, id)).returning())[0],
+    /**
+     * A status write: answers the row as written. The write of a run's end (finishedAt) adds its time to the
+     * project's minutes of that month, once: only while the row has no end yet (locked, so two ends never both count).
+     */
+    async setStatus(id: string, values: Partial<typeof deployments.$inferInsert>, tx: Tx = db) {
+      if (values.finishedAt) {
+        const end = values.finishedAt.toISOString();
+        await tx.execute(sql`
+          insert into ${deploymentMinutes} (project_id, month, ms)
+          select ${deployments.projectId}, ${monthOf(values.finishedAt).toISOString()}::timestamptz,
+                 greatest(0, round(extract(epoch from (${end}::timestamptz - ${deployments.startedAt})) * 1000))::bigint
+          from ${deployments}
+          where ${deployments.id} = ${id} and ${deployments.finishedAt} is null and ${deployments.startedAt} is not null
+          for update
+          on conflict (project_id, month) do update set ms = ${deploymentMinutes}.ms + excluded.ms`);
+      }
+      return (await tx.update(deployments).set(values).where(eq(deployments.id, id)).returning())[0];
+    },
+    /** Deployment time (ms) of the project's runs that ended in the month of `at`, from the running counter. */
+    usedMs: async (projectId: string, at = new Date()) =>
+      Number(
+        (
+          await db
+            .select({ ms: deploymentMinutes.ms })
+            .from(deploymentMinutes)
+            .where(and(eq(deploymentMinutes.projectId, projectId), eq(deploymentMinutes.month, monthOf(at))))
+        )[0]?.ms ?? 0,
+      ),
     /** Takes a queued deployment for this worker; undefined when another took it first (or it ended). */
     claim: async (id: string, values: Partial<typeof deployments.$inferInsert>, tx: Tx = db) =>
       (

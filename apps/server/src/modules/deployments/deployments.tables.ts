@@ -1,4 +1,4 @@
-import { pgTable, uuid, text, timestamp, jsonb, integer, boolean, index, uniqueIndex, primaryKey } from 'drizzle-orm/pg-core';
+import { pgTable, uuid, text, timestamp, jsonb, integer, boolean, index, uniqueIndex, primaryKey, bigint } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { stages } from '../stages/stages.tables.js';
 import { projects } from '../projects/projects.tables.js';
@@ -126,4 +126,21 @@ export const removedStageDeployments = pgTable(
     at: timestamp('at', { withTimezone: true }).notNull(),
   },
   (t) => [index('removed_stage_deployments_project_at_idx').on(t.projectId, t.at)],
+);
+
+/**
+ * Deployment time per project and month (UTC month of the run's end, as the plan check counts it), in ms:
+ * added to in the transaction that writes a deployment's end, so the check at deploy reads one row
+ * instead of summing the project's deployments.
+ */
+export const deploymentMinutes = pgTable(
+  'deployment_minutes',
+  {
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    month: timestamp('month', { withTimezone: true }).notNull(),
+    ms: bigint('ms', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.month] })],
 );
