@@ -327,6 +327,9 @@ export function createDeploymentsJobs(deps: {
       return plans;
     });
     for (const p of expired) if (p.planFile) await fs.promises.rm(p.planFile, { force: true }).catch(() => undefined);
+    // the events just told leave before the notifications' queries start: a socket sends the second frame of a
+    // write once the first one's callback ran, and PGlite's queries run on this thread without yielding to it
+    await new Promise((resolve) => setImmediate(resolve));
     await deps
       .onFinished?.({ row, stage, status, succeeded: outcome === 'COMPLETE' })
       .catch((err) => deps.log.error({ err, deploymentId: row.id }, 'could not tell that a deployment ended'));
