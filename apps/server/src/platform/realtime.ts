@@ -9,6 +9,13 @@ import type { MembershipLookup } from './auth.js';
 export const REALTIME_PATH = '/ms-realtime/websockets/';
 export const projectRoom = (projectId: string) => `project:${projectId}`;
 
+/**
+ * Resolves after a turn of the event loop. Awaited after emitting events and before slower work (a run's
+ * notifications): a socket sends the next frame of a write only once the previous one's callback ran, and
+ * PGlite's queries run on this thread without yielding, so the events just emitted leave first.
+ */
+export const eventsLeave = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 type Ack = (answer: { ok: boolean; message?: string }) => void;
 /** A module's answer to a client event: it may join the socket to rooms and emit a backlog. */
 export type RealtimeHandler = (ctx: { userId: string; socket: Socket }, payload: unknown) => Promise<{ ok: boolean; message?: string }>;

@@ -11,7 +11,7 @@ import {
 } from '@gantry/contracts';
 import type { Sandbox } from '../../integrations/executor/sandbox.js';
 import { removeTree } from '../../integrations/executor/workspace-files.js';
-import type { Realtime } from '../../platform/realtime.js';
+import { eventsLeave, type Realtime } from '../../platform/realtime.js';
 import type { ArtifactStore } from '../../platform/artifacts.js';
 import { AbortedError } from '../../integrations/executor/local-executor.js';
 import type { PipelinesService } from '../pipelines/pipelines.service.js';
@@ -66,9 +66,7 @@ export function createBuildsJobs(deps: {
 
   async function ended(done: BuildRow) {
     builds.publishStatus(done);
-    // what follows (notifications, a few queries: on PGlite they run on this thread) waits for a turn of the
-    // event loop, so the sockets and requests waiting on this process hear of the end first
-    await new Promise((resolve) => setImmediate(resolve));
+    await eventsLeave();
     await deps.onFinished?.(done).catch((err) => deps.log.warn({ err, buildId: done.id }, 'could not tell about a finished build'));
   }
 

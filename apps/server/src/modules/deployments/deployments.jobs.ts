@@ -5,7 +5,7 @@ import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { createLogSink } from '../../platform/log-sink.js';
 import { createMasker } from '../../platform/masking.js';
-import type { Realtime } from '../../platform/realtime.js';
+import { eventsLeave, type Realtime } from '../../platform/realtime.js';
 import type { StagesApi, StageRow, StageResourceRow } from '../stages/stages.port.js';
 import type { DeploymentsStore, DeploymentRow, PlanRow } from './deployments.store.js';
 import type { QueuedDeployment } from './deployments.service.js';
@@ -327,9 +327,7 @@ export function createDeploymentsJobs(deps: {
       return plans;
     });
     for (const p of expired) if (p.planFile) await fs.promises.rm(p.planFile, { force: true }).catch(() => undefined);
-    // the events just told leave before the notifications' queries start: a socket sends the second frame of a
-    // write once the first one's callback ran, and PGlite's queries run on this thread without yielding to it
-    await new Promise((resolve) => setImmediate(resolve));
+    await eventsLeave();
     await deps
       .onFinished?.({ row, stage, status, succeeded: outcome === 'COMPLETE' })
       .catch((err) => deps.log.error({ err, deploymentId: row.id }, 'could not tell that a deployment ended'));
