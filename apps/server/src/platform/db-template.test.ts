@@ -4,7 +4,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from './db.js';
-import { ensureTemplate, findTemplate, migrationsFolder, seedDataDir, type DbTemplate } from './db-template.js';
+import { ensureTemplate, findTemplate, migrationsFolder, seedDataDir, templateBlob, type DbTemplate } from './db-template.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-db-template-'));
 const root = path.join(tmp, 'templates');
@@ -104,5 +104,51 @@ describe('the database template', () => {
     fs.writeFileSync(path.join(used, 'a-file'), '');
     expect(seedDataDir(used, () => template)).toBe(false);
     expect(fs.readdirSync(used)).toEqual(['a-file']);
+  });
+
+  it('holds the data dir in one form only, a gzipped tar, and a process unzips it once for its in-memory databases', () => {
+    const template = findTemplate({ root })!;
+    expect(fs.readdirSync(template.dir).sort()).toEqual(['meta.json', 'pgdata.tar.gz']);
+    expect(fs.statSync(template.tarGz).size).toBeLessThan(20 * 1024 * 1024);
+    expect(templateBlob(template)).toBe(templateBlob(template));
+  });
+
+  it('a fresh data dir is written from the tar beside it and renamed into place', () => {
+    const dir = path.join(tmp, 'seeded');
+    fs.mkdirSync(dir);
+    expect(seedDataDir(dir, () => findTemplate({ root }))).toBe(true);
+    expect(fs.readFileSync(path.join(dir, 'PG_VERSION'), 'utf8').trim()).toMatch(/^\d+$/);
+    expect(fs.readdirSync(path.join(dir, 'base')).length).toBeGreaterThan(0);
+    expect(fs.readdirSync(tmp).filter((n) => n.includes('.seeding-'))).toEqual([]);
+  });
+
+  it('a damaged template leaves a new data dir empty (PGlite makes it) and nothing half-written beside it', () => {
+    const template = findTemplate({ root })!;
+    const damagedRoot = path.join(tmp, 'damaged');
+    fs.cpSync(template.dir, path.join(damagedRoot, 'cut'), { recursive: true });
+    const cut = path.join(damagedRoot, 'cut/pgdata.tar.gz');
+    const gz = fs.readFileSync(cut);
+    fs.writeFileSync(cut, gz.subarray(0, gz.length / 2));
+    const damaged = findTemplate({ root: damagedRoot })!;
+    expect(damaged.dir).toBe(path.join(damagedRoot, 'cut'));
+
+    const dir = path.join(tmp, 'from-damaged');
+    fs.mkdirSync(dir);
+    expect(seedDataDir(dir, () => damaged)).toBe(false);
+    expect(fs.readdirSync(dir)).toEqual([]);
+    expect(fs.readdirSync(tmp).filter((n) => n.includes('.seeding-'))).toEqual([]);
+    expect(templateBlob(damaged)).toBeUndefined();
+  });
+
+  it('a template of the earlier layout (a pgdata/ dir and an uncompressed tar) is not taken for one, and is removed by the next build', async () => {
+    const layoutRoot = path.join(tmp, 'earlier-layout');
+    const template = findTemplate({ root })!;
+    const earlier = path.join(layoutRoot, 'c7c63391c2d0cff7');
+    fs.mkdirSync(path.join(earlier, 'pgdata'), { recursive: true });
+    fs.copyFileSync(path.join(template.dir, 'meta.json'), path.join(earlier, 'meta.json'));
+    fs.writeFileSync(path.join(earlier, 'pgdata.tar'), '');
+    expect(findTemplate({ root: layoutRoot })).toBeUndefined();
+    const built = await ensureTemplate({ root: layoutRoot });
+    expect(fs.readdirSync(layoutRoot)).toEqual([path.basename(built.dir)]);
   });
 });

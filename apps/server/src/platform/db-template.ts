@@ -5,15 +5,19 @@
  * wrong. One is used only if its PGlite version is this one and the migrations it holds are the first
  * ones of the current list (same hashes); otherwise the database is made from scratch as before.
  *
- * Kept in apps/server/.db-template/<key>/ (never committed): pgdata/ (copied to a new data dir) and
- * pgdata.tar (loaded into memory), with meta.json. Built by `npm start`'s build step and the test set-up.
+ * Kept in apps/server/.db-template/<key>/ (never committed): the data dir as one gzipped tar (PGlite's
+ * own dump, ~5 MB; the data dir itself is ~40 MB, mostly empty pages), with meta.json. Built by
+ * `npm start`'s build step and the test set-up. A process unpacks it once: PGlite loads the tar into
+ * an in-memory database, and a new data dir is written from it (data-dir-tar.ts).
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
+import { extractTar } from './data-dir-tar.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const migrationsFolder = path.resolve(here, '../../migrations');
@@ -28,11 +32,13 @@ interface Meta {
 export interface DbTemplate {
   dir: string;
   meta: Meta;
-  /** The data dir to copy. */
-  pgdata: string;
-  /** The same data dir as one uncompressed tar (PGlite's loadDataDir). */
-  tar: string;
+  /** The data dir as one gzipped tar (PGlite's dumpDataDir). */
+  tarGz: string;
 }
+
+/** Named in the key: a template of another layout (pgdata/ and pgdata.tar before) is never taken for this one. */
+const LAYOUT = 'tar.gz';
+const TAR_GZ = 'pgdata.tar.gz';
 
 function pgliteVersion(): string {
   const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
@@ -41,16 +47,30 @@ function pgliteVersion(): string {
   return JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')).version;
 }
 
+const currentByFolder = new Map<string, Meta>();
+
+/** This PGlite and the hashes of the migrations in a folder: read once per process (every database open asks). */
 function current(folder: string): Meta {
-  return { pglite: pgliteVersion(), migrations: readMigrationFiles({ migrationsFolder: folder }).map((m) => m.hash) };
+  let meta = currentByFolder.get(folder);
+  if (!meta) {
+    meta = { pglite: pgliteVersion(), migrations: readMigrationFiles({ migrationsFolder: folder }).map((m) => m.hash) };
+    currentByFolder.set(folder, meta);
+  }
+  return meta;
 }
 
-const keyOf = (meta: Meta) => crypto.createHash('sha256').update(JSON.stringify(meta)).digest('hex').slice(0, 16);
+const keyOf = (meta: Meta) =>
+  crypto
+    .createHash('sha256')
+    .update(JSON.stringify({ ...meta, layout: LAYOUT }))
+    .digest('hex')
+    .slice(0, 16);
 
 function readTemplate(dir: string): DbTemplate | undefined {
   try {
     const meta = JSON.parse(fs.readFileSync(path.join(dir, 'meta.json'), 'utf8')) as Meta;
-    return { dir, meta, pgdata: path.join(dir, 'pgdata'), tar: path.join(dir, 'pgdata.tar') };
+    const tarGz = path.join(dir, TAR_GZ);
+    return fs.existsSync(tarGz) ? { dir, meta, tarGz } : undefined;
   } catch {
     return undefined;
   }
@@ -94,11 +114,11 @@ export async function ensureTemplate(opts: { root?: string; migrations?: string;
     import('drizzle-orm/pglite/migrator'),
   ]);
   try {
-    const client = await PGlite.create({ dataDir: path.join(building, 'pgdata') });
+    const client = await PGlite.create({});
     try {
       await migrate(drizzle({ client }), { migrationsFolder: folder });
       const tar = await client.dumpDataDir('none');
-      fs.writeFileSync(path.join(building, 'pgdata.tar'), Buffer.from(await tar.arrayBuffer()));
+      fs.writeFileSync(path.join(building, TAR_GZ), zlib.gzipSync(new Uint8Array(await tar.arrayBuffer())));
     } finally {
       await client.close();
     }
@@ -118,8 +138,10 @@ export async function ensureTemplate(opts: { root?: string; migrations?: string;
   return readTemplate(dir)!;
 }
 
+const templateTar = (template: DbTemplate) => new Uint8Array(zlib.gunzipSync(fs.readFileSync(template.tarGz)));
+
 /**
- * A new (empty) PGlite data dir becomes a copy of the template: copied beside it and renamed, so a
+ * A new (empty) PGlite data dir becomes a copy of the template: written beside it and renamed, so a
  * start stopped half-way leaves no half data dir. Answers whether it did; on any failure the dir is
  * left empty and PGlite makes the database itself.
  */
@@ -129,7 +151,8 @@ export function seedDataDir(dir: string, find: () => DbTemplate | null | undefin
   if (!template) return false;
   const copy = `${dir}.seeding-${process.pid}`;
   try {
-    fs.cpSync(template.pgdata, copy, { recursive: true });
+    fs.rmSync(copy, { recursive: true, force: true });
+    extractTar(templateTar(template), copy);
     fs.rmdirSync(dir);
     fs.renameSync(copy, dir);
     return true;
@@ -140,12 +163,19 @@ export function seedDataDir(dir: string, find: () => DbTemplate | null | undefin
   }
 }
 
-/** The template as PGlite's loadDataDir takes it, for an in-memory database. */
+const blobs = new Map<string, Blob>();
+
+/** The template as PGlite's loadDataDir takes it, for an in-memory database; unzipped once per process (a test file opens many). */
 export function templateBlob(template: DbTemplate | undefined): Blob | undefined {
   if (!template) return undefined;
-  try {
-    return new Blob([fs.readFileSync(template.tar)]);
-  } catch {
-    return undefined;
+  let blob = blobs.get(template.tarGz);
+  if (!blob) {
+    try {
+      blob = new Blob([templateTar(template)], { type: 'application/x-tar' });
+    } catch {
+      return undefined;
+    }
+    blobs.set(template.tarGz, blob);
   }
+  return blob;
 }
