@@ -209,9 +209,10 @@ export function createBillingService(deps: { store: BillingStore; now?: () => Da
       if (!limits[key]) throw new PlanLimit(planLimitMessage(key));
     },
 
-    /** 402 when adding `adding` to `used` would pass the plan's numeric limit. */
-    async assertWithinLimit(projectId: string, key: NumericLimitation, used: number, adding = 1) {
-      const limit = Number((await this.limitations(projectId))[key] ?? 0);
+    /** 402 when adding `adding` to `used` would pass the plan's numeric limit (`used` may still be being read: the plan is read alongside). */
+    async assertWithinLimit(projectId: string, key: NumericLimitation, usedOrReading: number | Promise<number>, adding = 1) {
+      const [limits, used] = await Promise.all([this.limitations(projectId), usedOrReading]);
+      const limit = Number(limits[key] ?? 0);
       if (used + adding > limit)
         throw new PlanLimit(`Your plan allows ${limit} ${key === 'buildMinutes' ? 'build minutes' : 'environments'}. Upgrade your plan to get more.`);
     },

@@ -15,7 +15,7 @@ import { eventsLeave, type Realtime } from '../../platform/realtime.js';
 import type { ArtifactStore } from '../../platform/artifacts.js';
 import { AbortedError } from '../../integrations/executor/local-executor.js';
 import type { PipelinesService } from '../pipelines/pipelines.service.js';
-import type { GitAccess } from '../pipelines/git-access.js';
+import type { GitAccess, GitClientForBuilds } from '../pipelines/git-access.js';
 import type { BuildsStore, BuildRow, StepRow } from './builds.store.js';
 import { stepRowsOf, UUID, type BuildsService } from './builds.service.js';
 import { createLogSink } from '../../platform/log-sink.js';
@@ -104,36 +104,31 @@ export function createBuildsJobs(deps: {
       if (spec.steps.some((s) => s.type === 'build' && s.commands.length)) shellBox?.();
     };
     try {
-      const pipeline = await deps.pipelines.byIdAnyProject(build.pipelineId);
+      // what its trigger in this process read and started resolving (none when another process queued it)
+      const here = builds.triggeredHere(buildId);
+      const pipeline = here?.pipeline ?? (await deps.pipelines.byIdAnyProject(build.pipelineId));
       if (!pipeline) throw new Error('The pipeline was deleted');
       const gitOf = () => deps.git.clientFor(build.projectId, pipeline.gitAccountId);
       let spec: ParsedSpec | null;
-      let git: Awaited<ReturnType<typeof gitOf>>;
+      let git: { client: GitClientForBuilds; token: string };
       let steps: StepRow[] | undefined;
       if (build.specYaml === null) {
-        const r = await builds.resolveForRun(build, pipeline);
+        const r = await (here?.resolution ?? builds.resolveForRun(build, pipeline));
         if (r.errors.length || !r.spec) throw new Error(`The pipeline spec is not valid: ${r.errors.join('; ')}`);
         spec = r.spec;
         openWorkspace(spec);
         const { commit } = r;
-        // the git account's client is asked for while the run's rows are written
-        let written: Awaited<ReturnType<typeof store.resolved>>;
-        [written, git] = await Promise.all([
-          store.resolved(
-            buildId,
-            {
-              commitSha: commit.sha,
-              commitMessage: commit.message,
-              commitAuthor: commit.author,
-              commitAvatar: commit.avatar ?? null,
-              specYaml: r.specYaml,
-              stages: spec.stages,
-            },
-            stepRowsOf(spec),
-          ),
-          gitOf(),
-        ]);
-        ({ build, steps } = written);
+        git = r.git;
+        const values = {
+          commitSha: commit.sha,
+          commitMessage: commit.message,
+          commitAuthor: commit.author,
+          commitAvatar: commit.avatar ?? null,
+          specYaml: r.specYaml,
+          stages: spec.stages,
+        };
+        const planned = stepRowsOf(spec);
+        ({ build, steps } = await store.resolved(buildId, values, planned));
         builds.publishStatus(build);
       } else {
         spec = validatePipelineSpec(build.specYaml).spec;
@@ -315,6 +310,7 @@ export function createBuildsJobs(deps: {
       heartbeat: async (ids) => {
         for (const id of ids) await store.update(id, { heartbeatAt: new Date() });
       },
+      cancelledAtClaim: (claimed) => claimed.abortRequested,
       cancelRequested: async (ids) => {
         const asked: string[] = [];
         for (const id of ids) if ((await store.get(id))?.abortRequested) asked.push(id);

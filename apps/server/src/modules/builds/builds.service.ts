@@ -97,7 +97,17 @@ export function deliveryIdOf(provider: GitProvider, headers: Headers): string | 
 
 export type PushOutcome = { triggered: boolean; buildId: string | null; reason: string | null; duplicate?: true };
 
-export type Resolution = { commit: NonNullable<TriggerOptions['commit']>; specYaml: string; errors: string[]; spec: ParsedSpec | null };
+export type Resolution = {
+  commit: NonNullable<TriggerOptions['commit']>;
+  specYaml: string;
+  errors: string[];
+  spec: ParsedSpec | null;
+  /** The git account's client it was read with (the run's steps use it too). */
+  git: { client: GitClientForBuilds; token: string };
+};
+
+/** What a trigger in this process read and started resolving, for the build's local run. */
+export type TriggeredHere = { pipeline: PipelineRow; resolution: Promise<Resolution> };
 
 export interface TriggerOptions {
   branch: string;
@@ -172,14 +182,14 @@ export function createBuildsService(deps: {
     );
     const specYaml = fromRepo ?? pipeline.specYaml ?? (await deps.pipelines.spec(projectId, pipeline.id)).gantryYaml;
     const { errors, spec } = await validateSpecOffThread(specYaml);
-    return { commit, specYaml, errors, spec };
+    return { commit, specYaml, errors, spec, git: { client, token } };
   }
 
-  // what triggers in this process started resolving, for the local run to take (bounded: a run elsewhere resolves anew)
-  const resolutions = new Map<string, Promise<Resolution>>();
-  function keepResolution(buildId: string, resolution: Promise<Resolution>) {
-    if (resolutions.size >= 200) resolutions.delete(resolutions.keys().next().value!);
-    resolutions.set(buildId, resolution);
+  // what triggers in this process read and started resolving, for the local run to take (bounded: a run elsewhere reads anew)
+  const triggered = new Map<string, TriggeredHere>();
+  function keepTriggered(buildId: string, kept: TriggeredHere) {
+    if (triggered.size >= 200) triggered.delete(triggered.keys().next().value!);
+    triggered.set(buildId, kept);
   }
 
   let lastPrune = 0;
@@ -227,7 +237,8 @@ export function createBuildsService(deps: {
       // started now for the run of this process to take; a run elsewhere resolves for itself
       const resolution = deps.onQueued ? resolve(projectId, pipeline, o.branch, o.commit) : null;
       resolution?.catch(() => undefined); // the run reports it
-      await billing.assertWithinLimit(projectId, 'buildMinutes', Math.floor(await usedBuildMinutes(projectId)), 1);
+      // the plan's limit and the month's minutes are read side by side
+      await billing.assertWithinLimit(projectId, 'buildMinutes', usedBuildMinutes(projectId).then(Math.floor), 1);
       const build = await store.insertWithSteps(
         {
           projectId,
@@ -242,7 +253,7 @@ export function createBuildsService(deps: {
         },
         [],
       );
-      if (resolution) keepResolution(build.id, resolution);
+      if (resolution) keepTriggered(build.id, { pipeline, resolution });
       publishStatus(build);
       // a free local slot starts it now; the durable job is there for any worker, whichever claims first runs it
       deps.onQueued?.(build.id);
@@ -251,16 +262,21 @@ export function createBuildsService(deps: {
     },
 
     /**
-     * The commit and spec of a claimed build that has none yet: what its trigger started resolving in
-     * this process, or asked of the provider now (a build queued by another process).
+     * What the trigger of a claimed build read (its pipeline) and started resolving (its commit and spec),
+     * when it was triggered in this process: taken once, by its run.
      */
+    triggeredHere(buildId: string): TriggeredHere | undefined {
+      const kept = triggered.get(buildId);
+      triggered.delete(buildId);
+      return kept;
+    },
+
+    /** The commit and spec of a claimed build that has none yet, asked of the provider now (a build queued by another process). */
     async resolveForRun(build: BuildRow, pipeline: PipelineRow): Promise<Resolution> {
-      const kept = resolutions.get(build.id);
-      resolutions.delete(build.id);
       const commit = build.commitSha
         ? { sha: build.commitSha, message: build.commitMessage ?? '', author: build.commitAuthor ?? '', avatar: build.commitAvatar }
         : undefined;
-      return kept ?? resolve(build.projectId, pipeline, build.branch, commit);
+      return resolve(build.projectId, pipeline, build.branch, commit);
     },
 
     /**
