@@ -10,7 +10,7 @@ import {
   keepNewerStage,
   keepNewerStages,
 } from './apply-deployment-update';
-import { stageKeys } from './keys';
+import { deploymentTimeKeys, stageKeys } from './keys';
 
 const P = 'project';
 const S = 'stage-1';
@@ -74,6 +74,16 @@ describe('deployment:update and stage:update in the cache', () => {
     applyDeploymentUpdate(qc, P, event(deployment('d1', 'CREATE_COMPLETE', { startedAt: T1, finishedAt: T2, durationMs: 1000 })));
     expect(detail(qc)).toMatchObject({ status: 'CREATE_COMPLETE', finishedAt: T2, durationMs: 1000 });
     expect(history(qc)).toEqual(['d1:CREATE_COMPLETE', 'old:CREATE_COMPLETE']);
+  });
+
+  it("has the month's deployment time read again when a run ends, not while it runs", () => {
+    const qc = cache();
+    qc.setQueryData(deploymentTimeKeys.project(P), { deploymentTime: 0, stages: [] });
+    const stale = () => qc.getQueryState(deploymentTimeKeys.project(P))!.isInvalidated;
+    applyDeploymentUpdate(qc, P, event(deployment('d1', 'CREATE_IN_PROGRESS', { startedAt: T1 })));
+    expect(stale()).toBe(false);
+    applyDeploymentUpdate(qc, P, event(deployment('d1', 'CREATE_COMPLETE', { startedAt: T1, finishedAt: T2, durationMs: 1000 })));
+    expect(stale()).toBe(true);
   });
 
   it('never takes a status back: a late event of an earlier state is ignored', () => {

@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { Deployment, DeploymentHistory, DeploymentUpdateEvent, PlanUpdateEvent, Resource, Stage, StageUpdateEvent } from '@gantry/contracts';
 import { further } from '../../../api/status-progress';
-import { stageKeys } from './keys';
+import { deploymentTimeKeys, stageKeys } from './keys';
 
 type StageList = { stages: Stage[] };
 type Resources = { resources: Resource[] };
@@ -23,6 +23,7 @@ const withStage = (held: Stage, e: StageUpdateEvent): Stage => {
 /**
  * A `deployment:update` (deployments status-events: the row once written) put into the deployment's
  * details and the environment's history at once; a deployment the history does not list yet comes first.
+ * A run's end also has the month's deployment time read again.
  */
 export function applyDeploymentUpdate(qc: QueryClient, projectId: string, e: DeploymentUpdateEvent) {
   qc.setQueryData<Deployment>(stageKeys.deployment(projectId, e.stageId, e.id), (held) => (held ? withDeployment(held, e) : held));
@@ -34,6 +35,8 @@ export function applyDeploymentUpdate(qc: QueryClient, projectId: string, e: Dep
     // without the plan's insights the history shows the latest deployment only
     return { ...history, deployments: history.limitedByPlan ? [added] : [added, ...history.deployments] };
   });
+  // a run's end adds its time to the month's deployment minutes (insights panel, environment header)
+  if (e.finishedAt) void qc.invalidateQueries({ queryKey: deploymentTimeKeys.project(projectId) });
 }
 
 /**
