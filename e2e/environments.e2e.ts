@@ -88,15 +88,20 @@ describe('environments and deployments', () => {
     await toast(page, 'Successfully added resource in the environment.').waitFor();
 
     await page.getByRole('button', { name: 'Add Service config' }).click();
+    // the messages together in one toast, one a line; a message of a field corrected since leaves with it
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await expect.poll(() => toast(page, 'service_name is required').innerText()).toMatch(/starting with a letter\nservice_name is required$/);
     await page.getByTestId('resource-name').fill('app');
     await page.getByTestId('input-service_name').fill('shop');
     await page.getByTestId('mode-backend_url').getByText('Reference').click();
     await shot(page, 'resource-modal');
     await page.getByRole('button', { name: 'Create', exact: true }).click();
     await page.getByText('Must select from suggested items in select mode*').first().waitFor();
+    await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Resource name must be' }).count()).toBe(0);
     await choose(page, page.getByTestId('reference-backend_url'), /net\.network_url/);
     await page.getByRole('button', { name: 'Create', exact: true }).click();
     await toast(page, 'Successfully added resource in the environment.').waitFor();
+    await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Must select from suggested items' }).count()).toBe(0);
     await expect.poll(() => page.getByTestId('resource-card').count()).toBe(2);
     await shot(page, 'environment-details');
   });

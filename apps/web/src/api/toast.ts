@@ -8,6 +8,8 @@ const base = { withCloseButton: true, autoClose: 5000 } as const;
 /** Where a 402 sends the user (spec §8: Upgrade Plan → /settings?tab=billing). */
 export const UPGRADE_PATH = '/settings?tab=billing';
 
+let formErrorsId: string | undefined;
+
 export const toast = {
   /** Closes every toast shown or waiting (a login: what the signed-out attempts said no longer holds). */
   clear: () => notifications.clean(),
@@ -17,6 +19,17 @@ export const toast = {
   dismiss: (id: string) => notifications.hide(id),
   warning: (message: string, title?: string) => notifications.show({ ...base, color: 'yellow', title, message }),
   error: (message: string, title?: string) => notifications.show({ ...base, color: 'red', title, message, autoClose: 8000 }),
+  /**
+   * A form's validation messages together in one toast, one a line (spec: shown together in one toast and
+   * under the fields). It takes the place of the form's last one, which may name a field corrected since;
+   * with no messages left it only takes that one away.
+   */
+  formErrors: (messages: string[]) => {
+    if (formErrorsId) notifications.hide(formErrorsId);
+    formErrorsId = messages.length
+      ? notifications.show({ ...base, color: 'red', message: messages.join('\n'), autoClose: 8000, styles: { description: { whiteSpace: 'pre-line' } } })
+      : undefined;
+  },
   /**
    * An error toast with the server message, else the fallback ('Something went wrong!' by default).
    * A 402 (plan gate) also offers the Upgrade Plan link.

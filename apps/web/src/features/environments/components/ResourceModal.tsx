@@ -157,9 +157,9 @@ export function ResourceModal({
         ).filter(([k]) => !found[k]),
       ),
     );
+    toast.formErrors(Object.values(found));
     if (Object.keys(found).length) {
       setErrors(found);
-      toast.error(Object.values(found).join('\n'));
       return;
     }
     save.mutate(

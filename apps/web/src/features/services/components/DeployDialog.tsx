@@ -153,8 +153,8 @@ function DeployForm({
   const onSubmit = (e: React.FormEvent) => {
     submit(e);
     // Spec §5: the schema inputs' messages show per field and, joined, in a toast.
-    const inputErrors = Object.entries(form.getState().errors).filter(([k, v]) => k.startsWith('inputs.') && v);
-    if (inputErrors.length) toast.error(inputErrors.map(([, v]) => v).join('\n'));
+    const inputErrors = Object.entries(form.getState().errors).flatMap(([k, v]) => (k.startsWith('inputs.') && v ? [v] : []));
+    toast.formErrors(inputErrors);
   };
 
   const versionOptions = versions.tags.map((t) => ({ value: t.name, label: t.date ? `${t.name} · ${formatDate(t.date)}` : t.name }));
