@@ -54,5 +54,11 @@ describe('cloud accounts', () => {
     const saved = await stack.api('GET', `/ms-aws/projects/${projectId}/aws-accounts`, undefined, idToken);
     expect(JSON.stringify(saved)).not.toContain('210987654321');
     expect(JSON.stringify(saved)).not.toContain('ext-7'); // the external id is never sent back
+
+    // corrected, it connects, and the refusal's toast leaves with the modal
+    await page.getByRole('textbox', { name: 'External ID' }).fill('right-id');
+    await page.getByRole('button', { name: 'Connect', exact: true }).click();
+    await toast(page, 'You have successfully connected your AWS account.').last().waitFor();
+    await expect.poll(() => toast(page, 'We cannot establish a connection').count()).toBe(0);
   });
 });

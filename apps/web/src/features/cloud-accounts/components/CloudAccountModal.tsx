@@ -1,5 +1,5 @@
 import { Button, Group, Modal, PasswordInput, Stack, Text, TextInput, ThemeIcon } from '@mantine/core';
-import { useEffect, type FocusEvent } from 'react';
+import { useEffect, useRef, type FocusEvent } from 'react';
 import {
   SENSITIVE_PLACEHOLDER,
   cloudAccountForms,
@@ -110,14 +110,19 @@ export function CloudAccountModal({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [opened, provider, edited]);
 
+  // the last refusal's toast: it no longer holds once the corrected account connects (or is refused again)
+  const refusal = useRef<string | undefined>(undefined);
+  const dismissRefusal = () => refusal.current && toast.dismiss(refusal.current);
   const handlers = {
     onSuccess: () => {
+      dismissRefusal();
       toast.success(cloudAccountMessages.connected(provider));
       onClose();
     },
     onError: (e: unknown) => {
       if (isApiError(e)) form.setServerErrors(e.fields);
-      toast.apiError(e, cloudAccountMessages.connectionFailed(provider));
+      dismissRefusal();
+      refusal.current = toast.apiError(e, cloudAccountMessages.connectionFailed(provider));
     },
   };
 
