@@ -111,6 +111,9 @@ export async function openDatabase(opts: {
 }
 
 /** A store's memo over its tables: the database's read cache, or (a store made without one) no caching. */
+/** Table names, as a store tells which tables a kept answer built on its reads depends on. */
+export const tableNames = (tables: Table[]) => tables.map((t) => getTableName(t));
+
 export const memoOf =
   (cache?: ReadCache) =>
   <A extends unknown[], V>(tables: Table[], load: (...args: A) => Promise<V>, opts?: { max?: number }): ((...args: A) => Promise<V>) =>

@@ -25,6 +25,14 @@ export interface Question<Args extends unknown[], Answer> {
   ask(...args: Args): Promise<Answer>;
 }
 
+/** A Collector whose handlers each name the tables their answers are read from, so an answer built on them can be kept until one is written. */
+export interface ReadingCollector<Args extends unknown[], Answer> {
+  provide(handler: (...args: Args) => Promise<Answer>, reads: string[]): void;
+  collect(...args: Args): Promise<Answer[]>;
+  /** The names of every table the handlers read (once all modules are made). */
+  reads(): string[];
+}
+
 export function createQuestion<Args extends unknown[], Answer>(what: string): Question<Args, Answer> {
   let handler: ((...args: Args) => Promise<Answer>) | undefined;
   return {
@@ -44,6 +52,19 @@ export function createCollector<Args extends unknown[], Answer>(): Collector<Arg
   return {
     provide: (handler) => void handlers.push(handler),
     collect: (...args) => Promise.all(handlers.map((h) => h(...args))),
+  };
+}
+
+export function createReadingCollector<Args extends unknown[], Answer>(): ReadingCollector<Args, Answer> {
+  const collector = createCollector<Args, Answer>();
+  const tables = new Set<string>();
+  return {
+    collect: collector.collect,
+    provide(handler, reads) {
+      collector.provide(handler);
+      for (const t of reads) tables.add(t);
+    },
+    reads: () => [...tables],
   };
 }
 
@@ -102,8 +123,8 @@ export function createHooks() {
     membership: createQuestion<[projectId: string, userId: string], Permission | undefined>('membership'),
     /** The platform's id tokens ask: since when a user's tokens count (users answer). */
     tokensValidAfter: createQuestion<Parameters<TokensValidAfterLookup>, Awaited<ReturnType<TokensValidAfterLookup>>>('tokensValidAfter'),
-    /** Counts per project (components, environments), merged by the projects module. */
-    projectCounts: createCollector<[projectIds: string[]], ProjectCounts>(),
+    /** Counts per project (components, environments), merged by the projects module, each with the tables it counts. */
+    projectCounts: createReadingCollector<[projectIds: string[]], ProjectCounts>(),
     /** Names of what keeps a project from deletion (deployed environments). */
     projectDeleteBlockers: createCollector<[projectId: string], string[]>(),
     /** Names of what uses a git account (pipelines); its removal is refused while any do. */

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { pgTable, text } from 'drizzle-orm/pg-core';
 import { openTestDatabase, until } from '../../test/helpers.js';
@@ -68,6 +68,22 @@ describe('read cache (watch reported by hand)', () => {
     cache.watch.wrote(['parents']);
     await read();
     expect(loads).toBe(2);
+  });
+
+  it('loads again a value kept until a time once the clock reaches it', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: 1_000 });
+    try {
+      const cache = createReadCache();
+      let loads = 0;
+      const read = cache.memo(['cache_test_notes'], async () => ({ n: ++loads, until: 2_000 }), { until: (v) => v.until });
+      expect((await read()).n).toBe(1);
+      vi.setSystemTime(1_999);
+      expect((await read()).n).toBe(1);
+      vi.setSystemTime(2_000);
+      expect((await read()).n).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('keeps nothing while the cross-process channel is down', async () => {

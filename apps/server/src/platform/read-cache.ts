@@ -22,14 +22,22 @@ export interface WriteWatch {
 }
 
 export interface ReadCache {
-  /** `load` memoised by its arguments; an entry is dropped once any of `tables` (names) is written (at most `max` entries). */
-  memo<A extends unknown[], V>(tables: string[], load: (...args: A) => Promise<V>, opts?: { max?: number }): (...args: A) => Promise<V>;
+  /**
+   * `load` memoised by its arguments; an entry is dropped once any of `tables` (names) is written (at most
+   * `max` entries), or once the clock reaches its `until(value)` (epoch ms) for a value that changes with time.
+   */
+  memo<A extends unknown[], V>(
+    tables: string[],
+    load: (...args: A) => Promise<V>,
+    opts?: { max?: number; until?: (value: V) => number },
+  ): (...args: A) => Promise<V>;
   watch: WriteWatch;
 }
 
 interface Entry<V> {
   value: V;
   stamp: number;
+  until: number;
 }
 
 export function createReadCache(): ReadCache {
@@ -87,6 +95,7 @@ export function createReadCache(): ReadCache {
       const names = tables;
       for (const n of names) watchedTables.add(n);
       const max = opts?.max ?? 10_000;
+      const until = opts?.until;
       const entries = new Map<string, Entry<Awaited<ReturnType<typeof load>>>>();
       const stamp = () => names.reduce((sum, n) => sum + gen(n), epoch * 1e9);
       const quiet = () => names.every((n) => !inFlight.has(n));
@@ -95,11 +104,11 @@ export function createReadCache(): ReadCache {
         const key = args.length === 1 && typeof args[0] === 'string' ? args[0] : JSON.stringify(args);
         const now = stamp();
         const hit = entries.get(key);
-        if (usable && hit && hit.stamp === now && quiet()) return hit.value;
+        if (usable && hit && hit.stamp === now && quiet() && (hit.until === Infinity || Date.now() < hit.until)) return hit.value;
         const value = await load(...args);
         if (usable && quiet() && stamp() === now) {
           if (entries.size >= max) entries.delete(entries.keys().next().value!);
-          entries.set(key, { value, stamp: now });
+          entries.set(key, { value, stamp: now, until: until ? until(value) : Infinity });
         }
         return value;
       };

@@ -93,9 +93,26 @@ export function createBillingService(deps: { store: BillingStore; now?: () => Da
       };
     },
 
-    /** Each project's plan id in force, for lists. */
-    async planIds(projectIds: string[]): Promise<Map<string, string>> {
-      return new Map((await store.currentFor(projectIds)).map((s) => [s.projectId, planInForce(s).planId]));
+    /**
+     * Each project's plan id in force, for lists, and `changesAt`: the first time (epoch ms) one of them
+     * may change without a write (a subscription starts or runs out), Infinity when none will.
+     */
+    /** The tables planIds reads. */
+    planIdsReads: store.subscriptionsForReads,
+    async planIds(projectIds: string[]): Promise<{ planIds: Map<string, string>; changesAt: number }> {
+      const at = now();
+      const planIds = new Map<string, string>();
+      let changesAt = Infinity;
+      const later = (d: Date | null) => {
+        if (d && d > at) changesAt = Math.min(changesAt, d.getTime());
+      };
+      // newest start first: a project's first started one is in force
+      for (const s of await store.subscriptionsFor(projectIds)) {
+        later(s.startDate);
+        later(s.expirationDate);
+        if (s.startDate <= at && !planIds.has(s.projectId)) planIds.set(s.projectId, planInForce(s).planId);
+      }
+      return { planIds, changesAt };
     },
 
     async history(projectId: string): Promise<SubscriptionHistoryEntry[]> {

@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
-import { memoOf, type Db, type Tx } from '../../platform/db.js';
+import { memoOf, tableNames, type Db, type Tx } from '../../platform/db.js';
 import type { ReadCache } from '../../platform/read-cache.js';
 import { billingEvents, paymentPlans, payments, promoCodes, subscriptions } from './billing.tables.js';
 
@@ -30,14 +30,10 @@ export function createBillingStore(db: Db, cache?: ReadCache) {
           .orderBy(desc(subscriptions.startDate))
           .limit(1)
       )[0],
-    /** The newest started subscription of each project, in one query. */
-    currentFor: async (projectIds: string[]) => {
-      if (!projectIds.length) return [];
-      const now = new Date();
-      const current = new Map<string, typeof subscriptions.$inferSelect>();
-      for (const s of await subscriptionsOf(projectIds)) if (s.startDate <= now && !current.has(s.projectId)) current.set(s.projectId, s);
-      return [...current.values()];
-    },
+    /** The tables subscriptionsFor reads (for answers built on it). */
+    subscriptionsForReads: tableNames([subscriptions]),
+    /** Every subscription of the projects, in one query: by project, newest start first. */
+    subscriptionsFor: (projectIds: string[]) => (projectIds.length ? subscriptionsOf(projectIds) : Promise.resolve([])),
     history: (projectId: string) =>
       db
         .select({ subscription: subscriptions, planName: paymentPlans.name })

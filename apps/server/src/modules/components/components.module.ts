@@ -27,7 +27,10 @@ export const componentsModule = defineModule({
       usedByEnvironments: overrides.usedByEnvironments ?? (async (componentId) => (await hooks.componentUsers.collect(componentId)).flat()),
       vendorRoot: overrides.vendorRoot ?? DEFAULT_VENDOR_ROOT,
     });
-    hooks.projectCounts.provide(async (projectIds) => new Map([...(await components.countsFor(projectIds))].map(([id, n]) => [id, { componentsCount: n }])));
+    hooks.projectCounts.provide(
+      async (projectIds) => new Map([...(await components.countsFor(projectIds))].map(([id, n]) => [id, { componentsCount: n }])),
+      components.countsForReads,
+    );
     return {
       api: components,
       routes: [{ prefix: '/ms-engine', plugin: componentsRoutes({ components, guards: platform.guards }) }],

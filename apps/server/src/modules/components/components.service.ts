@@ -350,6 +350,7 @@ export function createComponentsService(deps: {
 
     /** Own components per project (the projects list's componentsCount). */
     countsFor: (projectIds: string[]) => store.countsFor(projectIds),
+    countsForReads: store.countsForReads,
   };
 }
 export type ComponentsService = ReturnType<typeof createComponentsService>;

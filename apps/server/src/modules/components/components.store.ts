@@ -1,5 +1,5 @@
 import { and, asc, count, eq, inArray, isNull, or, sql } from 'drizzle-orm';
-import { memoOf, type Db } from '../../platform/db.js';
+import { memoOf, tableNames, type Db } from '../../platform/db.js';
 import type { ReadCache } from '../../platform/read-cache.js';
 import { componentAccess, components } from './components.tables.js';
 
@@ -86,6 +86,8 @@ export function createComponentsStore(db: Db, cache?: ReadCache) {
       ).length > 0,
 
     /** Own components per project (for the projects list's componentsCount). */
+    /** The tables countsFor reads. */
+    countsForReads: tableNames([components]),
     countsFor: memoOf(cache)(
       [components],
       async (projectIds: string[]) =>

@@ -3,6 +3,7 @@ import type { UsersService } from '../users/users.port.js';
 import type { BillingService } from '../billing/billing.port.js';
 import { createProjectsStore } from './projects.store.js';
 import { createProjectsService } from './projects.service.js';
+import { projectListAnswer } from './projects.list-answer.js';
 import { projectsRoutes, projectUsersLookupRoutes } from './projects.routes.js';
 
 /** Projects, members and invitations; answers the platform's membership question. */
@@ -24,11 +25,16 @@ export const projectsModule = defineModule({
       deployedStages: async (projectId) => (await hooks.projectDeleteBlockers.collect(projectId)).flat(),
     });
     hooks.membership.answer((projectId, userId) => projects.permission(projectId, userId));
+    const listAnswer = projectListAnswer({
+      cache: platform.database.cache,
+      list: projects.list,
+      reads: () => [...projects.listReads, ...hooks.projectCounts.reads()],
+    });
     return {
       api: projects,
       routes: [
         { prefix: '/ms-usermanagement', plugin: projectUsersLookupRoutes({ projects, guards: platform.guards }) },
-        { prefix: '/ms-project', plugin: projectsRoutes({ projects, guards: platform.guards }) },
+        { prefix: '/ms-project', plugin: projectsRoutes({ projects, listAnswer, guards: platform.guards }) },
       ],
     };
   },

@@ -38,20 +38,26 @@ export function createProjectsService(deps: {
   return {
     permission: (projectId: string, userId: string) => store.permission(projectId, userId) as Promise<Permission | undefined>,
 
-    async list(userId: string): Promise<Project[]> {
+    /** The user's projects, and `changesAt`: the first time (epoch ms) a plan shown may change without a write. */
+    async list(userId: string): Promise<{ projects: Project[]; changesAt: number }> {
       const rows = await store.forUser(userId);
       const ids = rows.map((r) => r.project.id);
       const [plans, allCounts] = await Promise.all([billing.planIds(ids), counts(ids)]);
-      return rows.map(({ project, permission }) => ({
-        id: project.id,
-        name: project.name,
-        description: project.description,
-        paymentPlanId: plans.get(project.id) ?? 'STARTER',
-        permission,
-        createdAt: project.createdAt.toISOString(),
-        ...(allCounts.get(project.id) ?? { stagesCount: 0, componentsCount: 0 }),
-      }));
+      return {
+        projects: rows.map(({ project, permission }) => ({
+          id: project.id,
+          name: project.name,
+          description: project.description,
+          paymentPlanId: plans.planIds.get(project.id) ?? 'STARTER',
+          permission,
+          createdAt: project.createdAt.toISOString(),
+          ...(allCounts.get(project.id) ?? { stagesCount: 0, componentsCount: 0 }),
+        })),
+        changesAt: plans.changesAt,
+      };
     },
+    /** The tables list reads itself (the counts' are named by their providers). */
+    listReads: [...store.forUserReads, ...billing.planIdsReads],
 
     /** Every project of the instance with its owners' user ids: for the instance admin only. */
     async all() {

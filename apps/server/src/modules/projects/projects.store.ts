@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { memoOf, type Db, type Tx } from '../../platform/db.js';
+import { memoOf, tableNames, type Db, type Tx } from '../../platform/db.js';
 import type { ReadCache } from '../../platform/read-cache.js';
 import { projectMembers, projects } from './projects.tables.js';
 
@@ -23,6 +23,8 @@ export function createProjectsStore(db: Db, cache?: ReadCache) {
   return {
     permission: memo([projectMembers], async (projectId: string, userId: string) => (await permissionQuery.execute({ projectId, userId }))[0]?.permission),
     forUser: memo([projectMembers, projects], (userId: string) => forUserQuery.execute({ userId })),
+    /** The tables forUser reads. */
+    forUserReads: tableNames([projectMembers, projects]),
     byId: async (id: string, tx: Tx = db) => (await tx.select().from(projects).where(eq(projects.id, id)))[0],
     /** Projects named so (case-insensitive): the instance admin's CLI names a project by id or name. */
     byName: (name: string) =>

@@ -48,7 +48,10 @@ export const stagesModule = defineModule({
       removing: (stage) => hooks.stageRemoving.emit(stage),
       removed: (stageId) => hooks.stageRemoved.emit({ stageId }),
     });
-    hooks.projectCounts.provide(async (projectIds) => new Map([...(await stages.countsFor(projectIds))].map(([id, n]) => [id, { stagesCount: n }])));
+    hooks.projectCounts.provide(
+      async (projectIds) => new Map([...(await stages.countsFor(projectIds))].map(([id, n]) => [id, { stagesCount: n }])),
+      stages.countsForReads,
+    );
     hooks.projectDeleteBlockers.provide((projectId) => stages.deployedNames(projectId));
     hooks.componentUsers.provide((componentId) => stages.stagesUsingComponent(componentId));
     hooks.cloudAccountUsers.provide((projectId, account) => stages.namesUsingCloudAccount(projectId, account));

@@ -345,6 +345,7 @@ export function createStagesService(deps: {
     stagesUsingComponent: (componentId: string) => store.stagesUsingComponent(componentId),
     deployedNames: (projectId: string) => store.deployedNames(projectId),
     countsFor: (projectIds: string[]) => store.countsFor(projectIds),
+    countsForReads: store.countsForReads,
   };
 }
 export type StagesService = ReturnType<typeof createStagesService>;

@@ -1,5 +1,5 @@
 import { and, count, eq, inArray, notInArray, sql } from 'drizzle-orm';
-import { memoOf, type Db, type Tx } from '../../platform/db.js';
+import { memoOf, tableNames, type Db, type Tx } from '../../platform/db.js';
 import type { ReadCache } from '../../platform/read-cache.js';
 import type { CloudAccountRef } from '../../platform/hooks.js';
 import { stages, stageResources } from './stages.tables.js';
@@ -98,6 +98,8 @@ export function createStagesStore(db: Db, cache?: ReadCache) {
           .where(and(eq(stages.projectId, projectId), accountMatches(account)))
           .orderBy(sql`lower(${stages.name})`)
       ).map((r) => r.name),
+    /** The tables countsFor reads. */
+    countsForReads: tableNames([stages]),
     countsFor: memoOf(cache)(
       [stages],
       async (projectIds: string[]) =>
