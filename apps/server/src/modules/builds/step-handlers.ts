@@ -187,7 +187,8 @@ async function runCommands(ctx: StepContext, cwd: string) {
   if (ctx.step.image) ctx.log(`[gantry] image ${ctx.step.image} (the local executor runs commands in the Gantry sandbox)`);
   const script = [
     'set -eo pipefail',
-    `mkdir -p -- ${shellQuote(cwd)} && cd -- ${shellQuote(cwd)}`,
+    // mkdir only when the work dir is not there yet: a fork and an exec less per step
+    `cd -- ${shellQuote(cwd)} 2> /dev/null || { mkdir -p -- ${shellQuote(cwd)} && cd -- ${shellQuote(cwd)}; }`,
     `trap 'echo "[gantry] command failed: $BASH_COMMAND" >&2' ERR`,
     ...commands.flatMap((c) => [`printf '%s\\n' ${shellQuote(`$ ${c}`)}`, c]),
   ].join('\n');
