@@ -65,4 +65,13 @@ describe('components', () => {
     await page.getByText('Static site bucket').waitFor();
     await expect.poll(() => page.getByRole('button', { name: /Actions of component/ }).count()).toBe(0);
   });
+
+  test("a README's table shows as a table and its emphasis as emphasis, not as the markdown's pipes and asterisks", async () => {
+    await page.getByText('Service config', { exact: true }).click();
+    const readme = page.getByTestId('component-readme');
+    await readme.getByTestId('readme-table').getByRole('cell', { name: 'Name of the service' }).waitFor();
+    expect(await readme.getByTestId('readme-table').getByRole('row').count()).toBe(7); // the head and six inputs
+    await readme.locator('em', { hasText: 'Static site bucket' }).waitFor();
+    expect(await readme.innerText()).not.toMatch(/\| --- \||\*Static site bucket\*/);
+  });
 });

@@ -1,9 +1,10 @@
-import { Anchor, Code, List, Stack, Text, Title, TypographyStylesProvider } from '@mantine/core';
+import { Anchor, Code, List, Stack, Table, Text, Title, TypographyStylesProvider } from '@mantine/core';
 import type { ReactNode } from 'react';
 
 /**
  * A small, safe markdown view for component READMEs (no HTML is injected): headings, paragraphs,
- * bullet and numbered lists, fenced code, inline code, bold and http(s) links. Anything else shows as text.
+ * bullet and numbered lists, tables, fenced code, inline code, bold, emphasis and http(s) links. Anything
+ * else shows as text.
  */
 export function Readme({ text }: { text: string }) {
   return (
@@ -15,13 +16,24 @@ export function Readme({ text }: { text: string }) {
   );
 }
 
-const INLINE = /(`[^`]+`|\*\*[^*]+\*\*|\[[^\]]+\]\([^)\s]+\))/g;
+const INLINE = /(`[^`]+`|\*\*[^*]+\*\*|\*[^*\s](?:[^*]*[^*\s])?\*|\[[^\]]+\]\([^)\s]+\))/g;
+const TABLE_ROW = /^\s*\|.*\|\s*$/;
+const TABLE_RULE = /^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$/;
+/** A table row's cells; '\\|' is a pipe inside a cell. */
+const cells = (row: string) =>
+  row
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/(?<!\\)\|$/, '')
+    .split(/(?<!\\)\|/)
+    .map((c) => c.trim().replace(/\\\|/g, '|'));
 
 function inline(text: string, key: string): ReactNode[] {
   return text.split(INLINE).map((part, i) => {
     const k = `${key}-${i}`;
     if (part.startsWith('`') && part.endsWith('`') && part.length > 1) return <Code key={k}>{part.slice(1, -1)}</Code>;
     if (part.startsWith('**') && part.endsWith('**') && part.length > 3) return <strong key={k}>{part.slice(2, -2)}</strong>;
+    if (part.startsWith('*') && part.endsWith('*') && part.length > 2) return <em key={k}>{part.slice(1, -1)}</em>;
     const link = /^\[([^\]]+)\]\(([^)\s]+)\)$/.exec(part);
     if (link) {
       const href = link[2]!;
@@ -56,6 +68,33 @@ function blocks(text: string): ReactNode[] {
       );
       continue;
     }
+    if (TABLE_ROW.test(line) && TABLE_RULE.test(lines[i + 1] ?? '')) {
+      const head = cells(line);
+      const rows: string[][] = [];
+      i += 2;
+      while (i < lines.length && TABLE_ROW.test(lines[i]!)) rows.push(cells(lines[i++]!));
+      out.push(
+        <Table key={key} withTableBorder withColumnBorders fz="sm" data-testid="readme-table">
+          <Table.Thead>
+            <Table.Tr>
+              {head.map((c, n) => (
+                <Table.Th key={n}>{inline(c, `${key}-h${n}`)}</Table.Th>
+              ))}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((row, r) => (
+              <Table.Tr key={r}>
+                {head.map((_, n) => (
+                  <Table.Td key={n}>{inline(row[n] ?? '', `${key}-${r}-${n}`)}</Table.Td>
+                ))}
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>,
+      );
+      continue;
+    }
     const heading = /^(#{1,6})\s+(.*)$/.exec(line);
     if (heading) {
       const order = Math.min(6, heading[1]!.length + 2) as 3 | 4 | 5 | 6;
@@ -85,7 +124,13 @@ function blocks(text: string): ReactNode[] {
       continue;
     }
     const para: string[] = [];
-    while (i < lines.length && lines[i]!.trim() && !/^(#{1,6}\s|\s*```|\s*([-*+]|\d+[.)])\s+)/.test(lines[i]!)) para.push(lines[i++]!.trim());
+    while (
+      i < lines.length &&
+      lines[i]!.trim() &&
+      !/^(#{1,6}\s|\s*```|\s*([-*+]|\d+[.)])\s+)/.test(lines[i]!) &&
+      !(TABLE_ROW.test(lines[i]!) && TABLE_RULE.test(lines[i + 1] ?? ''))
+    )
+      para.push(lines[i++]!.trim());
     out.push(
       <Text key={key} size="sm">
         {inline(para.join(' '), key)}
