@@ -79,6 +79,10 @@ describe('environments and deployments', () => {
     await page.waitForURL(/\/environments\/[0-9a-f-]{36}$/);
     stageUrl = new URL(page.url()).pathname;
     await page.getByText('Review the components on the right and choose which to add to this environment.').waitFor();
+    // the side list's search box stays inside its card (it ran past the card's padding at this width)
+    const sideList = page.getByTestId('component-side-list');
+    const [card, search] = await Promise.all([sideList.boundingBox(), sideList.getByRole('textbox', { name: 'Search components' }).boundingBox()]);
+    expect(search!.x + search!.width).toBeLessThanOrEqual(card!.x + card!.width - 12);
 
     await page.getByRole('button', { name: 'Add network' }).click();
     await page.getByText('Create resource').waitFor();

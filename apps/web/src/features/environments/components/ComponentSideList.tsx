@@ -26,7 +26,7 @@ export function ComponentSideList({ projectId, stage, onPick }: { projectId: str
       <Text fw={650} mb="xs">
         Components
       </Text>
-      <SearchInput value={search} onChange={setSearch} placeholder="Search components..." label="Search components" />
+      <SearchInput value={search} onChange={setSearch} placeholder="Search components..." label="Search components" w="100%" />
       <Tabs value={tab} onChange={setTab} mt="sm">
         <Tabs.List grow>
           <Tabs.Tab value="all">All</Tabs.Tab>
