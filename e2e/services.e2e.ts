@@ -195,4 +195,11 @@ describe('kubernetes services', () => {
     await card.getByRole('tab', { name: /team-a/ }).click();
     await card.getByText('No deployment information available').waitFor();
   });
+
+  test("a service's readme is shown as Markdown (a public service's '# nginx' is its heading)", async () => {
+    await page.goto('/kubernetes/services/nginx');
+    const readme = page.getByTestId('service-readme');
+    await readme.getByRole('heading', { name: 'nginx', exact: true }).waitFor();
+    expect(await readme.innerText()).not.toContain('# nginx');
+  });
 });

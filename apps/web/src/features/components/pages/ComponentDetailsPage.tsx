@@ -28,7 +28,7 @@ import { AddToEnvironmentModal } from '../components/AddToEnvironmentModal';
 import { ComponentBadges } from '../components/ComponentBadges';
 import { DeleteComponentModal } from '../components/DeleteComponentModal';
 import { InputsTable, OutputsTable } from '../components/ParameterTables';
-import { Readme } from '../components/Readme';
+import { Readme } from '../../../ui/Readme';
 import { ShareComponentModal } from '../components/ShareComponentModal';
 import { VersionPicker } from '../components/VersionPicker';
 import { useErrorToast } from '../../../ui/use-error-toast';

@@ -8,6 +8,7 @@ import { useProjectPermission } from '../../../api/permissions';
 import { useCurrentProject } from '../../../api/session';
 import { EmptyState } from '../../../ui/EmptyState';
 import { PageHeader } from '../../../ui/PageHeader';
+import { Readme } from '../../../ui/Readme';
 import { useErrorToast } from '../../../ui/use-error-toast';
 import { serviceRoute, servicesRoute } from '../api/keys';
 import { useMicroservice } from '../api/get-microservice';
@@ -122,9 +123,7 @@ export default function ServiceDetailsPage() {
               </Text>
               {s ? (
                 s.readme.trim() ? (
-                  <Text component="pre" size="sm" style={{ whiteSpace: 'pre-wrap', fontFamily: 'inherit', margin: 0 }} data-testid="service-readme">
-                    {s.readme}
-                  </Text>
+                  <Readme text={s.readme} testId="service-readme" />
                 ) : (
                   <Text size="sm" c="dimmed">
                     No readme for this service.

@@ -229,7 +229,7 @@ export default function ServiceFormPage() {
               )}
             </FormSection>
 
-            <FormSection title="Readme" description="Shown on the service's page (Markdown is kept as text)">
+            <FormSection title="Readme" description="Shown on the service's page, in Markdown">
               <Textarea
                 aria-label="Readme"
                 autosize

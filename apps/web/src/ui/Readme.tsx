@@ -2,14 +2,14 @@ import { Anchor, Code, List, Stack, Table, Text, Title, TypographyStylesProvider
 import type { ReactNode } from 'react';
 
 /**
- * A small, safe markdown view for component READMEs (no HTML is injected): headings, paragraphs,
+ * A small, safe markdown view for component and service READMEs (no HTML is injected): headings, paragraphs,
  * bullet and numbered lists, tables, fenced code, inline code, bold, emphasis and http(s) links. Anything
  * else shows as text.
  */
-export function Readme({ text }: { text: string }) {
+export function Readme({ text, testId = 'component-readme' }: { text: string; testId?: string }) {
   return (
     <TypographyStylesProvider p={0}>
-      <Stack gap="sm" data-testid="component-readme">
+      <Stack gap="sm" data-testid={testId}>
         {blocks(text)}
       </Stack>
     </TypographyStylesProvider>
