@@ -9,6 +9,7 @@ import pg from 'pg';
 import { getTableName, type Table } from 'drizzle-orm';
 import { createReadCache, type ReadCache } from './read-cache.js';
 import { watchPglite, watchPool } from './write-watch.js';
+import { autoAnalyze } from './pglite-analyze.js';
 import { findTemplate, migrationsFolder, seedDataDir, templateBlob, type DbTemplate } from './db-template.js';
 
 // Without a schema: queries go through each module's own tables (the whole list is src/schema.ts, for migrations).
@@ -93,10 +94,19 @@ export async function openDatabase(opts: {
     );
   });
   const cache = createReadCache();
-  watchPglite(client, cache.watch);
+  // no autovacuum in PGlite: the planner's statistics are gathered a moment after writes (pglite-analyze.ts)
+  const analyze = autoAnalyze(client, { onError: (err) => console.warn(`[gantry] analyzing the embedded database failed: ${(err as Error).message}`) });
+  watchPglite(client, {
+    ...cache.watch,
+    wrote(tables) {
+      cache.watch.wrote(tables);
+      analyze.wrote();
+    },
+  });
   const db = drizzlePglite({ client }) as unknown as Db;
   await migratePglite(drizzlePglite({ client }), { migrationsFolder });
   cache.watch.setDependents(await dependentTables((text) => client.query(text)));
+  analyze.wrote(); // a data dir of an earlier version may never have been analyzed
   return {
     db,
     kind: 'pglite',
@@ -106,14 +116,17 @@ export async function openDatabase(opts: {
       return { rows: results.at(-1)?.rows ?? [] };
     },
     cache,
-    close: () => client.close(),
+    close: async () => {
+      await analyze.stop();
+      await client.close();
+    },
   };
 }
 
-/** A store's memo over its tables: the database's read cache, or (a store made without one) no caching. */
 /** Table names, as a store tells which tables a kept answer built on its reads depends on. */
 export const tableNames = (tables: Table[]) => tables.map((t) => getTableName(t));
 
+/** A store's memo over its tables: the database's read cache, or (a store made without one) no caching. */
 export const memoOf =
   (cache?: ReadCache) =>
   <A extends unknown[], V>(tables: Table[], load: (...args: A) => Promise<V>, opts?: { max?: number }): ((...args: A) => Promise<V>) =>
