@@ -1,5 +1,6 @@
 import { AbortedError, spawnProcess, readLines, type Boxed } from '../executor/local-executor.js';
 import type { LaunchedProcess } from '../executor/launcher.js';
+import type { OpenedBox } from '../executor/opened-box.js';
 
 export interface TerraformProcessOptions {
   cwd: string;
@@ -15,6 +16,8 @@ export interface TerraformProcessOptions {
   onProcess?: (pid: number | null) => void;
   /** The sandbox and its mounts; terraform is the box's pid 1, so the SIGINT of a cancel reaches it. */
   box?: Boxed;
+  /** A box of the same mounts opened ahead (it runs terraform instead of a new one, unless it ended). */
+  opened?: OpenedBox;
 }
 
 export interface TerraformProcessResult {
@@ -43,13 +46,15 @@ export function runTerraformProcess(bin: string, args: string[], o: TerraformPro
     };
     let child: LaunchedProcess;
     try {
-      child = spawnProcess(bin, args, {
-        cwd: o.cwd,
-        env: o.env,
-        ...(o.box ? { box: { ...o.box, run: { ...o.box.run, asPid1: true } } } : {}),
-        onBoxPid: started,
-        launcher: true,
-      });
+      child =
+        o.opened?.exec(bin, args, o.env, started) ??
+        spawnProcess(bin, args, {
+          cwd: o.cwd,
+          env: o.env,
+          ...(o.box ? { box: { ...o.box, run: { ...o.box.run, asPid1: true } } } : {}),
+          onBoxPid: started,
+          launcher: true,
+        });
     } catch (err) {
       return reject(err);
     }

@@ -18,6 +18,8 @@ import {
   type TerraformBackend,
   type TerraformRunner,
 } from './index.js';
+import { createSandbox } from '../executor/sandbox.js';
+import { openBox, type OpenedBox } from '../executor/opened-box.js';
 
 /**
  * The real terraform CLI (TERRAFORM_BIN, default `terraform`) on components made of the built-in
@@ -249,6 +251,66 @@ describe('terraform runner (real CLI, local backend)', () => {
     const abort = new AbortController();
     abort.abort();
     await expect(env.runner({ signal: abort.signal }).plan()).rejects.toBeInstanceOf(AbortedError);
+  });
+});
+
+describe('terraform runner in a box opened ahead (real bubblewrap)', () => {
+  it('runs its next command in that box (one box a command), and a cancel reaches terraform there', async () => {
+    const sandbox = createSandbox({ mode: 'bwrap' });
+    const workDir = path.join(tmp, 'envs', 'opened');
+    const root = generateRootModule({ resources: [{ name: 'slow', source: compSlow, inputs: {} }] });
+    writeRootModule(workDir, root);
+    fs.mkdirSync(pluginCacheDir, { recursive: true });
+    sandbox.handOver(workDir, pluginCacheDir);
+    const box = { sandbox, run: { mounts: [{ path: workDir, writable: true }, { path: pluginCacheDir, writable: true }, { path: compSlow }] } };
+    const lines: string[] = [];
+    // the boxes open ahead of their command, as a run's box opens while the run prepares
+    const ran: string[] = [];
+    const opened = (): OpenedBox => {
+      const b = openBox(sandbox, { ...box.run, cwd: workDir });
+      return {
+        exec: (command, args, env, onPid) => {
+          const p = b.exec(command, args, env, onPid);
+          if (p) ran.push(args[0]!);
+          return p;
+        },
+        close: b.close,
+      };
+    };
+    let next: OpenedBox | undefined = opened();
+    const abort = new AbortController();
+    const runner = createTerraformRunner({
+      bin,
+      workDir,
+      pluginCacheDir,
+      backend: { type: 'local', path: path.join(workDir, 'terraform.tfstate') },
+      env: root.env,
+      onLine: (l) => lines.push(l),
+      signal: abort.signal,
+      killGraceMs: 10_000,
+      box,
+      openedBox: () => {
+        const b = next;
+        next = undefined;
+        return b;
+      },
+    });
+    await runner.init();
+    expect(ran).toEqual(['init']);
+    next = opened();
+    const watcher = setInterval(() => {
+      if (lines.some((l) => l.includes('sleep 37'))) abort.abort();
+    }, 20);
+    try {
+      await expect(runner.applyNow()).rejects.toBeInstanceOf(AbortedError);
+    } finally {
+      clearInterval(watcher);
+    }
+    expect(ran).toEqual(['init', 'apply']);
+    expect(lines.join('\n')).toMatch(/Interrupt received|Gracefully shutting down/);
+    for (let i = 0; i < 50 && processesRunning(['sleep', '37']); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(processesRunning(['sleep', '37'])).toBe(false);
+    expect(fs.existsSync(path.join(workDir, '.terraform.tfstate.lock.info'))).toBe(false);
   });
 });
 

@@ -6,6 +6,7 @@ import { runTerraformProcess } from './terraform-process.js';
 import { createMasker } from '../../platform/masking.js';
 import { writeFileNoFollow, ensureRealDir } from '../executor/workspace-files.js';
 import type { RootModule } from './root-module.js';
+import type { OpenedBox } from '../executor/opened-box.js';
 
 /** Where an environment's state lives. */
 export type TerraformBackend =
@@ -51,6 +52,8 @@ export interface TerraformRunnerOptions {
    * or `external` data sources: it is user code). Its HOME is then `<workDir>/.home` and its TMPDIR the box's /tmp.
    */
   box?: Boxed;
+  /** A box of `box`'s mounts opened ahead, for the next command (each runs in a box of its own). */
+  openedBox?: () => OpenedBox | undefined;
 }
 
 export type PlanAction = 'no-op' | 'create' | 'read' | 'update' | 'delete' | 'forget';
@@ -189,6 +192,7 @@ export function createTerraformRunner(o: TerraformRunnerOptions): TerraformRunne
       captureStdout: capture,
       onProcess: o.onProcess,
       box: o.box,
+      opened: o.box ? o.openedBox?.() : undefined,
       onLine: (line, stream) => {
         const masked = mask(line);
         if (stream === 'stderr') {

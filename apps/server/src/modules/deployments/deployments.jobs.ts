@@ -13,7 +13,7 @@ import type { StatusWriter, StatusWrites } from './status-events.js';
 import type { DeployedResource } from './deployments.tables.js';
 import { endLeftoverProcess } from './leftover-process.js';
 import { createRunKit, createRunPool, hostOfWorker, stoppedByServer } from '../../platform/run-kit.js';
-import { EngineFailure, type DeploymentEngine, type EngineOutcome, type EngineRun, type ErrorLogs, type PreparedResource } from './engine.js';
+import { EngineFailure, type DeploymentEngine, type EngineOutcome, type EngineRun, type ErrorLogs, type PreparedResource, type WarmStart } from './engine.js';
 
 export const deploymentLogsRoom = (deploymentId: string) => `deployment-logs:${deploymentId}`;
 /** A run whose worker has not beaten for this long belongs to a dead process. */
@@ -243,12 +243,15 @@ export function createDeploymentsJobs(deps: {
     let saved: string[] | undefined;
     let sink = sinkFor(row.id, []);
     const pids = pidRecorder((pid) => store.update(row.id, { processId: pid }));
+    let warm: WarmStart | undefined;
     try {
+      const engine = deps.engineFor(stage);
+      warm = engine.warmUp?.(stage); // terraform's box opens while the run prepares
       // independent: the cloud session (an STS call for AWS) while the versions are unpacked
       const [credentials, { prepared, secrets }] = await Promise.all([deps.credentialsFor(stage), prepare(stage, row.resources, resources)]);
       sink = sinkFor(row.id, [...Object.values(credentials), ...secrets]);
-      const engine = deps.engineFor(stage);
       const engineRun: EngineRun = {
+        warm,
         stage,
         resources: prepared,
         credentials,
@@ -282,6 +285,7 @@ export function createDeploymentsJobs(deps: {
       error = signal.aborted ? stopped : createMasker([])((err as Error).message);
       sink.line(`[gantry] ${signal.aborted ? stopped : `Failed: ${error}`}`);
     } finally {
+      warm?.close();
       await pids.settled();
       await sink.flush();
     }
@@ -344,13 +348,16 @@ export function createDeploymentsJobs(deps: {
 
   async function executePlan({ plan, stage }: { plan: PlanRow; stage: StageRow }, signal: AbortSignal) {
     const pids = pidRecorder((pid) => store.updatePlan(plan.id, { processId: pid }));
+    let warm: WarmStart | undefined;
     try {
+      const engine = deps.engineFor(stage);
+      if (!engine.plan) throw new Error('This engine makes no plans');
+      warm = engine.warmUp?.(stage);
       const [credentials, { prepared, secrets }] = await Promise.all([deps.credentialsFor(stage), prepare(stage, plan.resources)]);
       const lines: string[] = [];
       const mask = createMasker([...Object.values(credentials), ...secrets]);
-      const engine = deps.engineFor(stage);
-      if (!engine.plan) throw new Error('This engine makes no plans');
       const made = await engine.plan({
+        warm,
         stage,
         resources: prepared,
         credentials,
@@ -376,6 +383,7 @@ export function createDeploymentsJobs(deps: {
     } catch (err) {
       await statuses.write((w) => w.plan(plan.id, { status: 'FAILED', error: stoppedByServer(signal) ? PLAN_INTERRUPTED : (err as Error).message }));
     } finally {
+      warm?.close();
       await pids.settled();
     }
   }

@@ -28,6 +28,13 @@ export interface EngineRun {
   onProcess?: (pid: number | null) => void;
   /** The resources that have cloud objects per the state the engine has just saved (Terraform: after each run, failed or not). */
   onStateSaved?: (deployed: string[]) => void;
+  /** What the engine's warmUp started for this run. */
+  warm?: WarmStart;
+}
+
+/** What an engine starts for a run before the run is prepared; closed when the run ends, used or not. */
+export interface WarmStart {
+  close(): void;
 }
 
 import type { ErrorLogs } from './deployments.tables.js';
@@ -68,6 +75,11 @@ export interface ResourceOutput {
  * cleanly (state lock released) before it rejects.
  */
 export interface DeploymentEngine {
+  /**
+   * Starts what a run of this environment needs and that does not depend on its resources, inputs or
+   * credentials (Terraform: its sandbox), while the run prepares those; handed to the run as `warm`.
+   */
+  warmUp?(stage: StageRow): WarmStart | undefined;
   /** Plan + apply in one go (Quick Deploy). */
   deploy(run: EngineRun): Promise<EngineOutcome | void>;
   plan?(run: EngineRun): Promise<EnginePlan>;

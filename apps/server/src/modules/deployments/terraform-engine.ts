@@ -12,11 +12,12 @@ import {
   type RootModuleResource,
   type TerraformRunner,
 } from '../../integrations/terraform/index.js';
-import type { Sandbox } from '../../integrations/executor/sandbox.js';
+import type { Sandbox, SandboxRun } from '../../integrations/executor/sandbox.js';
+import { openBox, type OpenedBox } from '../../integrations/executor/opened-box.js';
 import { readFileInside, writeFileNoFollow, ensureRealDir } from '../../integrations/executor/workspace-files.js';
 import type { SecretBox } from '../../platform/secrets.js';
 import type { StageRow } from '../stages/stages.port.js';
-import type { DeploymentEngine, EngineRun, EnginePlan } from './engine.js';
+import type { DeploymentEngine, EngineRun, EnginePlan, WarmStart } from './engine.js';
 
 export interface TerraformEngineOptions {
   bin: string;
@@ -96,11 +97,38 @@ export function createTerraformEngine(
     }
   }
 
+  /** What terraform's box shows of the host: the environment's work dir, the plugin cache, its unpacked versions. */
+  function boxOf(stageId: string): Omit<SandboxRun, 'cwd'> {
+    const cliConfig = process.env.TF_CLI_CONFIG_FILE;
+    return {
+      mounts: [
+        { path: workDir(stageId), writable: true },
+        { path: pluginCacheDir, writable: true },
+        ...(fs.existsSync(modulesDir(stageId)) ? [{ path: modulesDir(stageId) }] : []),
+        ...(cliConfig && fs.existsSync(cliConfig) ? [{ path: cliConfig }] : []),
+      ],
+    };
+  }
+
+  /** The boxes warmUp opened, until the first terraform command of their run takes one. */
+  const openedBoxes = new WeakMap<WarmStart, OpenedBox>();
+  const takeOpenedBox = (warm: WarmStart | undefined) => {
+    const box = warm && openedBoxes.get(warm);
+    if (box) openedBoxes.delete(warm);
+    return box;
+  };
+
   function runner(
     stage: StageRow,
-    extra: { env?: Record<string, string>; secrets?: string[]; log?: (l: string) => void; signal?: AbortSignal; onProcess?: (pid: number | null) => void } = {},
+    extra: {
+      env?: Record<string, string>;
+      secrets?: string[];
+      log?: (l: string) => void;
+      signal?: AbortSignal;
+      onProcess?: (pid: number | null) => void;
+      warm?: WarmStart;
+    } = {},
   ): TerraformRunner {
-    const cliConfig = process.env.TF_CLI_CONFIG_FILE;
     return createTerraformRunner({
       bin: o.bin,
       workDir: workDir(stage.id),
@@ -111,17 +139,8 @@ export function createTerraformEngine(
       onLine: extra.log ? (line) => extra.log!(line) : undefined,
       signal: extra.signal,
       onProcess: extra.onProcess,
-      box: {
-        sandbox: o.sandbox,
-        run: {
-          mounts: [
-            { path: workDir(stage.id), writable: true },
-            { path: pluginCacheDir, writable: true },
-            ...(fs.existsSync(modulesDir(stage.id)) ? [{ path: modulesDir(stage.id) }] : []),
-            ...(cliConfig && fs.existsSync(cliConfig) ? [{ path: cliConfig }] : []),
-          ],
-        },
-      },
+      box: { sandbox: o.sandbox, run: boxOf(stage.id) },
+      openedBox: () => takeOpenedBox(extra.warm),
     });
   }
 
@@ -155,6 +174,7 @@ export function createTerraformEngine(
         log: run.log,
         signal: run.signal,
         onProcess: run.onProcess,
+        warm: run.warm,
       });
       // init only when the module sources changed since the last run (versions are immutable)
       const initKey = crypto
@@ -185,6 +205,19 @@ export function createTerraformEngine(
 
   return {
     workDir,
+
+    /** Opens the run's box (bubblewrap, its namespaces and mounts) while the run prepares; its first terraform command runs in it. */
+    warmUp(stage) {
+      if (o.sandbox.mode === 'none' || o.sandbox.unavailable) return undefined;
+      // every folder it shows exists before it opens (a first run of the environment makes them here)
+      ensureRealDir(workDir(stage.id), 0o755);
+      ensureRealDir(pluginCacheDir);
+      ensureRealDir(modulesDir(stage.id));
+      const box = openBox(o.sandbox, { ...boxOf(stage.id), cwd: workDir(stage.id) });
+      const warm: WarmStart = { close: () => box.close() };
+      openedBoxes.set(warm, box);
+      return warm;
+    },
 
     async plan(run): Promise<EnginePlan> {
       return withRun(run, async (r) => {
