@@ -34,6 +34,8 @@ export const INTERRUPTED =
 export const PLAN_INTERRUPTED = 'Interrupted: the Gantry server stopped while this plan was created. Create the plan again.';
 /** Beside an unpacked version: its outputs (names and sensitivity), as its schema declares them. */
 const OUTPUTS_FILE = '.gantry-outputs.json';
+/** Unpacked versions whose template name and outputs a worker keeps in memory, at most (the oldest go first). */
+const UNPACKED_KEPT_MAX = 1000;
 export const PLAN_WORKER_STOPPED = 'The worker creating this plan stopped. Create the plan again.';
 
 /** What a run needs to unpack a resource's component version and read its outputs. */
@@ -102,13 +104,19 @@ export function createDeploymentsJobs(deps: {
     };
   }
 
+  type Unpacked = { dir: string; template: string | null; outputs: PreparedResource['outputs'] };
+  const unpacked = new Map<string, Unpacked>();
+
   /**
    * A version's files, unpacked once per environment and resource: versions never change, so a
    * stable path lets the engine skip `terraform init` when nothing but values changed. Its outputs
    * are kept beside them for the same reason (the box sees the folder read-only).
    */
-  async function unpack(stage: StageRow, r: DeployedResource) {
+  async function unpack(stage: StageRow, r: DeployedResource): Promise<Unpacked> {
     const dir = path.join(deps.modulesRoot, stage.id, r.name, r.componentVersion);
+    // read once per process: the folder is the server's (the box sees it read-only) and a version never changes
+    const known = unpacked.get(dir);
+    if (known && fs.existsSync(dir)) return known;
     const outputsFile = path.join(dir, OUTPUTS_FILE);
     const outputsOf = () => deps.components.outputs(stage.projectId, r.component.id, r.componentVersion);
     if (!fs.existsSync(dir)) {
@@ -130,7 +138,10 @@ export function createDeploymentsJobs(deps: {
       fs.promises.readFile(path.join(dir, '.gantry-template'), 'utf8'),
       fs.promises.readFile(outputsFile, 'utf8'),
     ]);
-    return { dir, template: template || null, outputs: JSON.parse(outputs) as PreparedResource['outputs'] };
+    const read = { dir, template: template || null, outputs: JSON.parse(outputs) as PreparedResource['outputs'] };
+    if (unpacked.size >= UNPACKED_KEPT_MAX) unpacked.delete(unpacked.keys().next().value!);
+    unpacked.set(dir, read);
+    return read;
   }
 
   /** Unpacks each resource's version and opens its sealed inputs (`rows`: the environment's resources, read at the claim). */
