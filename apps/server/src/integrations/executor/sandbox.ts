@@ -67,6 +67,8 @@ export interface Sandbox {
   wrap(command: string, args: string[], run: SandboxRun): WrappedCommand;
   /** Lets the sandbox uid write to folders the server created for a run (root only; a no-op otherwise). */
   handOver(...dirs: string[]): void;
+  /** The same for these files and folders themselves, not what is below them. */
+  handOverOnly(...paths: string[]): void;
 }
 
 export const DEFAULT_SANDBOX_UID = 64000;
@@ -187,6 +189,10 @@ export function createSandbox(o: {
       if (o.mode === 'none' || !isRoot) return;
       for (const dir of dirs) chownTree(dir, uid);
     },
+    handOverOnly(...paths) {
+      if (o.mode === 'none' || !isRoot) return;
+      for (const p of paths) chownOne(p, uid);
+    },
   };
 }
 
@@ -198,13 +204,22 @@ function probe(bwrap: string, args: string[], command: string[]): string | null 
   return null;
 }
 
-/** chown -R without following links (a link the box made must not hand over what it points at). */
+/**
+ * chown -R without following links (a link the box made must not hand over what it points at). What the
+ * uid already owns is left as it is (a chown to the same owner still rewrites the inode), unless setuid or
+ * setgid: the chown clears those bits.
+ */
 function chownTree(dir: string, uid: number) {
-  const st = fs.lstatSync(dir, { throwIfNoEntry: false });
-  if (!st || st.isSymbolicLink()) return;
-  fs.lchownSync(dir, uid, uid);
-  if (!st.isDirectory()) return;
+  const st = chownOne(dir, uid);
+  if (!st?.isDirectory()) return;
   for (const entry of fs.readdirSync(dir)) chownTree(path.join(dir, entry), uid);
+}
+
+function chownOne(p: string, uid: number) {
+  const st = fs.lstatSync(p, { throwIfNoEntry: false });
+  if (!st || st.isSymbolicLink()) return undefined;
+  if (st.uid !== uid || st.gid !== uid || st.mode & 0o6000) fs.lchownSync(p, uid, uid);
+  return st;
 }
 
 /** Reads bwrap's `{"child-pid": N}` from the info pipe: the host pid of the box's pid 1. */

@@ -144,6 +144,29 @@ export function createTerraformEngine(
     });
   }
 
+  /** Folders this process has handed over to the sandbox uid whole: work dirs, unpacked versions. */
+  const handedOver = new Set<string>();
+  /**
+   * Gives the box what it must own or read. The first run of an environment in this process hands over its work
+   * dir, the plugin cache and its unpacked versions whole; a later run only what the server wrote for it
+   * (`wrote`) and the versions unpacked since: terraform's own files there are the sandbox uid's already, and
+   * an unpacked version never changes (the box sees it read-only).
+   */
+  function handOver(run: EngineRun, wrote: string[]) {
+    const dir = workDir(run.stage.id);
+    if (handedOver.has(dir)) o.sandbox.handOverOnly(dir, ...wrote);
+    else o.sandbox.handOver(dir, pluginCacheDir, modulesDir(run.stage.id));
+    for (const r of run.resources) {
+      if (!handedOver.has(dir)) handedOver.add(r.dir);
+      else if (!handedOver.has(r.dir)) {
+        o.sandbox.handOverOnly(path.dirname(r.dir));
+        o.sandbox.handOver(r.dir);
+        handedOver.add(r.dir);
+      }
+    }
+    handedOver.add(dir);
+  }
+
   /**
    * Writes the root module of the run's resources, unseals the state into the work dir and
    * initialises it; `fn` runs terraform, and the state is sealed back whatever happens.
@@ -166,7 +189,7 @@ export function createTerraformEngine(
     for (const d of [path.join(dir, '.home'), pluginCacheDir]) ensureRealDir(d);
     const state = await loadState(run.stage.id);
     if (state !== undefined) writeFileNoFollow(stateFile(run.stage.id), state, 0o600);
-    o.sandbox.handOver(dir, pluginCacheDir, modulesDir(run.stage.id));
+    handOver(run, [...Object.keys(root.files).map((f) => path.join(dir, f)), path.join(dir, '.home'), stateFile(run.stage.id)]);
     try {
       const r = runner(run.stage, {
         env: { ...run.credentials, ...root.env },
