@@ -256,25 +256,8 @@ describe('cloud waste manager on a paid plan', () => {
     expect(ceCalls()).toBe(calls); // the cached answer
     await shot(page, 'cost-explorer');
 
-    await page.getByRole('link', { name: 'Create Report', exact: true }).first().click();
-    await page.waitForURL('**/tools/cost-explorer/reports/create');
-    await page.getByRole('textbox', { name: 'Report name', exact: true }).fill('Weekly costs');
-    await page.getByRole('textbox', { name: 'AWS accounts', exact: true }).click();
-    await page.getByRole('option', { name: `production (${ACCOUNT})`, exact: true }).click();
-    await page.getByRole('textbox', { name: 'Regions', exact: true }).click();
-    await page.getByRole('option', { name: 'eu-west-1', exact: true }).click();
-    const emails = page.getByRole('textbox', { name: 'E-mails', exact: true });
-    await emails.fill('finance@example.com');
-    await emails.press('Enter');
-    await shot(page, 'report-form');
-    await page.getByRole('button', { name: 'Create Report', exact: true }).click();
-    await toast(page, 'Created report Weekly costs.').waitFor();
-    await page.waitForURL('**/tools/cost-explorer');
-
-    const row = page.getByTestId('reports-table').getByRole('row').filter({ hasText: 'Weekly costs' });
-    await row.getByRole('button', { name: 'Actions of report Weekly costs', exact: true }).click();
-    await page.getByRole('menuitem', { name: 'Send now', exact: true }).click();
-    await toast(page, 'Report Weekly costs sent to finance@example.com.').waitFor();
+    await createReport(page, 'Weekly costs', 'finance@example.com', { shot: 'report-form' });
+    await sendNow(page, 'Weekly costs', 'finance@example.com');
     const mail = await stack.smtp.waitFor('finance@example.com');
     expect(mail.subject).toMatch(/^Weekly costs: AWS costs /);
     expect(mail.html).toContain('<table');
@@ -282,5 +265,47 @@ describe('cloud waste manager on a paid plan', () => {
     expect(mail.attachments[0]!.filename).toMatch(/^weekly-costs-\d{4}-\d{2}-\d{2}\.csv$/);
     expect(mail.attachments[0]!.content.split('\r\n')[0]).toBe('AWS account,Account name,Start,End,Service,Cost (USD)');
     await shot(page, 'cost-explorer-report');
+    // delivered: the card stops saying Sending…
+    await expect.poll(() => reportRow(page, 'Weekly costs').getByTestId('report-send-status').textContent(), { timeout: 60_000 }).toMatch(/ago$/);
+  });
+
+  test("a report's send the mail server refuses shows on the reports card as failed, with the server's answer", async () => {
+    stack.smtp.refuse('bounce@example.com', '550 5.1.1 <bounce@example.com>: mailbox unavailable');
+    await createReport(page, 'Bounced costs', 'bounce@example.com');
+    await sendNow(page, 'Bounced costs', 'bounce@example.com');
+    const row = reportRow(page, 'Bounced costs');
+    const error = row.getByTestId('report-send-error');
+    await expect.poll(() => error.textContent(), { timeout: 60_000 }).toMatch(/^Send now failed: Not delivered to bounce@example\.com: .*550 5\.1\.1/);
+    expect(await error.textContent()).toContain('It is not retried: fix the cause, then use Send now.');
+    await row.getByText('Send failed', { exact: true }).waitFor();
+    await shot(page, 'report-send-failed');
   });
 });
+
+const reportRow = (page: Page, name: string) => page.getByTestId('reports-table').getByRole('row').filter({ hasText: name });
+
+/** Creates a weekly report of the production account in eu-west-1 from the Cost Explorer page, back on it after. */
+async function createReport(page: Page, name: string, email: string, o: { shot?: string } = {}) {
+  await page.getByRole('link', { name: 'Create Report', exact: true }).first().click();
+  await page.waitForURL('**/tools/cost-explorer/reports/create');
+  await page.getByRole('textbox', { name: 'Report name', exact: true }).fill(name);
+  await page.getByRole('textbox', { name: 'AWS accounts', exact: true }).click();
+  await page.getByRole('option', { name: `production (${ACCOUNT})`, exact: true }).click();
+  await page.getByRole('textbox', { name: 'Regions', exact: true }).click();
+  await page.getByRole('option', { name: 'eu-west-1', exact: true }).click();
+  const emails = page.getByRole('textbox', { name: 'E-mails', exact: true });
+  await emails.fill(email);
+  await emails.press('Enter');
+  if (o.shot) await shot(page, o.shot);
+  await page.getByRole('button', { name: 'Create Report', exact: true }).click();
+  await toast(page, `Created report ${name}.`).waitFor();
+  await page.waitForURL('**/tools/cost-explorer');
+}
+
+async function sendNow(page: Page, name: string, email: string) {
+  await reportRow(page, name)
+    .getByRole('button', { name: `Actions of report ${name}`, exact: true })
+    .click();
+  await page.getByRole('menuitem', { name: 'Send now', exact: true }).click();
+  await toast(page, `Report ${name} sent to ${email}.`).waitFor();
+}

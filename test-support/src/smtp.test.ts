@@ -54,6 +54,17 @@ describe('SMTP stand-in', () => {
     transport.close();
   });
 
+  it('refuses the recipients it is told to with their reply; the others of the same mail get it', async () => {
+    smtp.refuse('Bounce@Example.com', '550 5.1.1 <bounce@example.com>: mailbox unavailable');
+    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: smtp.port, secure: false, ignoreTLS: true });
+    const alone = { from: 'a@b.c', subject: 'Costs', text: 'Your costs' };
+    await expect(transport.sendMail({ ...alone, to: 'bounce@example.com' })).rejects.toThrow(/550 5\.1\.1 <bounce@example\.com>: mailbox unavailable/);
+    const info = await transport.sendMail({ ...alone, to: ['bounce@example.com', 'dave@example.com'] });
+    expect(info.rejected).toEqual(['bounce@example.com']);
+    expect((await smtp.waitFor('dave@example.com', 5_000)).to).toEqual(['dave@example.com']);
+    transport.close();
+  });
+
   it('extracts links from text and html bodies', () => {
     expect(extractLinks('see https://x.test/a?b=1&amp;c=2. and <a href="http://y.test/p">y</a>')).toEqual(['http://y.test/p', 'https://x.test/a?b=1&c=2']);
     expect(extractLinks('no links here')).toEqual([]);

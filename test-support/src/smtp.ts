@@ -33,6 +33,8 @@ export interface SmtpStandIn {
    * (case-insensitive) or a predicate. Rejects after timeoutMs with the list of what did arrive.
    */
   waitFor(match: MailMatch, timeoutMs?: number): Promise<Mail>;
+  /** From now on answers RCPT TO of this address (case-insensitive) with this reply (e.g. `550 5.1.1 mailbox unavailable`), as a server refusing it. */
+  refuse(address: string, reply: string): void;
   close(): Promise<void>;
 }
 
@@ -70,6 +72,7 @@ export function pathOf(link: string): string {
 export async function startSmtp(options: { port?: number } = {}): Promise<SmtpStandIn> {
   const mails: Mail[] = [];
   const waiters = new Set<{ test: (m: Mail) => boolean; resolve: (m: Mail) => void }>();
+  const refused = new Map<string, string>();
 
   const server = new SMTPServer({
     secure: false,
@@ -80,6 +83,12 @@ export async function startSmtp(options: { port?: number } = {}): Promise<SmtpSt
     size: 25 * 1024 * 1024,
     onAuth(_auth, _session, callback) {
       callback(null, { user: 'test' });
+    },
+    onRcptTo(address, _session, callback) {
+      const reply = refused.get(address.address.toLowerCase());
+      if (!reply) return callback();
+      const m = /^(\d{3})\s*(.*)$/.exec(reply);
+      callback(Object.assign(new Error(m ? m[2] : reply), { responseCode: m ? Number(m[1]) : 550 }));
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
@@ -156,6 +165,7 @@ export async function startSmtp(options: { port?: number } = {}): Promise<SmtpSt
         waiters.add(waiter);
       });
     },
+    refuse: (address, reply) => void refused.set(address.toLowerCase(), reply),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -298,6 +298,21 @@ export const ReportBody = z.object({
   costAllocationTag: InputText().trim().max(128).nullable().default(null),
 });
 export type ReportBody = z.input<typeof ReportBody>;
+/**
+ * A report's newest send (scheduled, or Send now) as its recipients got it: SENDING while it is prepared or its mails
+ * wait for the mail server, SENT once every address got it, FAILED with what went wrong (the send's own failure, or the
+ * mail server's answer for an address).
+ */
+export const ReportLastSend = z.object({
+  trigger: z.enum(['SCHEDULE', 'MANUAL']),
+  /** When it was started (its latest attempt). */
+  at: z.string(),
+  status: z.enum(['SENDING', 'SENT', 'FAILED']),
+  error: z.string().nullable(),
+  /** When Gantry tries a failed send again by itself (every 15 minutes within a day); null when it will not. */
+  retryAt: z.string().nullable(),
+});
+export type ReportLastSend = z.infer<typeof ReportLastSend>;
 export const Report = z.object({
   id: z.string(),
   reportName: z.string(),
@@ -309,6 +324,8 @@ export const Report = z.object({
   lastSentAt: z.string().nullable(),
   nextSendAt: z.string(),
   createdAt: z.string(),
+  /** Null before the first send. */
+  lastSend: ReportLastSend.nullable(),
 });
 export type Report = z.infer<typeof Report>;
 export const ReportSendResult = z.object({ sentTo: z.array(z.string()), sentAt: z.string() });

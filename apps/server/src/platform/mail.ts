@@ -13,9 +13,19 @@ export interface MailMessage {
   attachments?: { filename: string; contentType: string; content: string }[];
 }
 
+/** Where a mail is: QUEUED for the SMTP server, SENT (or kept in the outbox when there is none), FAILED with the server's answer. */
+export interface MailDelivery {
+  id: string;
+  to: string;
+  state: 'QUEUED' | 'SENT' | 'FAILED';
+  error: string | null;
+}
+
 export interface Mailer {
-  /** Records the mail and queues its delivery; returns at once. */
-  send(message: MailMessage): Promise<void>;
+  /** Records the mail and queues its delivery; returns at once with the mail's id. */
+  send(message: MailMessage): Promise<{ id: string }>;
+  /** The delivery of mails sent before (a failed one keeps its last error while its job still retries). */
+  deliveries(ids: string[]): Promise<MailDelivery[]>;
   outbox(limit?: number): Promise<{ id: string; to: string; subject: string; text: string; createdAt: string }[]>;
 }
 
@@ -51,7 +61,7 @@ export async function createMailer(opts: { db: Db; jobs: Jobs; smtpUrl?: string;
     async send(message) {
       const row = await store.insert(message);
       if (transport) {
-        await opts.jobs.send(QUEUE, { id: row!.id });
+        await opts.jobs.send(QUEUE, { id: row.id });
       } else {
         const links = message.text.match(/https?:\/\/\S+/g) ?? [];
         opts.log.info(
@@ -59,6 +69,16 @@ export async function createMailer(opts: { db: Db; jobs: Jobs; smtpUrl?: string;
           `mail (no SMTP_URL, kept in outbox): "${message.subject}" to ${message.to} ${links.join(' ')}`,
         );
       }
+      return { id: row.id };
+    },
+    async deliveries(ids) {
+      return (await store.byIds(ids)).map((m) => ({
+        id: m.id,
+        to: m.to,
+        // without SMTP the outbox is the delivery
+        state: m.sentAt || !transport ? 'SENT' : m.error ? 'FAILED' : 'QUEUED',
+        error: m.sentAt || !transport ? null : (m.error?.replace(/^Error: /, '') ?? null),
+      }));
     },
     async outbox(limit = 100) {
       const rows = await store.newest(limit);

@@ -9,6 +9,7 @@ import {
   bearer,
   type TestApp,
   acceptingCloudVerifier,
+  until,
 } from '../../../test/helpers.js';
 import { fetchAccountCosts, fetchReportLines } from '../../integrations/aws-cost/index.js';
 import { sessionFromEnv } from '../../integrations/aws-resources/session.js';
@@ -36,13 +37,13 @@ const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
   t.app.inject({ method, url: `/ms-cloud-cost-optimizer/projects/${projectId}${url}`, headers: bearer(owner.idToken), payload });
 
 /** A worker: its own service and scheduler over the same database, mailer and AWS calls as the app's; `sendNow` is its Send now. */
-function worker(o: { fetchReportLines?: FetchReportLines; mailer?: Pick<Mailer, 'send'> } = {}) {
+function worker(o: { fetchReportLines?: FetchReportLines; send?: Mailer['send'] } = {}) {
   const s = t.app.services;
   const session = async (awsAccountId: string) => sessionFromEnv('us-east-1', await s.cloudAccounts.credentialsFor(projectId, 'aws', awsAccountId));
   const service = createCostExplorerService({
     store: createCostStore(s.database.db),
     billing: s.billing,
-    mailer: o.mailer ?? s.mailer,
+    mailer: { send: o.send ?? s.mailer.send, deliveries: s.mailer.deliveries },
     now: () => new Date(clock),
     awsAccounts: async (pid) => (await s.cloudAccounts.listAws(pid)).map((a) => ({ awsAccountId: a.id, accountName: a.accountName })),
     fetchCosts: async (_pid, account, now) => fetchAccountCosts(await session(account.awsAccountId), account, now),
@@ -202,6 +203,8 @@ describe('cost explorer and reports against the AWS stand-in and an SMTP server'
     return created.json().id as string;
   };
   const mailsTo = async (to: string) => (await t.app.services.mailer.outbox(500)).filter((m) => m.to === to);
+  /** What the report's screen shows of its newest send. */
+  const lastSend = async (reportId: string) => (await call('GET', `/reports/${reportId}`)).json().lastSend;
 
   it('a Send now whose worker died mid-send is taken over by the next tick after its lease, like a scheduled send, once', async () => {
     clock = Date.parse('2026-12-08T10:00:00Z'); // a Tuesday: no scheduled send of a new weekly report is due
@@ -244,15 +247,20 @@ describe('cost explorer and reports against the AWS stand-in and an SMTP server'
     clock = Date.parse('2026-12-09T10:00:00Z');
     const reportId = await weekly('Failed, then retried', 'retry@example.com');
     const down = worker({
-      mailer: {
-        send: async () => {
-          throw new Error('the mail queue is down');
-        },
+      send: async () => {
+        throw new Error('the mail queue is down');
       },
     });
     const live = worker();
 
     await expect(down.sendNow(reportId)).rejects.toThrow('the mail queue is down');
+    expect(await lastSend(reportId)).toEqual({
+      trigger: 'MANUAL',
+      at: new Date(clock).toISOString(),
+      status: 'FAILED',
+      error: 'the mail queue is down',
+      retryAt: new Date(clock + SEND_LEASE_MS).toISOString(),
+    });
     await live.tick(); // failed a moment ago: not retried on every tick
     clock += SEND_LEASE_MS - 60_000;
     await live.tick();
@@ -264,8 +272,28 @@ describe('cost explorer and reports against the AWS stand-in and an SMTP server'
     const mail = await smtp.waitFor('retry@example.com');
     expect(mail.subject).toBe('Failed, then retried: AWS costs 2026-11-30 – 2026-12-06');
     expect((await call('GET', `/reports/${reportId}`)).json().lastSentAt).toBe(new Date(clock).toISOString());
+    const retried = await until(
+      () => lastSend(reportId),
+      (s) => s.status === 'SENT',
+      'the retry delivered',
+    );
+    expect(retried).toEqual({ trigger: 'MANUAL', at: new Date(clock).toISOString(), status: 'SENT', error: null, retryAt: null });
     clock += SEND_LEASE_MS + 60_000;
     await live.tick();
     expect(await mailsTo('retry@example.com')).toHaveLength(1);
+  });
+
+  it("the mail server refusing an address: the report's last send is FAILED with the server's answer", async () => {
+    clock = Date.parse('2026-12-09T12:00:00Z');
+    smtp.refuse('bounce@example.com', '550 5.1.1 <bounce@example.com>: mailbox unavailable');
+    const reportId = await weekly('Refused', 'bounce@example.com');
+    await worker().sendNow(reportId);
+    const failed = await until(
+      () => lastSend(reportId),
+      (s) => s.status !== 'SENDING',
+      'the mail server answered',
+    );
+    expect(failed).toMatchObject({ trigger: 'MANUAL', status: 'FAILED', retryAt: null });
+    expect(failed.error).toMatch(/^Not delivered to bounce@example\.com: .*550 5\.1\.1 <bounce@example\.com>: mailbox unavailable/);
   });
 });

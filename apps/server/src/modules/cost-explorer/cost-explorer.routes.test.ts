@@ -161,6 +161,7 @@ describe('cost reports', () => {
       costAllocationTag: 'gantry:environment',
       lastSentAt: null,
       nextSendAt: '2026-11-23T00:00:00.000Z',
+      lastSend: null,
     });
   });
 
@@ -222,6 +223,14 @@ describe('cost reports', () => {
     expect(mail?.text).not.toContain('Simple Storage');
     expect((await t.lastMail('cost-reader@example.com'))?.subject).toBe(mail?.subject);
     expect((await call('GET', `/reports/${id}`, owner.idToken)).json().lastSentAt).toBe(new Date(clock).toISOString());
+    expect((await call('POST', '/reports/not-a-uuid/send', owner.idToken)).statusCode).toBe(400);
+  });
+
+  it('GET /reports and /reports/:id show every reader the outcome of the last send (no SMTP: the outbox is its delivery)', async () => {
+    const sent = { trigger: 'MANUAL', at: new Date(clock).toISOString(), status: 'SENT', error: null, retryAt: null };
+    expect((await call('GET', `/reports/${id}`, reader.idToken)).json().lastSend).toEqual(sent);
+    expect((await call('GET', '/reports', reader.idToken)).json().reports.map((r: { lastSend: unknown }) => r.lastSend)).toEqual([sent]);
+    expect((await call('GET', `/reports/${id}`, outsider.idToken)).statusCode).toBe(404);
   });
 
   it('roles: a reader changes nothing', async () => {

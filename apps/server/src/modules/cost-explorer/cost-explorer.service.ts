@@ -1,12 +1,13 @@
-import { ReportBody, type CostDashboard, type Report, type ReportSendResult } from '@gantry/contracts';
+import { ReportBody, type CostDashboard, type Report, type ReportLastSend, type ReportSendResult } from '@gantry/contracts';
 import type { z } from 'zod';
 import { Conflict, NotFound, Validation } from '../../platform/errors.js';
 import type { Mailer } from '../../platform/mail.js';
 import { aggregateCosts, type AccountCosts, type AccountOutcome, type ReportLine } from '../../integrations/aws-cost/index.js';
 import type { BillingService } from '../billing/billing.port.js';
-import type { CostStore, ReportRow } from './cost-explorer.store.js';
+import type { CostStore, ReportRow, SendRow } from './cost-explorer.store.js';
 import { lastSendAt, nextSendAt, periodBefore } from './report-periods.js';
 import { renderReportMail, type AccountReport } from './report-mail.js';
+import { sendOutcome } from './report-outcome.js';
 
 export interface AwsAccountRef {
   awsAccountId: string;
@@ -26,6 +27,8 @@ export type FetchReportLines = (
  * seconds, so a live one is not doubled, and a failing one is retried every lease, not every tick.
  */
 export const SEND_LEASE_MS = 15 * 60_000;
+/** A send missed by more than this (every worker down), or failing for longer, is given up rather than mailed late. */
+export const LOOKBACK_MS = 24 * 3_600_000;
 
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
@@ -37,7 +40,7 @@ const message = (err: unknown) => (err instanceof Error ? err.message : String(e
 export function createCostExplorerService(deps: {
   store: CostStore;
   billing: BillingService;
-  mailer: Pick<Mailer, 'send'>;
+  mailer: Pick<Mailer, 'send' | 'deliveries'>;
   awsAccounts: (projectId: string) => Promise<AwsAccountRef[]>;
   fetchCosts: FetchCosts;
   fetchReportLines: FetchReportLines;
@@ -47,7 +50,18 @@ export function createCostExplorerService(deps: {
   const now = deps.now ?? (() => new Date());
   const feature = (projectId: string) => billing.assertFeature(projectId, 'cloudCostOptimizer');
 
-  const toReport = (r: ReportRow): Report => ({
+  /** The reports with what their newest send came to. */
+  async function withLastSends(rows: ReportRow[]): Promise<Report[]> {
+    const sends = new Map((await store.lastSends(rows.map((r) => r.id))).map((s) => [s.reportId, s]));
+    const mails = new Map((await deps.mailer.deliveries([...sends.values()].flatMap((s) => s.mailIds ?? []))).map((m) => [m.id, m]));
+    const o = { now: now(), leaseMs: SEND_LEASE_MS, lookbackMs: LOOKBACK_MS };
+    return rows.map((r) => {
+      const send = sends.get(r.id);
+      return toReport(r, send ? sendOutcome(send, mails, o) : null);
+    });
+  }
+
+  const toReport = (r: ReportRow, lastSend: ReportLastSend | null): Report => ({
     id: r.id,
     reportName: r.reportName,
     awsAccountIds: r.awsAccountIds,
@@ -58,6 +72,7 @@ export function createCostExplorerService(deps: {
     lastSentAt: r.lastSentAt?.toISOString() ?? null,
     nextSendAt: nextSendAt(r.granularity, now()).toISOString(),
     createdAt: r.createdAt.toISOString(),
+    lastSend,
   });
   async function reportOf(projectId: string, id: string) {
     await feature(projectId);
@@ -110,9 +125,10 @@ export function createCostExplorerService(deps: {
       const m = renderReportMail(r, period, accounts);
       // a worker that stalled past its lease leaves the mailing to the one that took it over
       if (!(await store.holds(send))) return null;
-      for (const to of r.emails) await deps.mailer.send({ to, subject: m.subject, text: m.text, html: m.html, attachments: [m.attachment] });
+      const mailIds: string[] = [];
+      for (const to of r.emails) mailIds.push((await deps.mailer.send({ to, subject: m.subject, text: m.text, html: m.html, attachments: [m.attachment] })).id);
       const sentAt = now();
-      await store.finishSend(send, { status: 'SENT', error: null }, sentAt);
+      await store.finishSend(send, { status: 'SENT', error: null, mailIds }, sentAt);
       return { sentTo: r.emails, sentAt: sentAt.toISOString() };
     } catch (err) {
       await store.finishSend(send, { status: 'FAILED', error: message(err) }, now());
@@ -150,18 +166,18 @@ export function createCostExplorerService(deps: {
 
     async listReports(projectId: string): Promise<Report[]> {
       await feature(projectId);
-      return (await store.reports(projectId)).map(toReport);
+      return withLastSends(await store.reports(projectId));
     },
-    getReport: async (projectId: string, id: string) => toReport(await reportOf(projectId, id)),
+    getReport: async (projectId: string, id: string) => (await withLastSends([await reportOf(projectId, id)]))[0]!,
     async createReport(projectId: string, body: z.output<typeof ReportBody>): Promise<Report> {
       await feature(projectId);
-      return toReport(await store.insertReport(projectId, await valuesOf(projectId, body), now()));
+      return toReport(await store.insertReport(projectId, await valuesOf(projectId, body), now()), null);
     },
     async updateReport(projectId: string, id: string, body: z.output<typeof ReportBody>): Promise<Report> {
       await reportOf(projectId, id);
       const row = await store.updateReport(projectId, id, await valuesOf(projectId, body), now());
       if (!row) throw new NotFound('Report not found');
-      return toReport(row);
+      return (await withLastSends([row]))[0]!;
     },
     async deleteReport(projectId: string, id: string) {
       await reportOf(projectId, id);

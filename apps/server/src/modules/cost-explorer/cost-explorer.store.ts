@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, inArray, lt } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lt } from 'drizzle-orm';
 import type { CostData } from '@gantry/contracts';
 import type { Db } from '../../platform/db.js';
 import { costDashboards, costReports, costReportSends } from './cost-explorer.tables.js';
@@ -8,6 +8,7 @@ export type ReportValues = Pick<typeof costReports.$inferInsert, 'reportName' | 
 type SendClaim = Pick<typeof costReportSends.$inferInsert, 'reportId' | 'trigger' | 'scheduledFor' | 'startedAt'>;
 
 type Claim = { id: string; reportId: string; startedAt: Date };
+export type SendRow = typeof costReportSends.$inferSelect;
 /** A mailing not sent yet whose lease has expired: its worker died mid-send (RUNNING) or it failed (FAILED). */
 const unsentBefore = (leaseExpiredBefore: Date) =>
   and(inArray(costReportSends.status, ['RUNNING', 'FAILED']), lt(costReportSends.startedAt, leaseExpiredBefore));
@@ -65,6 +66,15 @@ export function createCostStore(db: Db) {
           })
           .returning()
       )[0],
+    /** Each report's newest send, by its latest attempt. */
+    lastSends: async (reportIds: string[]) =>
+      reportIds.length
+        ? await db
+            .selectDistinctOn([costReportSends.reportId])
+            .from(costReportSends)
+            .where(inArray(costReportSends.reportId, reportIds))
+            .orderBy(costReportSends.reportId, desc(costReportSends.startedAt))
+        : [],
     /** The mailings asked for since `since` (a schedule's send time, a Send now's click) still unsent past their lease, with their report. */
     unsentSends: async (leaseExpiredBefore: Date, since: Date) =>
       await db
@@ -75,7 +85,7 @@ export function createCostStore(db: Db) {
     /** Whether this claim is still the caller's (not taken over after its lease expired). */
     holds: async (send: Claim) => (await db.select({ id: costReportSends.id }).from(costReportSends).where(heldBy(send))).length > 0,
     /** Ends the mailing; false (nothing written) when the claim was taken over meanwhile. */
-    finishSend: async (send: Claim, result: { status: 'SENT' | 'FAILED'; error: string | null }, at: Date) => {
+    finishSend: async (send: Claim, result: { status: 'SENT' | 'FAILED'; error: string | null; mailIds?: string[] }, at: Date) => {
       const done = await db.update(costReportSends).set(result).where(heldBy(send)).returning({ id: costReportSends.id });
       if (!done.length) return false;
       if (result.status === 'SENT') await db.update(costReports).set({ lastSentAt: at }).where(eq(costReports.id, send.reportId));

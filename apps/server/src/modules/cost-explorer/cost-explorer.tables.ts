@@ -50,6 +50,8 @@ export const costReportSends = pgTable(
       .notNull()
       .default('RUNNING'),
     error: text('error'),
+    /** The outbox mails it queued, one per address: their delivery is the send's outcome a user sees. */
+    mailIds: jsonb('mail_ids').$type<string[]>(),
   },
   (t) => [index('cost_report_sends_report_idx').on(t.reportId), uniqueIndex('cost_report_sends_claim_idx').on(t.reportId, t.trigger, t.scheduledFor)],
 );

@@ -1,11 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { createTicker, type TickerTimers } from '../../platform/ticker.js';
-import type { CostExplorerService } from './cost-explorer.service.js';
+import { LOOKBACK_MS, type CostExplorerService } from './cost-explorer.service.js';
 import type { ReportRow } from './cost-explorer.store.js';
 import { lastSendAt } from './report-periods.js';
-
-/** A send missed by more than this (every worker down) is skipped rather than mailed late. */
-export const LOOKBACK_MS = 24 * 3_600_000;
 
 /**
  * The reports' durable schedule. Every worker ticks (once a minute); a report whose send time

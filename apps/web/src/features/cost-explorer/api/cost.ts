@@ -24,6 +24,7 @@ export function useRefreshCost(projectId: string) {
   return useMutation({ mutationFn: () => refreshCostDashboard(projectId), onSuccess: (d) => qc.setQueryData(costKeys.dashboard(projectId), d) });
 }
 
+export const REPORT_SENDING_POLL_MS = 2_000;
 export const listReports = (projectId: string) => http.get<{ reports: Report[] }>(`${base(projectId)}/reports`);
 export const getReport = (projectId: string, id: string) => http.get<Report>(`${base(projectId)}/reports/${encodeURIComponent(id)}`);
 
@@ -34,6 +35,8 @@ export const useReports = (projectId: string) =>
     enabled: Boolean(projectId),
     select: (d) => d.reports,
     retry: false,
+    // a send under way ends in seconds (its mails reach the mail server, or are refused)
+    refetchInterval: (q) => (q.state.data?.reports.some((r) => r.lastSend?.status === 'SENDING') ? REPORT_SENDING_POLL_MS : false),
   });
 export const useReport = (projectId: string, id: string | null) =>
   useQuery({ queryKey: costKeys.report(projectId, id ?? ''), queryFn: () => getReport(projectId, id ?? ''), enabled: Boolean(projectId && id), retry: false });

@@ -6,9 +6,9 @@ import type { Report } from '@gantry/contracts';
 import { toast } from '../../../api/toast';
 import { ConfirmModal } from '../../../ui/ConfirmModal';
 import { DataTable, type Column } from '../../../ui/DataTable';
-import { RelativeTime } from '../../../ui/RelativeTime';
 import { formatDate } from '../../../ui/dayjs';
 import { useReportMutations, useReports } from '../api/cost';
+import { LastSendCell, LastSendError } from './LastSend';
 
 export const reportEditPath = (id: string) => `/tools/cost-explorer/reports/edit?id=${encodeURIComponent(id)}`;
 
@@ -35,6 +35,7 @@ export function ReportsCard({ projectId, canWrite }: { projectId: string; canWri
             {r.awsAccountIds.length} account{r.awsAccountIds.length === 1 ? '' : 's'} · {r.regions.join(', ')}
             {r.costAllocationTag ? ` · by ${r.costAllocationTag}` : ''}
           </Text>
+          <LastSendError report={r} />
         </div>
       ),
     },
@@ -65,13 +66,7 @@ export function ReportsCard({ projectId, canWrite }: { projectId: string; canWri
       width: 180,
       render: (r) => (
         <div>
-          {r.lastSentAt ? (
-            <RelativeTime date={r.lastSentAt} size="xs" />
-          ) : (
-            <Text size="xs" c="dimmed">
-              Never sent
-            </Text>
-          )}
+          <LastSendCell report={r} />
           <Text size="xs" c="dimmed">
             next {formatDate(r.nextSendAt)}
           </Text>

@@ -1,0 +1,1 @@
+ALTER TABLE "cost_report_sends" ADD COLUMN "mail_ids" jsonb;
