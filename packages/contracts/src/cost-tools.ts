@@ -39,7 +39,7 @@
  *   GET    /reports/:reportId                                  → Report
  *   PUT    /reports/:reportId  body ReportBody                  → Report
  *   DELETE /reports/:reportId                                  → { ok: true }
- *   POST   /reports/:reportId/send                             → ReportSendResult  "Send now"
+ *   POST   /reports/:reportId/send                             → ReportSendResult  "Send now": takes over a failed send of the same period awaiting its retry; 409 while one is being sent
  */
 import { z } from 'zod';
 import { InputText, Email } from './common.js';

@@ -296,4 +296,85 @@ describe('cost explorer and reports against the AWS stand-in and an SMTP server'
     expect(failed).toMatchObject({ trigger: 'MANUAL', status: 'FAILED', retryAt: null });
     expect(failed.error).toMatch(/^Not delivered to bounce@example\.com: .*550 5\.1\.1 <bounce@example\.com>: mailbox unavailable/);
   });
+
+  it('a Send now while a failed Send now awaits its retry takes that retry over: the recipients get it once', async () => {
+    clock = Date.parse('2026-12-10T10:00:00Z'); // a Thursday
+    const reportId = await weekly('Failed, then sent now', 'once@example.com');
+    const down = worker({
+      send: async () => {
+        throw new Error('the mail queue is down');
+      },
+    });
+    const live = worker();
+
+    await expect(down.sendNow(reportId)).rejects.toThrow('the mail queue is down');
+    expect(await lastSend(reportId)).toMatchObject({ status: 'FAILED', retryAt: new Date(clock + SEND_LEASE_MS).toISOString() });
+
+    clock += 60_000; // clicked again before the retry
+    expect(await live.sendNow(reportId)).toEqual({ sentTo: ['once@example.com'], sentAt: new Date(clock).toISOString() });
+    await smtp.waitFor('once@example.com');
+    expect(
+      await until(
+        () => lastSend(reportId),
+        (s) => s.status === 'SENT',
+        'the mail delivered',
+      ),
+    ).toEqual({
+      trigger: 'MANUAL',
+      at: new Date(clock).toISOString(),
+      status: 'SENT',
+      error: null,
+      retryAt: null,
+    });
+    clock += SEND_LEASE_MS + 60_000; // the retry's time has come: nothing is left to retry
+    await live.tick();
+    expect(await mailsTo('once@example.com')).toHaveLength(1);
+  });
+
+  it('a Send now while the scheduled send of the period failed takes it over; while one is being sent it answers 409', async () => {
+    clock = Date.parse('2026-12-12T10:00:00Z'); // a Saturday
+    const reportId = await weekly('Scheduled, failed, sent now', 'scheduled-once@example.com');
+    clock = Date.parse('2026-12-14T00:01:00Z'); // Monday: the scheduled send is due
+    let fail = true;
+    let claimed!: () => void;
+    const hasClaimed = new Promise<void>((r) => (claimed = r));
+    let resume!: () => void;
+    const resumed = new Promise<void>((r) => (resume = r));
+    const flaky = worker({
+      fetchReportLines: async () => {
+        if (fail) throw new Error('not used: a failing account is listed in the mail');
+        claimed();
+        await resumed;
+        return [];
+      },
+      send: async () => {
+        throw new Error('the mail queue is down');
+      },
+    });
+    await flaky.tick();
+    expect(await lastSend(reportId)).toMatchObject({ trigger: 'SCHEDULE', status: 'FAILED', error: 'the mail queue is down' });
+
+    // Send now while the scheduled send awaits its retry: it is that send, for the same week
+    fail = false;
+    clock += 5 * 60_000;
+    const slow = worker({
+      fetchReportLines: async () => {
+        claimed();
+        await resumed;
+        return [];
+      },
+    });
+    const sending = slow.sendNow(reportId);
+    await hasClaimed;
+    expect(await lastSend(reportId)).toMatchObject({ trigger: 'SCHEDULE', status: 'SENDING', at: new Date(clock).toISOString() });
+    await expect(worker().sendNow(reportId)).rejects.toThrow('This report is being sent');
+    resume();
+    await sending;
+    const mail = await smtp.waitFor('scheduled-once@example.com');
+    expect(mail.subject).toBe('Scheduled, failed, sent now: AWS costs 2026-12-07 – 2026-12-13');
+
+    clock += SEND_LEASE_MS + 60_000;
+    await worker().tick();
+    expect(await mailsTo('scheduled-once@example.com')).toHaveLength(1);
+  });
 });

@@ -96,11 +96,9 @@ export function createCostExplorerService(deps: {
     };
   }
 
-  /** Mails a report's last full period to its addresses; null when another worker claimed this send. */
-  async function mail(r: ReportRow, trigger: 'SCHEDULE' | 'MANUAL', scheduledFor: Date): Promise<ReportSendResult | null> {
-    const startedAt = now();
-    const send = await store.claimSend({ reportId: r.id, trigger, scheduledFor, startedAt }, new Date(startedAt.getTime() - SEND_LEASE_MS));
-    if (!send) return null;
+  /** Mails the period a claimed send is for to the report's addresses; null when another worker took the claim over meanwhile. */
+  async function mail(r: ReportRow, send: SendRow): Promise<ReportSendResult | null> {
+    const { scheduledFor } = send;
     try {
       const period = periodBefore(r.granularity, lastSendAt(r.granularity, scheduledFor));
       const names = new Map((await deps.awsAccounts(r.projectId)).map((a) => [a.awsAccountId, a.accountName]));
@@ -184,10 +182,16 @@ export function createCostExplorerService(deps: {
       await store.deleteReport(projectId, id);
       return { ok: true as const };
     },
-    /** "Send now": the last full period, mailed at once. */
+    /**
+     * "Send now": the last full period, mailed at once. A send of that period awaiting its retry is taken over (sent now,
+     * and not again by the retry), so however often it is clicked the recipients get it once per success.
+     */
     async sendReport(projectId: string, id: string): Promise<ReportSendResult> {
       const row = await reportOf(projectId, id);
-      const sent = await mail(row, 'MANUAL', now());
+      const at = now();
+      const since = new Date(Math.max(lastSendAt(row.granularity, at).getTime(), at.getTime() - LOOKBACK_MS));
+      const send = await store.claimSendNow(row.id, { since, at, leaseExpiredBefore: new Date(at.getTime() - SEND_LEASE_MS) });
+      const sent = send === 'busy' ? null : await mail(row, send);
       if (!sent) throw new Conflict('This report is being sent');
       return sent;
     },
@@ -197,7 +201,9 @@ export function createCostExplorerService(deps: {
      */
     async sendScheduled(r: ReportRow, sendAt: Date, trigger: 'SCHEDULE' | 'MANUAL' = 'SCHEDULE'): Promise<ReportSendResult | null> {
       if (!(await billing.limitations(r.projectId)).cloudCostOptimizer) return null;
-      return mail(r, trigger, sendAt);
+      const startedAt = now();
+      const send = await store.claimSend({ reportId: r.id, trigger, scheduledFor: sendAt, startedAt }, new Date(startedAt.getTime() - SEND_LEASE_MS));
+      return send ? mail(r, send) : null;
     },
     /** Sends asked for since `since` that died mid-send or failed, and whose lease has expired: the tick takes them over. */
     unsentSends: (since: Date) => store.unsentSends(new Date(now().getTime() - SEND_LEASE_MS), since),

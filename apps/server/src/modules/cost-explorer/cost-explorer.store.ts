@@ -66,6 +66,40 @@ export function createCostStore(db: Db) {
           })
           .returning()
       )[0],
+    /**
+     * Send now's claim, one per period however often it is clicked: the report's newest send asked for since `since` (the
+     * period's send time) and not sent yet is taken over (a failed one at once: its retry is this send; one left RUNNING
+     * once its lease expired), else a new MANUAL send at `at` is inserted. 'busy' while a send of the period is being made.
+     */
+    claimSendNow: (reportId: string, o: { since: Date; at: Date; leaseExpiredBefore: Date }) =>
+      db.transaction(async (tx): Promise<SendRow | 'busy'> => {
+        // one Send now of a report at a time decides (two clicks at once would both insert)
+        await tx.select({ id: costReports.id }).from(costReports).where(eq(costReports.id, reportId)).for('update');
+        const [pending] = await tx
+          .select()
+          .from(costReportSends)
+          .where(
+            and(eq(costReportSends.reportId, reportId), inArray(costReportSends.status, ['RUNNING', 'FAILED']), gte(costReportSends.scheduledFor, o.since)),
+          )
+          .orderBy(desc(costReportSends.scheduledFor))
+          .limit(1);
+        if (pending) {
+          if (pending.status === 'RUNNING' && pending.startedAt >= o.leaseExpiredBefore) return 'busy';
+          // the tick may take it over at the same moment: whoever updates it first holds it
+          const [taken] = await tx
+            .update(costReportSends)
+            .set({ startedAt: o.at, status: 'RUNNING', error: null })
+            .where(and(eq(costReportSends.id, pending.id), eq(costReportSends.status, pending.status), eq(costReportSends.startedAt, pending.startedAt)))
+            .returning();
+          return taken ?? 'busy';
+        }
+        const [inserted] = await tx
+          .insert(costReportSends)
+          .values({ reportId, trigger: 'MANUAL', scheduledFor: o.at, startedAt: o.at })
+          .onConflictDoNothing()
+          .returning();
+        return inserted ?? 'busy';
+      }),
     /** Each report's newest send, by its latest attempt. */
     lastSends: async (reportIds: string[]) =>
       reportIds.length
