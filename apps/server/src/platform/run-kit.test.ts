@@ -180,21 +180,21 @@ describe('the run kit', () => {
     expect(m.row('d').status).toBe('QUEUED');
   });
 
-  it('a run runSoon took here: its durable job claims nothing again, and the claim gets what the request had loaded', async () => {
+  it('a run runSoon took here: its durable job claims nothing again', async () => {
     const m = memoryStore([queued('r1')]);
-    const claims: (string | undefined)[] = [];
-    const store: RunKitStore<Row, StaleRun, string> = {
+    let claims = 0;
+    const store: RunKitStore<Row, StaleRun> = {
       ...m.store,
-      claim: (id, workerId, loaded) => {
-        claims.push(loaded);
+      claim: (id, workerId) => {
+        claims++;
         return m.store.claim(id, workerId);
       },
     };
     const executed: string[] = [];
     const kit = createRunKit({ ...base, store, execute: untilAborted(m, executed) });
-    expect(kit.runSoon('r1', 'read by the request')).toBe(true);
+    expect(kit.runSoon('r1')).toBe(true);
     await kit.run('r1'); // the job: answers once the local claim took it
-    expect(claims).toEqual(['read by the request']);
+    expect(claims).toBe(1);
     await until(
       async () => executed.length,
       (n) => n === 1,
@@ -209,7 +209,7 @@ describe('the run kit', () => {
   it('the durable job claims a run itself when the local start could not claim it', async () => {
     const m = memoryStore([queued('r1')]);
     let calls = 0;
-    const store: RunKitStore<Row, StaleRun, string> = {
+    const store: RunKitStore<Row, StaleRun> = {
       ...m.store,
       claim: async (id, workerId) => {
         if (calls++ === 0) throw new Error('connection lost');
@@ -218,7 +218,7 @@ describe('the run kit', () => {
     };
     const executed: string[] = [];
     const kit = createRunKit({ ...base, store, execute: untilAborted(m, executed) });
-    kit.runSoon('r1', 'read by the request');
+    kit.runSoon('r1');
     const job = kit.run('r1');
     await until(
       async () => executed.length,
@@ -230,6 +230,58 @@ describe('the run kit', () => {
     expect(calls).toBe(2);
     await kit.stop(1000);
     await job;
+  });
+
+  it('a slot reserved as a run is queued: it runs what the request claimed, holds its place until started or released, and none is given once stopping', async () => {
+    const m = memoryStore([]);
+    const executed: string[] = [];
+    const kit = createRunKit({ ...base, store: m.store, execute: untilAborted(m, executed) });
+    const first = kit.reserve()!;
+    const second = kit.reserve()!;
+    expect(kit.reserve()).toBeUndefined(); // both slots held while their requests write
+    second.release(); // its request was refused
+    const third = kit.reserve()!;
+    expect(third.workerId).toBe(kit.workerId);
+
+    // the domain wrote the row claimed by this worker: the slot runs it as it is, no claim
+    const claimed: Row = { ...queued('r1'), status: 'RUNNING', workerId: first.workerId, heartbeatAt: new Date() };
+    m.add(claimed);
+    first.start('r1', claimed);
+    first.release(); // no-op once started
+    expect(kit.reserve()).toBeUndefined();
+    await until(
+      async () => executed,
+      (e) => e.length === 1,
+      'the run to execute',
+      5000,
+      5,
+    );
+    expect(kit.isLocal('r1')).toBe(true);
+    kit.cancel('r1');
+    await until(
+      async () => m.row('r1').status,
+      (st) => st === 'FAILED',
+      'the cancel to end it',
+      5000,
+      5,
+    );
+    expect(m.row('r1').reason).toBe('Cancelled');
+
+    third.release();
+    await kit.stop(1000);
+    expect(kit.reserve()).toBeUndefined();
+  });
+
+  it('a slot started once the server is stopping runs nothing but the stop: its run ends interrupted', async () => {
+    const m = memoryStore([]);
+    const kit = createRunKit({ ...base, store: m.store, execute: untilAborted(m) });
+    const slot = kit.reserve()!;
+    const stopping = kit.stop(5000); // waits for the slot's request
+    const claimed: Row = { ...queued('r1'), status: 'RUNNING', workerId: slot.workerId, heartbeatAt: new Date() };
+    m.add(claimed);
+    slot.start('r1', claimed);
+    await stopping;
+    expect(m.row('r1')).toMatchObject({ status: 'FAILED', reason: 'Interrupted' });
   });
 
   it('a cancel the claimed row already carries aborts the run before it executes', async () => {

@@ -12,12 +12,9 @@ import { createTicker } from './ticker.js';
  */
 
 /** Where a kit keeps its runs: what it needs of the domain's rows. */
-export interface RunKitStore<Run, Stale extends StaleRun = StaleRun, Loaded = never> {
-  /**
-   * Takes a queued run for `workerId` by compare-and-set; answers it, or undefined when another worker took it first, or it ended or is gone.
-   * `loaded`: what the request that queued it already read (runSoon's), so the claim need not read it again.
-   */
-  claim(id: string, workerId: string, loaded?: Loaded): Promise<Run | undefined>;
+export interface RunKitStore<Run, Stale extends StaleRun = StaleRun> {
+  /** Takes a queued run for `workerId` by compare-and-set; answers it, or undefined when another worker took it first, or it ended or is gone. */
+  claim(id: string, workerId: string): Promise<Run | undefined>;
   /** Tells that this process still runs these (it is not dead). */
   heartbeat(ids: string[]): Promise<void>;
   /** Of these running ids, the ones a user asked to cancel (through the database, from any process). */
@@ -54,6 +51,13 @@ export interface RunPool {
 
 export const hostOfWorker = (workerId: string | null) => workerId?.split(':')[0];
 
+/** A run slot reserved in this process (reserve): the run is claimed by `workerId` as it is queued. */
+export interface RunSlot<Run> {
+  readonly workerId: string;
+  start(id: string, run: Run): void;
+  release(): void;
+}
+
 export function createRunPool(): RunPool {
   return { workerId: `${os.hostname()}:${process.pid}:${crypto.randomBytes(3).toString('hex')}`, works: new Set(), runs: new Map(), stopping: false };
 }
@@ -64,10 +68,10 @@ export const stoppedByServer = (signal: AbortSignal) => signal.reason instanceof
 
 export const HEARTBEAT_MS = 2000;
 
-export interface RunKitOptions<Run, Stale extends StaleRun, Loaded = never> {
+export interface RunKitOptions<Run, Stale extends StaleRun> {
   /** What a run is called in the log ("build"). */
   name: string;
-  store: RunKitStore<Run, Stale, Loaded>;
+  store: RunKitStore<Run, Stale>;
   /** Runs a claimed run to its end, its final state written. `signal` aborts on a cancel or a server stop (`stoppedByServer`). */
   execute(run: Run, signal: AbortSignal): Promise<void>;
   log: Pick<FastifyBaseLogger, 'warn' | 'error'>;
@@ -88,7 +92,7 @@ export interface RunKitOptions<Run, Stale extends StaleRun, Loaded = never> {
   pool?: RunPool;
 }
 
-export function createRunKit<Run, Stale extends StaleRun = StaleRun, Loaded = never>(o: RunKitOptions<Run, Stale, Loaded>) {
+export function createRunKit<Run, Stale extends StaleRun = StaleRun>(o: RunKitOptions<Run, Stale>) {
   const { store, log, name } = o;
   const pool = o.pool ?? createRunPool();
   const own = new Set<string>();
@@ -126,14 +130,17 @@ export function createRunKit<Run, Stale extends StaleRun = StaleRun, Loaded = ne
   /** Runs runSoon started in this process, until their claim is known: whether this process took them. */
   const startedHere = new Map<string, Promise<boolean>>();
 
-  async function claimAndExecute(id: string, loaded?: Loaded, onClaim?: (took: boolean) => void) {
+  async function claimAndExecute(id: string, onClaim?: (took: boolean) => void) {
     let run: Run | undefined;
     try {
-      run = await store.claim(id, pool.workerId, loaded);
+      run = await store.claim(id, pool.workerId);
     } finally {
       onClaim?.(run !== undefined);
     }
-    if (run === undefined) return;
+    if (run !== undefined) await executeClaimed(id, run);
+  }
+
+  async function executeClaimed(id: string, run: Run) {
     const abort = new AbortController();
     hold(id, abort);
     try {
@@ -174,11 +181,10 @@ export function createRunKit<Run, Stale extends StaleRun = StaleRun, Loaded = ne
   }
 
   /**
-   * Starts a just-queued run in this process when a slot is free, instead of at the next poll, with
-   * what its request already read (`loaded`). The durable job stays the source of truth: whichever of
-   * the two claims it first runs it. Answers whether it starts here.
+   * Starts a just-queued run in this process when a slot is free, instead of at the next poll. The durable
+   * job stays the source of truth: whichever of the two claims it first runs it. Answers whether it starts here.
    */
-  function runSoon(id: string, loaded?: Loaded): boolean {
+  function runSoon(id: string): boolean {
     // once stopping, a queued run is left to its durable job: the next start runs it
     if (pool.stopping || pool.works.size >= o.concurrency) return false;
     let onClaim!: (took: boolean) => void;
@@ -190,11 +196,39 @@ export function createRunKit<Run, Stale extends StaleRun = StaleRun, Loaded = ne
     );
     setImmediate(
       () =>
-        void track(claimAndExecute(id, loaded, onClaim))
+        void track(claimAndExecute(id, onClaim))
           .catch((err) => log.error({ err, id }, `${name} failed to run`))
           .finally(() => startedHere.delete(id)),
     );
     return true;
+  }
+
+  /**
+   * A slot for a run this process claims as it queues it (the domain writes its row already claimed by `workerId`:
+   * no claim and no durable job follow; a crash before it ran leaves a run whose worker stopped beating, which the
+   * recovery fails). `start` runs it; `release` gives the slot back when it was not queued after all (a no-op once
+   * started). Undefined when no slot is free or the server is stopping: the run is queued for any worker then.
+   */
+  function reserve(): RunSlot<Run> | undefined {
+    if (pool.stopping || pool.works.size >= o.concurrency) return undefined;
+    let free!: () => void;
+    const held = new Promise<void>((resolve) => (free = resolve));
+    pool.works.add(held);
+    let open = true;
+    const take = () => {
+      if (!open) return false;
+      open = false;
+      pool.works.delete(held);
+      free();
+      return true;
+    };
+    return {
+      workerId: pool.workerId,
+      start(id, run) {
+        if (take()) void track(executeClaimed(id, run)).catch((err) => log.error({ err, id }, `${name} failed to run`));
+      },
+      release: () => void take(),
+    };
   }
 
   /** Aborts a run of this process (a user's cancel; the domain also sets the row's flag for other workers). */
@@ -249,6 +283,6 @@ export function createRunKit<Run, Stale extends StaleRun = StaleRun, Loaded = ne
     }
   }
 
-  return { run, runSoon, cancel, recover, start, stop, workerId: pool.workerId, pool, isLocal: (id: string) => own.has(id) };
+  return { run, runSoon, reserve, cancel, recover, start, stop, workerId: pool.workerId, pool, isLocal: (id: string) => own.has(id) };
 }
 export type RunKit = ReturnType<typeof createRunKit>;

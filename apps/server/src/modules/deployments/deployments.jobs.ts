@@ -8,7 +8,7 @@ import { createMasker } from '../../platform/masking.js';
 import { eventsLeave, type Realtime } from '../../platform/realtime.js';
 import type { StagesApi, StageRow, StageResourceRow } from '../stages/stages.port.js';
 import type { DeploymentsStore, DeploymentRow, PlanRow } from './deployments.store.js';
-import type { QueuedDeployment } from './deployments.service.js';
+import type { QueuedDeployment, LocalStart } from './deployments.service.js';
 import type { StatusWriter, StatusWrites } from './status-events.js';
 import type { DeployedResource } from './deployments.tables.js';
 import { endLeftoverProcess } from './leftover-process.js';
@@ -77,7 +77,7 @@ export function createDeploymentsJobs(deps: {
   engineFor: (stage: StageRow) => DeploymentEngine;
   credentialsFor: (stage: StageRow) => Promise<Record<string, string>>;
   realtime: Realtime;
-  /** Runs (deployments and plans together) this process starts itself at once (runSoon), at most. */
+  /** Runs (deployments and plans together) this process starts itself at once (startHere, runPlanSoon), at most. */
   concurrency: number;
   /** `<dataDir>/terraform/modules`: per-run unpacked component versions. */
   modulesRoot: string;
@@ -225,12 +225,9 @@ export function createDeploymentsJobs(deps: {
     return { row, stage, resources: await stages.resourceRows(stage.id) };
   }
 
-  /**
-   * Takes a queued deployment for this worker (compare-and-set: active and not started yet); the environment
-   * shows it running. `loaded`: what the request that queued it read (a run this process starts at once).
-   */
-  async function claim(deploymentId: string, workerId: string, loaded?: QueuedDeployment) {
-    const queued = loaded ?? (await load(deploymentId));
+  /** Takes a queued deployment for this worker (compare-and-set: active and not started yet); the environment shows it running. */
+  async function claim(deploymentId: string, workerId: string) {
+    const queued = await load(deploymentId);
     if (!queued) return undefined;
     const { row, stage, resources } = queued;
     const st = statusesFor(
@@ -244,20 +241,21 @@ export function createDeploymentsJobs(deps: {
     });
     return claimed ? { row: claimed, stage, st, resources } : undefined;
   }
-  type Claimed = NonNullable<Awaited<ReturnType<typeof claim>>>;
+  /** A claimed run; `warm`: what its engine started for it while its request was still answered (startHere). */
+  type Claimed = NonNullable<Awaited<ReturnType<typeof claim>>> & { warm?: WarmStart };
 
   /** Runs a claimed deployment with its engine, then writes how it ended. */
-  async function execute({ row, stage, st, resources }: Claimed, signal: AbortSignal) {
+  async function execute({ row, stage, st, resources, warm: warmed }: Claimed, signal: AbortSignal) {
     let outcome: Outcome = 'COMPLETE';
     let error: string | null = null;
     let reported: EngineOutcome | undefined;
     let saved: string[] | undefined;
     let sink = sinkFor(row.id, []);
     const pids = pidRecorder((pid) => store.update(row.id, { processId: pid }));
-    let warm: WarmStart | undefined;
+    let warm = warmed;
     try {
       const engine = deps.engineFor(stage);
-      warm = engine.warmUp?.(stage); // terraform's box opens while the run prepares
+      warm ??= engine.warmUp?.(stage); // terraform's box opens while the run prepares
       // independent: the cloud session (an STS call for AWS) while the versions are unpacked
       const [credentials, { prepared, secrets }] = await Promise.all([deps.credentialsFor(stage), prepare(stage, row.resources, resources)]);
       sink = sinkFor(row.id, [...Object.values(credentials), ...secrets]);
@@ -452,7 +450,7 @@ export function createDeploymentsJobs(deps: {
    * ends failed with INTERRUPTED; a run still going after the wait is left to the next start's recovery,
    * which ends its terraform and fails it.
    */
-  const deploymentRuns = createRunKit<Claimed, DeploymentRow, QueuedDeployment>({
+  const deploymentRuns = createRunKit<Claimed, DeploymentRow>({
     ...common,
     name: 'deployment',
     staleReason: WORKER_STOPPED,
@@ -492,12 +490,54 @@ export function createDeploymentsJobs(deps: {
     execute: executePlan,
   });
 
+  /**
+   * A slot to run a deployment of `stage` here as its request queues it: the row is inserted with `claim`'s values
+   * (claimed by this worker, running), and `start` runs it with what the request read; no second claim and no
+   * durable job. The engine warms up for it at once (terraform's box opens while the request is still answered).
+   * Undefined when no slot is free (it is queued for any worker then).
+   */
+  function startHere(stage: StageRow): LocalStart | undefined {
+    const slot = deploymentRuns.reserve();
+    if (!slot) return undefined;
+    let warm: WarmStart | undefined;
+    try {
+      warm = deps.engineFor(stage).warmUp?.(stage);
+    } catch (err) {
+      slot.release();
+      throw err;
+    }
+    let started = false;
+    return {
+      claim: (kind, anyDeployed) => {
+        const now = new Date();
+        return { status: statusesFor(kind, anyDeployed).running, startedAt: now, heartbeatAt: now, workerId: slot.workerId };
+      },
+      start: ({ row, stage: queuedStage, resources }) => {
+        started = true;
+        slot.start(row.id, {
+          row,
+          stage: queuedStage,
+          resources,
+          st: statusesFor(
+            row.kind,
+            resources.some((r) => r.isDeployed),
+          ),
+          warm,
+        });
+      },
+      release: () => {
+        if (!started) warm?.close();
+        slot.release();
+      },
+    };
+  }
+
   return {
     run: deploymentRuns.run,
     runPlan: planRuns.run,
-    /** Starts a just-queued run here when a slot is free; whichever of this and the pg-boss job claims it first runs it. */
-    runSoon: (queued: { kind: 'deployment'; id: string; loaded?: QueuedDeployment } | { kind: 'plan'; id: string }) =>
-      queued.kind === 'plan' ? planRuns.runSoon(queued.id) : deploymentRuns.runSoon(queued.id, queued.loaded),
+    startHere,
+    /** Starts a just-created plan here when a slot is free; whichever of this and the pg-boss job claims it first runs it. */
+    runPlanSoon: (planId: string) => planRuns.runSoon(planId),
     /** A user's cancel of a deployment this process runs. */
     cancel: deploymentRuns.cancel,
     /** Runs and plans whose worker died end FAILED with the reason. */

@@ -109,7 +109,8 @@ export const deploymentsModule = defineModule({
       engineFor,
       recover: () => runs.recover(),
       abortLocal: (id) => runs.cancel(id),
-      onQueued: runWorkers ? (queued) => runs.runSoon(queued) : undefined,
+      startHere: runWorkers ? (stage) => runs.startHere(stage) : undefined,
+      onPlanQueued: runWorkers ? (planId) => runs.runPlanSoon(planId) : undefined,
     });
     const runs = createDeploymentsJobs({
       store,

@@ -23,16 +23,26 @@ export const DEPLOYMENT_QUEUE = 'deployments';
 export const PLAN_QUEUE = 'deployment-plans';
 const PLAN_RUNNING = 'A plan of this environment is being created; wait for it to finish';
 /**
- * A deployment this process starts at once has its durable job held back this long: the job is then only
+ * A plan this process starts at once has its durable job held back this long: the job is then only
  * the record that a crash before the local claim needs, and no worker polls for it in the meantime.
  */
 export const LOCAL_START_JOB_DELAY_S = 10;
 
-/** What the request that queued a deployment already read, handed to the run this process starts (no second read). */
+/** A deployment as its request queued it: the row, and the environment and resources the request read. */
 export interface QueuedDeployment {
   row: DeploymentRow;
   stage: StageRow;
   resources: StageResourceRow[];
+}
+
+/** A slot to run a deployment in this process from its request on (the jobs' startHere), its engine warming up meanwhile. */
+export interface LocalStart {
+  /** The values the row is inserted with: claimed by this worker, running. */
+  claim(kind: DeploymentRow['kind'], anyDeployed: boolean): Pick<DeploymentRow, 'status' | 'startedAt' | 'heartbeatAt' | 'workerId'>;
+  /** Runs the queued deployment with what its request read. */
+  start(queued: QueuedDeployment): void;
+  /** Gives the slot back and ends what warmed up (it was not queued after all); a no-op once started. */
+  release(): void;
 }
 
 /** What deployments need of components: a resource's version resolved (LATEST → the newest). */
@@ -74,10 +84,12 @@ export function createDeploymentsService(deps: {
   components: ComponentVersions;
   engineFor: (stage: StageRow) => DeploymentEngine;
   /**
-   * Starts a queued run in this process when a slot is free (the durable job stays the source of truth);
-   * answers whether it starts here.
+   * A deployment queued while a slot of this process is free is claimed by it as it is inserted and runs here at
+   * once (no durable job: a crash before it ran leaves a run whose worker stopped beating, which the recovery fails).
    */
-  onQueued?: (queued: { kind: 'deployment'; id: string; loaded: QueuedDeployment } | { kind: 'plan'; id: string }) => boolean;
+  startHere?: (stage: StageRow) => LocalStart | undefined;
+  /** Starts a just-created plan here when a slot is free (its durable job stays the source of truth); answers whether it does. */
+  onPlanQueued?: (planId: string) => boolean;
   /** The interrupted-deployment recovery (deployments.jobs'). */
   recover: () => Promise<void>;
   /** Aborts a deployment this process runs (a user's cancel; other workers see the row's flag). */
@@ -137,32 +149,40 @@ export function createDeploymentsService(deps: {
     kind: DeploymentRow['kind'],
     extra: { planId?: string; resourceName?: string; resources: DeployedResource[] },
   ) {
-    const status = kind === 'UNDEPLOY' || kind === 'UNDEPLOY_RESOURCE' ? 'DELETE_IN_PROGRESS' : 'DEPLOY_QUEUED';
-    const row = await store.insert({
-      stageId: stage.id,
-      projectId: stage.projectId,
-      kind,
-      status,
-      startedBy: userId,
-      planId: extra.planId ?? null,
-      resourceName: extra.resourceName ?? null,
-      resources: extra.resources,
-    });
-    if (!row) throw new Conflict('A deployment of this environment is already running');
-    // a plan shares the environment's work dir and state: whichever of the two came second backs out
-    if (await store.creatingPlan(stage.id)) {
-      await store.remove(row.id);
-      throw new Conflict(PLAN_RUNNING);
+    const local = deps.startHere?.(stage);
+    try {
+      const row = await store.insert({
+        stageId: stage.id,
+        projectId: stage.projectId,
+        kind,
+        status: kind === 'UNDEPLOY' || kind === 'UNDEPLOY_RESOURCE' ? 'DELETE_IN_PROGRESS' : 'DEPLOY_QUEUED',
+        ...local?.claim(
+          kind,
+          resources.some((r) => r.isDeployed),
+        ),
+        startedBy: userId,
+        planId: extra.planId ?? null,
+        resourceName: extra.resourceName ?? null,
+        resources: extra.resources,
+      });
+      if (!row) throw new Conflict('A deployment of this environment is already running');
+      // a plan shares the environment's work dir and state: whichever of the two came second backs out
+      if (await store.creatingPlan(stage.id)) {
+        await store.remove(row.id);
+        throw new Conflict(PLAN_RUNNING);
+      }
+      const stageStatus = kind === 'UNDEPLOY_RESOURCE' ? stage.status : row.status;
+      await deps.statuses.write(async (w) => {
+        w.written(row);
+        await w.stage(stage.id, { status: stageStatus, lastDeploymentId: row.id });
+      });
+      // claimed here: it runs now with what was read here; otherwise the durable job is there for any worker
+      if (local) local.start({ row, stage, resources });
+      else await jobs.send(DEPLOYMENT_QUEUE, { deploymentId: row.id });
+      return { deploymentId: row.id, status: stageStatus };
+    } finally {
+      local?.release();
     }
-    const stageStatus = kind === 'UNDEPLOY_RESOURCE' ? stage.status : status;
-    await deps.statuses.write(async (w) => {
-      w.written(row);
-      await w.stage(stage.id, { status: stageStatus, lastDeploymentId: row.id });
-    });
-    // a free local slot starts it now with what was read here; the durable job is there for any worker, whichever claims first runs it
-    const startedHere = deps.onQueued?.({ kind: 'deployment', id: row.id, loaded: { row, stage, resources } }) ?? false;
-    await jobs.send(DEPLOYMENT_QUEUE, { deploymentId: row.id }, startedHere ? { startAfter: LOCAL_START_JOB_DELAY_S } : undefined);
-    return { deploymentId: row.id, status: stageStatus };
   }
 
   async function deploymentOf(projectId: string, stageId: string, deploymentId: string) {
@@ -211,7 +231,7 @@ export function createDeploymentsService(deps: {
         await store.removePlan(plan.id);
         throw new Conflict('A deployment of this environment is already running');
       }
-      const startedHere = deps.onQueued?.({ kind: 'plan', id: plan.id }) ?? false;
+      const startedHere = deps.onPlanQueued?.(plan.id) ?? false;
       await jobs.send(PLAN_QUEUE, { planId: plan.id }, startedHere ? { startAfter: LOCAL_START_JOB_DELAY_S } : undefined);
       return { planId: plan.id };
     },

@@ -106,7 +106,7 @@ describe('stopping the deployments runner', () => {
   it('starts nothing new once stopping: a queued run stays with its durable job', async () => {
     const f = fixture();
     await f.runner.stop(1_000);
-    expect(f.runner.runSoon({ kind: 'deployment', id: 'd1' })).toBe(false);
+    expect(f.runner.startHere({ id: 's1' } as any)).toBeUndefined();
     await new Promise((r) => setImmediate(r));
     expect(f.row().status).toBe('DEPLOY_QUEUED');
   });

@@ -1,0 +1,97 @@
+import { describe, it, expect } from 'vitest';
+import { createDeploymentsService, DEPLOYMENT_QUEUE, type LocalStart, type QueuedDeployment } from './deployments.service.js';
+import { createStatusWrites } from './status-events.js';
+
+/**
+ * How a deployment is queued (in memory: store, environment and jobs are fakes): with a free slot of this
+ * process its row is written claimed and it starts at once, with what the request read, and no durable job;
+ * without one it is queued for any worker; a refused one gives its slot back.
+ */
+function fixture(o: { slot: boolean; active?: boolean; planCreating?: boolean }) {
+  const inserted: Record<string, unknown>[] = [];
+  const jobs: { queue: string; data: unknown }[] = [];
+  const started: QueuedDeployment[] = [];
+  const slots = { taken: 0, released: 0 };
+  const stage = {
+    id: 's1',
+    projectId: 'p1',
+    name: 'staging',
+    status: 'NOT_DEPLOYED',
+    iacTool: 'terraform',
+    cloudProvider: 'aws',
+    awsAccountId: '123456789012',
+  };
+  const resources = [{ name: 'site', componentId: 'c1', componentVersion: 'latest', isDeployed: false, status: 'NOT_DEPLOYED', configurations: [] }];
+  let planChecks = 0;
+  const store = {
+    usedMs: async () => 0,
+    // a plan created while the request ran: seen by its check after the insert only
+    creatingPlan: async () => (o.planCreating && planChecks++ > 0 ? { id: 'plan' } : undefined),
+    insert: async (values: Record<string, unknown>) => {
+      if (o.active) return null;
+      inserted.push(values);
+      return { id: 'd1', createdAt: new Date(), startedAt: null, finishedAt: null, ...values };
+    },
+    remove: async () => undefined,
+  };
+  const startHere = (): LocalStart | undefined => {
+    if (!o.slot) return undefined;
+    slots.taken++;
+    return {
+      claim: () => ({ status: 'CREATE_IN_PROGRESS', startedAt: new Date(0), heartbeatAt: new Date(0), workerId: 'host:1:w' }),
+      start: (queued) => void started.push(queued),
+      release: () => void slots.released++,
+    };
+  };
+  const service = createDeploymentsService({
+    store: store as any,
+    statuses: createStatusWrites({
+      transaction: (fn) => fn(undefined),
+      store: {} as any,
+      stages: { setDeploymentState: async () => undefined } as any,
+      realtime: { toProject: () => undefined },
+    }),
+    stages: { get: async () => stage, resourceRows: async () => resources } as any,
+    billing: { assertWithinLimit: async () => undefined } as any,
+    jobs: { send: async (queue: string, data: unknown) => void jobs.push({ queue, data }) } as any,
+    components: { resolve: async () => ({ versionId: 'v1', version: '1.0.0', componentName: 'Site' }) },
+    engineFor: () => ({}) as any,
+    startHere,
+    recover: async () => undefined,
+  });
+  return { deploy: () => service.deploy('p1', 's1', 'u1'), inserted, jobs, started, slots };
+}
+
+describe('queueing a deployment', () => {
+  it('with a free slot here: written claimed by this worker and started with what the request read, no durable job', async () => {
+    const f = fixture({ slot: true });
+    expect(await f.deploy()).toEqual({ deploymentId: 'd1', status: 'CREATE_IN_PROGRESS' });
+    expect(f.inserted).toEqual([
+      expect.objectContaining({ kind: 'DEPLOY', status: 'CREATE_IN_PROGRESS', workerId: 'host:1:w', startedAt: new Date(0), heartbeatAt: new Date(0) }),
+    ]);
+    expect(f.started).toEqual([
+      expect.objectContaining({ row: expect.objectContaining({ id: 'd1', status: 'CREATE_IN_PROGRESS' }), stage: expect.objectContaining({ id: 's1' }) }),
+    ]);
+    expect(f.started[0]!.resources.map((r) => r.name)).toEqual(['site']);
+    expect(f.jobs).toEqual([]);
+  });
+
+  it('without one: queued for any worker through its durable job', async () => {
+    const f = fixture({ slot: false });
+    expect(await f.deploy()).toEqual({ deploymentId: 'd1', status: 'DEPLOY_QUEUED' });
+    expect(f.inserted).toEqual([expect.objectContaining({ status: 'DEPLOY_QUEUED' })]);
+    expect(f.inserted[0]).not.toHaveProperty('workerId');
+    expect(f.jobs).toEqual([{ queue: DEPLOYMENT_QUEUE, data: { deploymentId: 'd1' } }]);
+    expect(f.started).toEqual([]);
+  });
+
+  it('refused (another run of the environment, or a plan made meanwhile): the slot is given back and nothing starts', async () => {
+    for (const refused of [{ active: true }, { planCreating: true }]) {
+      const f = fixture({ slot: true, ...refused });
+      await expect(f.deploy()).rejects.toMatchObject({ status: 409 });
+      expect(f.slots).toEqual({ taken: 1, released: 1 });
+      expect(f.started).toEqual([]);
+      expect(f.jobs).toEqual([]);
+    }
+  });
+});
