@@ -1,6 +1,7 @@
 import { Alert, Anchor, Grid, Stack } from '@mantine/core';
 import { IconInfoCircle, IconCircleCheck } from '@tabler/icons-react';
 import { Link, useSearchParams } from 'react-router';
+import { useProjectPermission } from '../../../api/permissions';
 import { useProfile } from '../../../api/session';
 import { useBillingProvider } from '../api/get-billing-provider';
 import { PaymentPlansCard } from './PaymentPlansCard';
@@ -15,6 +16,8 @@ export function BillingTab({ projectId }: { projectId: string }) {
   const cardPayments = provider.data?.cardPayments ?? false;
   const [params] = useSearchParams();
   const instanceAdmin = useProfile()?.isInstanceAdmin ?? false;
+  // a promo code is redeemed by the project's owners only (the card refuses others): not offered to the rest
+  const mayRedeem = useProjectPermission().can('manageProject');
   return (
     <Stack gap="lg">
       {params.get('checkout') === 'success' && (
@@ -34,7 +37,8 @@ export function BillingTab({ projectId }: { projectId: string }) {
           </Alert>
         ) : (
           <Alert color="blue" variant="light" icon={<IconInfoCircle size={18} />} title="Plans are managed by the instance admin">
-            This Gantry instance does not take card payments. Ask your instance admin to change this project&apos;s plan, or redeem a promo code.
+            This Gantry instance does not take card payments. Ask your instance admin to change this project&apos;s plan
+            {mayRedeem ? ', or redeem a promo code.' : '.'}
           </Alert>
         ))}
       <Grid gutter="lg">
@@ -45,7 +49,7 @@ export function BillingTab({ projectId }: { projectId: string }) {
           <PromoCodeCard projectId={projectId} />
         </Grid.Col>
       </Grid>
-      <PaymentPlansCard projectId={projectId} cardPayments={cardPayments} instanceAdmin={instanceAdmin} />
+      <PaymentPlansCard projectId={projectId} cardPayments={cardPayments} instanceAdmin={instanceAdmin} mayRedeem={mayRedeem} />
       <SubscriptionHistoryCard projectId={projectId} />
       {cardPayments && <PaymentsCard projectId={projectId} />}
     </Stack>

@@ -22,7 +22,17 @@ export const planCallToAction = (plan: PaymentPlan) => (plan.name === 'Business'
  * Payment plans with a monthly/yearly toggle (default yearly); prices per month. With card payments
  * (Stripe) a plan and the special deal can be bought here; without, the instance admin assigns plans.
  */
-export function PaymentPlansCard({ projectId, cardPayments, instanceAdmin }: { projectId: string; cardPayments: boolean; instanceAdmin: boolean }) {
+export function PaymentPlansCard({
+  projectId,
+  cardPayments,
+  instanceAdmin,
+  mayRedeem,
+}: {
+  projectId: string;
+  cardPayments: boolean;
+  instanceAdmin: boolean;
+  mayRedeem: boolean;
+}) {
   const plans = usePaymentPlans();
   const [frequency, setFrequency] = useState<Frequency>('yearly');
   const listed = listedPlans(plans.data ?? []);
@@ -137,7 +147,9 @@ export function PaymentPlansCard({ projectId, cardPayments, instanceAdmin }: { p
                   ? 'No renewal: after the year the project returns to the Starter plan unless you choose a plan.'
                   : instanceAdmin
                     ? 'Give it to this project on Project plans, or redeem a promo code in the Promo code card.'
-                    : 'Ask the instance admin for it, or redeem a promo code in the Promo code card.'}
+                    : mayRedeem
+                      ? 'Ask the instance admin for it, or redeem a promo code in the Promo code card.'
+                      : 'Ask the instance admin for it.'}
               </Text>
               {cardPayments && (
                 <Permitted action="manageProject">
