@@ -2,20 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import {
-  createTestApp,
-  registerUser,
-  createProject,
-  grantPlan,
-  connectAwsAccount,
-  insertGitAccount,
-  createStage,
-  bearer,
-  until,
-  acceptingCloudVerifier,
-  type TestApp,
-} from '../helpers.js';
+import { createTestApp, registerUser, createProject, grantPlan, connectAwsAccount, bearer, until, acceptingCloudVerifier, type TestApp } from '../helpers.js';
 import { createLocalGit } from '../local-git.js';
+import { moduleComponentSetUp } from '../module-component.js';
 import { filesBelow, hostProcesses } from './security-helpers.js';
 
 /**
@@ -145,36 +134,13 @@ beforeAll(async () => {
   await grantPlan(t, idToken, projectId);
   await connectAwsAccount(t, idToken, projectId, '210987654321');
 
-  const acc = await insertGitAccount(t, projectId);
-  const pipeline = await t.app.inject({
-    method: 'POST',
-    url: `/ms-ap/projects/${projectId}/pipelines`,
-    headers: bearer(idToken),
-    payload: { name: 'infra-module', gitAccountId: acc.id, repositoryUrl: repoUrl, branchFilter: 'main', automatedTrigger: false },
-  });
-  expect(pipeline.statusCode, pipeline.body).toBe(201);
-  const pipelineId = pipeline.json().pipelineId as string;
-  const comp = await engine('POST', '/components', {
-    name: 'Probe',
-    type: 'Other',
-    description: 'A probe',
-    cloudProvider: 'aws',
-    infrastructureAsCodeTool: 'terraform',
-    pipelineId,
-    artifactStep: 'Module',
-  });
-  expect(comp.statusCode, comp.body).toBe(201);
-  componentId = comp.json().componentId;
-  const builds = `/ms-ap/projects/${projectId}/pipelines/${pipelineId}/builds`;
-  const buildId = (await t.app.inject({ method: 'POST', url: builds, headers: bearer(idToken), payload: { ref: 'refs/heads/main' } })).json().buildId;
-  const build = await until(
-    async () => (await t.app.inject({ method: 'GET', url: `${builds}/${buildId}`, headers: bearer(idToken) })).json(),
-    (b) => ['SUCCEEDED', 'FAILED', 'ABORTED'].includes(b.status),
-    'the build',
-  );
-  expect(build.status, build.errorMessage).toBe('SUCCEEDED');
-
-  stageId = await createStage(t, idToken, projectId, { name: 'sec', description: 'Security', awsAccountId: '210987654321', awsRegion: 'eu-west-1' });
+  ({ componentId, stageId } = await moduleComponentSetUp(t, {
+    idToken,
+    projectId,
+    repoUrl,
+    component: { name: 'Probe', description: 'A probe' },
+    environment: { name: 'sec', description: 'Security', awsAccountId: '210987654321', awsRegion: 'eu-west-1' },
+  }));
 }, 120_000);
 
 afterAll(async () => {

@@ -15,9 +15,9 @@ import {
   type TestApp,
   until,
   acceptingCloudVerifier,
-  insertGitAccount,
 } from '../../../test/helpers.js';
 import { createLocalGit } from '../../../test/local-git.js';
+import { moduleComponentSetUp } from '../../../test/module-component.js';
 import { WORKER_STOPPED } from './deployments.jobs.js';
 
 /**
@@ -199,47 +199,13 @@ beforeAll(async () => {
   await connectAwsAccount(t, owner.idToken, projectId, ACCOUNT);
 
   // the component: a real pipeline builds and packages the module
-  const acc = await insertGitAccount(t, projectId);
-  const pipeline = await t.app.inject({
-    method: 'POST',
-    url: `/ms-ap/projects/${projectId}/pipelines`,
-    headers: bearer(owner.idToken),
-    payload: { name: 'infra-module', gitAccountId: acc!.id, repositoryUrl: repoUrl, branchFilter: 'main', automatedTrigger: false },
-  });
-  expect(pipeline.statusCode, pipeline.body).toBe(201);
-  const pipelineId = pipeline.json().pipelineId as string;
-  const comp = await engine('POST', '/components', owner.idToken, {
-    name: 'Item',
-    type: 'Other',
-    description: 'An item',
-    cloudProvider: 'aws',
-    infrastructureAsCodeTool: 'terraform',
-    pipelineId,
-    artifactStep: 'Module',
-  });
-  expect(comp.statusCode, comp.body).toBe(201);
-  componentId = comp.json().componentId;
-  const builds = `/ms-ap/projects/${projectId}/pipelines/${pipelineId}/builds`;
-  const started = await t.app.inject({ method: 'POST', url: builds, headers: bearer(owner.idToken), payload: { ref: 'refs/heads/main' } });
-  buildId = started.json().buildId;
-  const build = await until(
-    async () => (await t.app.inject({ method: 'GET', url: `${builds}/${buildId}`, headers: bearer(owner.idToken) })).json(),
-    (b) => ['SUCCEEDED', 'FAILED', 'ABORTED'].includes(b.status),
-    'the build',
-  );
-  expect(build.status, build.errorMessage).toBe('SUCCEEDED');
-  sha = build.metadata.commit.name;
-
-  const created = await engine('POST', '/stages', owner.idToken, {
-    name: 'integ',
-    description: 'Integration',
-    cloudProvider: 'aws',
-    infrastructureAsCodeTool: 'terraform',
-    awsAccountId: ACCOUNT,
-    awsRegion: 'eu-west-1',
-  });
-  expect(created.statusCode, created.body).toBe(201);
-  stageId = created.json().stageId;
+  ({ componentId, buildId, sha, stageId } = await moduleComponentSetUp(t, {
+    idToken: owner.idToken,
+    projectId,
+    repoUrl,
+    component: { name: 'Item', description: 'An item' },
+    environment: { name: 'integ', description: 'Integration', awsAccountId: ACCOUNT, awsRegion: 'eu-west-1' },
+  }));
 }, 120_000);
 
 afterAll(async () => {
