@@ -7,22 +7,11 @@ import { afterAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startGitStandin } from '@gantry/test-support/git-standin/index';
 import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
-import { choose } from './src/ui.js';
 import { builtPipeline } from './src/pipelines.js';
+import { createNetworkComponent, createNetworkModuleRepo } from './src/network-module.js';
 
 const standin = await startGitStandin({ providers: ['github'] });
-await standin.createRepo('acme/network', {
-  'gantry.yaml': 'steps:\n  Clone:\n    type: git-clone\n  Module:\n    type: terraform-build\n    terraform_dir: infra\n',
-  'infra/main.tf':
-    'variable "name" {\n  type = string\n}\nresource "terraform_data" "net" {\n  input = var.name\n}\noutput "network_id" {\n  value = terraform_data.net.id\n}\n',
-  'infra/schema.json': JSON.stringify({
-    properties: {
-      inputs: { properties: { name: { type: 'string', description: 'Network name' } }, required: ['name'] },
-      outputs: { properties: { network_id: { type: 'string', description: 'The network' } } },
-    },
-  }),
-  'infra/README.md': '# Network\nA private network for the services.\n',
-});
+await createNetworkModuleRepo(standin, { name: 'network_id', value: 'terraform_data.net.id', description: 'The network' });
 afterAll(async () => standin.close());
 
 describe('components', () => {
@@ -46,14 +35,7 @@ describe('components', () => {
       .first()
       .click();
     await page.waitForURL('**/components/create');
-    await page.getByRole('textbox', { name: 'Component name' }).fill('network');
-    await choose(page, page.getByLabel('Component type').first(), 'VPC');
-    await page.getByRole('textbox', { name: 'Description' }).fill('A private network for the services');
-    await choose(page, page.getByLabel('Cloud provider').first(), 'Amazon Web Services');
-    await choose(page, page.getByLabel('Pipeline').first(), 'network-module');
-    await choose(page, page.getByLabel('Artifact step').first(), 'Module');
-    await page.getByRole('button', { name: 'Create Component' }).click();
-    await page.waitForURL(/\/components\/[0-9a-f-]{36}$/);
+    await createNetworkComponent(page);
     await page.getByTestId('component-inputs').getByText('*name').waitFor();
     await page.getByTestId('component-outputs').getByText('network_id').waitFor();
     await page.getByText('A private network for the services.').first().waitFor();

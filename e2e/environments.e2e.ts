@@ -12,21 +12,11 @@ import { connectAwsAccount, useAwsStandin } from './src/aws-standin.js';
 import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
 import { choose } from './src/ui.js';
 import { builtPipeline } from './src/pipelines.js';
+import { createNetworkComponent, createNetworkModuleRepo } from './src/network-module.js';
 
 await useAwsStandin();
 const git = await startGitStandin({ providers: ['github'] });
-await git.createRepo('acme/network', {
-  'gantry.yaml': 'steps:\n  Clone:\n    type: git-clone\n  Module:\n    type: terraform-build\n    terraform_dir: infra\n',
-  'infra/main.tf':
-    'variable "name" {\n  type = string\n}\nresource "terraform_data" "net" {\n  input = var.name\n}\noutput "network_url" {\n  value = "http://${var.name}.internal"\n}\n',
-  'infra/schema.json': JSON.stringify({
-    properties: {
-      inputs: { properties: { name: { type: 'string', description: 'Network name' } }, required: ['name'] },
-      outputs: { properties: { network_url: { type: 'string', description: 'Where the network answers' } } },
-    },
-  }),
-  'infra/README.md': '# Network\nA private network for the services.\n',
-});
+await createNetworkModuleRepo(git, { name: 'network_url', value: '"http://${var.name}.internal"', description: 'Where the network answers' });
 afterAll(async () => {
   await git.close();
 });
@@ -53,14 +43,7 @@ describe('environments and deployments', () => {
 
     // the component, from the pipeline's terraform-build step
     await page.goto('/components/create');
-    await page.getByRole('textbox', { name: 'Component name' }).fill('network');
-    await choose(page, page.getByLabel('Component type').first(), 'VPC');
-    await page.getByRole('textbox', { name: 'Description' }).fill('A private network for the services');
-    await choose(page, page.getByLabel('Cloud provider').first(), 'Amazon Web Services');
-    await choose(page, page.getByLabel('Pipeline').first(), 'network-module');
-    await choose(page, page.getByLabel('Artifact step').first(), 'Module');
-    await page.getByRole('button', { name: 'Create Component' }).click();
-    await page.waitForURL(/\/components\/[0-9a-f-]{36}$/);
+    await createNetworkComponent(page);
     await page.getByTestId('component-outputs').getByText('network_url').waitFor();
 
     await page.goto('/environments');
