@@ -14,6 +14,7 @@ import { startKubeStandin, startRegistry } from '@gantry/test-support';
 import { startGitStandin } from '@gantry/test-support/git-standin/index';
 import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
 import { choose } from './src/ui.js';
+import { createPipelineInUi } from './src/pipelines.js';
 
 const registry = await startRegistry({ auth: 'htpasswd' });
 const standin = await startGitStandin();
@@ -88,20 +89,7 @@ describe('docker-push: registry, pipeline, build, pushed image, registry version
     await page.getByRole('button', { name: 'Connect Github Account' }).click();
     await toast(page, 'You have successfully connected your account.').waitFor();
 
-    await page.goto('/pipelines');
-    await page
-      .getByRole('link', { name: 'Create Pipeline' })
-      .or(page.getByRole('button', { name: 'Create Pipeline' }))
-      .first()
-      .click();
-    await page.waitForURL('**/pipelines/create');
-    await page.getByRole('textbox', { name: 'Pipeline name' }).fill('landing-image');
-    await choose(page, page.getByLabel('Git account').first(), standin.user('github').login);
-    await choose(page, page.getByLabel('Git repository').first(), 'acme/landing');
-    await page.getByRole('textbox', { name: 'Branch filter' }).fill('main');
-    await page.getByRole('button', { name: 'Create Pipeline', exact: true }).click();
-    await page.waitForURL(/\/pipelines\/[0-9a-f-]{36}\/details/);
-    pipelineId = page.url().match(/pipelines\/([0-9a-f-]{36})/)![1]!;
+    pipelineId = await createPipelineInUi(page, { name: 'landing-image', gitLogin: standin.user('github').login, repository: 'acme/landing' });
     await expect.poll(() => page.getByTestId('spec-mode').textContent(), { timeout: 15_000 }).not.toBe('EDITABLE');
   });
 

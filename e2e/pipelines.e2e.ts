@@ -9,6 +9,7 @@ import type { Page } from 'playwright-core';
 import { startGitStandin } from '@gantry/test-support/git-standin/index';
 import { linkFromMail, pathOf, useStack } from './src/harness.js';
 import { choose } from './src/ui.js';
+import { createPipelineInUi } from './src/pipelines.js';
 
 const standin = await startGitStandin();
 await standin.createRepo('acme/storefront', { 'README.md': '# storefront\n', 'src/index.js': 'console.log("shop");\n' });
@@ -83,20 +84,7 @@ describe('pipelines: git account, pipeline, spec, build, logs, artifacts', () =>
   });
 
   test('creates a pipeline on a repository of the account', async () => {
-    await page.goto('/pipelines');
-    await page
-      .getByRole('link', { name: 'Create Pipeline' })
-      .or(page.getByRole('button', { name: 'Create Pipeline' }))
-      .first()
-      .click();
-    await page.waitForURL('**/pipelines/create');
-    await page.getByRole('textbox', { name: 'Pipeline name' }).fill('storefront-ci');
-    await choose(page, page.getByLabel('Git account').first(), standin.user('github').login);
-    await choose(page, page.getByLabel('Git repository').first(), 'acme/storefront');
-    await page.getByRole('textbox', { name: 'Branch filter' }).fill('main');
-    await page.getByRole('button', { name: 'Create Pipeline', exact: true }).click();
-    await page.waitForURL(/\/pipelines\/[0-9a-f-]{36}\/details/);
-    pipelineId = page.url().match(/pipelines\/([0-9a-f-]{36})/)![1]!;
+    pipelineId = await createPipelineInUi(page, { name: 'storefront-ci', gitLogin: standin.user('github').login, repository: 'acme/storefront' });
     // the toast sits below the page header's actions, not over them
     const created = toast(page, 'storefront-ci has been created');
     const trigger = page.getByRole('button', { name: 'Trigger pipeline', exact: true });

@@ -1,6 +1,8 @@
 import { expect } from 'vitest';
+import type { Page } from 'playwright-core';
 import type { GitStandin } from '@gantry/test-support/git-standin/index';
 import type { Stack } from './harness.js';
+import { choose } from './ui.js';
 
 type Api = Pick<Stack, 'api'>;
 
@@ -37,4 +39,22 @@ export async function builtPipeline(stack: Api, git: Pick<GitStandin, 'issueCode
     })
     .toBe('SUCCEEDED');
   return { pipelineId, buildId };
+}
+
+/** From the pipelines list, as a user does: Create Pipeline on `repository` of the connected git account `gitLogin`, built from main; answers the new pipeline's id once its page opens. */
+export async function createPipelineInUi(page: Page, o: { name: string; gitLogin: string; repository: string }): Promise<string> {
+  await page.goto('/pipelines');
+  await page
+    .getByRole('link', { name: 'Create Pipeline' })
+    .or(page.getByRole('button', { name: 'Create Pipeline' }))
+    .first()
+    .click();
+  await page.waitForURL('**/pipelines/create');
+  await page.getByRole('textbox', { name: 'Pipeline name' }).fill(o.name);
+  await choose(page, page.getByLabel('Git account').first(), o.gitLogin);
+  await choose(page, page.getByLabel('Git repository').first(), o.repository);
+  await page.getByRole('textbox', { name: 'Branch filter' }).fill('main');
+  await page.getByRole('button', { name: 'Create Pipeline', exact: true }).click();
+  await page.waitForURL(/\/pipelines\/[0-9a-f-]{36}\/details/);
+  return page.url().match(/pipelines\/([0-9a-f-]{36})/)![1]!;
 }
