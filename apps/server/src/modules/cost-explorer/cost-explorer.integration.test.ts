@@ -203,6 +203,10 @@ describe('cost explorer and reports against the AWS stand-in and an SMTP server'
     return created.json().id as string;
   };
   const mailsTo = async (to: string) => (await t.app.services.mailer.outbox(500)).filter((m) => m.to === to);
+  /** A mailer that cannot queue: the send fails before any mail is recorded. */
+  const queueDown = async (): Promise<never> => {
+    throw new Error('the mail queue is down');
+  };
   /** What the report's screen shows of its newest send. */
   const lastSend = async (reportId: string) => (await call('GET', `/reports/${reportId}`)).json().lastSend;
 
@@ -246,11 +250,7 @@ describe('cost explorer and reports against the AWS stand-in and an SMTP server'
   it('a send that failed is retried by the first tick after its lease, then stays sent', async () => {
     clock = Date.parse('2026-12-09T10:00:00Z');
     const reportId = await weekly('Failed, then retried', 'retry@example.com');
-    const down = worker({
-      send: async () => {
-        throw new Error('the mail queue is down');
-      },
-    });
+    const down = worker({ send: queueDown });
     const live = worker();
 
     await expect(down.sendNow(reportId)).rejects.toThrow('the mail queue is down');
@@ -300,11 +300,7 @@ describe('cost explorer and reports against the AWS stand-in and an SMTP server'
   it('a Send now while a failed Send now awaits its retry takes that retry over: the recipients get it once', async () => {
     clock = Date.parse('2026-12-10T10:00:00Z'); // a Thursday
     const reportId = await weekly('Failed, then sent now', 'once@example.com');
-    const down = worker({
-      send: async () => {
-        throw new Error('the mail queue is down');
-      },
-    });
+    const down = worker({ send: queueDown });
     const live = worker();
 
     await expect(down.sendNow(reportId)).rejects.toThrow('the mail queue is down');
@@ -335,27 +331,15 @@ describe('cost explorer and reports against the AWS stand-in and an SMTP server'
     clock = Date.parse('2026-12-12T10:00:00Z'); // a Saturday
     const reportId = await weekly('Scheduled, failed, sent now', 'scheduled-once@example.com');
     clock = Date.parse('2026-12-14T00:01:00Z'); // Monday: the scheduled send is due
-    let fail = true;
     let claimed!: () => void;
     const hasClaimed = new Promise<void>((r) => (claimed = r));
     let resume!: () => void;
     const resumed = new Promise<void>((r) => (resume = r));
-    const flaky = worker({
-      fetchReportLines: async () => {
-        if (fail) throw new Error('not used: a failing account is listed in the mail');
-        claimed();
-        await resumed;
-        return [];
-      },
-      send: async () => {
-        throw new Error('the mail queue is down');
-      },
-    });
+    const flaky = worker({ send: queueDown });
     await flaky.tick();
     expect(await lastSend(reportId)).toMatchObject({ trigger: 'SCHEDULE', status: 'FAILED', error: 'the mail queue is down' });
 
     // Send now while the scheduled send awaits its retry: it is that send, for the same week
-    fail = false;
     clock += 5 * 60_000;
     const slow = worker({
       fetchReportLines: async () => {
