@@ -226,8 +226,16 @@ describe('deployments (real terraform)', () => {
     const all = await timeline('');
     expect(all.length).toBeGreaterThanOrEqual(2);
     expect(all.map((e: { timestamp: string }) => e.timestamp)).toEqual([...all.map((e: { timestamp: string }) => e.timestamp)].sort().reverse());
-    const notes = (await t.app.inject({ method: 'GET', url: '/ms-notification/notifications', headers: bearer(reader.idToken) })).json().notifications;
-    expect(notes.filter((n: { entityType: string }) => n.entityType === 'STAGE').slice(0, 2)).toMatchObject([
+    // a run's notifications are written after its end is told (a turn of the event loop later)
+    const notes = await until(
+      async () =>
+        (await t.app.inject({ method: 'GET', url: '/ms-notification/notifications', headers: bearer(reader.idToken) }))
+          .json()
+          .notifications.filter((n: { entityType: string }) => n.entityType === 'STAGE'),
+      (n: unknown[]) => n.length >= 2,
+      'the notifications of both deployments',
+    );
+    expect(notes.slice(0, 2)).toMatchObject([
       { message: 'Deployment of staging succeeded', itemId: stageId, author: 'Mem Ber' },
       { message: 'Deployment of staging succeeded', itemId: stageId },
     ]);
