@@ -73,3 +73,9 @@ export async function expectEveryProjectRouteListed(t: TestApp, tags: string[], 
   }
   expect(missing, 'project routes without guard checks').toEqual([]);
 }
+
+/** Every one of `paths` is in the OpenAPI document (/docs/json). */
+export async function expectDocumented(t: TestApp, paths: string[]) {
+  const doc = (await t.app.inject({ method: 'GET', url: '/docs/json' })).json() as { paths: Record<string, unknown> };
+  expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(paths));
+}
