@@ -21,6 +21,22 @@ afterAll(async () => {
 });
 
 const toast = (page: Page, text: string | RegExp) => page.getByRole('alert').filter({ hasText: text });
+/** From now on, the text of every toast that opens (one stays 5 s, so two deploys' toasts can be on screen together). */
+const recordToasts = (page: Page) =>
+  page.evaluate(() => {
+    const w = window as unknown as { toastsSeen: string[] };
+    w.toastsSeen = [];
+    const seen = new WeakSet<Element>();
+    new MutationObserver(() => {
+      for (const e of document.querySelectorAll('.mantine-Notification-root'))
+        if (!seen.has(e)) {
+          seen.add(e);
+          w.toastsSeen.push(e.textContent ?? '');
+        }
+    }).observe(document.body, { childList: true, subtree: true });
+  });
+const toastsSeen = (page: Page, text: string) =>
+  page.evaluate((t) => (window as unknown as { toastsSeen: string[] }).toastsSeen.filter((s) => s.includes(t)).length, text);
 const DASHBOARD = '/kubernetes/clusters/standin';
 
 describe('kubernetes services', () => {
@@ -129,6 +145,7 @@ describe('kubernetes services', () => {
     await dialog.getByRole('textbox', { name: 'Variable 1 key' }).fill('LOG_LEVEL');
     await dialog.getByRole('textbox', { name: 'Variable 1 value' }).fill('debug');
 
+    await recordToasts(page);
     await dialog.getByRole('button', { name: 'Deploy', exact: true }).click();
     await toast(page, serviceMessages.deployed('api', 'standin')).waitFor();
     await page.waitForURL(`**${DASHBOARD}`);
@@ -144,6 +161,8 @@ describe('kubernetes services', () => {
     const row = card.getByRole('row').filter({ hasText: 'api' });
     await expect.poll(() => row.getByTestId('cluster-service-version').textContent(), { timeout: 30_000 }).toBe('1.0.0');
     await expect.poll(() => row.getByTestId('service-health').textContent(), { timeout: 30_000 }).toBe('HEALTHY');
+    // Told once, not again when the rollout's events or refetches come in.
+    expect(await toastsSeen(page, serviceMessages.deployed('api', 'standin'))).toBe(1);
   });
 
   test('the service in the cluster shows its pods’ logs and events', async () => {
@@ -176,10 +195,13 @@ describe('kubernetes services', () => {
     expect(await dialog.getByRole('textbox', { name: 'Variable 1 key' }).inputValue()).toBe('LOG_LEVEL');
     await dialog.getByRole('textbox', { name: 'Version' }).click();
     await page.getByRole('option', { name: /^1\.1\.0/ }).click();
+    // The first deploy's toast may still be open (the steps since take less than its 5 s): this deploy's is the next.
+    await expect.poll(() => toast(page, serviceMessages.deployed('api', 'standin')).count(), { timeout: 10_000 }).toBe(0);
     await dialog.getByRole('button', { name: 'Deploy', exact: true }).click();
     await toast(page, serviceMessages.deployed('api', 'standin')).waitFor();
     await expect.poll(() => page.getByTestId('header-version').textContent(), { timeout: 30_000 }).toBe('1.1.0');
     await page.getByTestId('deployment-history').getByText('1.0.0 → 1.1.0').waitFor({ timeout: 30_000 });
+    expect(await toastsSeen(page, serviceMessages.deployed('api', 'standin'))).toBe(2); // one a deploy
   });
 
   test('undeploy asks first, then removes what deploy created', async () => {
