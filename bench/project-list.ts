@@ -2,8 +2,8 @@
  * Requests per second of an authenticated GET /ms-project/projects (real Gantry: auth, membership,
  * plans and counts, zod serialisation) against a bare Fastify route answering the same JSON, on this
  * machine, on PGlite and on a throwaway PostgreSQL. The load comes from autocannon in a second process
- * over loopback; Gantry and the bare route take turns (BENCH_ROUNDS rounds), so both see the same
- * machine load, and the ratio is taken per round.
+ * over loopback; Gantry and the bare route take turns (BENCH_ROUNDS rounds, the first of the two
+ * alternating), so both see the same machine load, and the ratio is taken per round.
  *   npx tsx bench/project-list.ts   (BENCH_SECONDS per turn, BENCH_ROUNDS, BENCH_CONNECTIONS, BENCH_PROJECTS, BENCH_DATABASE_URL)
  */
 import Fastify from 'fastify';
@@ -65,10 +65,16 @@ export async function benchProjectList(
     await load(`${url}/ms-project/projects`, { seconds: 2, connections, headers });
     await load(`http://127.0.0.1:${barePort}/projects`, { seconds: 2, connections });
     const turns: { gantry: number; bare: number; p99: number }[] = [];
-    for (let i = 0; i < rounds; i++) {
+    const gantryTurn = async () => {
       const g = await load(`${url}/ms-project/projects`, { seconds, connections, headers });
       if (g.non2xx || g.errors) throw new Error(`Gantry answered ${g.non2xx} non-2xx and ${g.errors} errors`);
-      const b = await load(`http://127.0.0.1:${barePort}/projects`, { seconds, connections });
+      return g;
+    };
+    const bareTurn = () => load(`http://127.0.0.1:${barePort}/projects`, { seconds, connections });
+    for (let i = 0; i < rounds; i++) {
+      // which of the two goes first alternates too, so neither always meets what the other left behind
+      const [g, b] =
+        i % 2 ? await bareTurn().then(async (b) => [await gantryTurn(), b] as const) : await gantryTurn().then(async (g) => [g, await bareTurn()] as const);
       turns.push({ gantry: g.requestsPerSecond, bare: b.requestsPerSecond, p99: g.latencyP99Ms });
     }
     return {
