@@ -6,7 +6,7 @@
  * it after the confirmation — the Deployment, Service and autoscaler are gone from the cluster.
  */
 import { afterAll, describe, expect, test } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { deployMessages, serviceMessages } from '@gantry/contracts';
 import { startKubeStandin, startRegistry } from '@gantry/test-support';
 import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
@@ -38,6 +38,12 @@ const recordToasts = (page: Page) =>
 const toastsSeen = (page: Page, text: string) =>
   page.evaluate((t) => (window as unknown as { toastsSeen: string[] }).toastsSeen.filter((s) => s.includes(t)).length, text);
 const DASHBOARD = '/kubernetes/clusters/standin';
+/** Whether clicks across the element, left to right, reach it (nothing, e.g. a toast, lies over any part of it). */
+const onTop = (locator: Locator) =>
+  locator.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    return [0.1, 0.5, 0.9].every((at) => el.contains(document.elementFromPoint(r.x + r.width * at, r.y + r.height / 2)));
+  });
 
 describe('kubernetes services', () => {
   const stack = useStack();
@@ -127,6 +133,11 @@ describe('kubernetes services', () => {
     await dialog.getByText(deployMessages.versionRequired).waitFor();
     await dialog.getByText(deployMessages.namespaceRequired).waitFor();
     await dialog.getByText(deployMessages.inputRequired('GREETING')).first().waitFor();
+    // The messages' toast opens top-right, over the dialog's close button or its first fields: the dialog stays on top.
+    await toast(page, deployMessages.inputRequired('GREETING')).waitFor();
+    await page.screenshot({ path: 'e2e/.artifacts/deploy-dialog-toast.png' });
+    expect(await onTop(dialog.locator('.mantine-Modal-close'))).toBe(true);
+    for (const name of ['Version', 'Namespace']) expect(await onTop(dialog.getByRole('textbox', { name })), name).toBe(true);
 
     // Versions from the registry, newest first.
     await dialog.getByRole('textbox', { name: 'Version' }).click();

@@ -6,14 +6,14 @@ import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { queryClient } from '../api/query-client';
-import { theme } from './theme';
+import { TOAST_Z_INDEX, theme } from './theme';
 
 /** Mantine (theme, toasts top-right) and TanStack Query around the app. */
 export function Providers({ children }: { children: ReactNode }) {
   return (
     <MantineProvider theme={theme} defaultColorScheme="light">
       <QueryClientProvider client={queryClient}>
-        <Notifications position="top-right" limit={5} zIndex={4000} />
+        <Notifications position="top-right" limit={5} zIndex={TOAST_Z_INDEX} />
         {children}
       </QueryClientProvider>
     </MantineProvider>

@@ -1,6 +1,13 @@
-import { createTheme, type MantineColorsTuple } from '@mantine/core';
+import { createTheme, getDefaultZIndex, type MantineColorsTuple } from '@mantine/core';
 
 const brand: MantineColorsTuple = ['#eef2ff', '#e0e7ff', '#c7d2fe', '#a5b4fc', '#818cf8', '#6366f1', '#4f46e5', '#4338ca', '#3730a3', '#312e81'];
+
+/**
+ * Toasts lie above a modal's or drawer's overlay (not dimmed nor blurred) but below its content and below popovers
+ * (300): a toast never covers a dialog's close button, fields or an open dropdown. A dialog's content is one above them.
+ */
+export const TOAST_Z_INDEX = getDefaultZIndex('modal') + 1;
+const aboveToasts = { inner: { zIndex: 'calc(var(--mb-z-index) + 2)' } };
 
 export const theme = createTheme({
   primaryColor: 'indigo',
@@ -14,7 +21,8 @@ export const theme = createTheme({
   components: {
     Button: { defaultProps: { radius: 'md' } },
     Card: { defaultProps: { shadow: 'xs' } },
-    Modal: { defaultProps: { overlayProps: { backgroundOpacity: 0.45, blur: 2 } } },
+    Modal: { defaultProps: { overlayProps: { backgroundOpacity: 0.45, blur: 2 } }, styles: aboveToasts },
+    Drawer: { styles: aboveToasts },
     Tooltip: { defaultProps: { openDelay: 250 } },
   },
 });
