@@ -2,9 +2,13 @@
  * Pipeline overhead and live-log throughput, against a real Gantry (in this process, PGlite) and the
  * git provider stand-in (real repositories over HTTP, in a process of its own as a provider is):
  *  - overhead: trigger → SUCCEEDED of a 3-step pipeline of short commands, divided by running the same
- *    commands with bash directly (3 bash processes, one per step, started from a small process as from a
- *    user's shell), the two taking turns;
- *  - trigger → first step running (its startDate), p95 over the same runs;
+ *    commands with bash directly (3 bash processes, one per step), both from a small process of their own
+ *    as from a user's shell and browser (the trigger over HTTP, the end heard on a websocket), taking turns;
+ *  - where that time goes as seen from outside: the trigger's answer, trigger → first step running (its
+ *    startDate; p95 too), each step's start → stop as Gantry recorded it, the gaps between steps, the last
+ *    step's stop → SUCCEEDED heard;
+ *  - the floor: the same commands as three steps in an empty build box of the same kind started from the
+ *    launcher (the least a sandboxed run can cost), taking turns with the two others;
  *  - logs: a step printing 100,000 lines — from the step's start until the last line reaches a websocket
  *    client, divided by the time the step itself takes (its start → stop).
  *   npx tsx bench/pipelines.ts   (BENCH_RUNS: triggers of the overhead pipeline, default 10; BENCH_RAW=1 also prints each turn)
@@ -17,6 +21,9 @@ import { startBenchGantry } from './src/bench-gantry.js';
 import { startStandinProcess } from './src/standin-process.js';
 import { fmt, fmtSpread, isMain, spread, table } from './src/load.js';
 import { apiCaller, benchProject } from './src/bench-project.js';
+import { createSandbox } from '../apps/server/src/integrations/executor/sandbox.js';
+import { startBoxRunner } from '../apps/server/src/integrations/executor/box-runner.js';
+import { SANDBOX_PATH, stepMounts } from '../apps/server/src/modules/builds/step-handlers.js';
 
 const STEP_COMMANDS = [
   ['echo compile', 'ls -la > /dev/null', 'echo compiled'],
@@ -25,6 +32,59 @@ const STEP_COMMANDS = [
 ];
 const overheadSpec = `steps:\n${STEP_COMMANDS.map((cmds, i) => `  Step${i + 1}:\n    commands:\n${cmds.map((c) => `      - ${c}`).join('\n')}\n`).join('')}`;
 const logSpec = `steps:\n  Noisy:\n    commands:\n      - seq 1 100000\n`;
+
+/** Asks the user's process (src/user-child.mjs) to do something, and answers what it answered. */
+function userSide(child: ReturnType<typeof fork>) {
+  let nextId = 0;
+  const pending = new Map<number, { resolve: (v: any) => void; reject: (e: Error) => void }>();
+  child.on('message', (m: { id: number; ok: boolean; value?: unknown; message?: string }) => {
+    const p = pending.get(m.id);
+    pending.delete(m.id);
+    if (m.ok) p?.resolve(m.value);
+    else p?.reject(new Error(m.message));
+  });
+  return (type: string, args: object): Promise<any> =>
+    new Promise((resolve, reject) => {
+      const id = nextId++;
+      pending.set(id, { resolve, reject });
+      child.send({ id, type, ...args });
+    });
+}
+
+/**
+ * The physical limit of running the steps sandboxed: a build box of the same kind as Gantry's (the same
+ * sandbox, mounts and runner, spawned by the launcher) started empty, and the same commands run in it
+ * as three steps — no database, no provider, no websocket.
+ */
+async function boxFloor(dataDir: string) {
+  const sandbox = createSandbox({ mode: 'bwrap', hidden: [dataDir] });
+  if (sandbox.unavailable) throw new Error(sandbox.unavailable);
+  const workspace = path.join(dataDir, 'workspaces', 'bench-floor');
+  const scriptsDir = `${workspace}.gantry`;
+  for (const dir of [path.join(workspace, '.home'), scriptsDir]) fs.mkdirSync(dir, { recursive: true });
+  sandbox.handOver(workspace);
+  const scripts = STEP_COMMANDS.map((cmds, i) => {
+    const file = path.join(scriptsDir, `Step${i + 1}.sh`);
+    fs.writeFileSync(file, cmds.join('\n'));
+    return file;
+  });
+  const env = { PATH: SANDBOX_PATH, HOME: path.join(workspace, '.home'), TMPDIR: '/tmp', LANG: 'C.UTF-8', TERM: 'dumb', CI: 'true' };
+  const signal = new AbortController().signal;
+  return {
+    async run() {
+      const t0 = performance.now();
+      const box = startBoxRunner(sandbox, { mounts: stepMounts(workspace, scriptsDir), cwd: workspace });
+      for (const script of scripts) {
+        const code = await box.run(script, { cwd: workspace, env, signal, onLine: () => undefined });
+        if (code !== 0) throw new Error(`floor step exited with ${code}`);
+      }
+      const ms = performance.now() - t0;
+      await box.close();
+      return ms;
+    },
+    close: () => fs.promises.rm(workspace, { recursive: true, force: true }).then(() => fs.promises.rm(scriptsDir, { recursive: true, force: true })),
+  };
+}
 
 export async function benchPipelines(runs = Number(process.env.BENCH_RUNS ?? 10)) {
   const standin = await startStandinProcess();
@@ -35,7 +95,7 @@ export async function benchPipelines(runs = Number(process.env.BENCH_RUNS ?? 10)
   });
   const base = gantry.url;
   let socket: ReturnType<typeof ioClient> | undefined;
-  let bashChild: ReturnType<typeof fork> | undefined;
+  let userChild: ReturnType<typeof fork> | undefined;
   const call = apiCaller(base);
   try {
     const { idToken, projectId } = await benchProject(call, () => gantry.app.services.mailer.outbox());
@@ -52,14 +112,12 @@ export async function benchPipelines(runs = Number(process.env.BENCH_RUNS ?? 10)
         )
       ).pipelineId as string;
     const overheadId = await pipeline('overhead', 'bench/overhead');
-    // bash runs from a small process, as from a user's shell (a fork of this one costs what its memory costs)
-    bashChild = fork(new URL('./src/bash-child.mjs', import.meta.url), [], { execArgv: [], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-    const bash = (scripts: string[]) =>
-      new Promise<number>((resolve) => {
-        bashChild!.once('message', (ms) => resolve(ms as number));
-        bashChild!.send(scripts);
-      });
     const logsId = await pipeline('logs', 'bench/logs');
+    // the user triggers, listens and runs bash from a small process of its own, as from a shell and a browser
+    userChild = fork(new URL('./src/user-child.mjs', import.meta.url), [], { execArgv: [], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    const user = userSide(userChild);
+    await user('connect', { base, idToken, projectId });
+    const floor = await boxFloor(gantry.dataDir);
 
     socket = ioClient(base, { path: '/ms-realtime/websockets/', query: { Authorization: idToken }, transports: ['websocket'] });
     await new Promise<void>((r) => socket!.on('connect', () => r()));
@@ -73,35 +131,39 @@ export async function benchPipelines(runs = Number(process.env.BENCH_RUNS ?? 10)
       return buildId as string;
     };
 
-    // overhead: Gantry and bash take turns, so both see the same machine load
+    // overhead: Gantry, bash and the empty box take turns, so all see the same machine load
     const gantryMs: number[] = [];
     const bashMs: number[] = [];
+    const floorMs: number[] = [];
     const firstStepMs: number[] = [];
     const answerMs: number[] = [];
+    // as Gantry recorded them (ms): each step's start → stop, the gaps between steps, the last stop → the end heard
+    const stepsMs: number[][] = STEP_COMMANDS.map(() => []);
+    const betweenMs: number[] = [];
+    const endHeardMs: number[] = [];
     for (let i = 0; i < runs + 1; i++) {
-      const triggeredAt = Date.now();
-      const t0 = performance.now();
-      const buildId = await trigger(overheadId);
-      const answeredAt = performance.now();
-      const status = await new Promise<string>((resolve) => {
-        finished.set(buildId, resolve);
-        void call('GET', `${p}/pipelines/${overheadId}/builds/${buildId}`, undefined, idToken).then(
-          (b) => ['SUCCEEDED', 'FAILED'].includes(b.status) && resolve(b.status),
-        );
-      });
-      if (status !== 'SUCCEEDED') throw new Error(`overhead build ${status}`);
-      if (i === 0) continue; // the first run warms caches
-      gantryMs.push(performance.now() - t0);
-      answerMs.push(answeredAt - t0);
-      const done = await call('GET', `${p}/pipelines/${overheadId}/builds/${buildId}`, undefined, idToken);
-      firstStepMs.push(Date.parse(done.steps[0].startDate) - triggeredAt);
-      // Gantry removes the build's box and workspace after telling its end: done before bash's turn, so the two never overlap
-      const workspace = path.join(gantry.dataDir, 'workspaces', buildId);
+      const run = await user('trigger', { url: `${base}${p}/pipelines/${overheadId}/builds`, idToken });
+      if (run.status !== 'SUCCEEDED') throw new Error(`overhead build ${run.status}`);
+      // Gantry removes the build's box and workspace after telling its end: done before the others' turns, so they never overlap
+      const workspace = path.join(gantry.dataDir, 'workspaces', run.buildId);
       while (fs.existsSync(workspace) || fs.existsSync(`${workspace}.gantry`)) await new Promise((r) => setTimeout(r, 1));
-      bashMs.push(await bash(STEP_COMMANDS.map((cmds) => cmds.join('\n'))));
+      if (i === 0) continue; // the first run warms caches
+      gantryMs.push(run.ms);
+      answerMs.push(run.answerMs);
+      const done = await call('GET', `${p}/pipelines/${overheadId}/builds/${run.buildId}`, undefined, idToken);
+      const steps = (done.steps as { startDate: string; stopDate: string }[]).map((s) => ({ start: Date.parse(s.startDate), stop: Date.parse(s.stopDate) }));
+      firstStepMs.push(steps[0]!.start - run.triggeredAt);
+      steps.forEach((s, n) => stepsMs[n]!.push(s.stop - s.start));
+      betweenMs.push(steps.slice(1).reduce((sum, s, n) => sum + s.start - steps[n]!.stop, 0));
+      endHeardMs.push(run.heardAt - steps.at(-1)!.stop);
+      bashMs.push((await user('bash', { scripts: STEP_COMMANDS.map((cmds) => cmds.join('\n')) })).ms);
+      floorMs.push(await floor.run());
     }
+    await floor.close();
     const ratios = gantryMs.map((g, i) => g / bashMs[i]!);
-    if (process.env.BENCH_RAW) console.log('RAW', JSON.stringify({ ratios, gantryMs, bashMs, firstStepMs }));
+    const floorRatios = floorMs.map((f, i) => f / bashMs[i]!);
+    if (process.env.BENCH_RAW)
+      console.log('RAW', JSON.stringify({ ratios, floorRatios, gantryMs, bashMs, floorMs, answerMs, firstStepMs, stepsMs, betweenMs, endHeardMs }));
 
     // log throughput
     const logsBuild = await trigger(logsId);
@@ -134,12 +196,14 @@ export async function benchPipelines(runs = Number(process.env.BENCH_RUNS ?? 10)
     const sorted = [...firstStepMs].sort((a, b) => a - b);
     return {
       overhead: { gantryMs: spread(gantryMs), bashMs: spread(bashMs), ratio: spread(ratios) },
+      floor: { ms: spread(floorMs), ratio: spread(floorRatios) },
+      phases: { steps: stepsMs.map(spread), between: spread(betweenMs), endHeard: spread(endHeardMs) },
       answer: { ms: spread(answerMs) },
       firstStep: { p95Ms: sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)]!, ms: spread(firstStepMs) },
       logs: { lastLineMs: lastLineAt - stepStart, stepMs, ratio: (lastLineAt - stepStart) / stepMs, seqAloneMs: seqAlone },
     };
   } finally {
-    bashChild?.kill();
+    userChild?.kill();
     socket?.close();
     await gantry.close();
     await standin.close();
@@ -154,6 +218,11 @@ export function printPipelines(r: Awaited<ReturnType<typeof benchPipelines>>) {
     { measure: 'trigger request → its answer (build id), median (min–max)', value: `${fmtSpread(r.answer.ms)} ms` },
     { measure: 'trigger → first step running, p95', value: `${fmt(r.firstStep.p95Ms)} ms` },
     { measure: 'trigger → first step running, median (min–max)', value: `${fmtSpread(r.firstStep.ms)} ms` },
+    ...r.phases.steps.map((s, n) => ({ measure: `  step ${n + 1}, start → stop as Gantry recorded it`, value: `${fmtSpread(s)} ms` })),
+    { measure: '  between the steps (one step stopped → the next started), summed', value: `${fmtSpread(r.phases.between)} ms` },
+    { measure: '  last step stopped → SUCCEEDED heard on the websocket', value: `${fmtSpread(r.phases.endHeard)} ms` },
+    { measure: 'floor: an empty build box from the launcher + the same 3 steps in it', value: `${fmtSpread(r.floor.ms, 1)} ms` },
+    { measure: 'floor ratio (per turn, ÷ bash): the least a sandboxed run can cost', value: fmtSpread(r.floor.ratio, 2) },
     { measure: '100,000-line step: step start → last line on the websocket', value: `${fmt(r.logs.lastLineMs)} ms` },
     { measure: '100,000-line step: step start → stop', value: `${fmt(r.logs.stepMs)} ms` },
     { measure: 'log ratio (last line / step time)', value: fmt(r.logs.ratio, 2) },

@@ -75,6 +75,7 @@ const kb = (page: string) => {
 console.log('\n== the performance budget (issue 14) ==');
 table([
   line('3 short steps, trigger → SUCCEEDED ÷ the same commands in bash', pipes.overhead.ratio, { max: 1.3 }),
+  line('  its floor: the same 3 steps in an empty build box ÷ bash', pipes.floor.ratio, {}),
   line('trigger → first step running, p95 (s)', one(pipes.firstStep.p95Ms / 1000), { max: 0.5 }),
   line('trigger → first step running, every run (s)', scale(pipes.firstStep.ms, 1 / 1000), {}),
   line('Quick Deploy of 5 terraform_data ÷ terraform apply by hand', spread(deployRatios), { max: 1.2 }),
