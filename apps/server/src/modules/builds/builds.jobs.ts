@@ -94,14 +94,15 @@ export function createBuildsJobs(deps: {
     let box: BoxRunner | undefined;
     const shellBox =
       deps.sandbox.mode === 'bwrap' ? () => (box ??= startBoxRunner(deps.sandbox, { mounts: stepMounts(workspace, scriptsDir), cwd: workspace })) : undefined;
-    // the workspace, and the box when a step runs commands, opened once the spec is known: the box starts while the run's rows are written
+    // the workspace, and the box when a step may run commands, opened before the first step: the box starts while
+    // the run's commit and spec are read and its rows written (a box no step used is closed with the run)
     let opened = false;
-    const openWorkspace = (spec: ParsedSpec) => {
+    const openWorkspace = (spec?: ParsedSpec) => {
       if (opened || deps.sandbox.unavailable) return;
       opened = true;
       for (const dir of [path.join(workspace, 'src'), path.join(workspace, '.home'), scriptsDir]) fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
       deps.sandbox.handOver(workspace);
-      if (spec.steps.some((s) => s.type === 'build' && s.commands.length)) shellBox?.();
+      if (!spec || spec.steps.some((s) => s.type === 'build' && s.commands.length)) shellBox?.();
     };
     try {
       // what its trigger in this process read and started resolving (none when another process queued it)
@@ -113,6 +114,8 @@ export function createBuildsJobs(deps: {
       let git: { client: GitClientForBuilds; token: string };
       let steps: StepRow[] | undefined;
       if (build.specYaml === null) {
+        // nearly every pipeline runs commands: its box starts now rather than after the provider answered
+        openWorkspace();
         const r = await (here?.resolution ?? builds.resolveForRun(build, pipeline));
         if (r.errors.length || !r.spec) throw new Error(`The pipeline spec is not valid: ${r.errors.join('; ')}`);
         spec = r.spec;

@@ -1,0 +1,97 @@
+import fs from 'node:fs';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { createTestApp, registerUser, createProject, bearer, until, insertGitAccount, type TestApp } from '../../../test/helpers.js';
+import { createLocalGit } from '../../../test/local-git.js';
+import type { GitAccess } from '../pipelines/git-access.js';
+
+/** The host processes whose command line names this build (its box: bwrap binds the build's workspace). */
+function boxesOf(buildId: string) {
+  const found: number[] = [];
+  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (cmdline.includes('gantry-step-runner') && cmdline.includes(buildId)) found.push(Number(pid));
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return found;
+}
+
+let t: TestApp;
+let git: ReturnType<typeof createLocalGit>;
+let idToken: string;
+let projectId: string;
+let gitAccountId: string;
+let repoUrl: string;
+// the provider's answer to the branch's commit, held until the test lets it through
+let commitAsked: () => void = () => undefined;
+let answerCommit: Promise<void> = Promise.resolve();
+
+beforeAll(async () => {
+  git = createLocalGit();
+  repoUrl = git.createRepo('acme/steps', { 'gantry.yaml': 'steps:\n  Build:\n    commands:\n      - echo built\n' }).url;
+  const held: GitAccess = {
+    async clientFor(projectId, gitAccountId) {
+      const real = await git.access.clientFor(projectId, gitAccountId);
+      const client = Object.create(real.client) as typeof real.client;
+      client.getCommit = async (...args) => {
+        commitAsked();
+        await answerCommit;
+        return real.client.getCommit(...args);
+      };
+      return { ...real, client };
+    },
+  };
+  t = await createTestApp({}, { overrides: { pipelines: { gitAccess: held } } });
+  idToken = (await registerUser(t, 'start-owner@example.com')).idToken;
+  projectId = await createProject(t, idToken, 'Start');
+  gitAccountId = (await insertGitAccount(t, projectId))!.id;
+});
+afterAll(async () => {
+  await t?.close();
+  git?.close();
+});
+
+describe("a build's start", () => {
+  it("opens the build's box while the provider is still asked for the commit and spec, and runs its steps in it", async () => {
+    const api = (method: 'GET' | 'POST', url: string, payload?: object) =>
+      t.app.inject({ method, url: `/ms-ap/projects/${projectId}${url}`, headers: bearer(idToken), payload });
+    const created = await api('POST', '/pipelines', { name: 'steps', gitAccountId, repositoryUrl: repoUrl, branchFilter: 'main', automatedTrigger: false });
+    expect(created.statusCode, created.body).toBe(201);
+    const pipelineId = created.json().pipelineId as string;
+
+    let release!: () => void;
+    answerCommit = new Promise<void>((r) => (release = r));
+    const asked = new Promise<void>((r) => (commitAsked = r));
+    const res = await api('POST', `/pipelines/${pipelineId}/builds`, { ref: 'refs/heads/main' });
+    expect(res.statusCode, res.body).toBeLessThan(300);
+    const buildId = res.json().buildId as string;
+    await asked;
+    try {
+      // the box is up before the commit is known
+      await until(
+        async () => boxesOf(buildId),
+        (pids) => pids.length > 0,
+        'the build box to start before the commit is read',
+        20_000,
+      );
+    } finally {
+      release();
+    }
+    const done = await until(
+      async () => (await api('GET', `/pipelines/${pipelineId}/builds/${buildId}`)).json(),
+      (b) => ['SUCCEEDED', 'FAILED', 'ABORTED'].includes(b.status),
+      'the build to end',
+    );
+    expect(done.status, done.errorMessage).toBe('SUCCEEDED');
+    const logs = (await api('GET', `/pipelines/${pipelineId}/builds/${buildId}/steps/Build/logs`)).json();
+    expect(logs.chunks.map((c: { text: string }) => c.text).join('\n')).toContain('built');
+    // and gone with the build
+    await until(
+      async () => boxesOf(buildId),
+      (pids) => pids.length === 0,
+      'the build box to end',
+    );
+  });
+});
