@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import pg from 'pg';
 import { eq, sql } from 'drizzle-orm';
 import { pgTable, text } from 'drizzle-orm/pg-core';
 import { openTestDatabase, until } from '../../test/helpers.js';
 import { createReadCache, tablesWritten } from './read-cache.js';
 import { openDatabase, type Database } from './db.js';
+import { LISTENER_NAME } from './write-watch.js';
 
 const notes = pgTable('cache_test_notes', { id: text('id').primaryKey(), body: text('body').notNull() });
 
@@ -68,6 +70,15 @@ describe('read cache (watch reported by hand)', () => {
     cache.watch.wrote(['parents']);
     await read();
     expect(loads).toBe(2);
+  });
+
+  it('tells other processes of a write to a table no memo reads when it cascades to one that a memo reads', () => {
+    const cache = createReadCache();
+    cache.watch.setDependents(new Map([['parents', ['children']]]));
+    cache.memo(['children'], async () => 1);
+    expect(cache.watch.watched('children')).toBe(true);
+    expect(cache.watch.watched('parents')).toBe(true);
+    expect(cache.watch.watched('others')).toBe(false);
   });
 
   it('loads again a value kept until a time once the clock reaches it', async () => {
@@ -208,4 +219,138 @@ describe('read cache over the database', () => {
       await other.close();
     }
   });
+
+  const databaseUrl = async () => {
+    const url = new URL(process.env.TEST_DATABASE_URL!);
+    url.pathname = `/${(await database.executeSql('select current_database() as name')).rows[0].name}`;
+    return url.toString();
+  };
+  /** A connection of its own, as another program's (no read cache, nothing told unless it says so). */
+  const outside = async <T>(run: (c: pg.Client) => Promise<T>) => {
+    const c = new pg.Client({ connectionString: await databaseUrl() });
+    await c.connect();
+    try {
+      return await run(c);
+    } finally {
+      await c.end();
+    }
+  };
+  const storedBody = () => outside(async (c) => (await c.query("select body from cache_test_notes where id = 'n1'")).rows[0].body as string);
+  /** Resolves once `read` is served from memory (a second call loads nothing). */
+  const kept = (read: () => Promise<unknown>, loads: () => number, what: string) =>
+    until(
+      async () => {
+        await read();
+        const before = loads();
+        await read();
+        return loads() === before;
+      },
+      (k) => k,
+      what,
+    );
+
+  it.runIf(process.env.TEST_DATABASE_URL)('undoes and fails a write whose notification fails, and keeps the reads of both processes (PostgreSQL)', async () => {
+    let failing = 0;
+    const query = pg.Client.prototype.query;
+    // connections fail their next notification when told to (only the other process writes meanwhile)
+    const spy = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: any[]) {
+      const text = typeof args[0] === 'string' ? args[0] : (args[0]?.text ?? '');
+      if (failing && text.includes('pg_notify')) {
+        failing--;
+        return Promise.reject(new Error('notification failed')) as any;
+      }
+      return (query as any).apply(this, args);
+    });
+    const other = await openDatabase({ databaseUrl: await databaseUrl() });
+    try {
+      const body = await storedBody();
+      const read = bodyOf();
+      database.cache.memo(['cache_test_notes'], async () => undefined); // the table is watched in both processes
+      let loads = 0;
+      const counted = other.cache.memo(['cache_test_notes'], async () => ++loads);
+      await kept(counted, () => loads, "the other process's kept read"); // once it listens
+      await kept(
+        () => read('n1'),
+        () => 0,
+        'a read of this process',
+      );
+
+      failing = 1;
+      // drizzle wraps the error of the query it ran: the notification's is its cause
+      const failure = (write: Promise<unknown>) =>
+        write.then(
+          () => 'no error',
+          (err: Error) => (err.cause instanceof Error ? err.cause : err).message,
+        );
+      expect(await failure(other.db.update(notes).set({ body: 'never told' }).where(eq(notes.id, 'n1')))).toBe('notification failed');
+      failing = 1;
+      expect(
+        await failure(
+          other.db.transaction(async (tx) => {
+            await tx.update(notes).set({ body: 'never told either' }).where(eq(notes.id, 'n1'));
+          }),
+        ),
+      ).toBe('notification failed');
+      expect(await storedBody()).toBe(body);
+      expect(await read('n1')).toBe(body);
+      // one failed notification does not stop the other process keeping reads
+      await counted();
+      const before = loads;
+      await counted();
+      expect(loads).toBe(before);
+      // and its next write is told
+      await other.db.update(notes).set({ body: 'told' }).where(eq(notes.id, 'n1'));
+      await until(
+        () => read('n1'),
+        (b) => b === 'told',
+        "the other process's next write",
+      );
+    } finally {
+      await other.close();
+      spy.mockRestore();
+    }
+  });
+
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    'keeps nothing while its listening connection is gone, and keeps reads again at once when listening again (PostgreSQL)',
+    async () => {
+      const read = bodyOf();
+      let loads = 0;
+      const counted = database.cache.memo(['cache_test_notes'], async () => ++loads);
+      await kept(counted, () => loads, 'a kept read');
+      expect(await read('n1')).toBe(await storedBody());
+
+      const killed = await outside(
+        async (c) =>
+          (
+            await c.query('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1 and datname = current_database()', [
+              LISTENER_NAME,
+            ])
+          ).rowCount,
+      );
+      expect(killed).toBe(1);
+      // written behind its back while nobody listens: never told to this process
+      await outside((c) => c.query("update cache_test_notes set body = 'behind its back' where id = 'n1'"));
+      await until(
+        () => read('n1'),
+        (b) => b === 'behind its back',
+        'the write made while not listening',
+      );
+      const started = Date.now();
+      await kept(counted, () => loads, 'reads kept again');
+      expect(Date.now() - started).toBeLessThan(5_000);
+      // listening again: another process's write (told in its transaction, as Gantry tells it) is seen
+      await outside(async (c) => {
+        await c.query('begin');
+        await c.query("update cache_test_notes set body = 'after the reconnect' where id = 'n1'");
+        await c.query("select pg_notify('gantry_writes', 'cache_test_notes')");
+        await c.query('commit');
+      });
+      await until(
+        () => read('n1'),
+        (b) => b === 'after the reconnect',
+        'the write told after the reconnect',
+      );
+    },
+  );
 });

@@ -13,7 +13,7 @@ export interface WriteWatch {
   wrote(tables: Iterable<string>): void;
   /** Another process committed writes to these tables. */
   changed(tables: Iterable<string>): void;
-  /** Tables some memo reads from (only their commits are told to other processes). */
+  /** Tables some memo reads from, or whose writes cascade to one (only their commits are told to other processes). */
   watched(table: string): boolean;
   /** Whether kept reads may be used (false while the cross-process channel is down). */
   setShared(ok: boolean): void;
@@ -82,7 +82,8 @@ export function createReadCache(): ReadCache {
       dependents = map;
       epoch++;
     },
-    watched: (t) => watchedTables.has(t),
+    // a table no memo reads may still cascade to one that some memo reads
+    watched: (t) => watchedTables.has(t) || [...withDependents([t])].some((d) => watchedTables.has(d)),
     setShared(ok) {
       usable = ok;
       epoch++;
