@@ -118,62 +118,48 @@ export default function CloudAccountsTab({ projectId }: { projectId: string }) {
     });
   };
 
+  /** Each provider table's last column: Edit and Remove of the account its row shows. */
+  const actionsColumn = <T,>(of: (account: T) => { label: string; edited: EditedCloudAccount; removing: Removing }): Column<T> => ({
+    key: 'actions',
+    header: 'Actions',
+    align: 'right',
+    width: 110,
+    render: (account) => {
+      const { label, edited, removing } = of(account);
+      return <Actions label={label} onEdit={() => openEdit(edited)} onRemove={() => setRemoving(removing)} />;
+    },
+  });
+
   const awsColumns: Column<AwsAccount>[] = [
     { key: 'name', header: 'Account', render: (a) => nameCell('aws', a.accountName, a.id) },
     { key: 'role', header: 'IAM role', render: (a) => mono(a.iamRole) },
-    {
-      key: 'actions',
-      header: 'Actions',
-      align: 'right',
-      width: 110,
-      render: (a) => (
-        <Actions
-          label={a.accountName}
-          onEdit={() => openEdit({ provider: 'aws', account: a })}
-          onRemove={() => setRemoving({ target: { provider: 'aws', awsAccountId: a.id }, name: `${a.accountName} (${a.id})` })}
-        />
-      ),
-    },
+    actionsColumn((a) => ({
+      label: a.accountName,
+      edited: { provider: 'aws', account: a },
+      removing: { target: { provider: 'aws', awsAccountId: a.id }, name: `${a.accountName} (${a.id})` },
+    })),
   ];
   const gcpColumns: Column<GcpAccount>[] = [
     { key: 'name', header: 'Project', render: (a) => nameCell('gcp', a.projectName, a.gcpProjectId) },
     { key: 'sa', header: 'Service account', render: (a) => mono(a.targetServiceAccount) },
-    {
-      key: 'actions',
-      header: 'Actions',
-      align: 'right',
-      width: 110,
-      render: (a) => (
-        <Actions
-          label={a.projectName}
-          onEdit={() => openEdit({ provider: 'gcp', account: a })}
-          onRemove={() => setRemoving({ target: { provider: 'gcp', gcpProjectId: a.gcpProjectId }, name: `${a.projectName} (${a.gcpProjectId})` })}
-        />
-      ),
-    },
+    actionsColumn((a) => ({
+      label: a.projectName,
+      edited: { provider: 'gcp', account: a },
+      removing: { target: { provider: 'gcp', gcpProjectId: a.gcpProjectId }, name: `${a.projectName} (${a.gcpProjectId})` },
+    })),
   ];
   const azureColumns: Column<AzureAccount>[] = [
     { key: 'name', header: 'Subscription', render: (a) => nameCell('azure', a.subscriptionName, a.subscriptionId) },
     { key: 'tenant', header: 'Tenant ID', render: (a) => mono(a.tenantId) },
     { key: 'app', header: 'Application ID', render: (a) => mono(a.applicationId) },
-    {
-      key: 'actions',
-      header: 'Actions',
-      align: 'right',
-      width: 110,
-      render: (a) => (
-        <Actions
-          label={a.subscriptionName}
-          onEdit={() => openEdit({ provider: 'azure', account: a })}
-          onRemove={() =>
-            setRemoving({
-              target: { provider: 'azure', tenantId: a.tenantId, subscriptionId: a.subscriptionId },
-              name: `${a.subscriptionName} (${a.subscriptionId})`,
-            })
-          }
-        />
-      ),
-    },
+    actionsColumn((a) => ({
+      label: a.subscriptionName,
+      edited: { provider: 'azure', account: a },
+      removing: {
+        target: { provider: 'azure', tenantId: a.tenantId, subscriptionId: a.subscriptionId },
+        name: `${a.subscriptionName} (${a.subscriptionId})`,
+      },
+    })),
   ];
 
   const awsRows = (aws.data ?? []).filter((a) => matchesSearch(search, a.accountName, a.id, a.iamRole));
