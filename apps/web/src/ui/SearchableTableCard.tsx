@@ -1,36 +1,42 @@
 import { Card, Group, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { EmptyState, type EmptyStateProps } from './EmptyState';
 import { SearchInput } from './SearchInput';
 
 /**
- * The card of a list page: its empty state, or a search box with the count above the table — and
- * the list's error in place of the table when nothing was loaded.
+ * The card of a list page (clusters, services, registries, schedules…): its empty state, or a search box with the
+ * count above the table — and the list's error in place of the table when nothing was loaded.
  */
 export function SearchableTableCard({
   empty,
+  noun: [one, many],
+  total,
   search,
-  count,
   error,
   children,
 }: {
   /** Shown instead of everything else when the list has no rows at all. */
-  empty: ReactNode | null;
-  search: { value: string; onChange: (v: string) => void; placeholder: string; label: string };
-  /** '3 clusters'; none while loading. */
-  count?: string | null;
+  empty: EmptyStateProps | false | null;
+  /** What the list holds, one and many ('cluster', 'clusters'): the count says '3 clusters', the search box 'Search clusters'. */
+  noun: [string, string];
+  /** How many the list holds; none while loading. */
+  total?: number;
+  search: { value: string; onChange: (v: string) => void };
   /** The load error when there is no data to show; `dimmed` for a plan limit rather than a failure. */
   error?: { message: string; dimmed?: boolean } | null;
   children: ReactNode;
 }) {
   return (
     <Card withBorder radius="md" padding={0}>
-      {empty ?? (
+      {empty ? (
+        <EmptyState {...empty} />
+      ) : (
         <>
           <Group justify="space-between" p="md">
-            <SearchInput value={search.value} onChange={search.onChange} placeholder={search.placeholder} label={search.label} />
-            {count && (
+            <SearchInput value={search.value} onChange={search.onChange} placeholder={`Search ${many}...`} label={`Search ${many}`} />
+            {total !== undefined && (
               <Text size="xs" c="dimmed">
-                {count}
+                {total} {total === 1 ? one : many}
               </Text>
             )}
           </Group>

@@ -7,7 +7,6 @@ import { errorMessage, isPlanLimit } from '../../../api/errors';
 import { useProjectPermission } from '../../../api/permissions';
 import { useCurrentProject } from '../../../api/session';
 import { DataTable, type Column } from '../../../ui/DataTable';
-import { EmptyState } from '../../../ui/EmptyState';
 import { PageHeader } from '../../../ui/PageHeader';
 import { SearchableTableCard } from '../../../ui/SearchableTableCard';
 import { UpgradePrompt } from '../../../ui/UpgradePrompt';
@@ -138,21 +137,18 @@ export default function ClustersPage() {
       {blocked && <UpgradePrompt message={blocked} />}
       <SearchableTableCard
         empty={
-          isEmpty ? (
-            <EmptyState
-              title="No Kubernetes clusters yet"
-              icon={
-                <ThemeIcon size={56} radius="xl" variant="light" color="blue">
-                  <IconSteeringWheel size={28} stroke={1.5} />
-                </ThemeIcon>
-              }
-              description="Connect a cluster with its API server endpoint and a service account token to watch its nodes and pods and deploy your services to it."
-              action={connectButton || undefined}
-            />
-          ) : null
+          isEmpty && {
+            title: 'No Kubernetes clusters yet',
+            icon: <IconSteeringWheel size={28} stroke={1.5} />,
+            color: 'blue',
+            description:
+              'Connect a cluster with its API server endpoint and a service account token to watch its nodes and pods and deploy your services to it.',
+            action: connectButton || undefined,
+          }
         }
-        search={{ value: search, onChange: setSearch, placeholder: 'Search clusters...', label: 'Search clusters' }}
-        count={clusters.data && (clusters.data.length === 1 ? '1 cluster' : `${clusters.data.length} clusters`)}
+        noun={['cluster', 'clusters']}
+        search={{ value: search, onChange: setSearch }}
+        total={clusters.data?.length}
         error={clusters.isError && !clusters.data ? { message: errorMessage(clusters.error), dimmed: isPlanLimit(clusters.error) } : null}
       >
         <DataTable columns={columns} rows={rows} rowKey={(c) => c.id} loading={clusters.isPending && Boolean(projectId)} data-testid="clusters-table" />

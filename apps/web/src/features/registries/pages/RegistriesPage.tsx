@@ -7,7 +7,6 @@ import { errorMessage } from '../../../api/errors';
 import { useProjectPermission } from '../../../api/permissions';
 import { useCurrentProject } from '../../../api/session';
 import { DataTable, type Column } from '../../../ui/DataTable';
-import { EmptyState } from '../../../ui/EmptyState';
 import { PageHeader } from '../../../ui/PageHeader';
 import { RelativeTime } from '../../../ui/RelativeTime';
 import { SearchableTableCard } from '../../../ui/SearchableTableCard';
@@ -140,21 +139,18 @@ export default function RegistriesPage() {
       <PlanGate errors={[registries.error]}>
         <SearchableTableCard
           empty={
-            isEmpty ? (
-              <EmptyState
-                title="No Docker registries yet"
-                icon={
-                  <ThemeIcon size={56} radius="xl" variant="light" color="indigo">
-                    <IconBrandDocker size={28} stroke={1.5} />
-                  </ThemeIcon>
-                }
-                description="Connect Docker Hub, Amazon ECR, a GitLab Container Registry or any Docker Registry v2 so pipelines can push images and services can pull them."
-                action={addButton || undefined}
-              />
-            ) : null
+            isEmpty && {
+              title: 'No Docker registries yet',
+              icon: <IconBrandDocker size={28} stroke={1.5} />,
+              color: 'indigo',
+              description:
+                'Connect Docker Hub, Amazon ECR, a GitLab Container Registry or any Docker Registry v2 so pipelines can push images and services can pull them.',
+              action: addButton || undefined,
+            }
           }
-          search={{ value: search, onChange: setSearch, placeholder: 'Search registries...', label: 'Search registries' }}
-          count={registries.data && (registries.data.length === 1 ? '1 registry' : `${registries.data.length} registries`)}
+          noun={['registry', 'registries']}
+          search={{ value: search, onChange: setSearch }}
+          total={registries.data?.length}
           error={registries.isError && !registries.data ? { message: errorMessage(registries.error) } : null}
         >
           <DataTable

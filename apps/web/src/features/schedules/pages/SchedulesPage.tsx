@@ -9,7 +9,6 @@ import { useCurrentProject } from '../../../api/session';
 import { toast } from '../../../api/toast';
 import { ConfirmModal } from '../../../ui/ConfirmModal';
 import { DataTable, type Column } from '../../../ui/DataTable';
-import { EmptyState } from '../../../ui/EmptyState';
 import { PageHeader } from '../../../ui/PageHeader';
 import { SearchableTableCard } from '../../../ui/SearchableTableCard';
 import { UpgradePrompt } from '../../../ui/UpgradePrompt';
@@ -182,21 +181,18 @@ export default function SchedulesPage() {
       {blocked && <UpgradePrompt message={blocked} />}
       <SearchableTableCard
         empty={
-          isEmpty ? (
-            <EmptyState
-              title="No saving schedules yet"
-              icon={
-                <ThemeIcon size={56} radius="xl" variant="light" color="teal">
-                  <IconClockPause size={28} stroke={1.5} />
-                </ThemeIcon>
-              }
-              description="Pick EC2 instances, Auto Scaling groups and RDS databases, or a tag, and the hours they should be awake. Gantry stops and starts them on time."
-              action={createButton || undefined}
-            />
-          ) : null
+          isEmpty && {
+            title: 'No saving schedules yet',
+            icon: <IconClockPause size={28} stroke={1.5} />,
+            color: 'teal',
+            description:
+              'Pick EC2 instances, Auto Scaling groups and RDS databases, or a tag, and the hours they should be awake. Gantry stops and starts them on time.',
+            action: createButton || undefined,
+          }
         }
-        search={{ value: search, onChange: setSearch, placeholder: 'Search schedules...', label: 'Search schedules' }}
-        count={schedules.data && (schedules.data.length === 1 ? '1 schedule' : `${schedules.data.length} schedules`)}
+        noun={['schedule', 'schedules']}
+        search={{ value: search, onChange: setSearch }}
+        total={schedules.data?.length}
         error={schedules.isError && !schedules.data ? { message: errorMessage(schedules.error), dimmed: Boolean(blocked) } : null}
       >
         <DataTable columns={columns} rows={rows} rowKey={(s) => s.id} loading={schedules.isPending && Boolean(projectId)} data-testid="schedules-table" />

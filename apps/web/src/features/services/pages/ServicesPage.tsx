@@ -7,7 +7,6 @@ import { errorMessage } from '../../../api/errors';
 import { useProjectPermission } from '../../../api/permissions';
 import { useCurrentProject } from '../../../api/session';
 import { DataTable, type Column } from '../../../ui/DataTable';
-import { EmptyState } from '../../../ui/EmptyState';
 import { PageHeader } from '../../../ui/PageHeader';
 import { SearchableTableCard } from '../../../ui/SearchableTableCard';
 import { useErrorToast } from '../../../ui/use-error-toast';
@@ -124,21 +123,19 @@ export default function ServicesPage() {
       </Tabs>
       <SearchableTableCard
         empty={
-          isEmpty ? (
-            <EmptyState
-              title={kind === 'PRIVATE' ? 'No services yet' : 'No public services'}
-              icon={<IconCube size={28} stroke={1.5} />}
-              description={
-                kind === 'PRIVATE'
-                  ? 'A service is a container image from one of your registries (or a public image) that you deploy to your clusters with autoscaling.'
-                  : 'Public services are shared by this Gantry instance with every project; none are published yet.'
-              }
-              action={kind === 'PRIVATE' ? createButton || undefined : undefined}
-            />
-          ) : null
+          isEmpty && {
+            title: kind === 'PRIVATE' ? 'No services yet' : 'No public services',
+            icon: <IconCube size={28} stroke={1.5} />,
+            description:
+              kind === 'PRIVATE'
+                ? 'A service is a container image from one of your registries (or a public image) that you deploy to your clusters with autoscaling.'
+                : 'Public services are shared by this Gantry instance with every project; none are published yet.',
+            action: kind === 'PRIVATE' ? createButton || undefined : undefined,
+          }
         }
-        search={{ value: search, onChange: setSearch, placeholder: 'Search services...', label: 'Search services' }}
-        count={services.data && (rows.length === 1 ? '1 service' : `${rows.length} services`)}
+        noun={['service', 'services']}
+        search={{ value: search, onChange: setSearch }}
+        total={services.data && rows.length}
         error={services.isError && !services.data ? { message: errorMessage(services.error) } : null}
       >
         <DataTable columns={columns} rows={rows} rowKey={(s) => s.id} loading={services.isPending && Boolean(projectId)} data-testid="services-table" />
