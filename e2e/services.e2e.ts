@@ -28,11 +28,11 @@ const recordToasts = (page: Page) =>
     w.toastsSeen = [];
     const seen = new WeakSet<Element>();
     new MutationObserver(() => {
-      for (const e of document.querySelectorAll('.mantine-Notification-root'))
-        if (!seen.has(e)) {
-          seen.add(e);
-          w.toastsSeen.push(e.textContent ?? '');
-        }
+      document.querySelectorAll('.mantine-Notification-root').forEach((e) => {
+        if (seen.has(e)) return;
+        seen.add(e);
+        w.toastsSeen.push(e.textContent ?? '');
+      });
     }).observe(document.body, { childList: true, subtree: true });
   });
 const toastsSeen = (page: Page, text: string) =>
