@@ -54,7 +54,7 @@ afterAll(async () => {
 });
 
 describe("a build's start", () => {
-  it("opens the build's box while the provider is still asked for the commit and spec, and runs its steps in it", async () => {
+  it('is claimed as it is inserted, opens its box while the provider is still asked for the commit and spec, and runs its steps in it', async () => {
     const api = (method: 'GET' | 'POST', url: string, payload?: object) =>
       t.app.inject({ method, url: `/ms-ap/projects/${projectId}${url}`, headers: bearer(idToken), payload });
     const created = await api('POST', '/pipelines', { name: 'steps', gitAccountId, repositoryUrl: repoUrl, branchFilter: 'main', automatedTrigger: false });
@@ -69,6 +69,12 @@ describe("a build's start", () => {
     const buildId = res.json().buildId as string;
     await asked;
     try {
+      // claimed by this process as it was inserted: running at once, with no job queued for another worker
+      const now = (await api('GET', `/pipelines/${pipelineId}/builds/${buildId}`)).json();
+      expect(now.status).toBe('RUNNING');
+      expect(now.startDate).not.toBeNull();
+      const jobs = await t.app.services.database.executeSql(`select count(*)::int as n from pgboss.job where name = 'build.run'`);
+      expect(jobs.rows[0].n).toBe(0);
       // the box is up before the commit is known
       await until(
         async () => boxesOf(buildId),

@@ -13,6 +13,7 @@ import {
   type TimelineEvent,
 } from '@gantry/contracts';
 import type { Jobs } from '../../platform/jobs.js';
+import type { RunSlot } from '../../platform/run-kit.js';
 import type { Realtime } from '../../platform/realtime.js';
 import type { ArtifactStore } from '../../platform/artifacts.js';
 import { Conflict, NotFound, Validation, Upstream, Unauthorized } from '../../platform/errors.js';
@@ -128,8 +129,12 @@ export function createBuildsService(deps: {
   recover: () => Promise<void>;
   /** Aborts a build this process runs (a user's stop; other workers see the row's flag). */
   abortLocal?: (buildId: string) => void;
-  /** A local worker with a free slot may start a queued build at once instead of at its next poll. */
-  onQueued?: (buildId: string) => void;
+  /**
+   * A slot of this process's worker, when one is free: the build is inserted claimed by it and runs here
+   * from its trigger on (no claim, no durable job; a crash before its end leaves a build whose worker
+   * stopped beating, which the recovery fails). Without one it is queued for any worker.
+   */
+  startHere?: () => RunSlot<BuildRow> | undefined;
 }) {
   const { store, jobs, billing } = deps;
 
@@ -226,39 +231,46 @@ export function createBuildsService(deps: {
     publishStatus,
 
     /**
-     * Records the build at once and queues it, answering before the provider is asked anything: the
-     * commit of the branch and the spec file at it are resolved side by side with the queueing, and
-     * the run takes the result (or resolves them itself on another worker). A spec that cannot be
+     * Records the build at once, answering before the provider is asked anything: claimed by this
+     * process and started when a slot of its worker is free (the commit of the branch and the spec file
+     * at it are resolved meanwhile, and the run takes the result), else queued for any worker (which
+     * resolves them itself). A spec that cannot be
      * read or is not valid fails the build with the reason.
      */
     async trigger(projectId: string, pipeline: PipelineRow, o: TriggerOptions) {
       const branchProblem = branchNameProblem(o.branch);
       if (branchProblem) throw new Validation(`${BRANCH_NAME_MESSAGE}: ${branchProblem}`, { ref: [branchProblem] });
-      // started now for the run of this process to take; a run elsewhere resolves for itself
-      const resolution = deps.onQueued ? resolve(projectId, pipeline, o.branch, o.commit) : null;
-      resolution?.catch(() => undefined); // the run reports it
-      // the plan's limit and the month's minutes are read side by side
-      await billing.assertWithinLimit(projectId, 'buildMinutes', usedBuildMinutes(projectId).then(Math.floor), 1);
-      const build = await store.insertWithSteps(
-        {
-          projectId,
-          pipelineId: pipeline.id,
-          branch: o.branch,
-          ...(o.commit
-            ? { commitSha: o.commit.sha, commitMessage: o.commit.message, commitAuthor: o.commit.author, commitAvatar: o.commit.avatar ?? null }
-            : {}),
-          trigger: o.trigger,
-          triggeredBy: o.userId ?? null,
-          status: 'QUEUED',
-        },
-        [],
-      );
-      if (resolution) keepTriggered(build.id, { pipeline, resolution });
-      publishStatus(build);
-      // a free local slot starts it now; the durable job is there for any worker, whichever claims first runs it
-      deps.onQueued?.(build.id);
-      await jobs.send(BUILD_QUEUE, { buildId: build.id }, { expireInSeconds: 4 * 3600, retryLimit: 0 });
-      return build;
+      const slot = deps.startHere?.();
+      try {
+        // started now for the run of this process to take; a run elsewhere resolves for itself
+        const resolution = slot ? resolve(projectId, pipeline, o.branch, o.commit) : null;
+        resolution?.catch(() => undefined); // the run reports it
+        // the plan's limit and the month's minutes are read side by side
+        await billing.assertWithinLimit(projectId, 'buildMinutes', usedBuildMinutes(projectId).then(Math.floor), 1);
+        const now = new Date();
+        const build = await store.insertWithSteps(
+          {
+            projectId,
+            pipelineId: pipeline.id,
+            branch: o.branch,
+            ...(o.commit
+              ? { commitSha: o.commit.sha, commitMessage: o.commit.message, commitAuthor: o.commit.author, commitAvatar: o.commit.avatar ?? null }
+              : {}),
+            trigger: o.trigger,
+            triggeredBy: o.userId ?? null,
+            ...(slot ? { status: 'RUNNING' as const, startDate: now, heartbeatAt: now, workerId: slot.workerId } : { status: 'QUEUED' as const }),
+          },
+          [],
+        );
+        if (resolution) keepTriggered(build.id, { pipeline, resolution });
+        publishStatus(build);
+        if (slot) slot.start(build.id, build);
+        // the durable job is there for any worker
+        else await jobs.send(BUILD_QUEUE, { buildId: build.id }, { expireInSeconds: 4 * 3600, retryLimit: 0 });
+        return build;
+      } finally {
+        slot?.release(); // not inserted after all (a no-op once started)
+      }
     },
 
     /**

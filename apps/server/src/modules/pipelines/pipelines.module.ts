@@ -57,7 +57,7 @@ export const pipelinesModule = defineModule({
       git,
       recover: () => buildJobs.recover(),
       abortLocal: (buildId) => buildJobs.cancel(buildId),
-      onQueued: runWorkers ? (buildId) => buildJobs.runSoon(buildId) : undefined,
+      startHere: runWorkers ? () => buildJobs.reserve() : undefined,
     });
     const buildJobs = createBuildsJobs({
       store: buildsStore,
