@@ -270,6 +270,12 @@ export function createComponentsService(deps: {
       return versionsOf(await visible(projectId, id));
     },
 
+    /** A component visible to the project and its versions, newest first (a deployment resolves a resource's version). */
+    async withVersions(projectId: string, id: string): Promise<{ row: ComponentRow; versions: ComponentVersion[] }> {
+      const row = await visible(projectId, id);
+      return { row, versions: await versionsOf(row) };
+    },
+
     async versionSchema(projectId: string, id: string, versionId: string): Promise<ComponentVersionSchema> {
       const row = await visible(projectId, id);
       const v = await versionOf(row, versionId);

@@ -6,6 +6,9 @@ import { componentAccess, components } from './components.tables.js';
 export type ComponentRow = typeof components.$inferSelect;
 export type NewComponent = typeof components.$inferInsert;
 
+/** Components kept in memory by visibleById, at most (a vendor one holds its schema and readme). */
+const VISIBLE_KEPT_MAX = 2_000;
+
 export function createComponentsStore(db: Db, cache?: ReadCache) {
   /** Own components, the ones shared with the project, and vendor ones. */
   const visibleTo = (projectId: string) =>
@@ -17,13 +20,18 @@ export function createComponentsStore(db: Db, cache?: ReadCache) {
 
   return {
     visible: (projectId: string) => db.select().from(components).where(visibleTo(projectId)).orderBy(asc(components.name)),
-    visibleById: async (projectId: string, id: string) =>
-      (
-        await db
-          .select()
-          .from(components)
-          .where(and(eq(components.id, id), visibleTo(projectId)))
-      )[0],
+    // every deployment resolves its resources' components through it; components and grants change seldom
+    visibleById: memoOf(cache)(
+      [components, componentAccess],
+      async (projectId: string, id: string) =>
+        (
+          await db
+            .select()
+            .from(components)
+            .where(and(eq(components.id, id), visibleTo(projectId)))
+        )[0],
+      { max: VISIBLE_KEPT_MAX },
+    ),
     byName: async (projectId: string, name: string) =>
       (
         await db

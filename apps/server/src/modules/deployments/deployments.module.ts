@@ -89,7 +89,7 @@ export const deploymentsModule = defineModule({
     };
     const components = {
       async resolve(projectId: string, componentId: string, version: string) {
-        const [row, versions] = await Promise.all([needs.components.visibleRow(projectId, componentId), needs.components.versions(projectId, componentId)]);
+        const { row, versions } = await needs.components.withVersions(projectId, componentId);
         const v = version === 'latest' ? versions[0] : versions.find((x) => x.id === version);
         if (!v) throw new Validation(`The component ${row.name} has no ${version === 'latest' ? 'successful build yet' : `version ${version}`}`);
         return { versionId: v.id, version: v.version, componentName: row.name };
