@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { memoOf, tableNames, type Db, type Tx } from '../../platform/db.js';
 import type { ReadCache } from '../../platform/read-cache.js';
 import { billingEvents, paymentPlans, payments, promoCodes, subscriptions } from './billing.tables.js';
@@ -18,18 +18,14 @@ export function createBillingStore(db: Db, cache?: ReadCache) {
           set: { name: p.name, priceMonthly: p.priceMonthly, priceYearly: p.priceYearly, limitations: p.limitations },
         }),
     plans: () => db.select().from(paymentPlans).orderBy(paymentPlans.priceMonthly),
-    plan: async (id: string) => (await db.select().from(paymentPlans).where(eq(paymentPlans.id, id)))[0],
+    // every plan gate and deployment reads its project's plan: kept until the plans change
+    plan: memoOf(cache)([paymentPlans], async (id: string) => (await db.select().from(paymentPlans).where(eq(paymentPlans.id, id)))[0]),
     addSubscription: (values: typeof subscriptions.$inferInsert, tx: Tx = db) => tx.insert(subscriptions).values(values).returning(),
-    /** The newest subscription that has started. */
-    current: async (projectId: string) =>
-      (
-        await db
-          .select()
-          .from(subscriptions)
-          .where(and(eq(subscriptions.projectId, projectId), lte(subscriptions.startDate, new Date())))
-          .orderBy(desc(subscriptions.startDate))
-          .limit(1)
-      )[0],
+    /** The newest subscription that has started (from the project's subscriptions as kept). */
+    current: async (projectId: string) => {
+      const now = new Date();
+      return (await subscriptionsOf([projectId])).find((s) => s.startDate <= now);
+    },
     /** The tables subscriptionsFor reads (for answers built on it). */
     subscriptionsForReads: tableNames([subscriptions]),
     /** Every subscription of the projects, in one query: by project, newest start first. */
