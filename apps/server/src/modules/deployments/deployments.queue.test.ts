@@ -12,6 +12,7 @@ function fixture(o: { slot: boolean; active?: boolean; planCreating?: boolean })
   const jobs: { queue: string; data: unknown }[] = [];
   const started: QueuedDeployment[] = [];
   const slots = { taken: 0, released: 0 };
+  const reads = { resources: 0 };
   const stage = {
     id: 's1',
     projectId: 'p1',
@@ -51,7 +52,11 @@ function fixture(o: { slot: boolean; active?: boolean; planCreating?: boolean })
       stages: { setDeploymentState: async () => undefined } as any,
       realtime: { toProject: () => undefined },
     }),
-    stages: { get: async () => stage, resourceRows: async () => resources } as any,
+    stages: {
+      get: async () => stage,
+      // as the store answers it: a query builder, which runs its query once per then
+      resourceRows: () => ({ then: (ok: any, fail: any) => (reads.resources++, Promise.resolve(resources).then(ok, fail)) }),
+    } as any,
     billing: { assertWithinLimit: async () => undefined } as any,
     jobs: { send: async (queue: string, data: unknown) => void jobs.push({ queue, data }) } as any,
     components: { resolve: async () => ({ versionId: 'v1', version: '1.0.0', componentName: 'Site' }) },
@@ -59,7 +64,7 @@ function fixture(o: { slot: boolean; active?: boolean; planCreating?: boolean })
     startHere,
     recover: async () => undefined,
   });
-  return { deploy: () => service.deploy('p1', 's1', 'u1'), inserted, jobs, started, slots };
+  return { deploy: () => service.deploy('p1', 's1', 'u1'), inserted, jobs, started, slots, reads };
 }
 
 describe('queueing a deployment', () => {
@@ -74,6 +79,7 @@ describe('queueing a deployment', () => {
     ]);
     expect(f.started[0]!.resources.map((r) => r.name)).toEqual(['site']);
     expect(f.jobs).toEqual([]);
+    expect(f.reads.resources).toBe(1);
   });
 
   it('without one: queued for any worker through its durable job', async () => {

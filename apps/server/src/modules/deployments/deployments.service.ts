@@ -119,32 +119,54 @@ export function createDeploymentsService(deps: {
     return { rows, ms: rows.reduce((a, r) => a + Number(r.ms), 0) };
   }
 
-  /** The checks every deploy, plan and undeploy makes before anything is queued; answers the environment and its resources. */
+  /** Settles a promise into its value or its error, so one started early fails only where it is awaited. */
+  const settled = <T>(p: Promise<T>) =>
+    p.then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    );
+  const valueOf = <T>(s: { value: T } | { error: unknown }): T => {
+    if ('error' in s) throw s.error;
+    return s.value;
+  };
+
+  /**
+   * The checks every deploy, plan and undeploy makes before anything is queued; answers the environment, its
+   * resources and their versions as they are now (`snapshot`, read meanwhile: await it where it is needed).
+   * The reads go side by side; their checks fail in the order they are listed here.
+   */
   async function ready(projectId: string, stageId: string, what: 'deploy' | 'plan' | 'undeploy') {
     const stage = await stages.get(projectId, stageId);
     deps.engineFor(stage); // an engine Gantry cannot run answers 400 before anything is queued
     const missing = missingTargetAccount(stage);
     if (missing.length)
       throw new Validation('Please select the cloud account of this environment first', Object.fromEntries(missing.map((m) => [m, ['Required to deploy']])));
-    const resources = await stages.resourceRows(stageId);
+    // a promise of the rows (a query builder would run its query again for each then)
+    const reading = Promise.resolve(stages.resourceRows(stageId));
+    const snapshotted = settled(reading.then((rows) => snapshot(projectId, rows)));
+    const [resources, budget, planCreating] = await Promise.all([
+      reading,
+      // Terraform runs on Gantry's workers, so its minutes are limited by the plan's build minutes. They are
+      // counted on their own (this month's deployment time, spec "Deployment time") against that limit,
+      // not added to the builds' minutes: a project's builds and deployments each get the plan's budget.
+      // CloudFormation runs in AWS and costs no worker time.
+      stage.iacTool === 'terraform' && what !== 'undeploy'
+        ? settled(billing.assertWithinLimit(projectId, 'buildMinutes', store.usedMs(projectId).then(deploymentMinutes), 0))
+        : { value: undefined },
+      store.creatingPlan(stageId),
+    ]);
     if (what !== 'undeploy') {
       const blocked = deployBlockedReason(stage.status);
       if (blocked) throw new Conflict(blocked.message);
       if (!resources.length) throw new Validation('Add a resource to the environment before deploying it');
     }
-    if (stage.iacTool === 'terraform' && what !== 'undeploy') {
-      // Terraform runs on Gantry's workers, so its minutes are limited by the plan's build minutes. They are
-      // counted on their own (this month's deployment time, spec "Deployment time") against that limit,
-      // not added to the builds' minutes: a project's builds and deployments each get the plan's budget.
-      // CloudFormation runs in AWS and costs no worker time.
-      await billing.assertWithinLimit(projectId, 'buildMinutes', deploymentMinutes(await store.usedMs(projectId)), 0);
-    }
-    if (await store.creatingPlan(stageId)) throw new Conflict(PLAN_RUNNING);
-    return { stage, resources };
+    valueOf(budget);
+    if (planCreating) throw new Conflict(PLAN_RUNNING);
+    return { stage, resources, snapshot: async () => valueOf(await snapshotted) };
   }
 
   async function queue(
-    { stage, resources }: { stage: StageRow; resources: StageResourceRow[] },
+    { stage, resources }: Pick<Awaited<ReturnType<typeof ready>>, 'stage' | 'resources'>,
     userId: string | null,
     kind: DeploymentRow['kind'],
     extra: { planId?: string; resourceName?: string; resources: DeployedResource[] },
@@ -196,13 +218,13 @@ export function createDeploymentsService(deps: {
     /** Quick Deploy: plan + apply in one job. */
     async deploy(projectId: string, stageId: string, userId: string | null) {
       const checked = await ready(projectId, stageId, 'deploy');
-      return queue(checked, userId, 'DEPLOY', { resources: await snapshot(projectId, checked.resources) });
+      return queue(checked, userId, 'DEPLOY', { resources: await checked.snapshot() });
     },
 
     async undeploy(projectId: string, stageId: string, userId: string) {
       const checked = await ready(projectId, stageId, 'undeploy');
       if (checked.stage.status === 'NOT_DEPLOYED' || checked.stage.status === 'DELETE_COMPLETE') throw new Conflict('The environment is not deployed');
-      return queue(checked, userId, 'UNDEPLOY', { resources: await snapshot(projectId, checked.resources) });
+      return queue(checked, userId, 'UNDEPLOY', { resources: await checked.snapshot() });
     },
 
     async undeployResource(projectId: string, stageId: string, resourceName: string, userId: string) {
@@ -211,7 +233,7 @@ export function createDeploymentsService(deps: {
       const resource = checked.resources.find((r) => r.name === resourceName);
       if (!resource) throw new NotFound('Resource not found');
       if (!resource.isDeployed) throw new Conflict('The resource is not deployed');
-      return queue(checked, userId, 'UNDEPLOY_RESOURCE', { resourceName, resources: await snapshot(projectId, checked.resources) });
+      return queue(checked, userId, 'UNDEPLOY_RESOURCE', { resourceName, resources: await checked.snapshot() });
     },
 
     async cancel(projectId: string, stageId: string) {
@@ -223,10 +245,10 @@ export function createDeploymentsService(deps: {
     },
 
     async createPlan(projectId: string, stageId: string, userId: string) {
-      const { stage, resources } = await ready(projectId, stageId, 'plan');
-      if (stage.iacTool !== 'terraform') throw new Validation('Plans are made for Terraform environments');
+      const checked = await ready(projectId, stageId, 'plan');
+      if (checked.stage.iacTool !== 'terraform') throw new Validation('Plans are made for Terraform environments');
       if (await store.active(stageId)) throw new Conflict('A deployment of this environment is already running');
-      const plan = await store.insertPlan({ stageId, projectId, createdBy: userId, resources: await snapshot(projectId, resources) });
+      const plan = await store.insertPlan({ stageId, projectId, createdBy: userId, resources: await checked.snapshot() });
       if (await store.active(stageId)) {
         await store.removePlan(plan.id);
         throw new Conflict('A deployment of this environment is already running');
