@@ -1,4 +1,5 @@
 import type { Db } from '../../platform/db.js';
+import type { ReadCache } from '../../platform/read-cache.js';
 import type { Guards } from '../../platform/auth.js';
 import type { SecretBox } from '../../platform/secrets.js';
 import type { Hooks } from '../../platform/hooks.js';
@@ -14,6 +15,8 @@ import { defineModule } from '../../platform/module.js';
  */
 export function createCloudAccountsModule(deps: {
   db: Db;
+  /** The database's read cache: an account is read once until the accounts change. */
+  cache?: ReadCache;
   secrets: SecretBox;
   guards: Guards;
   /** Hand in a verifier (tests); by default the real SDK adapters with Gantry's own identities. */
@@ -24,7 +27,7 @@ export function createCloudAccountsModule(deps: {
 }) {
   const verifier = deps.verifier ?? createCloudVerifier();
   const service = createCloudAccountsService({
-    store: createCloudAccountsStore(deps.db),
+    store: createCloudAccountsStore(deps.db, deps.cache),
     secrets: deps.secrets,
     verifier,
     usedBy: async (projectId, ref) => (await deps.hooks.cloudAccountUsers.collect(projectId, ref)).flat(),
@@ -39,6 +42,7 @@ export const cloudAccountsModule = defineModule({
   create(platform, _needs: object, overrides: { verifier?: CloudVerifier }) {
     const { service, routes } = createCloudAccountsModule({
       db: platform.db,
+      cache: platform.database.cache,
       secrets: platform.secrets,
       guards: platform.guards,
       verifier: overrides.verifier,

@@ -1,12 +1,15 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../platform/db.js';
+import { memoOf, type Db } from '../../platform/db.js';
+import type { ReadCache } from '../../platform/read-cache.js';
 import { awsAccounts, azureAccounts, gcpAccounts } from './cloud-accounts.tables.js';
 
 export type AwsAccountRow = typeof awsAccounts.$inferSelect;
 export type GcpAccountRow = typeof gcpAccounts.$inferSelect;
 export type AzureAccountRow = typeof azureAccounts.$inferSelect;
 
-export function createCloudAccountsStore(db: Db) {
+export function createCloudAccountsStore(db: Db, cache?: ReadCache) {
+  // every deployment run reads its account (for its credentials); accounts change seldom
+  const memo = memoOf(cache);
   return {
     aws: {
       list: (projectId: string) =>
@@ -15,13 +18,16 @@ export function createCloudAccountsStore(db: Db) {
           .from(awsAccounts)
           .where(eq(awsAccounts.projectId, projectId))
           .orderBy(sql`lower(${awsAccounts.accountName})`, asc(awsAccounts.createdAt)),
-      get: async (projectId: string, awsAccountId: string) =>
-        (
-          await db
-            .select()
-            .from(awsAccounts)
-            .where(and(eq(awsAccounts.projectId, projectId), eq(awsAccounts.awsAccountId, awsAccountId)))
-        )[0],
+      get: memo(
+        [awsAccounts],
+        async (projectId: string, awsAccountId: string) =>
+          (
+            await db
+              .select()
+              .from(awsAccounts)
+              .where(and(eq(awsAccounts.projectId, projectId), eq(awsAccounts.awsAccountId, awsAccountId)))
+          )[0],
+      ),
       insert: async (values: typeof awsAccounts.$inferInsert) => (await db.insert(awsAccounts).values(values).returning())[0]!,
       update: async (id: string, values: Partial<Pick<AwsAccountRow, 'accountName' | 'iamRole' | 'externalIdSealed'>>) =>
         (
@@ -40,13 +46,16 @@ export function createCloudAccountsStore(db: Db) {
           .from(gcpAccounts)
           .where(eq(gcpAccounts.projectId, projectId))
           .orderBy(sql`lower(${gcpAccounts.projectName})`, asc(gcpAccounts.createdAt)),
-      get: async (projectId: string, gcpProjectId: string) =>
-        (
-          await db
-            .select()
-            .from(gcpAccounts)
-            .where(and(eq(gcpAccounts.projectId, projectId), eq(gcpAccounts.gcpProjectId, gcpProjectId)))
-        )[0],
+      get: memo(
+        [gcpAccounts],
+        async (projectId: string, gcpProjectId: string) =>
+          (
+            await db
+              .select()
+              .from(gcpAccounts)
+              .where(and(eq(gcpAccounts.projectId, projectId), eq(gcpAccounts.gcpProjectId, gcpProjectId)))
+          )[0],
+      ),
       insert: async (values: typeof gcpAccounts.$inferInsert) => (await db.insert(gcpAccounts).values(values).returning())[0]!,
       update: async (id: string, values: Partial<Pick<GcpAccountRow, 'projectName' | 'targetServiceAccount'>>) =>
         (
@@ -65,13 +74,16 @@ export function createCloudAccountsStore(db: Db) {
           .from(azureAccounts)
           .where(eq(azureAccounts.projectId, projectId))
           .orderBy(sql`lower(${azureAccounts.subscriptionName})`, asc(azureAccounts.createdAt)),
-      get: async (projectId: string, tenantId: string, subscriptionId: string) =>
-        (
-          await db
-            .select()
-            .from(azureAccounts)
-            .where(and(eq(azureAccounts.projectId, projectId), eq(azureAccounts.tenantId, tenantId), eq(azureAccounts.subscriptionId, subscriptionId)))
-        )[0],
+      get: memo(
+        [azureAccounts],
+        async (projectId: string, tenantId: string, subscriptionId: string) =>
+          (
+            await db
+              .select()
+              .from(azureAccounts)
+              .where(and(eq(azureAccounts.projectId, projectId), eq(azureAccounts.tenantId, tenantId), eq(azureAccounts.subscriptionId, subscriptionId)))
+          )[0],
+      ),
       insert: async (values: typeof azureAccounts.$inferInsert) => (await db.insert(azureAccounts).values(values).returning())[0]!,
       update: async (id: string, values: Partial<Pick<AzureAccountRow, 'applicationId' | 'subscriptionName' | 'clientSecretSealed'>>) =>
         (
