@@ -8,8 +8,12 @@
  * stored in a database and not sandboxed, which Gantry's run is. Each run changes one
  * input of every resource, so every run really replaces 5 resources. Real Gantry in this process
  * (PGlite), the real terraform CLI, AWS account verified by the STS stand-in.
+ * Each Quick Deploy is split at the moments its run publishes (DEPLOYMENT_PHASES): before terraform started
+ * in its box, terraform itself, and after it exited until the room heard the end; the table shows each, and
+ * terraform's own time in the box against the same apply by hand.
  *   npx tsx bench/deploy-overhead.ts   (BENCH_RUNS, default 5)
  */
+import diagnostics from 'node:diagnostics_channel';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,6 +24,7 @@ import { startStsStandin } from '@gantry/test-support';
 import { fmt, fmtSpread, isMain, spread, table } from './src/load.js';
 import { apiCaller, benchProject } from './src/bench-project.js';
 import { startRoomWatcher } from './src/room-watcher.js';
+import { DEPLOYMENT_PHASES, type DeploymentPhase } from '../apps/server/src/modules/deployments/deployments.jobs.js';
 
 const RESOURCES = 5;
 const vendorModule = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../apps/server/vendor-components/service-config');
@@ -36,6 +41,13 @@ export async function benchDeployOverhead(runs = Number(process.env.BENCH_RUNS ?
   const gantry = await startBenchGantry('deploy');
   const call = apiCaller(gantry.url);
   const manualDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-bench-manual-'));
+  // where a Quick Deploy's time goes: its run's moments as the deployment jobs publish them
+  const phases = new Map<string, DeploymentPhase[]>();
+  const onPhase = (m: unknown) => {
+    const p = m as DeploymentPhase;
+    phases.set(p.deploymentId, [...(phases.get(p.deploymentId) ?? []), p]);
+  };
+  diagnostics.subscribe(DEPLOYMENT_PHASES, onPhase);
   let watcher: Awaited<ReturnType<typeof startRoomWatcher>> | undefined;
   try {
     const { idToken, projectId } = await benchProject(call, () => gantry.app.services.mailer.outbox());
@@ -72,10 +84,24 @@ export async function benchDeployOverhead(runs = Number(process.env.BENCH_RUNS ?
     watcher = await startRoomWatcher(gantry.url, idToken, projectId);
     const deploy = async () => {
       const t0 = performance.timeOrigin + performance.now();
+      const cpu0 = process.cpuUsage();
       const { deploymentId } = await call('POST', `${e}/stages/${stageId}/deploy`, undefined, idToken);
       const d = await watcher!.ended(deploymentId);
+      const cpu = process.cpuUsage(cpu0);
       if (!d.status.endsWith('COMPLETE')) throw new Error(`deployment failed: ${d.error}`);
-      return d.at - t0;
+      const at = (p: DeploymentPhase['phase']) => phases.get(deploymentId)?.find((x) => x.phase === p)?.at ?? NaN;
+      const started = at('engine-started');
+      const exited = phases.get(deploymentId)?.findLast((x) => x.phase === 'engine-exited')?.at ?? NaN;
+      return {
+        total: d.at - t0,
+        // the request, its checks and the run's preparation, until terraform is started in its box
+        before: started - t0,
+        terraform: exited - started,
+        // from terraform's exit: the state sealed, the last log lines, the end written and told to the room
+        after: d.at - exited,
+        // CPU time of this process (Gantry, and the bench's own client) over the whole Quick Deploy: less swayed by the machine's load than the times
+        cpu: (cpu.user + cpu.system) / 1000,
+      };
     };
     // warm-up: the first deploy creates (and initialises the work dir), as the manual side's init does
     await configure(0);
@@ -119,14 +145,21 @@ export async function benchDeployOverhead(runs = Number(process.env.BENCH_RUNS ?
 
     const gantryMs: number[] = [];
     const manualMs: number[] = [];
+    const split = { before: [] as number[], terraform: [] as number[], after: [] as number[], cpu: [] as number[] };
     for (let run = 1; run <= runs; run++) {
       await configure(run);
-      gantryMs.push(await deploy());
+      const g = await deploy();
+      gantryMs.push(g.total);
+      split.before.push(g.before);
+      split.terraform.push(g.terraform);
+      split.after.push(g.after);
+      split.cpu.push(g.cpu);
       writeManual(run);
       manualMs.push(terraform(['apply', '-input=false', '-no-color', '-auto-approve']));
     }
-    return { runs, gantry: median(gantryMs), manual: median(manualMs), ratio: median(gantryMs) / median(manualMs), gantryMs, manualMs };
+    return { runs, gantry: median(gantryMs), manual: median(manualMs), ratio: median(gantryMs) / median(manualMs), gantryMs, manualMs, split };
   } finally {
+    diagnostics.unsubscribe(DEPLOYMENT_PHASES, onPhase);
     await watcher?.close();
     await gantry.close();
     await sts.close();
@@ -140,6 +173,15 @@ export function printDeployOverhead(r: Awaited<ReturnType<typeof benchDeployOver
     { measure: 'terraform apply of the same root module by hand (median)', value: `${fmt(r.manual, 0)} ms` },
     { measure: 'overhead ratio (of the medians)', value: fmt(r.ratio, 2) },
     { measure: 'overhead ratio per turn, median (min–max)', value: fmtSpread(spread(r.gantryMs.map((g, i) => g / r.manualMs[i]!)), 2) },
+    { measure: '  Quick Deploy: request → terraform started in its box, ms', value: fmtSpread(spread(r.split.before), 1) },
+    { measure: '  Quick Deploy: terraform apply in its box, ms', value: fmtSpread(spread(r.split.terraform), 0) },
+    { measure: '  Quick Deploy: terraform exited → end heard by the room, ms', value: fmtSpread(spread(r.split.after), 1) },
+    { measure: '  Quick Deploy: CPU time of the Gantry process, ms', value: fmtSpread(spread(r.split.cpu), 1) },
+    { measure: '  terraform in the box ÷ by hand, per turn', value: fmtSpread(spread(r.split.terraform.map((t, i) => t / r.manualMs[i]!)), 2) },
+    {
+      measure: '  Gantry around terraform ÷ by hand, per turn',
+      value: fmtSpread(spread(r.split.before.map((b, i) => (b + r.split.after[i]!) / r.manualMs[i]!)), 2),
+    },
   ]);
 }
 

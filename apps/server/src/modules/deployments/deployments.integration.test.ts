@@ -18,7 +18,8 @@ import {
 } from '../../../test/helpers.js';
 import { createLocalGit } from '../../../test/local-git.js';
 import { moduleComponentSetUp } from '../../../test/module-component.js';
-import { WORKER_STOPPED } from './deployments.jobs.js';
+import diagnostics from 'node:diagnostics_channel';
+import { DEPLOYMENT_PHASES, WORKER_STOPPED, type DeploymentPhase } from './deployments.jobs.js';
 
 /**
  * The whole path on real systems: a git repository with a Terraform module (`terraform_data` and a
@@ -302,12 +303,23 @@ describe('deployments of a pipeline-built component on the real terraform CLI', 
   });
 
   it('runs one deployment of the environment at a time and makes no plan while one runs', async () => {
-    const first = await engine('POST', `/stages/${stageId}/deploy`);
-    const second = await engine('POST', `/stages/${stageId}/deploy`);
-    expect([first.statusCode, second.statusCode]).toEqual([202, 409]);
-    expect(second.json().message).toBe('A deployment of this environment is already running');
-    expect((await engine('POST', `/stages/${stageId}/plans`)).statusCode).toBe(409);
-    expect(await settled(first.json().deploymentId)).toMatchObject({ status: 'UPDATE_COMPLETE', error: null });
+    const published: DeploymentPhase[] = [];
+    const onPhase = (m: unknown) => void published.push(m as DeploymentPhase);
+    diagnostics.subscribe(DEPLOYMENT_PHASES, onPhase);
+    try {
+      const first = await engine('POST', `/stages/${stageId}/deploy`);
+      const second = await engine('POST', `/stages/${stageId}/deploy`);
+      expect([first.statusCode, second.statusCode]).toEqual([202, 409]);
+      expect(second.json().message).toBe('A deployment of this environment is already running');
+      expect((await engine('POST', `/stages/${stageId}/plans`)).statusCode).toBe(409);
+      expect(await settled(first.json().deploymentId)).toMatchObject({ status: 'UPDATE_COMPLETE', error: null });
+      // its moments, as bench/deploy-overhead reads them: each terraform process started and exited in turn
+      const own = published.filter((p) => p.deploymentId === first.json().deploymentId);
+      expect(own.map((p) => p.phase).join(' ')).toMatch(/^running( engine-started engine-exited)+ ended$/);
+      expect(own.map((p) => p.at)).toEqual(own.map((p) => p.at).sort((a, b) => a - b));
+    } finally {
+      diagnostics.unsubscribe(DEPLOYMENT_PHASES, onPhase);
+    }
   });
 
   it('cancels mid-apply: terraform stops on SIGINT, the run fails as cancelled and the state lock is free', async () => {

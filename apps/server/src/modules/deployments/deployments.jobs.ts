@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
+import diagnostics from 'node:diagnostics_channel';
 import type { FastifyBaseLogger } from 'fastify';
 import { createLogSink } from '../../platform/log-sink.js';
 import { createMasker } from '../../platform/masking.js';
@@ -45,6 +46,23 @@ export interface ComponentFiles {
 }
 
 type Outcome = 'COMPLETE' | 'FAILED';
+
+/**
+ * The moments of a deployment run, for whoever measures where its time goes (bench/deploy-overhead):
+ * `running` (its run began here), `engine-started` / `engine-exited` (each engine process, e.g. terraform),
+ * `ended` (its end committed and told). Published only while someone subscribes.
+ */
+export const DEPLOYMENT_PHASES = 'gantry:deployment-phase';
+export interface DeploymentPhase {
+  deploymentId: string;
+  phase: 'running' | 'engine-started' | 'engine-exited' | 'ended';
+  /** performance.timeOrigin + performance.now() */
+  at: number;
+}
+const phases = diagnostics.channel(DEPLOYMENT_PHASES);
+const phase = (deploymentId: string, p: DeploymentPhase['phase']) => {
+  if (phases.hasSubscribers) phases.publish({ deploymentId, phase: p, at: performance.timeOrigin + performance.now() } satisfies DeploymentPhase);
+};
 
 /**
  * The status a run shows while it works and when it ends (spec §4; Terraform uses CloudFormation's
@@ -251,7 +269,15 @@ export function createDeploymentsJobs(deps: {
     let reported: EngineOutcome | undefined;
     let saved: string[] | undefined;
     let sink = sinkFor(row.id, []);
-    const pids = pidRecorder((pid) => store.update(row.id, { processId: pid }));
+    phase(row.id, 'running');
+    const recorder = pidRecorder((pid) => store.update(row.id, { processId: pid }));
+    const pids = {
+      ...recorder,
+      onProcess: (pid: number | null) => {
+        phase(row.id, pid === null ? 'engine-exited' : 'engine-started');
+        recorder.onProcess(pid);
+      },
+    };
     let warm = warmed;
     try {
       const engine = deps.engineFor(stage);
@@ -339,6 +365,7 @@ export function createDeploymentsJobs(deps: {
       await w.deployment(row.id, { status, error, active: false, processId: null, finishedAt: new Date(), ...(reported?.logs ? { logs: reported.logs } : {}) });
       return plans;
     });
+    phase(row.id, 'ended');
     for (const p of expired) if (p.planFile) await fs.promises.rm(p.planFile, { force: true }).catch(() => undefined);
     await eventsLeave();
     await deps
