@@ -194,10 +194,13 @@ export function createDeploymentsService(deps: {
         throw new Conflict(PLAN_RUNNING);
       }
       const stageStatus = kind === 'UNDEPLOY_RESOURCE' ? stage.status : row.status;
-      await deps.statuses.write(async (w) => {
-        w.written(row);
-        await w.stage(stage.id, { status: stageStatus, lastDeploymentId: row.id });
-      });
+      await deps.statuses.write(
+        async (w) => {
+          w.written(row);
+          await w.stage(stage.id, { status: stageStatus, lastDeploymentId: row.id });
+        },
+        { oneWrite: true },
+      );
       // claimed here: it runs now with what was read here; otherwise the durable job is there for any worker
       if (local) local.start({ row, stage, resources });
       else await jobs.send(DEPLOYMENT_QUEUE, { deploymentId: row.id });

@@ -150,9 +150,11 @@ describe('deployment and environment status events', () => {
     const store = createDeploymentsStore(db);
     const stagesStore = createStagesStore(db);
     let committed = false;
+    let transactions = 0;
     const told: { projectId: string; event: string; payload: any; committed: boolean }[] = [];
     const statuses = createStatusWrites({
       transaction: async (fn) => {
+        transactions++;
         committed = false;
         const result = await db.transaction((tx) => fn(tx));
         committed = true;
@@ -189,5 +191,13 @@ describe('deployment and environment status events', () => {
       [a.projectId, 'stage:update', 'UPDATE_COMPLETE', true],
     ]);
     expect(await stored()).toEqual(['UPDATE_COMPLETE', 'UPDATE_COMPLETE']);
+
+    // a step of one write (a queued run's environment) is written without a transaction, and told once written
+    told.length = 0;
+    const before = transactions;
+    await statuses.write((w) => w.stage(a.stageId, { status: 'UPDATE_IN_PROGRESS' }), { oneWrite: true });
+    expect(transactions).toBe(before);
+    expect(told.map((e) => [e.event, e.payload.status])).toEqual([['stage:update', 'UPDATE_IN_PROGRESS']]);
+    expect(await stored()).toEqual(['UPDATE_COMPLETE', 'UPDATE_IN_PROGRESS']);
   });
 });

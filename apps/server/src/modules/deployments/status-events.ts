@@ -126,10 +126,14 @@ export function createStatusWrites(deps: {
   }
 
   return {
-    /** Runs the status writes of one step in a transaction, then tells the project rooms what they wrote. */
-    async write<T>(fn: (w: StatusWriter) => Promise<T>): Promise<T> {
+    /**
+     * Runs the status writes of one step in a transaction, then tells the project rooms what they wrote.
+     * `oneWrite`: the step makes a single write, committed on its own without a transaction around it
+     * (its begin and commit are two round trips more on the way to a run's start).
+     */
+    async write<T>(fn: (w: StatusWriter) => Promise<T>, o: { oneWrite?: boolean } = {}): Promise<T> {
       const told: Told[] = [];
-      const result = await deps.transaction((tx) => fn(writerOn(tx, told)));
+      const result = o.oneWrite ? await fn(writerOn(undefined, told)) : await deps.transaction((tx) => fn(writerOn(tx, told)));
       for (const t of told) deps.realtime.toProject(t.projectId, t.event, t.payload);
       return result;
     },
