@@ -23,11 +23,10 @@ function fixture(o: { slot: boolean; active?: boolean; planCreating?: boolean })
     awsAccountId: '123456789012',
   };
   const resources = [{ name: 'site', componentId: 'c1', componentVersion: 'latest', isDeployed: false, status: 'NOT_DEPLOYED', configurations: [] }];
-  let planChecks = 0;
   const store = {
     usedMs: async () => 0,
     // a plan created while the request ran: seen by its check after the insert only
-    creatingPlan: async () => (o.planCreating && planChecks++ > 0 ? { id: 'plan' } : undefined),
+    creatingPlan: async () => (o.planCreating && inserted.length ? { id: 'plan' } : undefined),
     insert: async (values: Record<string, unknown>) => {
       if (o.active) return null;
       inserted.push(values);

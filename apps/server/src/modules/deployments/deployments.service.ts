@@ -153,7 +153,8 @@ export function createDeploymentsService(deps: {
       stage.iacTool === 'terraform' && what !== 'undeploy'
         ? settled(billing.assertWithinLimit(projectId, 'buildMinutes', store.usedMs(projectId).then(deploymentMinutes), 0))
         : { value: undefined },
-      store.creatingPlan(stageId),
+      // a run queued checks it once inserted (queue): whichever of a plan and a run came second backs out
+      what === 'plan' ? store.creatingPlan(stageId) : undefined,
     ]);
     if (what !== 'undeploy') {
       const blocked = deployBlockedReason(stage.status);
