@@ -46,6 +46,7 @@ export {
   TerraformError,
   AbortedError,
   BACKEND_FILE,
+  GO_GC,
   type TerraformRunner,
   type TerraformRunnerOptions,
   type TerraformBackend,

@@ -8,6 +8,7 @@ import {
   AbortedError,
   BACKEND_FILE,
   createTerraformRunner,
+  GO_GC,
   generateRootModule,
   moduleAddress,
   outputsByResource,
@@ -245,6 +246,26 @@ describe('terraform runner (real CLI, local backend)', () => {
     }));
     // terraform removes its lock file only when it unlocks; a killed terraform leaves it behind
     await cancelSlowApplyThenReplan(slow, () => expect(fs.existsSync(path.join(tmp, 'state', '.slow.tfstate.lock.info'))).toBe(false));
+  });
+
+  it("runs terraform and what it starts with Go's collector set for short runs (GOGC=400, a soft memory limit)", async () => {
+    const goEnv = component('go-env', {
+      'main.tf': `
+resource "terraform_data" "e" {
+  provisioner "local-exec" { command = "echo gc=$GOGC limit=$GOMEMLIMIT" }
+}
+`,
+    });
+    const e = environment('go-env', { resources: [{ name: 'e', source: goEnv, inputs: {} }] }, () => ({
+      type: 'local',
+      path: path.join(tmp, 'state', 'go-env.tfstate'),
+    }));
+    const r = e.runner();
+    await r.init();
+    await r.applyNow();
+    expect(GO_GC.GOGC).toBe('400');
+    expect(GO_GC.GOMEMLIMIT).toMatch(/^[1-9]\d*MiB$/);
+    expect(e.lines.join('\n')).toContain(`gc=400 limit=${GO_GC.GOMEMLIMIT}`);
   });
 
   it('refuses to start when already cancelled', async () => {

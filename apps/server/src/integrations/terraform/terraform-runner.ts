@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { AbortedError, type Boxed } from '../executor/local-executor.js';
 import { runTerraformProcess } from './terraform-process.js';
@@ -134,7 +135,18 @@ const PASSED_THROUGH = [
   'no_proxy',
   'SSL_CERT_FILE',
   'SSL_CERT_DIR',
+  // the server's operator may set terraform's (and its providers') garbage collector otherwise (below)
+  'GOGC',
+  'GOMEMLIMIT',
 ];
+
+/**
+ * Terraform and its providers are Go programs: with Go's default GOGC=100 a short apply spends about a fifth of its
+ * CPU collecting garbage (5 terraform_data resources: 165 → 134 ms CPU at GOGC=400, median of 16 applies by hand).
+ * The heap may grow to 5× what is live instead of 2× then; the soft limit (a quarter of the host's memory) makes
+ * the collector work harder again before one process takes more than that.
+ */
+export const GO_GC = { GOGC: '400', GOMEMLIMIT: `${Math.floor(os.totalmem() / 4 / 2 ** 20)}MiB` };
 
 function backendSecrets(backend: TerraformBackend): string[] {
   if (backend.type !== 'pg') return [];
@@ -168,6 +180,7 @@ export function createTerraformRunner(o: TerraformRunnerOptions): TerraformRunne
     baseEnv.TMPDIR = '/tmp';
   }
   const env: Record<string, string> = {
+    ...GO_GC,
     ...baseEnv,
     ...o.env,
     TF_IN_AUTOMATION: '1',
