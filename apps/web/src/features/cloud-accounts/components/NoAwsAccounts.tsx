@@ -1,4 +1,4 @@
-import { Button, Card, ThemeIcon } from '@mantine/core';
+import { Button, Card } from '@mantine/core';
 import { IconCloud } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { EmptyState } from '../../../ui/EmptyState';
@@ -9,11 +9,8 @@ export function NoAwsAccounts({ description }: { description: string }) {
     <Card withBorder radius="md" padding={0}>
       <EmptyState
         title="No AWS accounts connected"
-        icon={
-          <ThemeIcon size={56} radius="xl" variant="light" color="orange">
-            <IconCloud size={28} stroke={1.5} />
-          </ThemeIcon>
-        }
+        icon={<IconCloud size={28} stroke={1.5} />}
+        color="orange"
         description={description}
         action={
           <Button component={Link} to="/settings?tab=accounts">

@@ -1,4 +1,4 @@
-import { Button, Card, Group, SegmentedControl, SimpleGrid, Stack, Tabs, Text, ThemeIcon } from '@mantine/core';
+import { Button, Card, Group, SegmentedControl, SimpleGrid, Stack, Tabs, Text } from '@mantine/core';
 import { IconBox, IconPlus, IconWorld } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -78,11 +78,8 @@ export default function ComponentsPage() {
       <Card withBorder radius="md" padding={0}>
         <EmptyState
           title="Infrastructure Components"
-          icon={
-            <ThemeIcon size={56} radius="xl" variant="light" color="indigo">
-              <IconBox size={28} stroke={1.5} />
-            </ThemeIcon>
-          }
+          icon={<IconBox size={28} stroke={1.5} />}
+          color="indigo"
           description={COMPONENTS_INTRO}
           action={createButton}
         />

@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Grid, Group, SimpleGrid, Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Alert, Button, Card, Grid, Group, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
 import { IconArrowDownRight, IconArrowUpRight, IconBrandAws, IconCloudDollar, IconRefresh } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -165,11 +165,8 @@ export default function CostExplorerPage() {
       <Card withBorder radius="md" padding={0}>
         <EmptyState
           title="No AWS accounts connected"
-          icon={
-            <ThemeIcon size={56} radius="xl" variant="light" color="orange">
-              <IconBrandAws size={28} stroke={1.5} />
-            </ThemeIcon>
-          }
+          icon={<IconBrandAws size={28} stroke={1.5} />}
+          color="orange"
           description="The Cost Explorer reads the costs of the project's AWS accounts. Connect one in Settings to see where the money goes."
           action={
             <Button component={Link} to="/settings?tab=accounts">
@@ -184,11 +181,8 @@ export default function CostExplorerPage() {
       <Card withBorder radius="md" padding={0}>
         <EmptyState
           title="No cost data yet"
-          icon={
-            <ThemeIcon size={56} radius="xl" variant="light" color="indigo">
-              <IconCloudDollar size={28} stroke={1.5} />
-            </ThemeIcon>
-          }
+          icon={<IconCloudDollar size={28} stroke={1.5} />}
+          color="indigo"
           description="Gantry reads your AWS accounts' costs and forecasts from Cost Explorer. Each read is billed by AWS, so figures are kept until you refresh them."
           action={
             <Permitted action="change">

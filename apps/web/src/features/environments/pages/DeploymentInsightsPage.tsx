@@ -1,4 +1,4 @@
-import { Anchor, Button, Card, Grid, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Anchor, Button, Card, Grid, Stack, Text } from '@mantine/core';
 import { IconMapPinOff, IconRocket } from '@tabler/icons-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
@@ -79,11 +79,7 @@ function Insights({ projectId, stageId }: { projectId: string; stageId: string }
               <Card withBorder radius="md" padding={0}>
                 <EmptyState
                   title="Environment not available"
-                  icon={
-                    <ThemeIcon size={56} radius="xl" variant="light" color="gray">
-                      <IconMapPinOff size={28} stroke={1.5} />
-                    </ThemeIcon>
-                  }
+                  icon={<IconMapPinOff size={28} stroke={1.5} />}
                   description={errorMessage(stage.error ?? history.error, 'This environment could not be loaded.')}
                   action={
                     <Button variant="default" component={Link} to="/environments">
@@ -100,11 +96,8 @@ function Insights({ projectId, stageId }: { projectId: string; stageId: string }
               <Card withBorder radius="md" padding={0}>
                 <EmptyState
                   title="No deployments yet"
-                  icon={
-                    <ThemeIcon size={56} radius="xl" variant="light" color="indigo">
-                      <IconRocket size={28} stroke={1.5} />
-                    </ThemeIcon>
-                  }
+                  icon={<IconRocket size={28} stroke={1.5} />}
+                  color="indigo"
                   description="Deploy the environment to see every run here."
                   action={
                     limited ? (

@@ -1,4 +1,4 @@
-import { Button, Card, SimpleGrid, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Button, Card, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconPlus, IconServer2 } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import { COST_TAG_KEY } from '@gantry/contracts';
@@ -61,11 +61,8 @@ export default function EnvironmentsPage() {
       <Card withBorder radius="md" padding={0}>
         <EmptyState
           title="Infrastucture Builder"
-          icon={
-            <ThemeIcon size={56} radius="xl" variant="light" color="indigo">
-              <IconServer2 size={28} stroke={1.5} />
-            </ThemeIcon>
-          }
+          icon={<IconServer2 size={28} stroke={1.5} />}
+          color="indigo"
           description="Assemble environments from your components, preview a plan, deploy them to your cloud account and follow every deployment."
           action={create}
         />

@@ -1,4 +1,4 @@
-import { ActionIcon, Anchor, Button, Card, Group, Stack, Text, ThemeIcon, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Button, Card, Group, Stack, Text, Tooltip } from '@mantine/core';
 import {
   IconCircleCheck,
   IconCircleX,
@@ -180,11 +180,8 @@ export default function PipelinesPage() {
         {isEmpty ? (
           <EmptyState
             title="Pipeline Manager"
-            icon={
-              <ThemeIcon size={56} radius="xl" variant="light" color="indigo">
-                <IconRocket size={28} stroke={1.5} />
-              </ThemeIcon>
-            }
+            icon={<IconRocket size={28} stroke={1.5} />}
+            color="indigo"
             description={PIPELINE_MANAGER_INTRO}
             action={
               blocked ? (
