@@ -29,6 +29,13 @@ describe('SearchableTableCard', () => {
     expect(html).not.toContain('data-testid="rows"');
   });
 
+  it("draws nothing for a plan limit: the page's Upgrade prompt says it, not a search box over the same words again", () => {
+    const html = render({ error: { message: 'Your plan does not include Cloud Cost Optimizer. Upgrade your plan to use it.', planLimit: true } });
+    expect(html).not.toContain('Search registries');
+    expect(html).not.toContain('does not include');
+    expect(html).not.toContain('mantine-Card-root');
+  });
+
   it('shows only the empty state, its icon in the given colour, when the list has none at all', () => {
     const html = render({
       empty: { title: 'No Docker registries yet', icon: <svg data-testid="icon" />, color: 'indigo', action: <button>Add</button> },

@@ -22,10 +22,14 @@ export function SearchableTableCard({
   /** How many the list holds; none while loading. */
   total?: number;
   search: { value: string; onChange: (v: string) => void };
-  /** The load error when there is no data to show; `dimmed` for a plan limit rather than a failure. */
-  error?: { message: string; dimmed?: boolean } | null;
+  /**
+   * The load error when there is no data to show. A plan limit (`planLimit`) draws no card at all: the page's
+   * UpgradePrompt above already says it, and a search box over nothing would only repeat it.
+   */
+  error?: { message: string; planLimit?: boolean } | null;
   children: ReactNode;
 }) {
+  if (error?.planLimit) return null;
   return (
     <Card withBorder radius="md" padding={0}>
       {empty ? (
@@ -41,7 +45,7 @@ export function SearchableTableCard({
             )}
           </Group>
           {error ? (
-            <Text c={error.dimmed ? 'dimmed' : 'red'} size="sm" p="md">
+            <Text c="red" size="sm" p="md">
               {error.message}
             </Text>
           ) : (

@@ -149,7 +149,7 @@ export default function ClustersPage() {
         noun={['cluster', 'clusters']}
         search={{ value: search, onChange: setSearch }}
         total={clusters.data?.length}
-        error={clusters.isError && !clusters.data ? { message: errorMessage(clusters.error), dimmed: isPlanLimit(clusters.error) } : null}
+        error={clusters.isError && !clusters.data ? { message: errorMessage(clusters.error), planLimit: isPlanLimit(clusters.error) } : null}
       >
         <DataTable columns={columns} rows={rows} rowKey={(c) => c.id} loading={clusters.isPending && Boolean(projectId)} data-testid="clusters-table" />
       </SearchableTableCard>

@@ -193,7 +193,7 @@ export default function SchedulesPage() {
         noun={['schedule', 'schedules']}
         search={{ value: search, onChange: setSearch }}
         total={schedules.data?.length}
-        error={schedules.isError && !schedules.data ? { message: errorMessage(schedules.error), dimmed: Boolean(blocked) } : null}
+        error={schedules.isError && !schedules.data ? { message: errorMessage(schedules.error), planLimit: Boolean(blocked) } : null}
       >
         <DataTable columns={columns} rows={rows} rowKey={(s) => s.id} loading={schedules.isPending && Boolean(projectId)} data-testid="schedules-table" />
       </SearchableTableCard>
