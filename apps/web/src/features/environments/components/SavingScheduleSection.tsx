@@ -1,4 +1,5 @@
-import { Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Anchor, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Link } from 'react-router';
 import { UPGRADE_PATH } from '../../../api/toast';
 import { FormSection } from '../../../ui/FormSection';
 import { ScheduleTimeFields } from '../../../ui/ScheduleTimeFields';
@@ -15,7 +16,10 @@ export function SavingScheduleSection({ form, costBlocked }: { form: Environment
     <FormSection title="Saving schedule" description="Wake the environment's resources up and put them to sleep on a schedule">
       {costBlocked ? (
         <Text size="sm" c="dimmed">
-          Saving schedules come with the Cloud Waste Manager. <a href={UPGRADE_PATH}>Upgrade Plan</a>
+          Saving schedules come with the Cloud Waste Manager.{' '}
+          <Anchor component={Link} to={UPGRADE_PATH} size="sm">
+            Upgrade Plan
+          </Anchor>
         </Text>
       ) : (
         <Stack gap="sm">
