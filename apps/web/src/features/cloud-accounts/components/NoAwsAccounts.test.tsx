@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { MantineProvider } from '@mantine/core';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { MemoryRouter } from 'react-router';
@@ -16,5 +19,17 @@ describe('NoAwsAccounts', () => {
     expect(html.match(/class="[^"]*mantine-ThemeIcon-root/g)).toHaveLength(1);
     expect(html).toContain('--mantine-color-orange');
     expect(html).toContain('No AWS accounts connected');
+  });
+
+  it('is the one empty state of every AWS screen without an account (the Cost Explorer spelt out its own, with another button)', () => {
+    const features = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+    const files = (dir: string): string[] =>
+      fs
+        .readdirSync(dir, { withFileTypes: true })
+        .flatMap((e) =>
+          e.isDirectory() ? files(path.join(dir, e.name)) : e.name.endsWith('.tsx') && !e.name.endsWith('.test.tsx') ? [path.join(dir, e.name)] : [],
+        );
+    const spelling = files(features).filter((f) => fs.readFileSync(f, 'utf8').includes('No AWS accounts connected'));
+    expect(spelling.map((f) => path.relative(features, f))).toEqual(['cloud-accounts/components/NoAwsAccounts.tsx']);
   });
 });

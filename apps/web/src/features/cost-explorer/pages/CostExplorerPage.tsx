@@ -1,5 +1,5 @@
 import { Alert, Button, Card, Grid, Group, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
-import { IconArrowDownRight, IconArrowUpRight, IconBrandAws, IconCloudDollar, IconRefresh } from '@tabler/icons-react';
+import { IconArrowDownRight, IconArrowUpRight, IconCloudDollar, IconRefresh } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { INSUFFICIENT_HISTORY, type CostData } from '@gantry/contracts';
@@ -13,7 +13,7 @@ import { PageHeader } from '../../../ui/PageHeader';
 import { UpgradePrompt } from '../../../ui/UpgradePrompt';
 import { useErrorToast } from '../../../ui/use-error-toast';
 import { ageText } from '../../advisor';
-import { useAwsAccounts } from '../../cloud-accounts';
+import { NoAwsAccounts, useAwsAccounts } from '../../cloud-accounts';
 import { useStageList } from '../../environments';
 import { useCostDashboard, useRefreshCost, useReports } from '../api/cost';
 import { ChartCard, MonthlyBars, RankedBars, ServiceRing } from '../components/CostCharts';
@@ -162,19 +162,7 @@ export default function CostExplorerPage() {
   else if (dashboard.isError) body = <Alert color="red">{errorMessage(dashboard.error)}</Alert>;
   else if (noAccounts && !d?.data)
     body = (
-      <Card withBorder radius="md" padding={0}>
-        <EmptyState
-          title="No AWS accounts connected"
-          icon={<IconBrandAws size={28} stroke={1.5} />}
-          color="orange"
-          description="The Cost Explorer reads the costs of the project's AWS accounts. Connect one in Settings to see where the money goes."
-          action={
-            <Button component={Link} to="/settings?tab=accounts">
-              Connect an AWS account
-            </Button>
-          }
-        />
-      </Card>
+      <NoAwsAccounts description="The Cost Explorer reads the costs of the project's AWS accounts. Connect one in Settings to see where the money goes." />
     );
   else if (!d?.data)
     body = (
