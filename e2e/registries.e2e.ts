@@ -51,6 +51,11 @@ describe('docker registries', () => {
     await page.getByRole('button', { name: 'Create Registry' }).click();
     await page.getByText('Registry name is required').waitFor();
     await page.getByText('Docker provider is required').waitFor();
+    // The field in error keeps its placeholder grey: in the error's red, the example 'my-registry' read as a refused value.
+    const nameField = page.getByRole('textbox', { name: 'Name', exact: true });
+    expect(await nameField.getAttribute('data-error')).not.toBeNull();
+    const errorRed = await page.getByText('Registry name is required').evaluate((el) => getComputedStyle(el).color);
+    expect(await nameField.evaluate((el) => getComputedStyle(el, '::placeholder').color)).not.toBe(errorRed);
 
     await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Local_Registry');
     await page.getByRole('textbox', { name: 'Docker provider' }).click();
