@@ -45,7 +45,14 @@ export function ScheduleTimeFields({ value, onChange, error }: { value: Schedule
           allowDeselect={false}
           maxDropdownHeight={300}
         />
-        <TextInput label="Timezone" value={value.timezone} readOnly description="Your browser's zone; stored in UTC" />
+        {/* its description under the field, so that the three fields stand on one line */}
+        <TextInput
+          label="Timezone"
+          value={value.timezone}
+          readOnly
+          description="Your browser's zone; stored in UTC"
+          inputWrapperOrder={['label', 'input', 'description']}
+        />
       </SimpleGrid>
       {error && (
         <Text size="xs" c="red">
