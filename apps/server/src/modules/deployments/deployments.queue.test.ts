@@ -7,24 +7,28 @@ import { createStatusWrites } from './status-events.js';
  * process its row is written claimed and it starts at once, with what the request read, and no durable job;
  * without one it is queued for any worker; a refused one gives its slot back.
  */
-function fixture(o: { slot: boolean; active?: boolean; planCreating?: boolean }) {
+function fixture(o: { slot: boolean; active?: boolean; planCreating?: boolean; overBudget?: boolean; noResources?: boolean; status?: string }) {
   const inserted: Record<string, unknown>[] = [];
   const jobs: { queue: string; data: unknown }[] = [];
   const started: QueuedDeployment[] = [];
   const slots = { taken: 0, released: 0 };
   const reads = { resources: 0 };
+  // the order in which the request reads and reserves
+  const order: string[] = [];
   const stage = {
     id: 's1',
     projectId: 'p1',
     name: 'staging',
-    status: 'NOT_DEPLOYED',
+    status: o.status ?? 'NOT_DEPLOYED',
     iacTool: 'terraform',
     cloudProvider: 'aws',
     awsAccountId: '123456789012',
   };
-  const resources = [{ name: 'site', componentId: 'c1', componentVersion: 'latest', isDeployed: false, status: 'NOT_DEPLOYED', configurations: [] }];
+  const resources = o.noResources
+    ? []
+    : [{ name: 'site', componentId: 'c1', componentVersion: 'latest', isDeployed: false, status: 'NOT_DEPLOYED', configurations: [] }];
   const store = {
-    usedMs: async () => 0,
+    usedMs: async () => (order.push('minutes read'), 0),
     // a plan created while the request ran: seen by its check after the insert only
     creatingPlan: async () => (o.planCreating && inserted.length ? { id: 'plan' } : undefined),
     insert: async (values: Record<string, unknown>) => {
@@ -35,6 +39,7 @@ function fixture(o: { slot: boolean; active?: boolean; planCreating?: boolean })
     remove: async () => undefined,
   };
   const startHere = (): LocalStart | undefined => {
+    order.push('slot reserved');
     if (!o.slot) return undefined;
     slots.taken++;
     return {
@@ -52,18 +57,23 @@ function fixture(o: { slot: boolean; active?: boolean; planCreating?: boolean })
       realtime: { toProject: () => undefined },
     }),
     stages: {
-      get: async () => stage,
+      get: async () => (order.push('environment read'), stage),
       // as the store answers it: a query builder, which runs its query once per then
-      resourceRows: () => ({ then: (ok: any, fail: any) => (reads.resources++, Promise.resolve(resources).then(ok, fail)) }),
+      resourceRows: () => ({ then: (ok: any, fail: any) => (reads.resources++, order.push('resources read'), Promise.resolve(resources).then(ok, fail)) }),
     } as any,
-    billing: { assertWithinLimit: async () => undefined } as any,
+    billing: {
+      assertWithinLimit: async (_p: string, _l: string, used: Promise<unknown>) => {
+        await used;
+        if (o.overBudget) throw Object.assign(new Error('Build minutes used up'), { status: 402 });
+      },
+    } as any,
     jobs: { send: async (queue: string, data: unknown) => void jobs.push({ queue, data }) } as any,
     components: { resolve: async () => ({ versionId: 'v1', version: '1.0.0', componentName: 'Site' }) },
     engineFor: () => ({}) as any,
     startHere,
     recover: async () => undefined,
   });
-  return { deploy: () => service.deploy('p1', 's1', 'u1'), inserted, jobs, started, slots, reads };
+  return { deploy: () => service.deploy('p1', 's1', 'u1'), undeploy: () => service.undeploy('p1', 's1', 'u1'), inserted, jobs, started, slots, reads, order };
 }
 
 describe('queueing a deployment', () => {
@@ -79,6 +89,27 @@ describe('queueing a deployment', () => {
     expect(f.started[0]!.resources.map((r) => r.name)).toEqual(['site']);
     expect(f.jobs).toEqual([]);
     expect(f.reads.resources).toBe(1);
+  });
+
+  it('reserves its slot as soon as the environment is read, its engine warming up while the other checks read', async () => {
+    const f = fixture({ slot: true });
+    await f.deploy();
+    expect(f.order.slice(0, 2)).toEqual(['environment read', 'slot reserved']);
+    expect(f.order.slice(2).sort()).toEqual(['minutes read', 'resources read']);
+  });
+
+  it('a check that fails after the slot was reserved gives it back, and nothing starts', async () => {
+    for (const failing of [
+      { o: { noResources: true }, status: 400 },
+      { o: { overBudget: true }, status: 402 },
+      { o: { undeploy: true }, status: 409 }, // the environment is not deployed
+    ]) {
+      const f = fixture({ slot: true, ...failing.o });
+      await expect('undeploy' in failing.o ? f.undeploy() : f.deploy()).rejects.toMatchObject({ status: failing.status });
+      expect(f.slots).toEqual({ taken: 1, released: 1 });
+      expect(f.started).toEqual([]);
+      expect(f.inserted).toEqual([]);
+    }
   });
 
   it('without one: queued for any worker through its durable job', async () => {

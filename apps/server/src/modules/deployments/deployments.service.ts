@@ -133,7 +133,9 @@ export function createDeploymentsService(deps: {
   /**
    * The checks every deploy, plan and undeploy makes before anything is queued; answers the environment, its
    * resources and their versions as they are now (`snapshot`, read meanwhile: await it where it is needed).
-   * The reads go side by side; their checks fail in the order they are listed here.
+   * The reads go side by side; their checks fail in the order they are listed here. A deploy or undeploy reserves
+   * its slot here (`local`) as soon as the environment is read, so that its engine warms up (terraform's box
+   * opens) while the other reads and checks go on; whoever calls this gives it back (`release`, a no-op once started).
    */
   async function ready(projectId: string, stageId: string, what: 'deploy' | 'plan' | 'undeploy') {
     const stage = await stages.get(projectId, stageId);
@@ -141,6 +143,17 @@ export function createDeploymentsService(deps: {
     const missing = missingTargetAccount(stage);
     if (missing.length)
       throw new Validation('Please select the cloud account of this environment first', Object.fromEntries(missing.map((m) => [m, ['Required to deploy']])));
+    const local = what === 'plan' ? undefined : deps.startHere?.(stage);
+    try {
+      return { ...(await checked(stage, what)), local };
+    } catch (err) {
+      local?.release();
+      throw err;
+    }
+  }
+
+  async function checked(stage: StageRow, what: 'deploy' | 'plan' | 'undeploy') {
+    const { projectId, id: stageId } = stage;
     // a promise of the rows (a query builder would run its query again for each then)
     const reading = Promise.resolve(stages.resourceRows(stageId));
     const snapshotted = settled(reading.then((rows) => snapshot(projectId, rows)));
@@ -166,49 +179,45 @@ export function createDeploymentsService(deps: {
     return { stage, resources, snapshot: async () => valueOf(await snapshotted) };
   }
 
+  /** Queues the run the checks passed; `local`: the slot reserved for it here (the caller gives it back unless the run started). */
   async function queue(
-    { stage, resources }: Pick<Awaited<ReturnType<typeof ready>>, 'stage' | 'resources'>,
+    { stage, resources, local }: Pick<Awaited<ReturnType<typeof ready>>, 'stage' | 'resources' | 'local'>,
     userId: string | null,
     kind: DeploymentRow['kind'],
     extra: { planId?: string; resourceName?: string; resources: DeployedResource[] },
   ) {
-    const local = deps.startHere?.(stage);
-    try {
-      const row = await store.insert({
-        stageId: stage.id,
-        projectId: stage.projectId,
+    const row = await store.insert({
+      stageId: stage.id,
+      projectId: stage.projectId,
+      kind,
+      status: kind === 'UNDEPLOY' || kind === 'UNDEPLOY_RESOURCE' ? 'DELETE_IN_PROGRESS' : 'DEPLOY_QUEUED',
+      ...local?.claim(
         kind,
-        status: kind === 'UNDEPLOY' || kind === 'UNDEPLOY_RESOURCE' ? 'DELETE_IN_PROGRESS' : 'DEPLOY_QUEUED',
-        ...local?.claim(
-          kind,
-          resources.some((r) => r.isDeployed),
-        ),
-        startedBy: userId,
-        planId: extra.planId ?? null,
-        resourceName: extra.resourceName ?? null,
-        resources: extra.resources,
-      });
-      if (!row) throw new Conflict('A deployment of this environment is already running');
-      // a plan shares the environment's work dir and state: whichever of the two came second backs out
-      if (await store.creatingPlan(stage.id)) {
-        await store.remove(row.id);
-        throw new Conflict(PLAN_RUNNING);
-      }
-      const stageStatus = kind === 'UNDEPLOY_RESOURCE' ? stage.status : row.status;
-      await deps.statuses.write(
-        async (w) => {
-          w.written(row);
-          await w.stage(stage.id, { status: stageStatus, lastDeploymentId: row.id });
-        },
-        { oneWrite: true },
-      );
-      // claimed here: it runs now with what was read here; otherwise the durable job is there for any worker
-      if (local) local.start({ row, stage, resources });
-      else await jobs.send(DEPLOYMENT_QUEUE, { deploymentId: row.id });
-      return { deploymentId: row.id, status: stageStatus };
-    } finally {
-      local?.release();
+        resources.some((r) => r.isDeployed),
+      ),
+      startedBy: userId,
+      planId: extra.planId ?? null,
+      resourceName: extra.resourceName ?? null,
+      resources: extra.resources,
+    });
+    if (!row) throw new Conflict('A deployment of this environment is already running');
+    // a plan shares the environment's work dir and state: whichever of the two came second backs out
+    if (await store.creatingPlan(stage.id)) {
+      await store.remove(row.id);
+      throw new Conflict(PLAN_RUNNING);
     }
+    const stageStatus = kind === 'UNDEPLOY_RESOURCE' ? stage.status : row.status;
+    await deps.statuses.write(
+      async (w) => {
+        w.written(row);
+        await w.stage(stage.id, { status: stageStatus, lastDeploymentId: row.id });
+      },
+      { oneWrite: true },
+    );
+    // claimed here: it runs now with what was read here; otherwise the durable job is there for any worker
+    if (local) local.start({ row, stage, resources });
+    else await jobs.send(DEPLOYMENT_QUEUE, { deploymentId: row.id });
+    return { deploymentId: row.id, status: stageStatus };
   }
 
   async function deploymentOf(projectId: string, stageId: string, deploymentId: string) {
@@ -218,27 +227,39 @@ export function createDeploymentsService(deps: {
     return row;
   }
 
+  /** `then` with the slot reserved for its run here; given back after it unless the run started with it (release is a no-op then). */
+  async function holding<T>(local: LocalStart | undefined, then: () => Promise<T>) {
+    try {
+      return await then();
+    } finally {
+      local?.release();
+    }
+  }
+  /** The checks, then `then` with what they answered (the slot they reserved given back if it throws before the run starts). */
+  async function whenReady<T>(projectId: string, stageId: string, what: 'deploy' | 'undeploy', then: (c: Awaited<ReturnType<typeof ready>>) => Promise<T>) {
+    const c = await ready(projectId, stageId, what);
+    return holding(c.local, () => then(c));
+  }
+
   return {
     /** Quick Deploy: plan + apply in one job. */
-    async deploy(projectId: string, stageId: string, userId: string | null) {
-      const checked = await ready(projectId, stageId, 'deploy');
-      return queue(checked, userId, 'DEPLOY', { resources: await checked.snapshot() });
-    },
+    deploy: (projectId: string, stageId: string, userId: string | null) =>
+      whenReady(projectId, stageId, 'deploy', async (c) => queue(c, userId, 'DEPLOY', { resources: await c.snapshot() })),
 
-    async undeploy(projectId: string, stageId: string, userId: string) {
-      const checked = await ready(projectId, stageId, 'undeploy');
-      if (checked.stage.status === 'NOT_DEPLOYED' || checked.stage.status === 'DELETE_COMPLETE') throw new Conflict('The environment is not deployed');
-      return queue(checked, userId, 'UNDEPLOY', { resources: await checked.snapshot() });
-    },
+    undeploy: (projectId: string, stageId: string, userId: string) =>
+      whenReady(projectId, stageId, 'undeploy', async (c) => {
+        if (c.stage.status === 'NOT_DEPLOYED' || c.stage.status === 'DELETE_COMPLETE') throw new Conflict('The environment is not deployed');
+        return queue(c, userId, 'UNDEPLOY', { resources: await c.snapshot() });
+      }),
 
-    async undeployResource(projectId: string, stageId: string, resourceName: string, userId: string) {
-      const checked = await ready(projectId, stageId, 'undeploy');
-      if (checked.stage.iacTool !== 'terraform') throw new Conflict('Only Terraform resources can be undeployed one by one');
-      const resource = checked.resources.find((r) => r.name === resourceName);
-      if (!resource) throw new NotFound('Resource not found');
-      if (!resource.isDeployed) throw new Conflict('The resource is not deployed');
-      return queue(checked, userId, 'UNDEPLOY_RESOURCE', { resourceName, resources: await checked.snapshot() });
-    },
+    undeployResource: (projectId: string, stageId: string, resourceName: string, userId: string) =>
+      whenReady(projectId, stageId, 'undeploy', async (c) => {
+        if (c.stage.iacTool !== 'terraform') throw new Conflict('Only Terraform resources can be undeployed one by one');
+        const resource = c.resources.find((r) => r.name === resourceName);
+        if (!resource) throw new NotFound('Resource not found');
+        if (!resource.isDeployed) throw new Conflict('The resource is not deployed');
+        return queue(c, userId, 'UNDEPLOY_RESOURCE', { resourceName, resources: await c.snapshot() });
+      }),
 
     async cancel(projectId: string, stageId: string) {
       await stages.get(projectId, stageId);
@@ -277,7 +298,10 @@ export function createDeploymentsService(deps: {
         throw new Conflict(plan.status === 'CREATING' ? 'The plan is still being created' : `The plan cannot be applied: it is ${plan.status.toLowerCase()}`);
       const stage = await stages.get(projectId, stageId);
       if (missingTargetAccount(stage).length) throw new Validation('Please select the cloud account of this environment first');
-      return queue({ stage, resources: await stages.resourceRows(stageId) }, userId, 'PLAN_APPLY', { planId, resources: plan.resources });
+      const local = deps.startHere?.(stage);
+      return holding(local, async () =>
+        queue({ stage, resources: await stages.resourceRows(stageId), local }, userId, 'PLAN_APPLY', { planId, resources: plan.resources }),
+      );
     },
 
     async history(projectId: string, stageId: string, q: { lastDeploymentId?: string; limit: number }) {
