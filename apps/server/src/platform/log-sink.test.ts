@@ -85,3 +85,56 @@ describe('log sink writes that fail', () => {
     expect(written).toEqual([1]);
   });
 });
+
+describe("a log's last flush, written with the caller's own write", () => {
+  it('hands the lines left to the write after every earlier chunk, and publishes them once it tells they are stored', async () => {
+    const events: string[] = [];
+    let storeFirst!: () => void;
+    const firstStored = new Promise<void>((r) => (storeFirst = r));
+    const sink = createLogSink({
+      write: async (c) => {
+        await firstStored;
+        events.push(`stored ${c.seq}`);
+      },
+      publish: (c) => events.push(`published ${c.seq}`),
+      mask: createMasker(['pw123']),
+      maxLines: 2,
+      flushMs: 10_000,
+    });
+    for (const l of ['a', 'b', 'c pw123']) sink.line(l); // 'a', 'b' go out at once
+    const ended = sink.end(async (chunk, written) => {
+      events.push(`step end with ${JSON.stringify(chunk)}`);
+      written();
+      events.push('told after the commit');
+      return 'row';
+    });
+    await Promise.resolve();
+    expect(events).toEqual([]);
+    storeFirst();
+    await expect(ended).resolves.toBe('row');
+    expect(events).toEqual(['stored 0', 'published 0', 'step end with {"seq":1,"text":"c ****"}', 'published 1', 'told after the commit']);
+    // nothing left: the write still happens (the step's end), with no chunk and nothing published
+    await expect(sink.end(async (chunk) => chunk)).resolves.toBeNull();
+    expect(events.at(-1)).toBe('told after the commit');
+  });
+
+  it('reports a chunk whose write failed, still publishes it, and answers the failure', async () => {
+    const published: number[] = [];
+    const failed: number[] = [];
+    const sink = createLogSink({
+      write: async () => undefined,
+      publish: (c) => published.push(c.seq),
+      onWriteError: (_err, c) => failed.push(c.seq),
+      mask: (l) => l,
+      flushMs: 10_000,
+    });
+    sink.line('last');
+    await expect(sink.end(() => Promise.reject(new Error('the database went away')))).rejects.toThrow('the database went away');
+    expect(failed).toEqual([0]);
+    expect(published).toEqual([0]);
+    // later lines (the step's failure) are written as usual
+    sink.line('[gantry] failed');
+    await sink.flush();
+    expect(published).toEqual([0, 1]);
+  });
+});

@@ -50,7 +50,47 @@ export function createLogSink(o: {
     return writing;
   };
 
+  /**
+   * The last flush of a log: the lines left (null when none) are handed to `write`, after every chunk before
+   * them, to be stored with what the caller writes at the same time (a step's end); the chunk is published
+   * when `write` calls `written` (once it committed), else when it returns. A failed write is told to
+   * onWriteError, the chunk still published, and the failure answered to the caller.
+   */
+  const end = <T>(write: (chunk: LogChunk | null, written: () => void) => Promise<T>): Promise<T> => {
+    if (timer) {
+      clearTimeout(timer);
+      timer = null;
+    }
+    const chunk = lines.length ? { seq: seq++, text: lines.join('\n') } : null;
+    lines = [];
+    let told = false;
+    const tell = () => {
+      if (told || !chunk) return;
+      told = true;
+      o.publish(chunk);
+    };
+    const result = writing
+      .then(() => write(chunk, tell))
+      .then(
+        (value) => {
+          tell();
+          return value;
+        },
+        (err) => {
+          if (chunk) onWriteError(err, chunk);
+          tell();
+          throw err;
+        },
+      );
+    writing = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    return result;
+  };
+
   return {
+    end,
     line(raw: string) {
       lines.push(o.mask(raw));
       if (lines.length >= maxLines) void flush();

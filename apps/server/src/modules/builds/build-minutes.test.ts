@@ -3,10 +3,13 @@ import { createTestApp, registerUser, createProject, type TestApp } from '../../
 import { gitAccounts } from '../git-accounts/git-accounts.tables.js';
 import { pipelines } from '../pipelines/pipelines.tables.js';
 import { createBuildsStore, monthOf } from './builds.store.js';
+import { buildLogs } from './builds.tables.js';
+import { eq } from 'drizzle-orm';
 
 /**
  * The running build-minutes counter (what the plan check at trigger reads instead of summing every
- * build of the month) equals the sum over the month's builds, kept in the database itself.
+ * build of the month) equals the sum over the month's builds, kept in the database itself; and the
+ * writes that go with a step's end (its last log chunk, the next step's start, the build's end).
  */
 let t: TestApp;
 let projectId: string;
@@ -85,5 +88,56 @@ describe('build minutes counter', () => {
     expect((await t.app.services.builds.limitations(projectId)).usedBuildMinutes).toBe(Number(((61_234 + 5_001 + 1_000) / 60_000).toFixed(2)));
     // last month's counter is another row
     expect(await store.usedMs(projectId, new Date(monthOf(new Date()).getTime() - 1))).toBe(0);
+  });
+});
+
+describe("a step's end", () => {
+  it("is written with its last log chunk and the next step's start, and the last one with the build's end only when the build ends", async () => {
+    const db = t.app.services.database.db;
+    const store = createBuildsStore(db);
+    const started = new Date(Date.now() - 3_000);
+    const build = await store.insertWithSteps({ projectId, pipelineId, branch: 'main', trigger: 'manual', status: 'RUNNING', startDate: started }, []);
+    const planned = ['First', 'Second'].map((name, position) => ({ name, title: null, stage: null, type: 'build', position }));
+    const { steps } = await store.resolved(build.id, { commitSha: 'abc' }, [{ ...planned[0]!, status: 'RUNNING', startDate: started }, planned[1]!]);
+    expect(steps.map((s) => [s.name, s.status])).toEqual([
+      ['First', 'RUNNING'],
+      ['Second', null],
+    ]);
+    const logs = async () => (await db.select().from(buildLogs).where(eq(buildLogs.buildId, build.id))).map((l) => `${l.step}#${l.seq}:${l.text}`).sort();
+    const rows = async () => Object.fromEntries((await store.steps(build.id)).map((s) => [s.name, s]));
+
+    const between = new Date(Date.now() - 2_000);
+    let told = 0;
+    await store.stepsMoved(
+      build.id,
+      { name: 'First', status: 'SUCCEEDED', stopDate: between },
+      { name: 'Second', startDate: between },
+      { seq: 3, text: "it's\ndone" },
+      () => told++,
+    );
+    expect(told).toBe(1);
+    let now = await rows();
+    expect([now.First!.status, now.First!.startDate, now.First!.stopDate, now.First!.errorMessage]).toEqual(['SUCCEEDED', started, between, null]);
+    expect([now.Second!.status, now.Second!.startDate, now.Second!.stopDate]).toEqual(['RUNNING', between, null]);
+    expect(await logs()).toEqual(["First#3:it's\ndone"]);
+
+    // a build that has already moved on: neither it, nor its step, nor the chunk is written
+    const stop = new Date();
+    const last = { ended: { name: 'Second', status: 'FAILED' as const, stopDate: stop, errorMessage: 'exit 2' }, chunk: { seq: 0, text: 'late' } };
+    expect(await store.end(build.id, ['QUEUED'], { status: 'FAILED', stopDate: stop }, last, () => told++)).toBeUndefined();
+    expect(told).toBe(1);
+    expect((await rows()).Second!.status).toBe('RUNNING');
+    expect(await logs()).toEqual(["First#3:it's\ndone"]);
+    const usedBefore = await store.usedMs(projectId);
+
+    const done = await store.end(build.id, ['RUNNING'], { status: 'FAILED', errorMessage: 'Step Second failed', stopDate: stop }, last, () => told++);
+    expect(told).toBe(2);
+    expect([done?.id, done?.status, done?.stopDate, done?.startDate, done?.commitSha]).toEqual([build.id, 'FAILED', stop, started, 'abc']);
+    now = await rows();
+    expect([now.Second!.status, now.Second!.startDate, now.Second!.stopDate, now.Second!.errorMessage]).toEqual(['FAILED', between, stop, 'exit 2']);
+    expect(now.First!.status).toBe('SUCCEEDED');
+    expect(await logs()).toEqual(["First#3:it's\ndone", 'Second#0:late']);
+    // and its time counted once
+    expect(await store.usedMs(projectId)).toBe(usedBefore + (stop.getTime() - started.getTime()));
   });
 });

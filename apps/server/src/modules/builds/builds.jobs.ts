@@ -16,9 +16,9 @@ import type { ArtifactStore } from '../../platform/artifacts.js';
 import { AbortedError } from '../../integrations/executor/local-executor.js';
 import type { PipelinesService } from '../pipelines/pipelines.service.js';
 import type { GitAccess, GitClientForBuilds } from '../pipelines/git-access.js';
-import type { BuildsStore, BuildRow, StepRow } from './builds.store.js';
+import type { BuildsStore, BuildRow, StepRow, StepEnd } from './builds.store.js';
 import { stepRowsOf, UUID, type BuildsService } from './builds.service.js';
-import { createLogSink } from '../../platform/log-sink.js';
+import { createLogSink, type LogSink } from '../../platform/log-sink.js';
 import { createMasker } from '../../platform/masking.js';
 import { runStep, stepMounts, type StepContext } from './step-handlers.js';
 import { startBoxRunner, type BoxRunner } from '../../integrations/executor/box-runner.js';
@@ -27,6 +27,9 @@ import { settledWithin } from '../../platform/shutdown.js';
 import type { RegistriesPort } from '../registries/registries.port.js';
 import type { EnvironmentDeployRequest, EnvironmentDeployResult } from '../../platform/hooks.js';
 import type { ServiceDeploys } from './deploy-steps.js';
+
+/** A build's last step that succeeded: its end, its last log lines and the build's end are written together. */
+type LastStep = { ended: StepEnd; sink: LogSink; started: Promise<unknown> };
 
 export const logsRoom = (buildId: string, step: string) => `logs:${buildId}:${step}`;
 /** A RUNNING build whose worker has not beaten for this long belongs to a dead process. */
@@ -70,8 +73,20 @@ export function createBuildsJobs(deps: {
     await deps.onFinished?.(done).catch((err) => deps.log.warn({ err, buildId: done.id }, 'could not tell about a finished build'));
   }
 
-  async function finish(build: BuildRow, status: BuildRow['status'], errorMessage: string | null) {
-    const done = await store.end(build.id, null, { status, errorMessage, stopDate: new Date(), heartbeatAt: new Date() });
+  /** Writes a build's end (with its last step's, when that step's end is still to be written), then tells it. */
+  async function finish(build: BuildRow, status: BuildRow['status'], errorMessage: string | null, last?: LastStep) {
+    const values = { status, errorMessage, stopDate: new Date(), heartbeatAt: new Date() };
+    let done: BuildRow | undefined;
+    if (!last) done = await store.end(build.id, null, values);
+    else
+      try {
+        done = await last.sink.end((chunk, written) => last.started.then(() => store.end(build.id, null, values, { ended: last.ended, chunk }, written)));
+      } catch (err) {
+        // not written (its rows or its last lines could not be): the step and the build end FAILED with the reason
+        const message = (err as Error).message;
+        const failed = { name: last.ended.name, status: 'FAILED' as const, stopDate: values.stopDate, errorMessage: message };
+        done = await store.end(build.id, null, { ...values, status: 'FAILED', errorMessage: message }, { ended: failed, chunk: null });
+      }
     if (done) await ended(done);
   }
 
@@ -90,6 +105,8 @@ export function createBuildsJobs(deps: {
     const workspace = path.join(deps.workspaceRoot, buildId);
     const scriptsDir = `${workspace}.gantry`;
     let outcome: { status: BuildRow['status']; error: string | null } = { status: 'SUCCEEDED', error: null };
+    // the last step when it succeeded: its end is written with the build's
+    let last: LastStep | undefined;
     // the shell steps share one box (unsandboxed, each runs as a process of its own)
     let box: BoxRunner | undefined;
     const shellBox =
@@ -112,7 +129,9 @@ export function createBuildsJobs(deps: {
       const gitOf = () => deps.git.clientFor(build.projectId, pipeline.gitAccountId);
       let spec: ParsedSpec | null;
       let git: { client: GitClientForBuilds; token: string };
-      let steps: StepRow[] | undefined;
+      let steps: Pick<StepRow, 'name'>[] | undefined;
+      // the write that makes the first step RUNNING, when it goes with the run's rows (the step starts meanwhile)
+      let firstStarted: Promise<unknown> | undefined;
       if (build.specYaml === null) {
         // nearly every pipeline runs commands: its box starts now rather than after the provider answered
         openWorkspace();
@@ -130,9 +149,16 @@ export function createBuildsJobs(deps: {
           specYaml: r.specYaml,
           stages: spec.stages,
         };
-        const planned = stepRowsOf(spec);
-        ({ build, steps } = await store.resolved(buildId, values, planned));
-        builds.publishStatus(build);
+        // the first step starts while the run's rows are written, itself RUNNING in them: its log and its end wait for them
+        const planned = stepRowsOf(spec).map((s, i) => (i === 0 ? { ...s, status: 'RUNNING' as const, startDate: new Date() } : s));
+        const written = store.resolved(buildId, values, planned).then((r) => {
+          builds.publishStatus(r.build);
+          return r;
+        });
+        written.catch(() => undefined); // awaited at the first step's end
+        firstStarted = written;
+        build = { ...build, ...values };
+        steps = planned;
       } else {
         spec = validatePipelineSpec(build.specYaml).spec;
         if (!spec) throw new Error('The pipeline spec is not valid');
@@ -169,12 +195,19 @@ export function createBuildsJobs(deps: {
       steps ??= await store.steps(buildId);
       const specSteps = new Map(spec.steps.map((s) => [s.name, s]));
 
-      for (const step of steps) {
-        if (signal.aborted) break;
+      // a step after the first is written RUNNING with the end of the one before it
+      let movedOn = false;
+      for (const [i, step] of steps.entries()) {
+        if (signal.aborted && !movedOn) break;
         const specStep = specSteps.get(step.name) as ParsedSpec['steps'][number];
         // the step starts while its RUNNING is written; its log chunks and its end are written after that
-        const started = Promise.resolve(store.updateStep(buildId, step.name, { status: 'RUNNING', startDate: new Date() }));
+        const started = movedOn
+          ? Promise.resolve()
+          : i === 0 && firstStarted
+            ? firstStarted
+            : Promise.resolve(store.updateStep(buildId, step.name, { status: 'RUNNING', startDate: new Date() }));
         started.catch(() => undefined); // awaited at the step's end
+        movedOn = false;
         const sink = createLogSink({
           mask,
           write: (chunk) => started.then(() => store.appendLog([{ buildId, step: step.name, ...chunk }])),
@@ -215,11 +248,24 @@ export function createBuildsJobs(deps: {
           },
         };
         try {
+          // written RUNNING with the previous step's end, then stopped before it began
+          if (signal.aborted) throw new AbortedError();
           await runStep(ctx);
-          await sink.flush();
-          await started;
-          // written before the next step starts: a later step may read it (a component an earlier step built)
-          await store.updateStep(buildId, step.name, { status: 'SUCCEEDED', stopDate: new Date() });
+          const ended = { name: step.name, status: 'SUCCEEDED' as const, stopDate: new Date() };
+          const next = steps[i + 1];
+          if (!next) last = { ended, sink, started };
+          else if (signal.aborted) {
+            await sink.flush();
+            await started;
+            await store.updateStep(buildId, step.name, ended);
+          } else {
+            // written before the next step starts (a later step may read it: a component an earlier step built), with
+            // the step's last lines and the next step's start, in one statement
+            await sink.end((chunk, written) =>
+              started.then(() => store.stepsMoved(buildId, ended, { name: next.name, startDate: ended.stopDate }, chunk, written)),
+            );
+            movedOn = true;
+          }
         } catch (err) {
           const aborted = err instanceof AbortedError || signal.aborted;
           const interrupted = aborted && stopReason() === INTERRUPTED;
@@ -244,7 +290,7 @@ export function createBuildsJobs(deps: {
     // its end is what users wait for: written and told first; the box (only its idle runner is left:
     // a step's processes end with the step) and the workspace go after, without holding the slot
     try {
-      await finish(build, outcome.status, outcome.error);
+      await finish(build, outcome.status, outcome.error, last);
     } finally {
       afterRun(buildId, async () => {
         await box?.close();

@@ -1,5 +1,6 @@
-import { and, asc, desc, eq, gt, inArray, isNotNull, lt, sql, or, ilike } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, lt, sql, or, ilike, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../platform/db.js';
+import type { LogChunk } from '../../platform/log-sink.js';
 import { buildArtifacts, buildLogs, buildMinutes, builds, buildSteps, webhookDeliveries } from './builds.tables.js';
 import { pipelines } from '../pipelines/pipelines.tables.js';
 
@@ -7,9 +8,26 @@ export type BuildRow = typeof builds.$inferSelect;
 export type StepRow = typeof buildSteps.$inferSelect;
 export type ArtifactRow = typeof buildArtifacts.$inferSelect;
 type Status = BuildRow['status'];
+/** A step's end as written: its status, stop date and why it failed. */
+export type StepEnd = { name: string; status: Status; stopDate: Date; errorMessage?: string | null };
 
 /** The first instant of the UTC month of a date: the key of the minutes counter. */
 export const monthOf = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1));
+
+/** A step's log chunk as an insert, only `when` it holds (a condition on the statement it goes with). */
+const logInsertSql = (buildId: string, step: string, chunk: LogChunk, when?: SQL) =>
+  sql`insert into ${buildLogs} (build_id, step, seq, text) select ${buildId}, ${step}, ${chunk.seq}, ${chunk.text}${when ? sql` where ${when}` : sql``}`;
+
+/** A step's end, and the next step's start when there is one, as one update of their rows (only `when` it holds). */
+function stepsUpdateSql(buildId: string, ended: StepEnd, next: { name: string; startDate: Date } | null, when?: SQL) {
+  const isEnded = sql`name = ${ended.name}`;
+  return sql`update ${buildSteps} set
+    status = case when ${isEnded} then ${ended.status} else 'RUNNING' end,
+    stop_date = case when ${isEnded} then ${ended.stopDate.toISOString()}::timestamptz else stop_date end,
+    error_message = case when ${isEnded} then ${ended.errorMessage ?? null}::text else error_message end,
+    start_date = case when ${isEnded} then start_date else ${next?.startDate.toISOString() ?? null}::timestamptz end
+    where build_id = ${buildId} and name in (${ended.name}, ${next?.name ?? ended.name})${when ? sql` and ${when}` : sql``}`;
+}
 
 export function createBuildsStore(db: Db) {
   return {
@@ -104,25 +122,45 @@ export function createBuildsStore(db: Db) {
       )[0],
     /**
      * Ends a build (only from one of `from`, when given): its stop date and its time added to the
-     * project's minutes of its month in the same transaction. Answers the ended row, or undefined
-     * when the build had already moved on.
+     * project's minutes of its month in the same statement; with `step`, its last step's end and that
+     * step's last log chunk too (`written` is told once it committed). Answers the ended row, or undefined
+     * when the build had already moved on (then nothing is written).
      */
-    end: (id: string, from: Status[] | null, values: Partial<typeof builds.$inferInsert> & { status: Status; stopDate: Date }) =>
-      db.transaction(async (tx) => {
-        const [row] = await tx
+    end: async (
+      id: string,
+      from: Status[] | null,
+      values: Partial<typeof builds.$inferInsert> & { status: Status; stopDate: Date },
+      step?: { ended: StepEnd; chunk: LogChunk | null },
+      written?: () => void,
+    ) => {
+      // one statement: the build's update, and what goes with it only when it updated a row
+      const ended = db.$with('ended').as(
+        db
           .update(builds)
           .set(values)
           .where(and(eq(builds.id, id), from ? inArray(builds.status, from) : undefined))
-          .returning();
-        if (row?.startDate) {
-          const ms = Math.max(0, row.stopDate!.getTime() - row.startDate.getTime());
-          await tx
-            .insert(buildMinutes)
-            .values({ projectId: row.projectId, month: monthOf(row.createdAt), ms })
-            .onConflictDoUpdate({ target: [buildMinutes.projectId, buildMinutes.month], set: { ms: sql`${buildMinutes.ms} + ${ms}` } });
-        }
-        return row;
-      }),
+          .returning(),
+      );
+      const counted = db.$with('counted', {}).as(
+        sql`insert into ${buildMinutes} (project_id, month, ms)
+          select project_id, date_trunc('month', created_at, 'UTC'), greatest(0, round(extract(epoch from stop_date - start_date) * 1000))::bigint
+          from ended where start_date is not null
+          on conflict (project_id, month) do update set ms = ${buildMinutes}.ms + excluded.ms`,
+      );
+      const updated = sql`exists (select 1 from ended)`;
+      const withStep = step
+        ? [
+            db.$with('step', {}).as(stepsUpdateSql(id, step.ended, null, updated)),
+            ...(step.chunk ? [db.$with('log', {}).as(logInsertSql(id, step.ended.name, step.chunk, updated))] : []),
+          ]
+        : [];
+      const [row] = await db
+        .with(ended, counted, ...withStep)
+        .select()
+        .from(ended);
+      if (row) written?.();
+      return row;
+    },
     /** Build time (ms) the project's builds created in the month of `at` have used, from the running counter. */
     usedMs: async (projectId: string, at = new Date()) =>
       Number(
@@ -138,6 +176,15 @@ export function createBuildsStore(db: Db) {
         .update(buildSteps)
         .set(values)
         .where(and(eq(buildSteps.buildId, buildId), eq(buildSteps.name, name))),
+    /**
+     * Between two steps, one statement: the step that ended (its status and stop date, with its last log
+     * chunk) and the next one started (RUNNING from `next.startDate`). `written` is told once it committed.
+     */
+    stepsMoved: async (buildId: string, ended: StepEnd, next: { name: string; startDate: Date }, chunk: LogChunk | null, written?: () => void) => {
+      const update = stepsUpdateSql(buildId, ended, next);
+      await db.execute(chunk ? sql`with log as (${logInsertSql(buildId, ended.name, chunk)}) ${update}` : update);
+      written?.();
+    },
     /** Builds some worker claimed but stopped beating for: their process died. */
     stale: (before: Date) =>
       db

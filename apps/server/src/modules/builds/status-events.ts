@@ -1,6 +1,6 @@
 import type { StepUpdateEvent } from '@gantry/contracts';
 import type { Realtime } from '../../platform/realtime.js';
-import type { BuildsStore } from './builds.store.js';
+import type { BuildsStore, StepEnd } from './builds.store.js';
 
 const OWNERS_KEPT = 500;
 
@@ -25,19 +25,43 @@ export function withStepStatusEvents(store: BuildsStore, realtime: Realtime): Bu
     return owners.get(buildId);
   }
 
+  type Owner = { projectId: string; pipelineId: string };
+  const tell = (owner: Owner | undefined, event: Omit<StepUpdateEvent, 'pipelineId'>) => {
+    if (owner) realtime.toProject(owner.projectId, 'step:update', { pipelineId: owner.pipelineId, ...event });
+  };
+  const ended = (owner: Owner | undefined, buildId: string, s: StepEnd) =>
+    tell(owner, {
+      buildId,
+      step: s.name,
+      status: s.status,
+      stopDate: s.stopDate.toISOString(),
+      ...(s.errorMessage !== undefined ? { errorMessage: s.errorMessage } : {}),
+    });
+
   const updateStep = async (buildId: string, name: string, values: Parameters<BuildsStore['updateStep']>[2]) => {
     const written = await store.updateStep(buildId, name, values);
     if (values.status) {
       const owner = await ownerOf(buildId);
       if (owner) {
-        const event: StepUpdateEvent = { pipelineId: owner.pipelineId, buildId, step: name, status: values.status };
+        const event: Omit<StepUpdateEvent, 'pipelineId'> = { buildId, step: name, status: values.status };
         if (values.startDate !== undefined) event.startDate = values.startDate?.toISOString() ?? null;
         if (values.stopDate !== undefined) event.stopDate = values.stopDate?.toISOString() ?? null;
         if (values.errorMessage !== undefined) event.errorMessage = values.errorMessage;
-        realtime.toProject(owner.projectId, 'step:update', event);
+        tell(owner, event);
       }
     }
     return written;
+  };
+  const stepsMoved: BuildsStore['stepsMoved'] = async (buildId, end, next, chunk, written) => {
+    await store.stepsMoved(buildId, end, next, chunk, written);
+    const owner = await ownerOf(buildId);
+    ended(owner, buildId, end);
+    tell(owner, { buildId, step: next.name, status: 'RUNNING', startDate: next.startDate.toISOString() });
+  };
+  const end: BuildsStore['end'] = async (id, from, values, step, written) => {
+    const row = await store.end(id, from, values, step, written);
+    if (row && step) ended(row, id, step.ended);
+    return row;
   };
   // a claimed build's owner is known from its row: its steps' events need no read
   const transition: BuildsStore['transition'] = async (...args) => {
@@ -45,6 +69,27 @@ export function withStepStatusEvents(store: BuildsStore, realtime: Realtime): Bu
     if (row) know(row);
     return row;
   };
+  const insertWithSteps: BuildsStore['insertWithSteps'] = async (...args) => {
+    const row = await store.insertWithSteps(...args);
+    know(row);
+    return row;
+  };
+  // a step written RUNNING with the run's rows (the first, started as they are written) is told too
+  const resolved: BuildsStore['resolved'] = async (...args) => {
+    const r = await store.resolved(...args);
+    know(r.build);
+    for (const s of r.steps)
+      if (s.status === 'RUNNING') tell(r.build, { buildId: r.build.id, step: s.name, status: 'RUNNING', startDate: s.startDate?.toISOString() ?? null });
+    return r;
+  };
   // callers await the write; none chains on the query builder
-  return { ...store, transition, updateStep: updateStep as unknown as BuildsStore['updateStep'] };
+  return {
+    ...store,
+    transition,
+    insertWithSteps,
+    resolved,
+    stepsMoved,
+    end,
+    updateStep: updateStep as unknown as BuildsStore['updateStep'],
+  };
 }
