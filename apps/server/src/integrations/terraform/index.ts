@@ -47,6 +47,7 @@ export {
   AbortedError,
   BACKEND_FILE,
   GO_GC,
+  goMemLimit,
   type TerraformRunner,
   type TerraformRunnerOptions,
   type TerraformBackend,

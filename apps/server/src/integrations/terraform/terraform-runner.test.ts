@@ -9,6 +9,7 @@ import {
   BACKEND_FILE,
   createTerraformRunner,
   GO_GC,
+  goMemLimit,
   generateRootModule,
   moduleAddress,
   outputsByResource,
@@ -265,6 +266,14 @@ resource "terraform_data" "e" {
     await r.applyNow();
     expect(GO_GC.GOGC).toBe('400');
     expect(GO_GC.GOMEMLIMIT).toMatch(/^[1-9]\d*MiB$/);
+    // a quarter of the host's memory, or of the container's limit when that is less
+    const GiB = 2 ** 30;
+    expect([goMemLimit(16 * GiB, 2 * GiB), goMemLimit(16 * GiB, 2 ** 64), goMemLimit(16 * GiB, 0), goMemLimit(16 * GiB, undefined)]).toEqual([
+      '512MiB',
+      '4096MiB',
+      '4096MiB',
+      '4096MiB',
+    ]);
     expect(e.lines.join('\n')).toContain(`gc=400 limit=${GO_GC.GOMEMLIMIT}`);
   });
 

@@ -143,10 +143,12 @@ const PASSED_THROUGH = [
 /**
  * Terraform and its providers are Go programs: with Go's default GOGC=100 a short apply spends about a fifth of its
  * CPU collecting garbage (5 terraform_data resources: 165 → 134 ms CPU at GOGC=400, median of 16 applies by hand).
- * The heap may grow to 5× what is live instead of 2× then; the soft limit (a quarter of the host's memory) makes
- * the collector work harder again before one process takes more than that.
+ * The heap may grow to 5× what is live instead of 2× then; the soft limit (a quarter of the memory this process may
+ * use: the host's, or its container's when that is less) makes the collector work harder again before one process takes more.
  */
-export const GO_GC = { GOGC: '400', GOMEMLIMIT: `${Math.floor(os.totalmem() / 4 / 2 ** 20)}MiB` };
+/** A quarter of the memory a process may use (`constrained`: a container's limit; 0, undefined or more than the host's: none). */
+export const goMemLimit = (total: number, constrained: number | undefined) => `${Math.floor(Math.min(total, constrained || Infinity) / 4 / 2 ** 20)}MiB`;
+export const GO_GC = { GOGC: '400', GOMEMLIMIT: goMemLimit(os.totalmem(), process.constrainedMemory?.()) };
 
 function backendSecrets(backend: TerraformBackend): string[] {
   if (backend.type !== 'pg') return [];
