@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { startGitStandin, type GitStandin } from '@gantry/test-support/git-standin/index';
 import { registerUser, bearer, createProject } from '../../../test/helpers.js';
@@ -128,6 +128,31 @@ describe('token refresh', () => {
     expect(after!.refreshTokenSealed).not.toBe(before!.refreshTokenSealed);
     expect(after!.tokenExpiresAt!.getTime()).toBeGreaterThan(Date.now());
     expect((await t.gitAccounts.clientFor(projectId, id)).token).toBe(a.token);
+  });
+});
+
+describe("a build's client and token", () => {
+  it('come from the account row kept by the read cache until the accounts are written', async () => {
+    const id = accounts.github!;
+    const reads = vi.spyOn(t.database.db, 'select');
+    try {
+      const first = await t.gitAccounts.clientFor(projectId, id);
+      const queried = reads.mock.calls.length;
+      expect((await t.gitAccounts.clientFor(projectId, id)).token).toBe(first.token);
+      expect(reads.mock.calls.length).toBe(queried); // no query
+      await t.database.db
+        .update(gitAccountsTable)
+        .set({ accessTokenSealed: t.app.services.secrets.seal('rotated') })
+        .where(eq(gitAccountsTable.id, id));
+      expect((await t.gitAccounts.clientFor(projectId, id)).token).toBe('rotated');
+      expect(reads.mock.calls.length).toBe(queried + 1);
+      await t.database.db
+        .update(gitAccountsTable)
+        .set({ accessTokenSealed: t.app.services.secrets.seal(first.token) })
+        .where(eq(gitAccountsTable.id, id));
+    } finally {
+      reads.mockRestore();
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 import type { GitProvider } from '@gantry/contracts';
 import type { Config } from '../../config.js';
 import type { Db } from '../../platform/db.js';
+import type { ReadCache } from '../../platform/read-cache.js';
 import type { Guards } from '../../platform/auth.js';
 import type { SecretBox } from '../../platform/secrets.js';
 import { createGitProviderClients, type GitProviderClients } from '../../integrations/git-providers/index.js';
@@ -18,6 +19,8 @@ export const gitConnectRedirectUri = (baseUrl: string, type: GitProvider) => `${
  */
 export function createGitAccountsModule(deps: {
   db: Db;
+  /** Keeps an account's row until the accounts are written (none: every read queries). */
+  cache?: ReadCache;
   secrets: SecretBox;
   guards: Guards;
   config: Config;
@@ -31,7 +34,7 @@ export function createGitAccountsModule(deps: {
   const baseUrl = deps.baseUrl ?? (() => (deps.config.PUBLIC_URL ?? `http://localhost:${deps.config.PORT}`).replace(/\/$/, ''));
   const clients = deps.clients ?? createGitProviderClients(deps.config, (type) => gitConnectRedirectUri(baseUrl(), type));
   const service = createGitAccountsService({
-    store: createGitAccountsStore(deps.db),
+    store: createGitAccountsStore(deps.db, deps.cache),
     secrets: deps.secrets,
     clients,
     usedByPipelines: deps.usedByPipelines,
@@ -46,6 +49,7 @@ export const gitAccountsModule = defineModule({
   create(platform) {
     const { service, routes } = createGitAccountsModule({
       db: platform.db,
+      cache: platform.database.cache,
       secrets: platform.secrets,
       guards: platform.guards,
       config: platform.config,

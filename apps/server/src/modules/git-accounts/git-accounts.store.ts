@@ -1,11 +1,14 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { GitProvider } from '@gantry/contracts';
-import type { Db } from '../../platform/db.js';
+import { memoOf, type Db } from '../../platform/db.js';
+import type { ReadCache } from '../../platform/read-cache.js';
 import { gitAccounts } from './git-accounts.tables.js';
 
 export type GitAccountRow = typeof gitAccounts.$inferSelect;
 
-export function createGitAccountsStore(db: Db) {
+export function createGitAccountsStore(db: Db, cache?: ReadCache) {
+  // every build's trigger reads its account (the provider's client and token) before it asks the provider; accounts change seldom
+  const memo = memoOf(cache);
   return {
     list: (projectId: string) =>
       db
@@ -13,13 +16,16 @@ export function createGitAccountsStore(db: Db) {
         .from(gitAccounts)
         .where(eq(gitAccounts.projectId, projectId))
         .orderBy(sql`lower(${gitAccounts.accountName})`, asc(gitAccounts.createdAt)),
-    byId: async (projectId: string, id: string) =>
-      (
-        await db
-          .select()
-          .from(gitAccounts)
-          .where(and(eq(gitAccounts.projectId, projectId), eq(gitAccounts.id, id)))
-      )[0],
+    byId: memo(
+      [gitAccounts],
+      async (projectId: string, id: string) =>
+        (
+          await db
+            .select()
+            .from(gitAccounts)
+            .where(and(eq(gitAccounts.projectId, projectId), eq(gitAccounts.id, id)))
+        )[0],
+    ),
     byExternal: async (projectId: string, type: GitProvider, externalId: string) =>
       (
         await db

@@ -3,7 +3,7 @@ import { createGitAccountsModule } from './git-accounts.module.js';
 import type { UsedByPipelines } from './git-accounts.service.js';
 
 /**
- * createTestApp with a second git-accounts service on the same database, secrets and configuration,
+ * createTestApp with a second git-accounts service on the same database, read cache, secrets and configuration,
  * whose clock and pipeline lookup the test controls (token expiry, accounts in use).
  */
 export async function createGitAccountsTestApp(env: Record<string, string> = {}, o: { usedByPipelines?: UsedByPipelines; now?: () => Date } = {}) {
@@ -12,6 +12,7 @@ export async function createGitAccountsTestApp(env: Record<string, string> = {},
     beforeReady: async (app, config) => {
       module = createGitAccountsModule({
         db: app.services.database.db,
+        cache: app.services.database.cache,
         secrets: app.services.secrets,
         guards: app.services.guards,
         config,
