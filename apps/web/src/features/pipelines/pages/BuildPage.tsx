@@ -1,6 +1,6 @@
 import { Alert, Anchor, Button, Card, Divider, Group, Skeleton, Stack, Text, Title, Tooltip, UnstyledButton } from '@mantine/core';
 import { useClipboard, useDocumentTitle } from '@mantine/hooks';
-import { IconAlertCircle, IconArrowLeft, IconClockHour4, IconCopy, IconGitBranch, IconHash, IconPlayerStop, IconUser } from '@tabler/icons-react';
+import { IconAlertCircle, IconArrowLeft, IconClockHour4, IconCopy, IconGitBranch, IconHash, IconPlayerStop } from '@tabler/icons-react';
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { isBuildActive } from '@gantry/contracts';
@@ -14,6 +14,7 @@ import { usePipelineBuild } from '../api/get-pipeline-build';
 import { useGitAccounts } from '../../git-accounts';
 import { useStopPipelineBuild } from '../api/stop-pipeline-build';
 import { BuildStatusBadge } from '../components/BuildStatusBadge';
+import { BuildTriggerIcon } from '../components/BuildTriggerIcon';
 import { CommitCell } from '../components/CommitCell';
 import { StageBoard } from '../components/StageBoard';
 import { StepPanel } from '../components/StepPanel';
@@ -178,7 +179,7 @@ export default function BuildPage() {
                 {formatMinSec(elapsedMs(b.startDate, b.stopDate, now))}
               </Text>
             </Fact>
-            <Fact label="Trigger" icon={<IconUser size={16} color="var(--mantine-color-dimmed)" />}>
+            <Fact label="Trigger" icon={<BuildTriggerIcon trigger={b.trigger} />}>
               <Text size="sm" tt="capitalize">
                 {b.trigger} · #{b.number}
               </Text>
