@@ -273,6 +273,8 @@ describe('cloud waste manager on a paid plan', () => {
     stack.smtp.refuse('bounce@example.com', '550 5.1.1 <bounce@example.com>: mailbox unavailable');
     await createReport(page, 'Bounced costs', 'bounce@example.com');
     await sendNow(page, 'Bounced costs', 'bounce@example.com');
+    // the toast does not claim a delivery the mail server then refuses
+    expect(await page.getByRole('alert').filter({ hasText: 'sent to bounce@example.com' }).count()).toBe(0);
     const row = reportRow(page, 'Bounced costs');
     const error = row.getByTestId('report-send-error');
     await expect.poll(() => error.textContent(), { timeout: 60_000 }).toMatch(/^Send now failed: Not delivered to bounce@example\.com: .*550 5\.1\.1/);
@@ -307,5 +309,5 @@ async function sendNow(page: Page, name: string, email: string) {
     .getByRole('button', { name: `Actions of report ${name}`, exact: true })
     .click();
   await page.getByRole('menuitem', { name: 'Send now', exact: true }).click();
-  await toast(page, `Report ${name} sent to ${email}.`).waitFor();
+  await toast(page, `Sending report ${name} to ${email}.`).waitFor();
 }

@@ -19,8 +19,10 @@ export function ReportsCard({ projectId, canWrite }: { projectId: string; canWri
   const navigate = useNavigate();
   const [removing, setRemoving] = useState<Report | null>(null);
 
+  // The mails are queued when the call answers: whether they were delivered shows on the row (Sending…, then the
+  // date or Send failed), so the toast says they are on their way rather than 'sent'.
   const send = (r: Report) =>
-    m.send.mutate(r.id, { onSuccess: (x) => toast.success(`Report ${r.reportName} sent to ${x.sentTo.join(', ')}.`), onError: (e) => toast.apiError(e) });
+    m.send.mutate(r.id, { onSuccess: (x) => toast.success(`Sending report ${r.reportName} to ${x.sentTo.join(', ')}.`), onError: (e) => toast.apiError(e) });
 
   const columns: Column<Report>[] = [
     {
