@@ -215,7 +215,6 @@ export function createBuildsJobs(deps: {
           onWriteError: (err, chunk) => deps.log.error({ err, buildId, step: step.name, seq: chunk.seq }, 'could not store build log lines'),
         });
         if (deps.sandbox.warning) sink.line(deps.sandbox.warning);
-        builds.publishStatus({ ...build, status: 'RUNNING' });
         const ctx: StepContext = {
           build,
           pipeline,

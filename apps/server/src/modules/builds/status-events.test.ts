@@ -70,6 +70,9 @@ describe('step status events', () => {
       });
     });
 
+    // the build's own status as the room hears it: a browser refetches the project's metrics and minutes on each
+    const buildStatuses: { buildId: string; status: string }[] = [];
+    check.on('build:update', (e: { buildId: string; status: string }) => buildStatuses.push(e));
     const buildA = (await a.api('POST', `/pipelines/${a.pipelineId}/builds`, { ref: 'refs/heads/main' })).json().buildId as string;
     const buildB = (await b.api('POST', `/pipelines/${b.pipelineId}/builds`, { ref: 'refs/heads/main' })).json().buildId as string;
     const finished = (api: typeof a.api, pipelineId: string, buildId: string) =>
@@ -83,8 +86,14 @@ describe('step status events', () => {
 
     const steps = (events: StepUpdateEvent[], buildId: string) => events.filter((e) => e.buildId === buildId).map((e) => `${e.step}:${e.status}`);
     await until(
-      async () => [steps(seenByA, buildA), steps(seenByB, buildB), storedAtEvent.length] as const,
-      ([ofA, ofB, checked]) => ofA.length === 4 && ofB.length === 4 && checked === 4,
+      async () =>
+        [
+          steps(seenByA, buildA),
+          steps(seenByB, buildB),
+          storedAtEvent.length,
+          buildStatuses.some((e) => e.buildId === buildA && e.status === 'SUCCEEDED'),
+        ] as const,
+      ([ofA, ofB, checked, ended]) => ofA.length === 4 && ofB.length === 4 && checked === 4 && ended,
       'the step events to arrive',
     );
     expect(steps(seenByA, buildA)).toEqual(['First:RUNNING', 'First:SUCCEEDED', 'Second:RUNNING', 'Second:SUCCEEDED']);
@@ -95,6 +104,8 @@ describe('step status events', () => {
     expect(seenByA.some((e) => e.buildId === buildB)).toBe(false);
     expect(seenByB.some((e) => e.buildId === buildA)).toBe(false);
     expect(checker.every((e) => e.buildId === buildA)).toBe(true);
+    // running once claimed, and once its commit and steps are known; not again at each step (step:update tells those)
+    expect(buildStatuses.filter((e) => e.buildId === buildA).map((e) => e.status)).toEqual(['RUNNING', 'RUNNING', 'SUCCEEDED']);
     for (const { event, stored } of storedAtEvent) {
       if (event.status === 'RUNNING') expect(stored, `${event.step} when its RUNNING event came`).not.toBeNull();
       else expect(stored, `${event.step} when its ${event.status} event came`).toBe(event.status);
