@@ -1,6 +1,6 @@
 import { Alert, Anchor, Button, Card, Divider, Group, Skeleton, Stack, Text, Title, Tooltip, UnstyledButton } from '@mantine/core';
 import { useClipboard, useDocumentTitle } from '@mantine/hooks';
-import { IconAlertCircle, IconArrowLeft, IconClockHour4, IconCopy, IconGitBranch, IconHash, IconPlayerStop } from '@tabler/icons-react';
+import { IconAlertCircle, IconArrowLeft, IconCalendarEvent, IconCopy, IconGitBranch, IconHash, IconHourglass, IconPlayerStop } from '@tabler/icons-react';
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { isBuildActive } from '@gantry/contracts';
@@ -171,10 +171,10 @@ export default function BuildPage() {
                 </UnstyledButton>
               </Tooltip>
             </Fact>
-            <Fact label="Started" icon={<IconClockHour4 size={16} color="var(--mantine-color-dimmed)" />}>
+            <Fact label="Started" icon={<IconCalendarEvent size={16} color="var(--mantine-color-dimmed)" />}>
               {b.startDate ? <RelativeTime date={b.startDate} c="dark" /> : <Text size="sm">Not started</Text>}
             </Fact>
-            <Fact label="Duration" icon={<IconClockHour4 size={16} color="var(--mantine-color-dimmed)" />}>
+            <Fact label="Duration" icon={<IconHourglass size={16} color="var(--mantine-color-dimmed)" />}>
               <Text size="sm" ff="monospace" data-testid="build-duration">
                 {formatMinSec(elapsedMs(b.startDate, b.stopDate, now))}
               </Text>

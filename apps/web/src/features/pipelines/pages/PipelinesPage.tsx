@@ -70,16 +70,8 @@ export default function PipelinesPage() {
     {
       label: 'Build minutes spent',
       // Minutes used this month (the server's usedBuildMinutes) over the plan's limit, 2 decimals (spec §9).
-      value: limits.data ? (
-        <>
-          {`${limits.data.usedBuildMinutes.toFixed(2)}/${limits.data.buildMinutes}`}
-          <Text span fz="sm" fw={600} c="dimmed">
-            {' mins'}
-          </Text>
-        </>
-      ) : (
-        '—'
-      ),
+      value: limits.data ? `${limits.data.usedBuildMinutes.toFixed(2)}/${limits.data.buildMinutes}` : '—',
+      unit: limits.data ? 'mins' : undefined,
       icon: <IconClockHour4 size={22} />,
       color: 'grape',
     },
