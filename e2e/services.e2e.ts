@@ -128,6 +128,17 @@ describe('kubernetes services', () => {
     await deploy.click();
     const dialog = page.getByRole('dialog');
     await dialog.getByTestId('deploy-form').waitFor();
+    // the utilization sliders' mark labels, 0% and 100% too, stay inside the slider's column
+    const sliders = await dialog.locator('.mantine-Slider-root').all();
+    expect(sliders.length).toBe(2);
+    for (const slider of sliders) {
+      const column = (await slider.locator('xpath=..').boundingBox())!;
+      for (const label of await slider.locator('.mantine-Slider-markLabel').all()) {
+        const box = (await label.boundingBox())!;
+        expect(box.x).toBeGreaterThanOrEqual(column.x);
+        expect(box.x + box.width).toBeLessThanOrEqual(column.x + column.width);
+      }
+    }
 
     await dialog.getByRole('button', { name: 'Deploy', exact: true }).click();
     await dialog.getByText(deployMessages.versionRequired).waitFor();

@@ -3,6 +3,7 @@ import {
   Alert,
   Autocomplete,
   Badge,
+  Box,
   Button,
   Divider,
   Group,
@@ -31,6 +32,7 @@ import { canAddEnvRow, deployFormInitial, deployFormInput, deployFormSchema, reb
 
 const MONO = { input: { fontFamily: 'var(--mantine-font-family-monospace)' } };
 const MARKS = [0, 20, 40, 60, 80, 100].map((value) => ({ value, label: `${value}%` }));
+const MARK_LABEL_INSET = 16;
 
 export interface DeployDialogProps {
   projectId: string;
@@ -264,16 +266,19 @@ function DeployForm({
                   {form.values.autoScaling[f]}%
                 </Badge>
               </Group>
-              <Slider
-                aria-label={f === 'cpuUtilization' ? 'CPU utilization' : 'Memory utilization'}
-                min={UTILIZATION_SLIDER.min}
-                max={UTILIZATION_SLIDER.max}
-                step={UTILIZATION_SLIDER.step}
-                marks={MARKS}
-                label={(v) => `${v}%`}
-                value={Number(form.values.autoScaling[f]) || 0}
-                onChange={(v) => form.setFieldValue(`autoScaling.${f}`, v)}
-              />
+              {/* inset by half a mark label: the 0% and 100% labels are centred on the track's ends */}
+              <Box px={MARK_LABEL_INSET}>
+                <Slider
+                  aria-label={f === 'cpuUtilization' ? 'CPU utilization' : 'Memory utilization'}
+                  min={UTILIZATION_SLIDER.min}
+                  max={UTILIZATION_SLIDER.max}
+                  step={UTILIZATION_SLIDER.step}
+                  marks={MARKS}
+                  label={(v) => `${v}%`}
+                  value={Number(form.values.autoScaling[f]) || 0}
+                  onChange={(v) => form.setFieldValue(`autoScaling.${f}`, v)}
+                />
+              </Box>
             </Stack>
           ))}
         </SimpleGrid>
