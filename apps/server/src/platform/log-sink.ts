@@ -28,15 +28,22 @@ export function createLogSink(o: {
   const maxLines = o.maxLines ?? 2000;
   const onWriteError = o.onWriteError ?? ((err: unknown, chunk: LogChunk) => console.error(`[gantry] could not store log chunk ${chunk.seq}:`, err));
 
-  /** Sends the buffered lines; resolves once every write queued so far has settled (never rejects). */
-  const flush = () => {
+  /** The buffered lines as the next chunk (null when there are none), the flush timer stopped. */
+  const take = (): LogChunk | null => {
     if (timer) {
       clearTimeout(timer);
       timer = null;
     }
-    if (lines.length) {
-      const chunk = { seq: seq++, text: lines.join('\n') };
-      lines = [];
+    if (!lines.length) return null;
+    const chunk = { seq: seq++, text: lines.join('\n') };
+    lines = [];
+    return chunk;
+  };
+
+  /** Sends the buffered lines; resolves once every write queued so far has settled (never rejects). */
+  const flush = () => {
+    const chunk = take();
+    if (chunk) {
       writing = writing
         .then(() => o.write(chunk))
         .then(
@@ -57,12 +64,7 @@ export function createLogSink(o: {
    * onWriteError, the chunk still published, and the failure answered to the caller.
    */
   const end = <T>(write: (chunk: LogChunk | null, written: () => void) => Promise<T>): Promise<T> => {
-    if (timer) {
-      clearTimeout(timer);
-      timer = null;
-    }
-    const chunk = lines.length ? { seq: seq++, text: lines.join('\n') } : null;
-    lines = [];
+    const chunk = take();
     let told = false;
     const tell = () => {
       if (told || !chunk) return;
