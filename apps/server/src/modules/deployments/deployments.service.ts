@@ -130,28 +130,21 @@ export function createDeploymentsService(deps: {
     return s.value;
   };
 
-  /**
-   * The checks every deploy, plan and undeploy makes before anything is queued; answers the environment, its
-   * resources and their versions as they are now (`snapshot`, read meanwhile: await it where it is needed).
-   * The reads go side by side; their checks fail in the order they are listed here. A deploy or undeploy reserves
-   * its slot here (`local`) as soon as the environment is read, so that its engine warms up (terraform's box
-   * opens) while the other reads and checks go on; whoever calls this gives it back (`release`, a no-op once started).
-   */
-  async function ready(projectId: string, stageId: string, what: 'deploy' | 'plan' | 'undeploy') {
+  /** The environment, once it is one Gantry can run (its engine known, its cloud account chosen). */
+  async function runnable(projectId: string, stageId: string) {
     const stage = await stages.get(projectId, stageId);
     deps.engineFor(stage); // an engine Gantry cannot run answers 400 before anything is queued
     const missing = missingTargetAccount(stage);
     if (missing.length)
       throw new Validation('Please select the cloud account of this environment first', Object.fromEntries(missing.map((m) => [m, ['Required to deploy']])));
-    const local = what === 'plan' ? undefined : deps.startHere?.(stage);
-    try {
-      return { ...(await checked(stage, what)), local };
-    } catch (err) {
-      local?.release();
-      throw err;
-    }
+    return stage;
   }
 
+  /**
+   * The checks every deploy, plan and undeploy makes before anything is queued, once the environment is runnable;
+   * answers its resources and their versions as they are now (`snapshot`, read meanwhile: await it where it is
+   * needed). The reads go side by side; their checks fail in the order they are listed here.
+   */
   async function checked(stage: StageRow, what: 'deploy' | 'plan' | 'undeploy') {
     const { projectId, id: stageId } = stage;
     // a promise of the rows (a query builder would run its query again for each then)
@@ -181,7 +174,7 @@ export function createDeploymentsService(deps: {
 
   /** Queues the run the checks passed; `local`: the slot reserved for it here (the caller gives it back unless the run started). */
   async function queue(
-    { stage, resources, local }: Pick<Awaited<ReturnType<typeof ready>>, 'stage' | 'resources' | 'local'>,
+    { stage, resources, local }: Pick<Checked, 'stage' | 'resources' | 'local'>,
     userId: string | null,
     kind: DeploymentRow['kind'],
     extra: { planId?: string; resourceName?: string; resources: DeployedResource[] },
@@ -235,10 +228,16 @@ export function createDeploymentsService(deps: {
       local?.release();
     }
   }
-  /** The checks, then `then` with what they answered (the slot they reserved given back if it throws before the run starts). */
-  async function whenReady<T>(projectId: string, stageId: string, what: 'deploy' | 'undeploy', then: (c: Awaited<ReturnType<typeof ready>>) => Promise<T>) {
-    const c = await ready(projectId, stageId, what);
-    return holding(c.local, () => then(c));
+  type Checked = Awaited<ReturnType<typeof checked>> & { local: LocalStart | undefined };
+  /**
+   * The checks, then `then` with what they answered. A deploy or undeploy reserves its slot here (`local`) as soon
+   * as the environment is read, so that its engine warms up (terraform's box opens) while the other reads and
+   * checks go on; it is given back if anything throws before the run started.
+   */
+  async function whenReady<T>(projectId: string, stageId: string, what: 'deploy' | 'undeploy', then: (c: Checked) => Promise<T>) {
+    const stage = await runnable(projectId, stageId);
+    const local = deps.startHere?.(stage);
+    return holding(local, async () => then({ ...(await checked(stage, what)), local }));
   }
 
   return {
@@ -270,10 +269,10 @@ export function createDeploymentsService(deps: {
     },
 
     async createPlan(projectId: string, stageId: string, userId: string) {
-      const checked = await ready(projectId, stageId, 'plan');
-      if (checked.stage.iacTool !== 'terraform') throw new Validation('Plans are made for Terraform environments');
+      const ready = await checked(await runnable(projectId, stageId), 'plan');
+      if (ready.stage.iacTool !== 'terraform') throw new Validation('Plans are made for Terraform environments');
       if (await store.active(stageId)) throw new Conflict('A deployment of this environment is already running');
-      const plan = await store.insertPlan({ stageId, projectId, createdBy: userId, resources: await checked.snapshot() });
+      const plan = await store.insertPlan({ stageId, projectId, createdBy: userId, resources: await ready.snapshot() });
       if (await store.active(stageId)) {
         await store.removePlan(plan.id);
         throw new Conflict('A deployment of this environment is already running');
