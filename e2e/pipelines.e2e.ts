@@ -76,11 +76,36 @@ describe('pipelines: git account, pipeline, spec, build, logs, artifacts', () =>
     await page.getByText('No Git accounts available.').waitFor();
     await page.getByRole('button', { name: 'Connect Account' }).click();
     await page.getByText('Select Account Type').waitFor();
+    // Back from the provider, the list's first read and the connect go out together. The worst order is
+    // forced: the list is read before the account is written and answered only after the connect has been
+    // (seen once in CI: the toast showed and the list stayed empty)
+    const accounts = /\/ms-ap\/projects\/[^/]+\/git-accounts$/;
+    let listRead = () => {};
+    let connected = () => {};
+    const read = new Promise<void>((r) => (listRead = r));
+    const written = new Promise<void>((r) => (connected = r));
+    let held = false;
+    await page.route(accounts, async (route) => {
+      if (route.request().method() === 'POST') {
+        await read;
+        const response = await route.fetch();
+        connected();
+        return route.fulfill({ response });
+      }
+      if (held) return route.fallback();
+      held = true;
+      const response = await route.fetch();
+      listRead();
+      await written;
+      await new Promise((r) => setTimeout(r, 100)); // the connect's answer reaches the page first
+      return route.fulfill({ response });
+    });
     await page.getByRole('button', { name: 'Connect Github Account' }).click();
     // the stand-in's authorize page sends the browser straight back with ?code=…&type=github
     await toast(page, 'You have successfully connected your account.').waitFor();
-    await page.getByText(standin.user('github').login, { exact: false }).first().waitFor();
+    await page.getByText(standin.user('github').login, { exact: false }).first().waitFor({ timeout: 10_000 });
     expect(new URL(page.url()).searchParams.get('code')).toBeNull();
+    await page.unroute(accounts);
   });
 
   test('creates a pipeline on a repository of the account', async () => {

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { GitProvider } from '@gantry/contracts';
 import { http } from '../../../api/http';
+import { refetchAfterWrite } from '../../../api/refetch-after-write';
 import { gitAccountKeys } from './keys';
 
 export type ConnectGitAccountInput = { code: string; type: GitProvider; redirectUri?: string };
@@ -13,6 +14,7 @@ export function useConnectGitAccount(projectId: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (body: ConnectGitAccountInput) => connectGitAccount(projectId, body),
-    onSettled: () => qc.invalidateQueries({ queryKey: gitAccountKeys.all(projectId) }),
+    // runs as the page loads, while the list's first read may still be on its way
+    onSettled: () => refetchAfterWrite(qc, gitAccountKeys.all(projectId)),
   });
 }
