@@ -246,4 +246,52 @@ describe('kubernetes services', () => {
     await readme.getByRole('heading', { name: 'nginx', exact: true }).waitFor();
     expect(await readme.innerText()).not.toContain('# nginx');
   });
+
+  test("a public image's dialog asks for its version like the others, and a long failure's toast reads whole beside the dialog", async () => {
+    await page.goto('/kubernetes/services/nginx');
+    await page.getByRole('textbox', { name: 'Cluster' }).click();
+    await page.getByRole('option', { name: 'standin', exact: true }).click();
+    await page.getByRole('button', { name: 'Add to Cluster', exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByTestId('deploy-form').waitFor();
+    const version = dialog.getByRole('textbox', { name: 'Version' });
+    const namespace = dialog.getByRole('textbox', { name: 'Namespace' });
+    // No implicit 'latest': a version is required (spec §5, 'Please select a version'); the field's description is
+    // under it, so Version stands on Namespace's line.
+    await expect.poll(() => version.getAttribute('placeholder')).toBe('Select a version');
+    const rowGap = async () => Math.abs((await version.boundingBox())!.y - (await namespace.boundingBox())!.y);
+    await expect.poll(rowGap).toBeLessThan(1); // once the dialog's opening transition is over
+
+    // A long failure, its cluster reason on a new line (spec §8), while the dialog stays open.
+    const message = 'The cluster rejected the request: Deployment.apps "nginx" is invalid: spec.template.spec.containers[0].image: Invalid value';
+    const reason = 'admission webhook "validate.images.example.com" denied the request: image nginx:1.27 is not allowed in namespace team-a';
+    await page.route('**/microservices/nginx/deploy', (r) =>
+      r.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ message, kubernetesError: { message: reason } }) }),
+    );
+    await version.fill('1.27');
+    await namespace.click();
+    await page.getByRole('option', { name: 'team-a', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Deploy', exact: true }).click();
+    const failure = page.locator('.mantine-Notification-root').filter({ hasText: 'admission webhook' });
+    await failure.waitFor();
+    await new Promise((r) => setTimeout(r, 600)); // its opening transition
+    await page.screenshot({ path: 'e2e/.artifacts/deploy-dialog-long-toast.png' });
+    const content = (await dialog.boundingBox())!;
+    const box = (await failure.boundingBox())!;
+    // beside the dialog, not behind it (a toast lies below a dialog's content) …
+    expect(box.x).toBeGreaterThanOrEqual(content.x + content.width);
+    expect(await onTop(failure)).toBe(true);
+    // … and whole: neither cut at 200 px high nor a word ended in '…'; the reason on its own line
+    const fit = await failure.evaluate((el) => {
+      const shown = el.parentElement!.getBoundingClientRect();
+      const own = el.getBoundingClientRect();
+      const text = el.querySelector<HTMLElement>('.mantine-Notification-description')!;
+      return { cut: own.bottom - shown.bottom, overflow: text.scrollWidth - text.clientWidth, lines: text.innerText.split('\n') };
+    });
+    expect(fit.cut).toBeLessThanOrEqual(0.5);
+    expect(fit.overflow).toBeLessThanOrEqual(0);
+    expect(fit.lines).toEqual([message, reason]);
+    await page.unroute('**/microservices/nginx/deploy');
+    await page.keyboard.press('Escape');
+  });
 });

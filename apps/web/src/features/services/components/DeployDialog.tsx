@@ -210,8 +210,9 @@ function DeployForm({
             <Autocomplete
               label="Version"
               withAsterisk
-              placeholder="latest"
+              placeholder={versionPlaceholder}
               description="The tag of the public image"
+              inputWrapperOrder={['label', 'input', 'description', 'error']}
               data={versionOptions.map((o) => o.value)}
               styles={MONO}
               value={form.values.version ?? ''}
