@@ -7,7 +7,7 @@
  * Gantry, whether or not the member is subscribed to the drawer.
  */
 import { afterAll, describe, expect, test } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { integrationMessages, WRONG_OLD_PASSWORD } from '@gantry/contracts';
 import { startSlackReceiver } from '@gantry/test-support';
 import { startGitStandin } from '@gantry/test-support/git-standin/index';
@@ -23,6 +23,19 @@ afterAll(async () => {
 });
 
 const toast = (page: Page, text: string | RegExp) => page.getByRole('alert').filter({ hasText: text });
+
+/** Whether a text's last word stands alone on its last line (the element's first child is its text). */
+const lastWordAlone = (text: Locator) =>
+  text.evaluate((el) => {
+    const node = el.firstChild!;
+    const tops = [...(node.textContent ?? '').matchAll(/\S+/g)].slice(-2).map((w) => {
+      const range = document.createRange();
+      range.setStart(node, w.index!);
+      range.setEnd(node, w.index! + w[0].length);
+      return Math.round(range.getBoundingClientRect().top);
+    });
+    return tops[0] !== tops[1];
+  });
 
 describe('platform: account and notification settings', () => {
   const stack = useStack();
@@ -73,6 +86,8 @@ describe('platform: account and notification settings', () => {
     await page.goto('/settings?tab=notifications');
     await page.getByRole('heading', { name: 'Integrations', exact: true }).waitFor();
     await page.getByTestId('upgrade-prompt').getByRole('link', { name: 'Upgrade Plan', exact: true }).waitFor();
+    // its message wraps without 'it.' alone on the last line
+    expect(await lastWordAlone(page.getByTestId('upgrade-prompt').getByText('Upgrade your plan to use it.', { exact: false }))).toBe(false);
     const toggle = page.getByRole('switch', { name: 'Receive all notifications of this project' });
     await expect.poll(() => toggle.isChecked()).toBe(true);
     await toggle.click({ force: true });
@@ -108,6 +123,10 @@ describe('platform: Slack on a paid plan', () => {
     page = await stack.newPage({ keep: true });
     await logInAndOpenProject(page, email, password, 'Relay');
     await page.goto('/settings?tab=notifications');
+    // Add integration stands on the input's line, and the field's description leaves no word alone on its last line.
+    const webhook = page.getByRole('textbox', { name: 'Slack incoming webhook URL', exact: true });
+    expect((await page.getByRole('button', { name: 'Add integration', exact: true }).boundingBox())!.y).toBe((await webhook.boundingBox())!.y);
+    expect(await lastWordAlone(page.getByText('In Slack: Apps → Incoming Webhooks', { exact: false }))).toBe(false);
     await page.getByRole('textbox', { name: 'Slack incoming webhook URL', exact: true }).fill('hooks.slack.com/not-a-url');
     await page.getByRole('button', { name: 'Add integration', exact: true }).click();
     await page.getByText(integrationMessages.badUrl).first().waitFor();

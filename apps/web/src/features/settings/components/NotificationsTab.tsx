@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Card, Group, Skeleton, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Box, Button, Card, Group, Skeleton, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { IconBrandSlack, IconTrash } from '@tabler/icons-react';
 import { AddIntegrationBody, integrationMessages } from '@gantry/contracts';
 import { isApiError } from '../../../api/errors';
@@ -87,22 +87,26 @@ function IntegrationsCard({ projectId }: { projectId: string }) {
         </Group>
       ) : (
         <form onSubmit={submit} noValidate>
-          <Group align="flex-start" gap="sm">
-            <TextInput
-              label="Slack incoming webhook URL"
-              placeholder="https://hooks.slack.com/services/…"
-              description="In Slack: Apps → Incoming Webhooks → Add to Slack, pick the channel, copy the Webhook URL."
-              style={{ flex: 1 }}
-              {...form.field('webhookUrl')}
-            />
-            <Permitted action="change">
-              {(disabled) => (
-                <Button type="submit" mt={46} loading={add.isPending} disabled={disabled}>
-                  Add integration
-                </Button>
-              )}
-            </Permitted>
-          </Group>
+          {/* The button stands beside the input itself, the description and any error under both. */}
+          <TextInput
+            label="Slack incoming webhook URL"
+            placeholder="https://hooks.slack.com/services/…"
+            description="In Slack: Apps → Incoming Webhooks → Add to Slack, pick the channel, copy the Webhook URL."
+            inputWrapperOrder={['label', 'input', 'description', 'error']}
+            inputContainer={(input) => (
+              <Group align="flex-start" gap="sm" wrap="nowrap">
+                <Box flex={1}>{input}</Box>
+                <Permitted action="change">
+                  {(disabled) => (
+                    <Button type="submit" loading={add.isPending} disabled={disabled}>
+                      Add integration
+                    </Button>
+                  )}
+                </Permitted>
+              </Group>
+            )}
+            {...form.field('webhookUrl')}
+          />
         </form>
       )}
       <ConfirmModal
