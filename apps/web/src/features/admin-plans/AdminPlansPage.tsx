@@ -1,4 +1,4 @@
-import { Alert, Badge, Card, Group, Select, Stack, Text } from '@mantine/core';
+import { Alert, Badge, Select, Stack, Text } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
 import { useState } from 'react';
 import { matchesSearch, type AdminProjectPlan } from '@gantry/contracts';
@@ -7,7 +7,7 @@ import { toast } from '../../api/toast';
 import { DataTable, type Column } from '../../ui/DataTable';
 import { formatDate } from '../../ui/dayjs';
 import { PageHeader } from '../../ui/PageHeader';
-import { SearchInput } from '../../ui/SearchInput';
+import { SearchableTableCard } from '../../ui/SearchableTableCard';
 import { useAdminProjects } from './api/get-admin-projects';
 import { usePlanChoices } from './api/get-plan-choices';
 import { useSetProjectPlan } from './api/set-project-plan';
@@ -80,18 +80,16 @@ export default function AdminPlansPage() {
         <Alert color="red" icon={<IconLock size={18} />} title="Instance admin only">
           Only the instance admin (the first account of this instance) can manage project plans.
         </Alert>
-      ) : projects.isError ? (
-        <Alert color="red">{errorMessage(projects.error)}</Alert>
       ) : (
-        <Card withBorder radius="md" padding={0}>
-          <Group p="md" justify="space-between">
-            <SearchInput placeholder="Search projects..." value={search} onChange={setSearch} />
-            <Text size="sm" c="dimmed">
-              {projects.data ? `${projects.data.length} projects` : ''}
-            </Text>
-          </Group>
+        <SearchableTableCard
+          empty={false}
+          noun={['project', 'projects']}
+          total={projects.data?.length}
+          search={{ value: search, onChange: setSearch }}
+          error={projects.isError ? { message: errorMessage(projects.error) } : null}
+        >
           <DataTable data-testid="admin-projects" columns={columns} rows={rows} rowKey={(p) => p.id} loading={projects.isPending} />
-        </Card>
+        </SearchableTableCard>
       )}
     </>
   );
