@@ -391,6 +391,40 @@ describe('deployments of a pipeline-built component on the real terraform CLI', 
     expect(await settled(again.deploymentId)).toMatchObject({ status: 'UPDATE_COMPLETE', error: null });
   });
 
+  it("stores the state a run left with the run's end, and seals one its worker left waiting for that end", async () => {
+    const stateFile = path.join(workDir(), 'terraform.tfstate');
+    const plainCopies = () => fs.readdirSync(workDir()).filter((f) => f.startsWith('terraform.tfstate'));
+    const storedState = async () =>
+      JSON.parse(
+        t.app.services.secrets.open(
+          (await t.app.services.database.executeSql(`select sealed from terraform_states where stage_id = '${stageId}'`)).rows[0].sealed as string,
+        ),
+      ) as { serial: number; lineage: string };
+    // a run's end stored the state it left, then removed every plain copy
+    const before = await storedState();
+    expect((await setSecond({ revision: '5' })).statusCode).toBe(200);
+    const run = (await engine('POST', `/stages/${stageId}/deploy`)).json();
+    expect(await settled(run.deploymentId)).toMatchObject({ status: 'UPDATE_COMPLETE', error: null });
+    expect((await storedState()).serial).toBeGreaterThan(before.serial);
+    expect(plainCopies()).toEqual([]);
+
+    // a worker that stopped after its terraform exited, before its end committed: the state waits for that end
+    const left = { ...(await storedState()), serial: (await storedState()).serial + 1 };
+    fs.writeFileSync(`${stateFile}.sealing`, JSON.stringify(left));
+    await t.app.services.database.executeSql(
+      `insert into deployments (stage_id, project_id, kind, status, active, started_at, heartbeat_at, worker_id)
+       values ('${stageId}', '${projectId}', 'DEPLOY', 'UPDATE_IN_PROGRESS', true, now() - interval '5 minutes', now() - interval '5 minutes', '${os.hostname()}:1:gone')`,
+    );
+    const id = (await t.app.services.database.executeSql(`select id from deployments where stage_id = '${stageId}' and active`)).rows[0].id as string;
+    await t.app.services.deployments.recoverNow();
+    expect(await settled(id)).toMatchObject({ status: 'UPDATE_FAILED', error: WORKER_STOPPED });
+    // the newest state, sealed; no plain copy left
+    expect(await storedState()).toMatchObject({ serial: left.serial, lineage: left.lineage });
+    expect(plainCopies()).toEqual([]);
+    const again = (await engine('POST', `/stages/${stageId}/deploy`)).json();
+    expect(await settled(again.deploymentId)).toMatchObject({ status: 'UPDATE_COMPLETE', error: null });
+  });
+
   it('undeploys one resource, then the environment', async () => {
     const one = (await engine('POST', `/stages/${stageId}/resources/second/undeploy`)).json();
     expect(await settled(one.deploymentId)).toMatchObject({ kind: 'UNDEPLOY_RESOURCE', status: 'DELETE_COMPLETE', resourceName: 'second' });

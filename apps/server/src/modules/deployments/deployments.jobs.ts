@@ -4,7 +4,7 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import diagnostics from 'node:diagnostics_channel';
 import type { FastifyBaseLogger } from 'fastify';
-import { createLogSink } from '../../platform/log-sink.js';
+import { createLogSink, type LogChunk } from '../../platform/log-sink.js';
 import { createMasker } from '../../platform/masking.js';
 import { eventsLeave, type Realtime } from '../../platform/realtime.js';
 import type { StagesApi, StageRow, StageResourceRow } from '../stages/stages.port.js';
@@ -14,7 +14,16 @@ import type { StatusWriter, StatusWrites } from './status-events.js';
 import type { DeployedResource } from './deployments.tables.js';
 import { endLeftoverProcess } from './leftover-process.js';
 import { createRunKit, createRunPool, hostOfWorker, stoppedByServer } from '../../platform/run-kit.js';
-import { EngineFailure, type DeploymentEngine, type EngineOutcome, type EngineRun, type ErrorLogs, type PreparedResource, type WarmStart } from './engine.js';
+import {
+  EngineFailure,
+  type DeploymentEngine,
+  type EngineOutcome,
+  type EngineRun,
+  type ErrorLogs,
+  type LeftState,
+  type PreparedResource,
+  type WarmStart,
+} from './engine.js';
 
 export const deploymentLogsRoom = (deploymentId: string) => `deployment-logs:${deploymentId}`;
 /** A run whose worker has not beaten for this long belongs to a dead process. */
@@ -111,11 +120,16 @@ export function createDeploymentsJobs(deps: {
   const pool = createRunPool();
   const onThisHost = (id: string | null) => hostOfWorker(id) === host;
 
-  /** Records the engine's pid in order (the writes of one run are chained), for recovery. */
-  function pidRecorder(write: (pid: number | null) => Promise<unknown>) {
+  /**
+   * Records the engine's pid in order (the writes of one run are chained), for recovery. `clearedAtEnd`: the run's
+   * end clears it (a deployment's end writes processId null), so an exit is not written: the next process's pid
+   * replaces it, or the end does (recovery checks that a recorded pid still runs terraform before it signals it).
+   */
+  function pidRecorder(write: (pid: number | null) => Promise<unknown>, o: { clearedAtEnd?: boolean } = {}) {
     let chain: Promise<unknown> = Promise.resolve();
     return {
       onProcess: (pid: number | null) => {
+        if (pid === null && o.clearedAtEnd) return;
         chain = chain.then(() => write(pid)).catch((err) => deps.log.warn({ err }, 'recording the engine pid failed'));
       },
       settled: () => chain,
@@ -267,10 +281,10 @@ export function createDeploymentsJobs(deps: {
     let outcome: Outcome = 'COMPLETE';
     let error: string | null = null;
     let reported: EngineOutcome | undefined;
-    let saved: string[] | undefined;
+    let left: LeftState | undefined;
     let sink = sinkFor(row.id, []);
     phase(row.id, 'running');
-    const recorder = pidRecorder((pid) => store.update(row.id, { processId: pid }));
+    const recorder = pidRecorder((pid) => store.update(row.id, { processId: pid }), { clearedAtEnd: true });
     const pids = {
       ...recorder,
       onProcess: (pid: number | null) => {
@@ -293,8 +307,8 @@ export function createDeploymentsJobs(deps: {
         log: sink.line,
         signal,
         onProcess: pids.onProcess,
-        onStateSaved: (deployed) => {
-          saved = deployed;
+        onStateLeft: (state) => {
+          left = state;
         },
         onStatus: (status) =>
           statuses.write(async (w) => {
@@ -322,19 +336,24 @@ export function createDeploymentsJobs(deps: {
     } finally {
       warm?.close();
       await pids.settled();
-      await sink.flush();
     }
-    await finish(stage, { ...row, status: st.running }, outcome, error, reported, saved);
+    // the log's last lines and the state the run left are written with its end, in its transaction
+    await sink.end((chunk, written) => finish(stage, { ...row, status: st.running }, outcome, error, reported, { left, chunk, written }));
   }
 
+  /**
+   * Writes how a run ended. `run`: what the run itself leaves to be written with its end: the state its engine left
+   * (stored here, its plain copies removed once committed) and its log's last chunk (published once committed).
+   */
   async function finish(
     stage: StageRow,
     row: DeploymentRow,
     outcome: Outcome,
     error: string | null,
     reported?: { status: string; logs?: ErrorLogs },
-    saved?: string[],
+    run: { left?: LeftState; chunk?: LogChunk | null; written?: () => void } = {},
   ) {
+    const { left, chunk } = run;
     const st =
       endsOf(row.status) ??
       statusesFor(
@@ -342,30 +361,43 @@ export function createDeploymentsJobs(deps: {
         (await stages.resourceRows(stage.id)).some((r) => r.isDeployed),
       );
     const status = reported?.status ?? (outcome === 'COMPLETE' ? st.done : st.failed);
-    const { deployed, statusOf } = await resourceStatuses(stage, row, outcome, saved);
-    // one transaction: the resources, the plans, the environment and the run end together (the environment
-    // is free for the next run only with everything else written)
-    const expired = await statuses.write(async (w: StatusWriter) => {
-      await w.resources(
-        stage.id,
-        deployed,
-        statusOf,
-        row.kind === 'UNDEPLOY_RESOURCE'
-          ? // the environment stays deployed while other resources are; it is DELETE_COMPLETE once none is
-            !deployed.size && outcome === 'COMPLETE'
-            ? { status: 'DELETE_COMPLETE' }
-            : {}
-          : {
-              status,
-              ...(outcome === 'COMPLETE' && row.kind !== 'UNDEPLOY' ? { currentDeploymentId: row.id, lastDeployed: new Date() } : {}),
-            },
-      );
-      // Any run may have changed the state: stored plans no longer describe it.
-      const plans = await w.expirePlans(stage.id);
-      await w.deployment(row.id, { status, error, active: false, processId: null, finishedAt: new Date(), ...(reported?.logs ? { logs: reported.logs } : {}) });
-      return plans;
-    });
+    const { deployed, statusOf } = await resourceStatuses(stage, row, outcome, left?.deployed);
+    // one transaction: the state, the log's last lines, the resources, the plans, the environment and the run end
+    // together (the environment is free for the next run only with everything else written)
+    const expired = await statuses.write(
+      async (w: StatusWriter) => {
+        if (left) await w.sealedState(left.stageId, left.sealed);
+        if (chunk) await w.log(row.id, chunk);
+        await w.resources(
+          stage.id,
+          deployed,
+          statusOf,
+          row.kind === 'UNDEPLOY_RESOURCE'
+            ? // the environment stays deployed while other resources are; it is DELETE_COMPLETE once none is
+              !deployed.size && outcome === 'COMPLETE'
+              ? { status: 'DELETE_COMPLETE' }
+              : {}
+            : {
+                status,
+                ...(outcome === 'COMPLETE' && row.kind !== 'UNDEPLOY' ? { currentDeploymentId: row.id, lastDeployed: new Date() } : {}),
+              },
+        );
+        // Any run may have changed the state: stored plans no longer describe it.
+        const plans = await w.expirePlans(stage.id);
+        await w.deployment(row.id, {
+          status,
+          error,
+          active: false,
+          processId: null,
+          finishedAt: new Date(),
+          ...(reported?.logs ? { logs: reported.logs } : {}),
+        });
+        return plans;
+      },
+      { committed: run.written },
+    );
     phase(row.id, 'ended');
+    left?.stored();
     for (const p of expired) if (p.planFile) await fs.promises.rm(p.planFile, { force: true }).catch(() => undefined);
     await eventsLeave();
     await deps

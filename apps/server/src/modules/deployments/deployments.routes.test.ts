@@ -266,15 +266,22 @@ describe('deployments (real terraform)', () => {
       transports: ['websocket'],
     });
     try {
+      // what the socket heard, in order: the log's chunks and the run's statuses (its project's room)
+      const heard: string[] = [];
+      socket.on('deployment:update', (e: { status: string }) => heard.push(`status ${e.status}`));
+      expect(await socket.timeout(10_000).emitWithAck('project:join', projectId)).toEqual({ ok: true });
       const started = (await call('POST', `/stages/${stageId}/deploy`, writer.idToken)).json();
       const texts: string[] = [];
       socket.on('logs', (c: { deploymentId: string; text: string }) => {
-        if (c.deploymentId === started.deploymentId) texts.push(c.text);
+        if (c.deploymentId !== started.deploymentId) return;
+        texts.push(c.text);
+        heard.push(`log ${c.text}`);
       });
       const ack = await socket
         .timeout(10_000)
         .emitWithAck('deployment-logs:subscribe', { projectId, stageId, deploymentId: started.deploymentId, typeOfLogs: 'terraform' });
       expect(ack).toEqual({ ok: true });
+      heard.push('subscribed');
       await settled(started.deploymentId);
       await until(
         async () => texts.join('\n'),
@@ -282,6 +289,16 @@ describe('deployments (real terraform)', () => {
         'the last log line',
       );
       expect(texts.join('\n')).toContain('terraform apply');
+      // the last lines are stored with the run's end and heard before it
+      await until(
+        async () => heard,
+        (h) => h.includes('status UPDATE_COMPLETE'),
+        'the end',
+      );
+      // (a run that ended before the subscription answered has its lines from the stored backlog, after its end)
+      if (heard.indexOf('subscribed') < heard.indexOf('status UPDATE_COMPLETE'))
+        expect(heard.findIndex((h) => h.startsWith('log') && h.includes('[gantry] UPDATE_COMPLETE'))).toBeLessThan(heard.indexOf('status UPDATE_COMPLETE'));
+      else console.warn('the run ended before the log subscription: the order of its last lines and its end was not seen live');
       const refused = await socket
         .timeout(10_000)
         .emitWithAck('deployment-logs:subscribe', { projectId: otherProjectId, stageId, deploymentId: started.deploymentId, typeOfLogs: 'terraform' });

@@ -17,8 +17,8 @@ export function createDeploymentsStore(db: Db) {
   return {
     sealedState: async (stageId: string) =>
       (await db.select({ sealed: terraformStates.sealed }).from(terraformStates).where(eq(terraformStates.stageId, stageId)))[0]?.sealed,
-    putSealedState: async (stageId: string, sealed: string) => {
-      await db
+    putSealedState: async (stageId: string, sealed: string, tx: Tx = db) => {
+      await tx
         .insert(terraformStates)
         .values({ stageId, sealed })
         .onConflictDoUpdate({ target: terraformStates.stageId, set: { sealed, updatedAt: new Date() } });
@@ -181,7 +181,7 @@ export function createDeploymentsStore(db: Db) {
         .where(and(eq(deployments.projectId, projectId), gte(deployments.finishedAt, since), isNotNull(deployments.startedAt)))
         .groupBy(deployments.stageId),
 
-    appendLog: (values: (typeof deploymentLogs.$inferInsert)[]) => db.insert(deploymentLogs).values(values),
+    appendLog: (values: (typeof deploymentLogs.$inferInsert)[], tx: Tx = db) => tx.insert(deploymentLogs).values(values),
     logs: (deploymentId: string, afterSeq = -1) =>
       db
         .select({ seq: deploymentLogs.seq, text: deploymentLogs.text })

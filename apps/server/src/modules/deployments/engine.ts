@@ -26,10 +26,23 @@ export interface EngineRun {
   onStatus?: (status: string) => Promise<void>;
   /** The pid (= process group) of a local engine process while it runs, null when it ended (recovery ends it if its worker died). */
   onProcess?: (pid: number | null) => void;
-  /** The resources that have cloud objects per the state the engine has just saved (Terraform: after each run, failed or not). */
-  onStateSaved?: (deployed: string[]) => void;
+  /**
+   * The state the engine has just left (Terraform: after each run, failed or not), sealed, for the run's end to store
+   * in its own transaction; without it the engine stores the state itself.
+   */
+  onStateLeft?: (state: LeftState) => void;
   /** What the engine's warmUp started for this run. */
   warm?: WarmStart;
+}
+
+/** A run's state as the engine left it: sealed, not stored yet; its plain copies stay on disk until `stored` removes them. */
+export interface LeftState {
+  stageId: string;
+  sealed: string;
+  /** The resources that have cloud objects per this state (undefined when it does not parse). */
+  deployed?: string[];
+  /** Called once the sealed state is committed (never before): removes the plain copies the run left. */
+  stored(): void;
 }
 
 /** What an engine starts for a run before the run is prepared; closed when the run ends, used or not. */

@@ -17,7 +17,7 @@ import { openBox, type OpenedBox } from '../../integrations/executor/opened-box.
 import { readFileInside, writeFileNoFollow, ensureRealDir } from '../../integrations/executor/workspace-files.js';
 import type { SecretBox } from '../../platform/secrets.js';
 import type { StageRow } from '../stages/stages.port.js';
-import type { DeploymentEngine, EngineRun, EnginePlan, WarmStart } from './engine.js';
+import type { DeploymentEngine, EngineRun, EnginePlan, LeftState, WarmStart } from './engine.js';
 
 export interface TerraformEngineOptions {
   bin: string;
@@ -78,15 +78,31 @@ export function createTerraformEngine(
     return legacy;
   }
 
-  /** Seals what the last run left in the work dir into the database, and removes every plain copy; answers the state sealed. */
-  async function sealState(stageId: string): Promise<string | undefined> {
+  /**
+   * Seals what the last run left in the work dir into the database, and removes every plain copy once it is stored.
+   * `left`: the run's end stores it in its own transaction instead. Until then it waits under a name of its own
+   * (`.sealing`), which only its `stored` removes: a next run of the environment writes the state file anew, never that one.
+   */
+  async function sealState(stageId: string, left?: (state: LeftState) => void): Promise<void> {
     const file = stateFile(stageId);
-    const st = fs.lstatSync(file, { throwIfNoEntry: false });
-    const text = st?.isFile() ? readFileInside(workDir(stageId), file).toString('utf8') : undefined;
-    if (text !== undefined) await o.states.put(stageId, o.secrets.seal(text));
-    // two unlinks: not worth the thread pool's round trips on the way to the run's end
-    for (const f of [file, `${file}.backup`]) fs.rmSync(f, { force: true });
-    return text;
+    const sealing = `${file}.sealing`;
+    const isFile = (f: string) => fs.lstatSync(f, { throwIfNoEntry: false })?.isFile();
+    // terraform's, else the one a run's end left unstored (its worker stopped before the commit)
+    const from = isFile(file) ? file : isFile(sealing) ? sealing : undefined;
+    const text = from && readFileInside(workDir(stageId), from).toString('utf8');
+    // a few unlinks: not worth the thread pool's round trips on the way to the run's end
+    const remove = (...files: string[]) => {
+      for (const f of files) fs.rmSync(f, { force: true });
+    };
+    if (from === undefined || text === undefined) return remove(file, `${file}.backup`, sealing);
+    const sealed = o.secrets.seal(text);
+    if (left) {
+      if (from !== sealing) fs.renameSync(from, sealing);
+      remove(`${file}.backup`); // the state before the run: stored sealed already
+      return left({ stageId, sealed, deployed: deployedIn(text), stored: () => remove(sealing) });
+    }
+    await o.states.put(stageId, sealed);
+    remove(file, `${file}.backup`, sealing);
   }
 
   /** The resources deployed per a state's text (a state that does not parse tells nothing). */
@@ -215,9 +231,7 @@ export function createTerraformEngine(
       }
       return await fn(r);
     } finally {
-      const sealed = await sealState(run.stage.id);
-      const deployed = sealed === undefined ? undefined : deployedIn(sealed);
-      if (deployed) run.onStateSaved?.(deployed);
+      await sealState(run.stage.id, run.onStateLeft);
     }
   }
 
@@ -290,7 +304,7 @@ export function createTerraformEngine(
       });
     },
 
-    /** A run whose worker died on this host left its state unsealed in the work dir: it is the newest, keep it. */
+    /** A run whose worker died on this host left its state unsealed in the work dir (or waiting for its end to store it): it is the newest, keep it. */
     async recoverState(stage) {
       await sealState(stage.id);
     },
