@@ -6,8 +6,8 @@
  * deployment history, components, members and notifications;
  * every list must answer within its budget and stay flat as history grows. Two Gantrys, each on its own
  * database, are seeded first (straight through their stores, bulk build rows through the builds table);
- * then each round asks every list of one and of the other in turn, so both see the same machine load
- * (the first of the two alternates). On PGlite and on a throwaway PostgreSQL (two databases on it).
+ * then each round asks every list of one and of the other in turn, request by request, so both see the
+ * same machine load (the first of the two alternates). On PGlite and on a throwaway PostgreSQL (two databases on it).
  *   npx tsx bench/lists.ts   (BENCH_REQUESTS per turn, BENCH_ROUNDS, BENCH_DATABASE_URL: a server where the bench may create databases)
  */
 import pg from 'pg';
@@ -274,21 +274,19 @@ export async function benchLists(o: { databaseUrl?: string; requests?: number; r
 
     const endpoints = sides[0]!.endpoints;
     for (const side of sides) for (const [, p] of side.endpoints) for (let i = 0; i < 5; i++) await side.get(p); // warm-up
-    // p95 per round, per endpoint, per side; within a round each list is asked of one side and then of the other
+    // p95 per round, per endpoint, per side; within a round each list is asked of one side and of the other
+    // request by request (the first of the two alternating), so a burst of load on the shared machine falls on both
     const perRound = endpoints.map(() => sides.map(() => [] as number[]));
     for (let r = 0; r < rounds; r++)
       for (const i of endpoints.keys()) {
-        const order = (r + i) % 2 ? [1, 0] : [0, 1];
-        for (const s of order) {
-          const [, p] = sides[s]!.endpoints[i]!;
-          const ms: number[] = [];
-          for (let k = 0; k < requests; k++) {
+        const ms = sides.map(() => [] as number[]);
+        for (let k = 0; k < requests; k++)
+          for (const s of (r + i + k) % 2 ? [1, 0] : [0, 1]) {
             const t = performance.now();
-            await sides[s]!.get(p);
-            ms.push(performance.now() - t);
+            await sides[s]!.get(sides[s]!.endpoints[i]![1]);
+            ms[s]!.push(performance.now() - t);
           }
-          perRound[i]![s]!.push(p95(ms));
-        }
+        for (const s of sides.keys()) perRound[i]![s]!.push(p95(ms[s]!));
       }
     return {
       database: o.databaseUrl ? 'PostgreSQL' : 'PGlite',
