@@ -1,4 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { createNotificationsStore } from './notifications.store.js';
 import { createTestApp, registerUser, createProject, addMember, bearer, type TestApp } from '../../../test/helpers.js';
 
 let t: TestApp;
@@ -54,6 +56,17 @@ describe('notifications', () => {
     expect(
       (await t.app.inject({ method: 'PUT', url: `/ms-notification/projects/${otherProjectId}/notifications/read`, headers: bearer(owner.idToken) })).statusCode,
     ).toBe(404);
+  });
+
+  it("marks a project read through its unread rows alone, not the user's whole history", async () => {
+    const { db } = t.app.services.database;
+    // the planner's choice on a table this small is a scan of it all: which index it would walk is asked with scans off
+    const plan = await db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      const { rows } = await tx.execute(sql`explain `.append(createNotificationsStore(db).markAllRead(owner.profile.id, projectId).getSQL()));
+      return rows.map((r) => Object.values(r).join('')).join('\n');
+    });
+    expect(plan).toContain('notifications_user_project_unread_idx');
   });
 });
 

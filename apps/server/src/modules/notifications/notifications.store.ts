@@ -1,4 +1,4 @@
-import { and, asc, desc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq, not } from 'drizzle-orm';
 import type { Db } from '../../platform/db.js';
 import { notifications, notificationIntegrations, notificationOptOuts } from './notifications.tables.js';
 
@@ -21,7 +21,7 @@ export function createNotificationsStore(db: Db) {
       db
         .update(notifications)
         .set({ isRead: true })
-        .where(and(eq(notifications.userId, userId), eq(notifications.projectId, projectId), eq(notifications.isRead, false))),
+        .where(and(eq(notifications.userId, userId), eq(notifications.projectId, projectId), not(notifications.isRead))),
 
     integrations: (projectId: string) =>
       db.select().from(notificationIntegrations).where(eq(notificationIntegrations.projectId, projectId)).orderBy(asc(notificationIntegrations.createdAt)),

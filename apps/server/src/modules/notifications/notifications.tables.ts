@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { pgTable, uuid, text, timestamp, boolean, index, uniqueIndex, primaryKey } from 'drizzle-orm/pg-core';
 import { projects } from '../projects/projects.tables.js';
 import { users } from '../users/users.tables.js';
@@ -21,7 +22,13 @@ export const notifications = pgTable(
     isRead: boolean('is_read').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('notifications_user_created_idx').on(t.userId, t.createdAt)],
+  (t) => [
+    index('notifications_user_created_idx').on(t.userId, t.createdAt),
+    // marking a project's notifications read visits its unread ones only, not every one the user ever had
+    index('notifications_user_project_unread_idx')
+      .on(t.userId, t.projectId)
+      .where(sql`not ${t.isRead}`),
+  ],
 );
 
 /** A project's chat integration (spec §2.9: Slack, one per project). The webhook URL is sealed: whoever holds it may post. */

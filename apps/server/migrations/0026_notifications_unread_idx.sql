@@ -1,0 +1,1 @@
+CREATE INDEX "notifications_user_project_unread_idx" ON "notifications" USING btree ("user_id","project_id") WHERE not "notifications"."is_read";
