@@ -4,18 +4,31 @@ import { fileURLToPath } from 'node:url';
 import { MantineProvider } from '@mantine/core';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { MemoryRouter } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import type { useProjectPermission } from '../../../api/permissions';
 import { NoAwsAccounts } from './NoAwsAccounts';
+
+const member = vi.hoisted(() => ({ permission: 'owner' as 'owner' | 'read' }));
+vi.mock('../../../api/permissions', async (actual) => {
+  const real = await actual<typeof import('../../../api/permissions')>();
+  return {
+    ...real,
+    useProjectPermission: (): Pick<ReturnType<typeof useProjectPermission>, 'refusal'> => ({ refusal: (a) => real.refusal(member.permission, a) }),
+  };
+});
+
+const render = () =>
+  renderToStaticMarkup(
+    <MantineProvider>
+      <MemoryRouter>
+        <NoAwsAccounts description="Connect an AWS account to look for waste." />
+      </MemoryRouter>
+    </MantineProvider>,
+  );
 
 describe('NoAwsAccounts', () => {
   it('the AWS screens without an account (Cloud Waste Manager, schedules) show one orange badge, not a badge in a badge', () => {
-    const html = renderToStaticMarkup(
-      <MantineProvider>
-        <MemoryRouter>
-          <NoAwsAccounts description="Connect an AWS account to look for waste." />
-        </MemoryRouter>
-      </MantineProvider>,
-    );
+    const html = render();
     expect(html.match(/class="[^"]*mantine-ThemeIcon-root/g)).toHaveLength(1);
     expect(html).toContain('--mantine-color-orange');
     expect(html).toContain('No AWS accounts connected');
@@ -31,5 +44,14 @@ describe('NoAwsAccounts', () => {
         );
     const spelling = files(features).filter((f) => fs.readFileSync(f, 'utf8').includes('No AWS accounts connected'));
     expect(spelling.map((f) => path.relative(features, f))).toEqual(['cloud-accounts/components/NoAwsAccounts.tsx']);
+  });
+
+  it('offers Connect AWS Account (a link to Settings → Cloud Accounts) to whom may connect one, and to a read member only disabled, saying why', () => {
+    member.permission = 'owner';
+    expect(render()).toMatch(/<a [^>]*href="\/settings\?tab=accounts"[^>]*>.*Connect AWS Account/);
+    member.permission = 'read';
+    const html = render();
+    expect(html).not.toContain('href="/settings?tab=accounts"');
+    expect(html).toMatch(/<span [^>]*data-refused="change"[^>]*><button [^>]*disabled=""[^>]*>.*Connect AWS Account/);
   });
 });

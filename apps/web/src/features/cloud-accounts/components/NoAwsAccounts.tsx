@@ -2,8 +2,12 @@ import { Button, Card } from '@mantine/core';
 import { IconCloud } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { EmptyState } from '../../../ui/EmptyState';
+import { Permitted } from '../../../ui/Permitted';
 
-/** The empty state of a screen that needs a connected AWS account (spec §2.10): why, and Connect AWS Account. */
+/**
+ * The empty state of a screen that needs a connected AWS account (spec §2.10): why, and Connect AWS Account — disabled
+ * with the reason for a member who may not connect one (Settings → Cloud Accounts refuses them too).
+ */
 export function NoAwsAccounts({ description }: { description: string }) {
   return (
     <Card withBorder radius="md" padding={0}>
@@ -13,9 +17,17 @@ export function NoAwsAccounts({ description }: { description: string }) {
         color="orange"
         description={description}
         action={
-          <Button component={Link} to="/settings?tab=accounts">
-            Connect AWS Account
-          </Button>
+          <Permitted action="change">
+            {(disabled) =>
+              disabled ? (
+                <Button disabled>Connect AWS Account</Button>
+              ) : (
+                <Button component={Link} to="/settings?tab=accounts">
+                  Connect AWS Account
+                </Button>
+              )
+            }
+          </Permitted>
         }
       />
     </Card>
