@@ -247,12 +247,15 @@ describe('a read member sees no enabled action', () => {
     await logInAndOpenProject(page, READER.email, READER.password, 'Shop');
     await page.goto('/settings?tab=notifications');
     await refused(page, page.getByRole('button', { name: 'Add integration', exact: true }), REFUSED_CHANGE);
+    // nor is the field asked for (its input was open to typing a webhook that could not be added)
+    await expect.poll(() => page.getByRole('textbox', { name: 'Slack incoming webhook URL', exact: true }).isDisabled()).toBe(true);
     await page.goto('/settings?tab=billing');
     await refused(
       page,
       page.getByRole('button', { name: 'Redeem', exact: true }),
       'Your permission in this project is Read: only the project’s owners can do this.',
     );
+    await expect.poll(() => page.getByRole('textbox', { name: 'Promo code', exact: true }).isDisabled()).toBe(true);
   });
 
   test('the owner is offered the same actions, enabled', async () => {
@@ -270,6 +273,10 @@ describe('a read member sees no enabled action', () => {
     await page.goto('/settings?tab=management');
     await page.getByText(READER.email).waitFor();
     expect(await page.getByRole('button', { name: 'Add New User', exact: true }).isDisabled()).toBe(false);
+    await page.goto('/settings?tab=notifications');
+    await expect.poll(() => page.getByRole('textbox', { name: 'Slack incoming webhook URL', exact: true }).isDisabled()).toBe(false);
+    await page.goto('/settings?tab=billing');
+    await expect.poll(() => page.getByRole('textbox', { name: 'Promo code', exact: true }).isDisabled()).toBe(false);
     // the check the reader passed finds the owner's actions
     await page.goto('/kubernetes/docker-registries');
     await page.getByText('local', { exact: true }).first().waitFor();

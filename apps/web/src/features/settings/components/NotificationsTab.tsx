@@ -3,6 +3,7 @@ import { Alert, Badge, Box, Button, Card, Group, Skeleton, Stack, Switch, Text, 
 import { IconBrandSlack, IconTrash } from '@tabler/icons-react';
 import { AddIntegrationBody, integrationMessages } from '@gantry/contracts';
 import { isApiError } from '../../../api/errors';
+import { useProjectPermission } from '../../../api/permissions';
 import { useProfile } from '../../../api/session';
 import { toast } from '../../../api/toast';
 import { ConfirmModal } from '../../../ui/ConfirmModal';
@@ -30,6 +31,8 @@ function IntegrationsCard({ projectId }: { projectId: string }) {
   const form = useZodForm(AddIntegrationBody, { type: 'slack', webhookUrl: '' });
   const gate = usePlanGate(integrations.error);
   const slack = integrations.data?.find((i) => i.type === 'slack');
+  // A member who may not add the integration is not asked to type its webhook either.
+  const refused = !useProjectPermission().can('change');
 
   const submit = form.onSubmit((body) => {
     // spec §5: one Slack integration per project, said before asking the server
@@ -93,6 +96,7 @@ function IntegrationsCard({ projectId }: { projectId: string }) {
             placeholder="https://hooks.slack.com/services/…"
             description="In Slack: Apps → Incoming Webhooks → Add to Slack, pick the channel, copy the Webhook URL."
             inputWrapperOrder={['label', 'input', 'description', 'error']}
+            disabled={refused}
             inputContainer={(input) => (
               <Group align="flex-start" gap="sm" wrap="nowrap">
                 <Box flex={1}>{input}</Box>

@@ -1,5 +1,6 @@
 import { Button, Card, Group, Text, TextInput, Title } from '@mantine/core';
 import { RedeemPromoBody } from '@gantry/contracts';
+import { useProjectPermission } from '../../../api/permissions';
 import { toast } from '../../../api/toast';
 import { Permitted } from '../../../ui/Permitted';
 import { useZodForm } from '../../../ui/use-zod-form';
@@ -9,6 +10,8 @@ import { useRedeemPromoCode } from '../api/redeem-promo-code';
 export function PromoCodeCard({ projectId }: { projectId: string }) {
   const form = useZodForm(RedeemPromoBody, { redeemCode: '' });
   const redeem = useRedeemPromoCode(projectId);
+  // A member who may not redeem is not asked to type a code either.
+  const refused = !useProjectPermission().can('manageProject');
 
   const submit = form.onSubmit(({ redeemCode }) =>
     redeem.mutate(redeemCode, {
@@ -30,7 +33,7 @@ export function PromoCodeCard({ projectId }: { projectId: string }) {
       </Text>
       <form onSubmit={submit} noValidate>
         <Group align="flex-start" gap="sm">
-          <TextInput label="Promo code" placeholder="XXXX-XXXX" style={{ flex: 1 }} {...form.field('redeemCode')} />
+          <TextInput label="Promo code" placeholder="XXXX-XXXX" style={{ flex: 1 }} disabled={refused} {...form.field('redeemCode')} />
           <Permitted action="manageProject">
             {(disabled) => (
               <Button type="submit" mt={25} loading={redeem.isPending} disabled={disabled}>
