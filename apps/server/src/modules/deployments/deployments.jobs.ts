@@ -4,7 +4,7 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import diagnostics from 'node:diagnostics_channel';
 import type { FastifyBaseLogger } from 'fastify';
-import { createLogSink, type LogChunk } from '../../platform/log-sink.js';
+import { createLogSink } from '../../platform/log-sink.js';
 import { createMasker } from '../../platform/masking.js';
 import { eventsLeave, type Realtime } from '../../platform/realtime.js';
 import type { StagesApi, StageRow, StageResourceRow } from '../stages/stages.port.js';
@@ -336,24 +336,23 @@ export function createDeploymentsJobs(deps: {
     } finally {
       warm?.close();
       await pids.settled();
+      // stored and published before the end: on PostgreSQL a broadcast to the log's room and one to the project's,
+      // sent together, may arrive the other way round (a client may leave the log's room once it hears the end)
+      await sink.flush();
     }
-    // the log's last lines and the state the run left are written with its end, in its transaction
-    await sink.end((chunk, written) => finish(stage, { ...row, status: st.running }, outcome, error, reported, { left, chunk, written }));
+    // the state the run left is written with its end, in its transaction
+    await finish(stage, { ...row, status: st.running }, outcome, error, reported, left);
   }
 
-  /**
-   * Writes how a run ended. `run`: what the run itself leaves to be written with its end: the state its engine left
-   * (stored here, its plain copies removed once committed) and its log's last chunk (published once committed).
-   */
+  /** Writes how a run ended; `left`: the state its engine left, stored here (its plain copies removed once committed). */
   async function finish(
     stage: StageRow,
     row: DeploymentRow,
     outcome: Outcome,
     error: string | null,
     reported?: { status: string; logs?: ErrorLogs },
-    run: { left?: LeftState; chunk?: LogChunk | null; written?: () => void } = {},
+    left?: LeftState,
   ) {
-    const { left, chunk } = run;
     const st =
       endsOf(row.status) ??
       statusesFor(
@@ -362,40 +361,35 @@ export function createDeploymentsJobs(deps: {
       );
     const status = reported?.status ?? (outcome === 'COMPLETE' ? st.done : st.failed);
     const { deployed, statusOf } = await resourceStatuses(stage, row, outcome, left?.deployed);
-    // one transaction: the state, the log's last lines, the resources, the plans, the environment and the run end
+    // one transaction: the state, the resources, the plans, the environment and the run end
     // together (the environment is free for the next run only with everything else written)
-    const expired = await statuses.write(
-      async (w: StatusWriter) => {
-        if (left) await w.sealedState(left.stageId, left.sealed);
-        if (chunk) await w.log(row.id, chunk);
-        await w.resources(
-          stage.id,
-          deployed,
-          statusOf,
-          row.kind === 'UNDEPLOY_RESOURCE'
-            ? // the environment stays deployed while other resources are; it is DELETE_COMPLETE once none is
-              !deployed.size && outcome === 'COMPLETE'
-              ? { status: 'DELETE_COMPLETE' }
-              : {}
-            : {
-                status,
-                ...(outcome === 'COMPLETE' && row.kind !== 'UNDEPLOY' ? { currentDeploymentId: row.id, lastDeployed: new Date() } : {}),
-              },
-        );
-        // Any run may have changed the state: stored plans no longer describe it.
-        const plans = await w.expirePlans(stage.id);
-        await w.deployment(row.id, {
-          status,
-          error,
-          active: false,
-          processId: null,
-          finishedAt: new Date(),
-          ...(reported?.logs ? { logs: reported.logs } : {}),
-        });
-        return plans;
-      },
-      { committed: run.written },
-    );
+    const expired = await statuses.write(async (w: StatusWriter) => {
+      await w.resources(
+        stage.id,
+        deployed,
+        statusOf,
+        row.kind === 'UNDEPLOY_RESOURCE'
+          ? // the environment stays deployed while other resources are; it is DELETE_COMPLETE once none is
+            !deployed.size && outcome === 'COMPLETE'
+            ? { status: 'DELETE_COMPLETE' }
+            : {}
+          : {
+              status,
+              ...(outcome === 'COMPLETE' && row.kind !== 'UNDEPLOY' ? { currentDeploymentId: row.id, lastDeployed: new Date() } : {}),
+            },
+      );
+      // Any run may have changed the state: stored plans no longer describe it (written with the state it left)
+      const plans = await w.expirePlans(stage.id, left?.sealed);
+      await w.deployment(row.id, {
+        status,
+        error,
+        active: false,
+        processId: null,
+        finishedAt: new Date(),
+        ...(reported?.logs ? { logs: reported.logs } : {}),
+      });
+      return plans;
+    });
     phase(row.id, 'ended');
     left?.stored();
     for (const p of expired) if (p.planFile) await fs.promises.rm(p.planFile, { force: true }).catch(() => undefined);

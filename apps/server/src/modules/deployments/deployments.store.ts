@@ -17,8 +17,8 @@ export function createDeploymentsStore(db: Db) {
   return {
     sealedState: async (stageId: string) =>
       (await db.select({ sealed: terraformStates.sealed }).from(terraformStates).where(eq(terraformStates.stageId, stageId)))[0]?.sealed,
-    putSealedState: async (stageId: string, sealed: string, tx: Tx = db) => {
-      await tx
+    putSealedState: async (stageId: string, sealed: string) => {
+      await db
         .insert(terraformStates)
         .values({ stageId, sealed })
         .onConflictDoUpdate({ target: terraformStates.stageId, set: { sealed, updatedAt: new Date() } });
@@ -181,7 +181,7 @@ export function createDeploymentsStore(db: Db) {
         .where(and(eq(deployments.projectId, projectId), gte(deployments.finishedAt, since), isNotNull(deployments.startedAt)))
         .groupBy(deployments.stageId),
 
-    appendLog: (values: (typeof deploymentLogs.$inferInsert)[], tx: Tx = db) => tx.insert(deploymentLogs).values(values),
+    appendLog: (values: (typeof deploymentLogs.$inferInsert)[]) => db.insert(deploymentLogs).values(values),
     logs: (deploymentId: string, afterSeq = -1) =>
       db
         .select({ seq: deploymentLogs.seq, text: deploymentLogs.text })
@@ -220,13 +220,29 @@ export function createDeploymentsStore(db: Db) {
           .from(deploymentPlans)
           .where(and(eq(deploymentPlans.stageId, stageId), eq(deploymentPlans.status, 'CREATING')))
       )[0],
-    /** Plans made before a deployment changed the state can no longer be applied. */
-    expirePlans: (stageId: string, tx: Tx = db) =>
-      tx
+    /**
+     * Plans made before a deployment changed the state can no longer be applied. `sealed`: the state the run that
+     * changed it left, stored in the same statement (a data-modifying CTE: a statement is a round trip more on the
+     * way to the run's end, on PGlite through its one thread).
+     */
+    expirePlans: (stageId: string, tx: Tx = db, sealed?: string) => {
+      const state = sealed
+        ? [
+            tx.$with('sealed_state').as(
+              tx
+                .insert(terraformStates)
+                .values({ stageId, sealed })
+                .onConflictDoUpdate({ target: terraformStates.stageId, set: { sealed, updatedAt: new Date() } }),
+            ),
+          ]
+        : [];
+      return tx
+        .with(...state)
         .update(deploymentPlans)
         .set({ status: 'EXPIRED' })
         .where(and(eq(deploymentPlans.stageId, stageId), eq(deploymentPlans.status, 'READY')))
-        .returning(),
+        .returning();
+    },
     /** Takes a stale CREATING plan for this recovery sweep, like claimStale. */
     claimStalePlan: async (id: string, before: Date) =>
       (

@@ -37,7 +37,6 @@ export interface EngineRun {
 
 /** A run's state as the engine left it: sealed, not stored yet; its plain copies stay on disk until `stored` removes them. */
 export interface LeftState {
-  stageId: string;
   sealed: string;
   /** The resources that have cloud objects per this state (undefined when it does not parse). */
   deployed?: string[];

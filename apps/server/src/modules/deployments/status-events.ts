@@ -1,7 +1,6 @@
 import type { DeploymentUpdateEvent, PlanUpdateEvent, StageUpdateEvent } from '@gantry/contracts';
 import type { Tx } from '../../platform/db.js';
 import type { Realtime } from '../../platform/realtime.js';
-import type { LogChunk } from '../../platform/log-sink.js';
 import type { StagesApi } from '../stages/stages.port.js';
 import type { DeploymentsStore, DeploymentRow, PlanRow } from './deployments.store.js';
 import type { deployments } from './deployments.tables.js';
@@ -66,12 +65,11 @@ export interface StatusWriter {
   ): Promise<void>;
   /** A plan's status. */
   plan(id: string, values: Partial<PlanRow>): Promise<void>;
-  /** Plans made before a run changed the state: EXPIRED; answers them (their files go after the commit). */
-  expirePlans(stageId: string): Promise<PlanRow[]>;
-  /** A run's last log chunk, stored with its end (its room hears it from `write`'s `committed`, before the statuses). */
-  log(deploymentId: string, chunk: LogChunk): Promise<void>;
-  /** The environment's state as its run left it, sealed (stored with the run's end). */
-  sealedState(stageId: string, sealed: string): Promise<void>;
+  /**
+   * Plans made before a run changed the state: EXPIRED; answers them (their files go after the commit). `sealed`: the
+   * state the run left, stored with them.
+   */
+  expirePlans(stageId: string, sealed?: string): Promise<PlanRow[]>;
 }
 
 /**
@@ -83,7 +81,7 @@ export interface StatusWriter {
 export function createStatusWrites(deps: {
   /** Runs `fn` in one transaction (db.transaction); tests without a database hand in a pass-through. */
   transaction: <T>(fn: (tx: Tx | undefined) => Promise<T>) => Promise<T>;
-  store: Pick<DeploymentsStore, 'setStatus' | 'claim' | 'setPlanStatus' | 'expirePlans' | 'appendLog' | 'putSealedState'>;
+  store: Pick<DeploymentsStore, 'setStatus' | 'claim' | 'setPlanStatus' | 'expirePlans'>;
   stages: Pick<StagesApi, 'setDeploymentState' | 'setResourcesDeployed'>;
   realtime: Pick<Realtime, 'toProject'>;
 }) {
@@ -122,15 +120,11 @@ export function createStatusWrites(deps: {
         const p = await store.setPlanStatus(id, values, tx);
         if (p) tell(p.projectId, 'plan:update', planEvent(p));
       },
-      async expirePlans(stageId) {
-        const expired = await store.expirePlans(stageId, tx);
+      async expirePlans(stageId, sealed) {
+        const expired = await store.expirePlans(stageId, tx, sealed);
         for (const p of expired) tell(p.projectId, 'plan:update', planEvent(p));
         return expired;
       },
-      async log(deploymentId, chunk) {
-        await store.appendLog([{ deploymentId, ...chunk }], tx);
-      },
-      sealedState: (stageId, sealed) => store.putSealedState(stageId, sealed, tx),
     };
   }
 
@@ -138,13 +132,11 @@ export function createStatusWrites(deps: {
     /**
      * Runs the status writes of one step in a transaction, then tells the project rooms what they wrote.
      * `oneWrite`: the step makes a single write, committed on its own without a transaction around it
-     * (its begin and commit are two round trips more on the way to a run's start). `committed`: called once it
-     * committed, before the project rooms are told (a run's last log chunk is published there).
+     * (its begin and commit are two round trips more on the way to a run's start).
      */
-    async write<T>(fn: (w: StatusWriter) => Promise<T>, o: { oneWrite?: boolean; committed?: () => void } = {}): Promise<T> {
+    async write<T>(fn: (w: StatusWriter) => Promise<T>, o: { oneWrite?: boolean } = {}): Promise<T> {
       const told: Told[] = [];
       const result = o.oneWrite ? await fn(writerOn(undefined, told)) : await deps.transaction((tx) => fn(writerOn(tx, told)));
-      o.committed?.();
       for (const t of told) deps.realtime.toProject(t.projectId, t.event, t.payload);
       return result;
     },

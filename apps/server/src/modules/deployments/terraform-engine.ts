@@ -99,7 +99,7 @@ export function createTerraformEngine(
     if (left) {
       if (from !== sealing) fs.renameSync(from, sealing);
       remove(`${file}.backup`); // the state before the run: stored sealed already
-      return left({ stageId, sealed, deployed: deployedIn(text), stored: () => remove(sealing) });
+      return left({ sealed, deployed: deployedIn(text), stored: () => remove(sealing) });
     }
     await o.states.put(stageId, sealed);
     remove(file, `${file}.backup`, sealing);
