@@ -197,12 +197,14 @@ export function createBuildsStore(db: Db) {
         .from(builds)
         .where(and(inArray(builds.status, ['SCHEDULING', 'QUEUED', 'RUNNING']), projectId ? eq(builds.projectId, projectId) : undefined)),
 
-    /** The project's newest builds with their pipeline's name, for the timeline. */
+    /**
+     * The project's newest builds with their pipeline's name, for the timeline. The name is looked up for
+     * each of the page's builds: joined, a project with few builds was planned as a hash of every pipeline.
+     */
     recent: (projectId: string, limit: number) =>
       db
-        .select({ b: builds, pipelineName: pipelines.name })
+        .select({ b: builds, pipelineName: sql<string>`(select p.name from ${pipelines} p where p.id = ${builds}.${sql.identifier(builds.pipelineId.name)})` })
         .from(builds)
-        .innerJoin(pipelines, eq(pipelines.id, builds.pipelineId))
         .where(eq(builds.projectId, projectId))
         .orderBy(desc(builds.createdAt))
         .limit(limit),
