@@ -92,6 +92,9 @@ describe('platform: account and notification settings', () => {
     await expect.poll(() => toggle.isChecked()).toBe(true);
     await toggle.click({ force: true });
     await toast(page, integrationMessages.unsubscribed).waitFor();
+    // the toast starts below the settings tabs, not over the Billing one (below the page header only, it was)
+    const tabsBottom = await page.getByRole('tablist').evaluate((el) => el.getBoundingClientRect().bottom);
+    expect((await toast(page, integrationMessages.unsubscribed).boundingBox())!.y).toBeGreaterThanOrEqual(tabsBottom);
     await expect.poll(() => toggle.isChecked()).toBe(false);
     const [project] = (await stack.api('GET', '/ms-project/projects', undefined, idToken)).projects;
     expect((await stack.api('GET', `/ms-notification/projects/${project.id}/users`, undefined, idToken)).users).toEqual([]);
@@ -151,6 +154,9 @@ describe('platform: Slack on a paid plan', () => {
     await expect.poll(() => toggle.isChecked()).toBe(true);
     await toggle.click({ force: true });
     await toast(page, integrationMessages.unsubscribed).waitFor();
+    // the toast starts below the settings tabs, not over the Billing one (below the page header only, it was)
+    const tabsBottom = await page.getByRole('tablist').evaluate((el) => el.getBoundingClientRect().bottom);
+    expect((await toast(page, integrationMessages.unsubscribed).boundingBox())!.y).toBeGreaterThanOrEqual(tabsBottom);
 
     await build();
     // the drawer entries are written before the Slack message is queued

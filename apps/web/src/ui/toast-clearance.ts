@@ -2,21 +2,32 @@
 const TOAST_TOP = '--gantry-toast-top';
 const GAP = 12;
 
+/** The rows toasts keep clear of: the page header's, and below it a row of controls such as the settings tabs. */
+const rows = new Set<HTMLElement>();
+
+/** Toasts start below the lowest row, in page coordinates (when the page scrolls the rows move up, the toasts stay). */
+function place() {
+  const root = document.documentElement.style;
+  if (!rows.size) return root.removeProperty(TOAST_TOP);
+  const bottom = Math.max(...[...rows].map((row) => row.getBoundingClientRect().bottom));
+  root.setProperty(TOAST_TOP, `${Math.round(bottom + window.scrollY + GAP)}px`);
+}
+
 /**
  * A ref for a page's header row: top-right toasts start below it, so they never cover its actions
- * (Trigger, Edit, Delete, Create…). Its bottom is taken in page coordinates: when the page scrolls the
- * header moves up and the toasts stay clear. Re-measured when the header or the content above it resizes.
+ * (Trigger, Edit, Delete, Create…). A page may give it more than one row (the header, then the settings tabs):
+ * the toasts start below the lowest. Re-measured when a row or the content above it resizes.
  */
 export function toastClearance(header: HTMLElement | null): (() => void) | undefined {
   if (!header) return undefined;
-  const root = document.documentElement.style;
-  const place = () => root.setProperty(TOAST_TOP, `${Math.round(header.getBoundingClientRect().bottom + window.scrollY + GAP)}px`);
+  rows.add(header);
   place();
   const observer = new ResizeObserver(place);
   observer.observe(header);
   if (header.parentElement) observer.observe(header.parentElement);
   return () => {
     observer.disconnect();
-    root.removeProperty(TOAST_TOP);
+    rows.delete(header);
+    place();
   };
 }

@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
 import { useCurrentProject } from '../../api/session';
 import { PageHeader } from '../../ui/PageHeader';
+import { toastClearance } from '../../ui/toast-clearance';
 import { DEFAULT_SETTINGS_TAB, SETTINGS_TABS, settingsScreen } from './settings-tabs';
 import { AccessManagementTab } from './components/AccessManagementTab';
 import { BillingTab } from './components/BillingTab';
@@ -33,7 +34,8 @@ export default function SettingsPage() {
         variant="unstyled"
         classNames={{ list: classes.list, tab: classes.tab, tabLabel: classes.tabLabel }}
       >
-        <Tabs.List>
+        {/* Toasts start below the tabs, not over the one the user goes to next. */}
+        <Tabs.List ref={toastClearance}>
           {SETTINGS_TABS.map((t) => (
             <Tabs.Tab key={t.value} value={t.value}>
               <Text fw={600} size="sm">
