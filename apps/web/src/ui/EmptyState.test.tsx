@@ -43,6 +43,28 @@ function iconsInThemeIcon(file: string): string[] {
   return found;
 }
 
+/** Every list's empty state (a SearchableTableCard's `empty`) that brings an icon of its own but leaves it grey. */
+function greyListIcons(file: string): string[] {
+  const source = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true, ts.ScriptKind.TSX);
+  const found: string[] = [];
+  const named = (o: ts.ObjectLiteralExpression, name: string) => o.properties.some((p) => p.name?.getText() === name);
+  const visit = (node: ts.Node) => {
+    if (ts.isJsxAttribute(node) && node.name.getText() === 'empty' && ts.isJsxOpeningLikeElement(node.parent.parent)) {
+      if (node.parent.parent.tagName.getText() === 'SearchableTableCard') {
+        const literals = (n: ts.Node): void => {
+          if (ts.isObjectLiteralExpression(n) && named(n, 'icon') && !named(n, 'color'))
+            found.push(`${path.relative(SRC, file)}:${source.getLineAndCharacterOfPosition(n.getStart()).line + 1}`);
+          n.forEachChild(literals);
+        };
+        literals(node);
+      }
+    }
+    node.forEachChild(visit);
+  };
+  visit(source);
+  return found;
+}
+
 const tsxFiles = (dir: string): string[] =>
   fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const p = path.join(dir, e.name);
@@ -63,5 +85,9 @@ describe('EmptyState', () => {
 
   it('no screen hands EmptyState an icon already wrapped in a ThemeIcon (it draws the badge itself: pass `color`)', () => {
     expect(tsxFiles(SRC).flatMap(iconsInThemeIcon)).toEqual([]);
+  });
+
+  it("every list's empty state with an icon of its own gives it a colour (grey is for the default inbox)", () => {
+    expect(tsxFiles(SRC).flatMap(greyListIcons)).toEqual([]);
   });
 });

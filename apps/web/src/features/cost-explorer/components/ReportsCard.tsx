@@ -12,11 +12,21 @@ import { LastSendCell, LastSendError } from './LastSend';
 
 export const reportEditPath = (id: string) => `/tools/cost-explorer/reports/edit?id=${encodeURIComponent(id)}`;
 
+/**
+ * What the card offers: its own Create Report only beside a report (with none, the page's header offers it, and two
+ * buttons of one name read as two things), and a hint to create one only to whom may.
+ */
+export const reportsCardOffer = (canWrite: boolean, reports: number) => ({
+  create: canWrite && reports > 0,
+  emptyText: canWrite ? 'No reports yet: create one to get the costs by e-mail' : 'No reports yet.',
+});
+
 /** The project's cost reports: who gets them and when, with Update, Send now (beyond the spec) and Delete. */
 export function ReportsCard({ projectId, canWrite }: { projectId: string; canWrite: boolean }) {
   const reports = useReports(projectId);
   const m = useReportMutations(projectId);
   const navigate = useNavigate();
+  const offer = reportsCardOffer(canWrite, reports.data?.length ?? 0);
   const [removing, setRemoving] = useState<Report | null>(null);
 
   // The mails are queued when the call answers: whether they were delivered shows on the row (Sending…, then the
@@ -112,7 +122,7 @@ export function ReportsCard({ projectId, canWrite }: { projectId: string; canWri
           <IconMail size={18} />
           <Text fw={650}>Reports</Text>
         </Group>
-        {canWrite && (
+        {offer.create && (
           <Button size="xs" variant="light" leftSection={<IconPlus size={14} />} component={Link} to="/tools/cost-explorer/reports/create">
             Create Report
           </Button>
@@ -123,7 +133,7 @@ export function ReportsCard({ projectId, canWrite }: { projectId: string; canWri
         rows={reports.data}
         rowKey={(r) => r.id}
         loading={reports.isPending && Boolean(projectId)}
-        emptyText="No reports yet: create one to get the costs by e-mail"
+        emptyText={offer.emptyText}
         data-testid="reports-table"
       />
       <ConfirmModal

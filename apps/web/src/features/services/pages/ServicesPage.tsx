@@ -126,6 +126,7 @@ export default function ServicesPage() {
           isEmpty && {
             title: kind === 'PRIVATE' ? 'No services yet' : 'No public services',
             icon: <IconCube size={28} stroke={1.5} />,
+            color: kind === 'PRIVATE' ? 'indigo' : 'grape', // as a service's own badge
             description:
               kind === 'PRIVATE'
                 ? 'A service is a container image from one of your registries (or a public image) that you deploy to your clusters with autoscaling.'
