@@ -4,9 +4,9 @@ import { createSecretBox, loadMasterKey, hashToken, randomToken } from './secret
 import { createTestApp, registerUser, createProject, bearer, until, type TestApp } from '../../test/helpers.js';
 import { REALTIME_PATH } from './realtime.js';
 import { createIdTokens } from './tokens.js';
-import os from 'node:os';
 import fs from 'node:fs';
 import path from 'node:path';
+import { testTempDir } from '@gantry/test-support/temp-dir';
 
 describe('secrets at rest', () => {
   const box = createSecretBox(loadMasterKey('a-long-enough-secret-key-for-the-tests-000', '/nonexistent'));
@@ -25,7 +25,7 @@ describe('secrets at rest', () => {
     expect(() => other.open(sealed)).toThrow();
   });
   it('generates the master key once into the data dir', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-key-'));
+    const dir = testTempDir('gantry-key-');
     const k1 = loadMasterKey(undefined, dir);
     expect(loadMasterKey(undefined, dir).equals(k1)).toBe(true);
     expect(fs.statSync(path.join(dir, 'secret.key')).mode & 0o777).toBe(0o600);

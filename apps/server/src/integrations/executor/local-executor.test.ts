@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runProcess, AbortedError } from './local-executor.js';
+import { testTempDir } from '@gantry/test-support/temp-dir';
 
 const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
 
@@ -20,7 +21,7 @@ describe('local executor', () => {
   });
 
   it('an abort ends the whole process tree, children included', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'exec-'));
+    const dir = testTempDir('exec-');
     const pidFile = path.join(dir, 'child.pid');
     const abort = new AbortController();
     const run = runProcess('bash', ['-c', `sleep 300 & echo $! > ${pidFile}; wait`], {

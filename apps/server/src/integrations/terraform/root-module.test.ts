@@ -1,11 +1,11 @@
 import { describe, it, expect } from 'vitest';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { generateRootModule, RootModuleError, splitRootOutputName, parseReference, type RootModuleSpec } from './root-module.js';
 import { readModuleInterface } from './module-interface.js';
 import { outputsByResource } from './outputs.js';
 import { summarizePlan } from './terraform-runner.js';
+import { testTempDir } from '@gantry/test-support/temp-dir';
 
 const main = (spec: RootModuleSpec) => JSON.parse(generateRootModule(spec).files['main.tf.json']);
 const problems = (spec: RootModuleSpec): string[] => {
@@ -199,7 +199,7 @@ describe('names, outputs and plan helpers', () => {
 
 describe('readModuleInterface', () => {
   it('reads variables and outputs, with sensitivity, from HCL and JSON files', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tf-iface-'));
+    const dir = testTempDir('tf-iface-');
     fs.writeFileSync(
       path.join(dir, 'main.tf'),
       `# output "commented" {}

@@ -6,6 +6,7 @@ import { describe, it, expect, beforeEach, afterEach } from 'vitest';
 import { createFileArtifactStore } from '../../platform/artifacts.js';
 import { terraformBuild, cfnComponent, checkTemplate, type ComponentManifest } from './component-packaging.js';
 import type { StepContext } from './step-handlers.js';
+import { testTempDir } from '@gantry/test-support/temp-dir';
 
 const SCHEMA = JSON.stringify({
   properties: {
@@ -46,7 +47,7 @@ function context(type: 'terraform-build' | 'cfn-component', config: Record<strin
 const manifest = () => JSON.parse(fs.readFileSync(path.join(artifactsDir(), added.find((a) => a.kind === 'json')!.location), 'utf8')) as ComponentManifest;
 /** The files inside the component zip (unpacked with the same library the server uses). */
 const zipEntries = async () => {
-  const dest = fs.mkdtempSync(path.join(os.tmpdir(), 'zip-entries-'));
+  const dest = testTempDir('zip-entries-');
   await extractZip(path.join(artifactsDir(), added.find((a) => a.kind === 'files')!.location), { dir: dest });
   return (fs.readdirSync(dest, { recursive: true }) as string[]).filter((e) => fs.statSync(path.join(dest, e)).isFile()).sort();
 };

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createTestApp, registerUser, createProject, addMember, bearer, until, type TestApp } from '../../../test/helpers.js';
@@ -7,6 +6,7 @@ import { createLocalGit } from '../../../test/local-git.js';
 import { createGate } from '../../../test/gate.js';
 import { gitAccounts } from '../git-accounts/git-accounts.tables.js';
 import type { ComponentsService } from './components.service.js';
+import { testTempDir } from '@gantry/test-support/temp-dir';
 
 const SCHEMA = (extra = {}) =>
   JSON.stringify({
@@ -165,17 +165,16 @@ describe('vendor components', () => {
     expect(details).toMatchObject({ version: versions[0].version, buildId: versions[0].id, pipelineId: null });
     expect(details.schema.inputs).toHaveLength(5);
 
-    const dest = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-vendor-'));
+    const dest = testTempDir('gantry-vendor-');
     expect(await components.extract(projectA, site.id, 'latest', dest)).toMatchObject({ infrastructureAsCodeTool: 'terraform', versionId: versions[0].id });
     expect(fs.readdirSync(dest).sort()).toEqual(['README.md', 'main.tf', 'outputs.tf', 'schema.json', 'variables.tf']);
     const vpc = (await api('GET', projectA, '', reader.idToken)).json().components.find((c: any) => c.name === 'AWS VPC');
-    const vpcDest = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-vendor-'));
+    const vpcDest = testTempDir('gantry-vendor-');
     expect(await components.extract(projectA, vpc.id, 'latest', vpcDest)).toMatchObject({
       infrastructureAsCodeTool: 'cloudformation',
       template: 'template.yaml',
     });
     expect(fs.readFileSync(path.join(vpcDest, 'template.yaml'), 'utf8')).toContain('AWS::EC2::VPC');
-    fs.rmSync(dest, { recursive: true, force: true });
   });
 
   it('cannot be edited, removed or shared', async () => {
@@ -371,17 +370,16 @@ describe('component versions from real builds (terraform-build step)', () => {
       readme: '# Hello module',
     });
 
-    const dest = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-extract-'));
+    const dest = testTempDir('gantry-extract-');
     await components.extract(projectA, componentId, buildId, dest);
     expect(fs.readdirSync(dest).sort()).toEqual(['README.md', 'main.tf', 'outputs.tf', 'schema.json', 'variables.tf']);
     const vpc = (await api('GET', projectA, '', reader.idToken)).json().components.find((c: any) => c.name === 'AWS VPC');
-    const vpcDest = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-vendor-'));
+    const vpcDest = testTempDir('gantry-vendor-');
     expect(await components.extract(projectA, vpc.id, 'latest', vpcDest)).toMatchObject({
       infrastructureAsCodeTool: 'cloudformation',
       template: 'template.yaml',
     });
     expect(fs.readFileSync(path.join(vpcDest, 'template.yaml'), 'utf8')).toContain('AWS::EC2::VPC');
-    fs.rmSync(dest, { recursive: true, force: true });
   });
 
   it('lists a newer build first as the latest version; an unknown version is 404', async () => {

@@ -30,6 +30,7 @@ const s3 = mockClient(S3Client);
 afterAll(() => {
   cfn.restore();
   s3.restore();
+  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 const stage = {
