@@ -2,6 +2,7 @@ import { describe, it, expect } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
 import { launch, type LaunchedProcess } from './launcher.js';
+import { testTempDir } from '@gantry/test-support/temp-dir';
 
 const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
 
@@ -34,7 +35,7 @@ describe('process launcher', () => {
   });
 
   it('runs the command in its cwd with exactly the env given, streams stdout and stderr whole and in order, and answers the exit code', async () => {
-    const dir = fs.mkdtempSync(`${os.tmpdir()}/launch-`);
+    const dir = testTempDir('launch-');
     const p = launch('bash', ['-c', 'pwd; echo "v=$ONLY"; echo "home=${HOME:-none}"; seq 1 20000 >&2; read x || echo no-stdin; exit 7'], {
       cwd: dir,
       env: { ...env, ONLY: 'this' },
