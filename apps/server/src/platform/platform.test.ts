@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll, vi } from 'vitest';
 import { io as ioClient } from 'socket.io-client';
 import { createSecretBox, loadMasterKey, hashToken, randomToken } from './secrets.js';
-import { createTestApp, registerUser, createProject, bearer, until, type TestApp } from '../../test/helpers.js';
+import { createTestApp, registerUser, createProject, addMember, bearer, until, PASSWORD, type TestApp } from '../../test/helpers.js';
 import { REALTIME_PATH } from './realtime.js';
 import { createIdTokens } from './tokens.js';
 import fs from 'node:fs';
@@ -168,5 +168,55 @@ describe('HTTP platform', () => {
     revoked.close();
     expect(refused.message).toBe('unauthorized');
     expect(refused.data).toEqual({ message: 'invalid token' });
+  });
+
+  /** A connected socket that joined `projectId`; `heard` collects its project's 'tick' events, `ended` the server's disconnect. */
+  async function following(idToken: string, projectId: string) {
+    const sock = ioClient(url, { path: REALTIME_PATH, query: { Authorization: idToken }, transports: ['websocket'], reconnection: false });
+    expect(await sock.emitWithAck('project:join', projectId)).toEqual({ ok: true });
+    const heard: unknown[] = [];
+    sock.on('tick', (n: unknown) => heard.push(n));
+    const ended = new Promise<string>((resolve) => {
+      sock.on('disconnect', resolve);
+      setTimeout(() => resolve('still connected after 5 s'), 5_000).unref();
+    });
+    return { sock, heard, ended };
+  }
+
+  it('socket.io: a member removed from a project, or whose tokens a log-out or new password ended, no longer hears it on a socket opened before', async () => {
+    const owner = await registerUser(t, 'socket-owner@example.com');
+    const pid = await createProject(t, owner.idToken, 'Removal');
+    const removed = await addMember(t, owner.idToken, pid, 'socket-removed@example.com', 'read');
+    const leaving = await addMember(t, owner.idToken, pid, 'socket-leaving@example.com', 'read');
+    const changing = await addMember(t, owner.idToken, pid, 'socket-changing@example.com', 'read');
+    const staying = await following(owner.idToken, pid);
+    const sockets = {
+      removed: await following(removed.idToken, pid),
+      leaving: await following(leaving.idToken, pid),
+      changing: await following(changing.idToken, pid),
+    };
+    const gone = await t.app.inject({ method: 'DELETE', url: `/ms-project/projects/${pid}/users/${removed.profile.id}`, headers: bearer(owner.idToken) });
+    expect(gone.statusCode).toBe(200);
+    await t.app.inject({ method: 'POST', url: '/ms-usermanagement/auth/logout', payload: { refreshToken: leaving.refreshToken } });
+    const changed = await t.app.inject({
+      method: 'POST',
+      url: '/ms-usermanagement/users/me/password',
+      headers: bearer(changing.idToken),
+      payload: { oldPassword: PASSWORD, newPassword: 'Another123' },
+    });
+    expect(changed.statusCode).toBe(200);
+    for (const s of Object.values(sockets)) expect(await s.ended).toBe('io server disconnect');
+    t.app.services.realtime.toProject(pid, 'tick', 1);
+    await until(
+      async () => staying.heard.length,
+      (n) => n === 1,
+      "the owner's event",
+    );
+    for (const s of Object.values(sockets)) expect(s.heard).toEqual([]);
+    expect(staying.sock.connected).toBe(true);
+    // connected again, the removed member may not join the project
+    const again = ioClient(url, { path: REALTIME_PATH, query: { Authorization: removed.idToken }, transports: ['websocket'], reconnection: false });
+    expect(await again.emitWithAck('project:join', pid)).toEqual({ ok: false, message: 'Project not found' });
+    for (const s of [again, staying.sock, ...Object.values(sockets).map((x) => x.sock)]) s.close();
   });
 });

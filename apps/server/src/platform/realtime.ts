@@ -8,6 +8,8 @@ import type { MembershipLookup } from './auth.js';
 
 export const REALTIME_PATH = '/ms-realtime/websockets/';
 export const projectRoom = (projectId: string) => `project:${projectId}`;
+/** Every socket of a user, whatever it follows: ended together when the user's session or a membership ends. */
+const userRoom = (userId: string) => `user:${userId}`;
 
 /**
  * Resolves after a turn of the event loop. Awaited after emitting events and before slower work (a run's
@@ -24,6 +26,13 @@ export interface Realtime {
   on(event: string, handler: RealtimeHandler): void;
   toRoom(room: string, event: string, payload: unknown): void;
   toProject(projectId: string, event: string, payload: unknown): void;
+  /**
+   * Disconnects the user's sockets, on every node: a socket is authenticated once, at its handshake, and keeps the
+   * rooms it joined (a project's events, a build's or deployment's log) however long it stays open, so a member
+   * removed from a project, or a user whose tokens a log-out or a new password ended, would go on hearing them.
+   * A client connects again with the token it holds now, which may join only what it still allows.
+   */
+  disconnectUser(userId: string): void;
   attach(server: HttpServer): void;
   close(): Promise<void>;
 }
@@ -113,6 +122,7 @@ export function createRealtime(deps: { idTokens: IdTokens; membership: Membershi
     on: (event, handler) => void handlers.set(event, handler),
     toRoom: (room, event, payload) => void io?.to(room).emit(event, payload),
     toProject: (projectId, event, payload) => void io?.to(projectRoom(projectId)).emit(event, payload),
+    disconnectUser: (userId) => void io?.in(userRoom(userId)).disconnectSockets(true),
     attach(server) {
       io = new Server(server, { path: REALTIME_PATH, serveClient: false, cors: { origin: false } });
       // On PostgreSQL, events cross processes (a worker's build logs reach the API node holding the socket).
@@ -129,6 +139,7 @@ export function createRealtime(deps: { idTokens: IdTokens; membership: Membershi
         }
       });
       io.on('connection', (socket) => {
+        void socket.join(userRoom(socket.data.userId));
         for (const [event, handler] of handlers) {
           socket.on(event, async (payload: unknown, ack?: Ack) => {
             try {

@@ -56,6 +56,13 @@ function open(io: typeof import('socket.io-client').io): RealtimeSocket {
     onConnect.forEach((run) => run(s));
   });
   s.on('connect_error', () => onUnreachable.forEach((tell) => tell()));
+  // The server ends a user's sockets when a membership or their tokens end (removed from a project, a log-out or a new
+  // password elsewhere); socket.io does not reconnect after that by itself: connect again with the token held now.
+  s.on('disconnect', (reason) => {
+    if (reason !== 'io server disconnect' || !session.isLoggedIn()) return;
+    s.io.opts.query = authQuery();
+    s.connect();
+  });
   s.on('build:update', (event) => listeners['build:update'].forEach((listener) => listener(event)));
   s.on('step:update', (event) => listeners['step:update'].forEach((listener) => listener(event)));
   s.on('deployment:update', (event) => listeners['deployment:update'].forEach((listener) => listener(event)));

@@ -23,6 +23,7 @@ export const projectsModule = defineModule({
         return new Map(ids.map((id) => [id, Object.assign({ stagesCount: 0, componentsCount: 0 }, ...answers.map((a) => a.get(id)))]));
       },
       deployedStages: async (projectId) => (await hooks.projectDeleteBlockers.collect(projectId)).flat(),
+      memberRemoved: (_projectId, userId) => platform.realtime.disconnectUser(userId),
     });
     hooks.membership.answer((projectId, userId) => projects.permission(projectId, userId));
     const listAnswer = projectListAnswer({

@@ -18,6 +18,8 @@ export function createProjectsService(deps: {
   mailer: Mailer;
   baseUrl: () => string;
   deployedStages?: DeployedStagesLookup;
+  /** Told of a member removed from a project (their open sockets must stop hearing it). */
+  memberRemoved?: (projectId: string, userId: string) => void;
   /** Environments and components per project; the infrastructure module plugs in here. */
   counts?: (projectIds: string[]) => Promise<Map<string, { stagesCount: number; componentsCount: number }>>;
 }) {
@@ -168,6 +170,7 @@ export function createProjectsService(deps: {
       if (!canAssign(actor.permission, target.permission, undefined)) throw new Forbidden('Only an owner can remove an owner');
       if (target.permission === 'owner' && (await store.ownerCount(projectId)) <= 1) throw new Validation('A project needs at least one owner');
       await store.removeMember(projectId, userId);
+      deps.memberRemoved?.(projectId, userId);
     },
   };
 }

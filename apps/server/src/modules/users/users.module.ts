@@ -28,6 +28,7 @@ export const usersModule = defineModule({
       baseUrl: platform.baseUrl,
       github,
       refreshSuccessorKey: platform.deriveKey('refresh-successor'),
+      tokensEnded: (userId) => platform.realtime.disconnectUser(userId),
     });
     return {
       api: users,

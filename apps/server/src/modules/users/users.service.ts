@@ -50,6 +50,8 @@ export function createUsersService(deps: {
   /** Derives each rotated refresh token's successor (see successorOf). */
   refreshSuccessorKey: Uint8Array;
   loginThrottle?: LoginThrottle;
+  /** Told when a user's tokens were ended (log-out, a new password): their open sockets must end too. */
+  tokensEnded?: (userId: string) => void;
 }) {
   const { db, store, mailer, idTokens } = deps;
   const loginThrottle = deps.loginThrottle ?? createLoginThrottle();
@@ -193,6 +195,7 @@ export function createUsersService(deps: {
       }
       await store.update(user.id, await newPassword(body.password));
       await store.revokeAllForUser(user.id);
+      deps.tokensEnded?.(user.id);
       await loginThrottle.succeeded(user.email); // the mailbox is proven: a lock from someone's guesses ends
     },
 
@@ -251,6 +254,7 @@ export function createUsersService(deps: {
       if (!row) return;
       await store.revokeFamily(row.familyId);
       await store.update(row.userId, { tokensValidAfter: new Date() });
+      deps.tokensEnded?.(row.userId);
     },
 
     async me(userId: string) {
@@ -278,6 +282,7 @@ export function createUsersService(deps: {
       await loginThrottle.succeeded(user.email);
       const updated = await store.update(user.id, await newPassword(body.newPassword));
       await store.revokeAllForUser(user.id);
+      deps.tokensEnded?.(user.id);
       return issueTokens(updated!);
     },
 
