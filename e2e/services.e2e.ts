@@ -95,6 +95,11 @@ describe('kubernetes services', () => {
     await page.getByRole('heading', { name: 'Services', exact: true }).waitFor();
     await page.getByRole('link', { name: 'Create Service' }).first().click();
     await page.getByRole('heading', { name: 'Create New Service' }).waitFor();
+    // The container port's description has the row's width, not the 220 px of its input: it broke onto two lines
+    // (after "Kubernetes") with the whole card's width beside it.
+    const portHelp = page.getByText("The port the service's Kubernetes Service forwards to");
+    const lines = await portHelp.evaluate((el) => Math.round(el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight)));
+    expect(lines).toBe(1);
     await page.getByRole('button', { name: 'Create Service' }).click();
     await page.getByText(serviceMessages.nameRequired).waitFor();
     await page.getByText(serviceMessages.descriptionRequired).waitFor();

@@ -23,7 +23,8 @@ export function SchemaEditor({ form }: { form: FormApi<ServiceFormValues> }) {
         description="The port the service's Kubernetes Service forwards to"
         min={1}
         max={65535}
-        w={220}
+        // The input is 220 px wide, its description the row's width (in the input's width it broke after 'Kubernetes').
+        styles={{ wrapper: { width: 220, maxWidth: '100%' } }}
         {...form.getInputProps('port')}
       />
       <Stack gap={6}>
