@@ -299,4 +299,28 @@ describe('kubernetes services', () => {
     await page.unroute('**/microservices/nginx/deploy');
     await page.keyboard.press('Escape');
   });
+
+  test('in a window too narrow to leave a toast room beside the deploy dialog, the failure lies over it, not behind it', async () => {
+    await page.setViewportSize({ width: 800, height: 600 });
+    await page.getByRole('button', { name: 'Add to Cluster', exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByTestId('deploy-form').waitFor();
+    const message = 'The cluster rejected the request: image nginx:1.27 is not allowed in namespace team-a';
+    await page.route('**/microservices/nginx/deploy', (r) => r.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ message }) }));
+    await dialog.getByRole('textbox', { name: 'Version' }).fill('1.27');
+    await dialog.getByRole('textbox', { name: 'Namespace' }).click();
+    await page.getByRole('option', { name: 'team-a', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Deploy', exact: true }).click();
+    const failure = page.locator('.mantine-Notification-root').filter({ hasText: message });
+    await failure.waitFor();
+    await new Promise((r) => setTimeout(r, 600)); // its opening transition
+    await page.screenshot({ path: 'e2e/.artifacts/deploy-dialog-narrow-toast.png' });
+    // 180 px either side of the dialog: the toast lay under its content, unread
+    const content = (await dialog.boundingBox())!;
+    expect(800 - (content.x + content.width)).toBeLessThan(200 + 28);
+    expect(await onTop(failure)).toBe(true);
+    await page.unroute('**/microservices/nginx/deploy');
+    await page.keyboard.press('Escape');
+    await page.setViewportSize({ width: 1366, height: 900 });
+  });
 });

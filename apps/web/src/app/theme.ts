@@ -5,6 +5,8 @@ const brand: MantineColorsTuple = ['#eef2ff', '#e0e7ff', '#c7d2fe', '#a5b4fc', '
 /**
  * Toasts lie above a modal's or drawer's overlay (not dimmed nor blurred) but below its content and below popovers
  * (300): a toast never covers a dialog's close button, fields or an open dropdown. A dialog's content is one above them.
+ * Toasts go beside an open dialog or drawer, or below it; only a window with no room for them there puts them over it
+ * (app/toasts-beside-dialogs.ts).
  */
 export const TOAST_Z_INDEX = getDefaultZIndex('modal') + 1;
 const aboveToasts = { inner: { zIndex: 'calc(var(--mb-z-index) + 2)' } };
