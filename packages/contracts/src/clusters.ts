@@ -14,6 +14,8 @@ export const clusterMessages = {
   endpointRequired: 'API server endpoint is required',
   endpointRule: 'API server endpoint must be an https:// URL (http:// only for a local cluster)',
   tokenRequired: 'API token is required',
+  /** A stored token is sent only to the endpoint it was given for. */
+  tokenForNewEndpoint: 'Enter the API token again to change the API server endpoint',
   namespaceRule: 'Namespace must be 5 to 63 lowercase letters, digits or "-", starting and ending with a letter or digit',
   caRule: 'CA certificate must be a PEM certificate (-----BEGIN CERTIFICATE-----)',
   exists: (name: string) => `A cluster named ${name} already exists in this project`,
@@ -62,7 +64,10 @@ export const CreateClusterBody = z.object({
 });
 export type CreateClusterBody = z.infer<typeof CreateClusterBody>;
 
-/** PUT body: the name is locked; apiToken left as '(sensitive)', empty or out keeps the stored one. */
+/**
+ * PUT body: the name is locked; apiToken left as '(sensitive)', empty or out keeps the stored one, at the same endpoint
+ * only (tokenForNewEndpoint).
+ */
 export const UpdateClusterBody = z.object({
   endpoint: Endpoint,
   apiToken: InputText().optional(),

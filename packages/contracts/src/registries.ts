@@ -84,6 +84,8 @@ export const registryMessages = {
   verifyFailed: (provider: RegistryProvider, reason: string) => `${REGISTRY_PROVIDER_NAMES[provider]} refused the credentials: ${reason}`,
   required: (label: string) => `${label} is required`,
   registryUrl: 'Registry URL must be a host with an optional port (an http:// or https:// prefix is allowed)',
+  /** A stored secret is sent only to the registry it was given for. */
+  secretForNewUrl: (label: string) => `Enter the ${label.toLowerCase()} again to change the registry's host`,
   awsAccountId: 'AWS account id must be 12 digits',
   awsRegion: 'Please choose one of the listed regions',
   hierarchyType: 'Hierarchy type must be groups or projects',

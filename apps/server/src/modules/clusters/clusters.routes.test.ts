@@ -172,6 +172,27 @@ describe('clusters CRUD', () => {
     expect(t.app.services.secrets.open((await rowOf('main'))!.tokenSealed)).toBe(other);
   });
 
+  it('sends a kept token only to the endpoint it was given for: a new endpoint needs the token again', async () => {
+    // the relay forwards to the same stand-in: a server the token was never given for, which would accept it
+    const seen = relaySockets.size;
+    for (const apiToken of [SENSITIVE_PLACEHOLDER, '', undefined]) {
+      const moved = await call('PUT', `${base()}/main`, members.write.idToken, {
+        endpoint: relayUrl,
+        caCertificate: k.caPem,
+        ...(apiToken === undefined ? {} : { apiToken }),
+      });
+      expect(moved.statusCode).toBe(400);
+      expect(moved.json()).toMatchObject({ message: clusterMessages.tokenForNewEndpoint, fields: { apiToken: [clusterMessages.tokenForNewEndpoint] } });
+    }
+    expect(relaySockets.size, 'connections to the new endpoint').toBe(seen);
+    expect((await rowOf('main'))!.endpoint).toBe(k.url);
+    // with the token given again it moves, and back
+    const given = await call('PUT', `${base()}/main`, members.write.idToken, { endpoint: relayUrl, caCertificate: k.caPem, apiToken: k.adminToken });
+    expect(given.statusCode).toBe(200);
+    expect(given.json().endpoint).toBe(relayUrl);
+    expect((await call('PUT', `${base()}/main`, owner.idToken, { endpoint: k.url, caCertificate: k.caPem, apiToken: k.adminToken })).statusCode).toBe(200);
+  });
+
   it('removes a cluster', async () => {
     expect((await call('POST', base(), owner.idToken, body('doomed'))).statusCode).toBe(201);
     const res = await call('DELETE', `${base()}/doomed`, members.write.idToken);

@@ -12,7 +12,7 @@ import {
   type UpdateClusterBody,
 } from '@gantry/contracts';
 import type { SecretBox } from '../../platform/secrets.js';
-import { AppError, Conflict, NotFound, PlanLimit } from '../../platform/errors.js';
+import { AppError, Conflict, NotFound, PlanLimit, Validation } from '../../platform/errors.js';
 import {
   DEFAULT_KUBE_TIMEOUT_MS,
   KubeFailure,
@@ -233,7 +233,13 @@ export function createClustersService(deps: {
     async update(projectId: string, clusterId: string, body: UpdateClusterBody): Promise<Cluster> {
       const row = await getRow(projectId, clusterId);
       const sent = body.apiToken?.trim();
-      const token = !sent || sent === SENSITIVE_PLACEHOLDER ? secrets.open(row.tokenSealed) : sent;
+      const keepsToken = !sent || sent === SENSITIVE_PLACEHOLDER;
+      // The stored token goes only where it went before: with it kept, a new endpoint would have Gantry hand it to any
+      // server a write member names (the API never answers it).
+      if (keepsToken && body.endpoint !== row.endpoint) {
+        throw new Validation(clusterMessages.tokenForNewEndpoint, { apiToken: [clusterMessages.tokenForNewEndpoint] });
+      }
+      const token = keepsToken ? secrets.open(row.tokenSealed) : sent;
       const caCertificate = body.caCertificate === undefined ? row.caCertificate : body.caCertificate || null;
       const namespace = body.associatedNamespace || null;
       await verify({ endpoint: body.endpoint, token, caCertificate }, namespace);

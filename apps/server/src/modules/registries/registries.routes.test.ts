@@ -14,6 +14,8 @@ let t: Awaited<ReturnType<typeof createRegistriesTestApp>>;
 let reg: LocalRegistry;
 let flaky: http.Server;
 let flakyUrl: string;
+/** The Authorization headers the flaky registry was sent. */
+const flakyAuth: string[] = [];
 let owner: { idToken: string };
 let outsider: { idToken: string };
 let projectId: string;
@@ -36,6 +38,7 @@ beforeAll(async () => {
   await reg.pushImage('team/web', 'v1');
   // a registry that accepts anyone but fails its catalog (500) and its tag lists (503)
   flaky = http.createServer((req, res) => {
+    if (req.headers.authorization) flakyAuth.push(req.headers.authorization);
     const status = req.url === '/v2/' ? 200 : req.url?.startsWith('/v2/_catalog') ? 500 : 503;
     res.writeHead(status, { 'content-type': 'application/json' });
     res.end(
@@ -263,6 +266,31 @@ describe('Docker registries CRUD', () => {
     expect(refused.statusCode).toBe(400);
     expect(refused.json().code).toBe('RegistryVerifyFailed');
     expect((await rowOf('aa-plain')).credentials.registry_url).toBe(reg.url);
+  });
+
+  it('sends a kept password only to the host it was given for: another registry_url host needs it again', async () => {
+    const creds = (url: string, password?: string) => [
+      { key: 'registry_url', value: url },
+      { key: 'docker_username', value: reg.username },
+      ...(password === undefined ? [] : [{ key: 'docker_password', value: password, sensitive: true }]),
+    ];
+    const message = registryMessages.secretForNewUrl('Password or token');
+    for (const password of [SENSITIVE_PLACEHOLDER, '', undefined]) {
+      const moved = await call('PUT', `${base()}/aa-plain`, members.write.idToken, { isDefault: false, credentials: creds(flakyUrl, password) });
+      expect(moved.statusCode).toBe(400);
+      expect(moved.json()).toMatchObject({ message, fields: { docker_password: [message] } });
+    }
+    expect(
+      flakyAuth.filter((a) => a.includes(Buffer.from(`${reg.username}:${reg.password}`).toString('base64'))),
+      'the password sent to another host',
+    ).toEqual([]);
+    expect((await rowOf('aa-plain')).credentials.registry_url).toBe(reg.url);
+    // another path on the same host keeps it; a password given again may go to another host
+    const samehost = await call('PUT', `${base()}/aa-plain`, members.write.idToken, { isDefault: false, credentials: creds(`${reg.url}/team`) });
+    expect(samehost.statusCode).toBe(200);
+    const given = await call('PUT', `${base()}/aa-plain`, members.write.idToken, { isDefault: false, credentials: creds(flakyUrl, 'another-password') });
+    expect(given.statusCode).toBe(200);
+    expect((await call('PUT', `${base()}/aa-plain`, owner.idToken, { isDefault: false, credentials: creds(reg.url, reg.password) })).statusCode).toBe(200);
   });
 
   it('removes a registry', async () => {

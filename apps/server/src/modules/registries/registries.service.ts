@@ -55,6 +55,16 @@ export function commitFromLabels(labels: Record<string, string> | undefined): Im
   };
 }
 
+/** Where a registry_url leads: its scheme, host and port (https:// when it names none); the path does not count. */
+function registryOrigin(url: string | undefined): string {
+  if (!url) return '';
+  try {
+    return new URL(/^https?:\/\//i.test(url) ? url : `https://${url}`).origin;
+  } catch {
+    return url;
+  }
+}
+
 export function createRegistriesService(deps: { store: RegistriesStore; secrets: SecretBox; adapters: RegistryAdapters; log?: Log }) {
   const { store, secrets, adapters } = deps;
 
@@ -87,10 +97,20 @@ export function createRegistriesService(deps: { store: RegistriesStore; secrets:
     const byKey = new Map(sent.map((c) => [c.key, c.value.trim()]));
     const sensitive = sensitiveKeys(provider);
     const out: Record<string, string> = {};
+    const keptKeys: string[] = [];
     for (const { key } of REGISTRY_CREDENTIAL_KEYS[provider]) {
       const v = byKey.get(key);
-      if (sensitive.has(key) && (v === undefined || v === '' || v === SENSITIVE_PLACEHOLDER) && kept[key] !== undefined) out[key] = kept[key];
-      else if (v !== undefined) out[key] = v;
+      if (sensitive.has(key) && (v === undefined || v === '' || v === SENSITIVE_PLACEHOLDER) && kept[key] !== undefined) {
+        out[key] = kept[key];
+        keptKeys.push(key);
+      } else if (v !== undefined) out[key] = v;
+    }
+    // A kept secret goes only to the host it was given for: with another registry_url host, Gantry would hand the
+    // stored password or token to any server a write member names (the API never answers it).
+    if (keptKeys.length && kept.registry_url !== undefined && registryOrigin(out.registry_url) !== registryOrigin(kept.registry_url)) {
+      const labels = new Map(REGISTRY_CREDENTIAL_KEYS[provider].map((k) => [k.key, k.label]));
+      const fields = Object.fromEntries(keptKeys.map((k) => [k, [registryMessages.secretForNewUrl(labels.get(k)!)]]));
+      throw new Validation(Object.values(fields)[0]![0]!, fields);
     }
     const errors = registryCredentialErrors(provider, out);
     if (Object.keys(errors).length) throw new Validation(Object.values(errors)[0]![0]!, errors);
