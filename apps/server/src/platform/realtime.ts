@@ -18,14 +18,22 @@ const userRoom = (userId: string) => `user:${userId}`;
  */
 export const eventsLeave = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** What orders a broadcast after others than those to its rooms (Realtime's toRoom). */
+export type EmitOrder = { order?: string };
+
 type Ack = (answer: { ok: boolean; message?: string }) => void;
 /** A module's answer to a client event: it may join the socket to rooms and emit a backlog. */
 export type RealtimeHandler = (ctx: { userId: string; socket: Socket }, payload: unknown) => Promise<{ ok: boolean; message?: string }>;
 
 export interface Realtime {
   on(event: string, handler: RealtimeHandler): void;
-  toRoom(room: string, event: string, payload: unknown): void;
-  toProject(projectId: string, event: string, payload: unknown): void;
+  /**
+   * `o.order`: broadcasts given the same order key reach each socket in the order they were emitted, whatever
+   * their rooms (as broadcasts to the same rooms do): a build's last log lines (its log's room) before its end
+   * (its project's room), for a client that stops listening to the log once it hears the end.
+   */
+  toRoom(room: string, event: string, payload: unknown, o?: EmitOrder): void;
+  toProject(projectId: string, event: string, payload: unknown, o?: EmitOrder): void;
   /**
    * Disconnects the user's sockets, on every node: a socket is authenticated once, at its handshake, and keeps the
    * rooms it joined (a project's events, a build's or deployment's log) however long it stays open, so a member
@@ -62,10 +70,22 @@ function adapterPool(pool: pg.Pool) {
         }
         held.add(client);
         const release = client.release.bind(client);
+        const on = client.on;
         client.release = (err?: Error | boolean) => {
           held.delete(client);
+          client.on = on;
           return release(err);
         };
+        // the connection the adapter listens on: its notifications are handled one after another, in the order they
+        // came (the adapter reads a payload over 8 kB from its attachment first, and the next, smaller event would
+        // reach the sockets before it: a build's end before its last log lines)
+        let handled: Promise<unknown> = Promise.resolve();
+        client.on = function (this: pg.PoolClient, event: Parameters<typeof on>[0], listener: (...args: unknown[]) => unknown) {
+          if (event !== 'notification') return on.call(this, event, listener);
+          return on.call(this, event, (...args: unknown[]) => {
+            handled = handled.then(() => listener(...args)).catch(() => undefined);
+          });
+        } as typeof client.on;
         return client;
       },
     } as unknown as pg.Pool,
@@ -78,26 +98,33 @@ function adapterPool(pool: pg.Pool) {
 
 /**
  * The PostgreSQL adapter hands a broadcast to this process's own sockets too only once its pg_notify
- * has returned, and each pg_notify takes whichever pooled connection is free: two events emitted one
- * after the other to a room could reach it the other way round (a step's RUNNING before the previous
- * step's SUCCEEDED, a client left showing a stale status). Broadcasts to the same rooms go out one
- * after another, in the order they were emitted, here and, each notify having returned before the
- * next is sent, on the other nodes.
+ * has returned, and each pg_notify takes whichever pooled connection is free (a payload over 8 kB is
+ * first inserted as an attachment: two round trips): two events emitted one after the other could reach a
+ * socket the other way round (a step's RUNNING before the previous step's SUCCEEDED, a client left showing
+ * a stale status; a build's end before its last log lines). Broadcasts to the same rooms, and broadcasts of
+ * the same order key (`orderOf`, read as the broadcast is made), go out one after another, in the order they
+ * were emitted, here and, each notify having returned before the next is sent, on the other nodes.
  */
-function inEmitOrder(adapterOf: (nsp: unknown) => PostgresAdapter) {
+function inEmitOrder(adapterOf: (nsp: unknown) => PostgresAdapter, orderOf: () => string | undefined) {
   return function orderedAdapter(nsp: unknown) {
     const adapter = adapterOf(nsp);
     const broadcast = adapter.broadcast.bind(adapter);
-    const tails = new Map<string, Promise<void>>();
+    // the last broadcast of each set of rooms and of each order key
+    const tails = { rooms: new Map<string, Promise<void>>(), order: new Map<string, Promise<void>>() };
     adapter.broadcast = (packet, opts) => {
-      const key = [...opts.rooms].sort().join('\n');
-      const sent = (tails.get(key) ?? Promise.resolve()).then(() => broadcast(packet, opts));
+      const order = orderOf();
+      const after: [Map<string, Promise<void>>, string][] = [[tails.rooms, [...opts.rooms].sort().join('\n')]];
+      if (order !== undefined) after.push([tails.order, order]);
+      const before = after.map(([map, key]) => map.get(key)).filter((p) => p !== undefined);
+      const sent = (before.length > 1 ? Promise.all(before) : (before[0] ?? Promise.resolve())).then(() => broadcast(packet, opts));
       // the next one waits for this one however it ends (the adapter catches its own publish errors)
       const settled = sent.catch(() => undefined);
-      tails.set(key, settled);
-      void settled.then(() => {
-        if (tails.get(key) === settled) tails.delete(key);
-      });
+      for (const [map, key] of after) {
+        map.set(key, settled);
+        void settled.then(() => {
+          if (map.get(key) === settled) map.delete(key);
+        });
+      }
       return sent;
     };
     return adapter;
@@ -118,15 +145,26 @@ export function createRealtime(deps: { idTokens: IdTokens; membership: Membershi
     return { ok: true };
   });
 
+  // the order key of the broadcast being made: socket.io hands an emit to the adapter before emit returns
+  let ordering: string | undefined;
+  const emit = (room: string, event: string, payload: unknown, o?: EmitOrder) => {
+    ordering = o?.order;
+    try {
+      io?.to(room).emit(event, payload);
+    } finally {
+      ordering = undefined;
+    }
+  };
+
   return {
     on: (event, handler) => void handlers.set(event, handler),
-    toRoom: (room, event, payload) => void io?.to(room).emit(event, payload),
-    toProject: (projectId, event, payload) => void io?.to(projectRoom(projectId)).emit(event, payload),
+    toRoom: emit,
+    toProject: (projectId, event, payload, o) => emit(projectRoom(projectId), event, payload, o),
     disconnectUser: (userId) => void io?.in(userRoom(userId)).disconnectSockets(true),
     attach(server) {
       io = new Server(server, { path: REALTIME_PATH, serveClient: false, cors: { origin: false } });
       // On PostgreSQL, events cross processes (a worker's build logs reach the API node holding the socket).
-      if (adapter) io.adapter(inEmitOrder(createAdapter(adapter.facade, { tableName: 'socket_io_attachments' })));
+      if (adapter) io.adapter(inEmitOrder(createAdapter(adapter.facade, { tableName: 'socket_io_attachments' }), () => ordering));
       io.use(async (socket, next) => {
         try {
           const raw = socket.handshake.query.Authorization ?? socket.handshake.query.authorization ?? socket.handshake.auth?.Authorization;

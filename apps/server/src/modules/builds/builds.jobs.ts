@@ -21,6 +21,7 @@ import { stepRowsOf, UUID, type BuildsService } from './builds.service.js';
 import { createLogSink, type LogSink } from '../../platform/log-sink.js';
 import { createMasker } from '../../platform/masking.js';
 import { runStep, stepMounts, type StepContext } from './step-handlers.js';
+import { inBuildOrder } from './status-events.js';
 import { startBoxRunner, type BoxRunner } from '../../integrations/executor/box-runner.js';
 import { createRunKit, stoppedByServer } from '../../platform/run-kit.js';
 import { settledWithin } from '../../platform/shutdown.js';
@@ -211,7 +212,7 @@ export function createBuildsJobs(deps: {
         const sink = createLogSink({
           mask,
           write: (chunk) => started.then(() => store.appendLog([{ buildId, step: step.name, ...chunk }])),
-          publish: (chunk) => deps.realtime.toRoom(logsRoom(buildId, step.name), 'logs', { buildId, step: step.name, ...chunk }),
+          publish: (chunk) => deps.realtime.toRoom(logsRoom(buildId, step.name), 'logs', { buildId, step: step.name, ...chunk }, inBuildOrder(buildId)),
           onWriteError: (err, chunk) => deps.log.error({ err, buildId, step: step.name, seq: chunk.seq }, 'could not store build log lines'),
         });
         if (deps.sandbox.warning) sink.line(deps.sandbox.warning);

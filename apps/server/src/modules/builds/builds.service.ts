@@ -24,6 +24,7 @@ import type { GitAccess, GitClientForBuilds } from '../pipelines/git-access.js';
 import { readRepoSpec } from '../pipelines/git-access.js';
 import { validateSpecOffThread } from '../pipelines/spec-validation.js';
 import type { BuildsStore, BuildRow, StepRow, ArtifactRow } from './builds.store.js';
+import { inBuildOrder } from './status-events.js';
 
 export const BUILD_QUEUE = 'build.run';
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -152,7 +153,8 @@ export function createBuildsService(deps: {
     return b;
   }
 
-  const publishStatus = (b: BuildRow) => deps.realtime.toProject(b.projectId, 'build:update', { pipelineId: b.pipelineId, buildId: b.id, status: b.status });
+  const publishStatus = (b: BuildRow) =>
+    deps.realtime.toProject(b.projectId, 'build:update', { pipelineId: b.pipelineId, buildId: b.id, status: b.status }, inBuildOrder(b.id));
 
   async function usedBuildMinutes(projectId: string) {
     return (await store.usedMs(projectId)) / 60_000;

@@ -112,6 +112,69 @@ describe('step status events', () => {
     }
   });
 
+  it("a socket in the project's room and a step's log room hears the step's every log line before the step's and the build's end", async () => {
+    const p = await projectWithPipeline('steps-logs@example.com', 'delta');
+    const sock = ioClient(url, { path: REALTIME_PATH, query: { Authorization: p.owner.idToken }, transports: ['websocket'], reconnection: false });
+    sockets.push(sock);
+    expect(await sock.emitWithAck('project:join', p.projectId)).toEqual({ ok: true });
+    // on PostgreSQL a payload over 8 kB goes through an attachment (an insert before its notify): slowed here, so
+    // that a last chunk of that size is still on its way when the end is emitted (the order is the adapter's to keep)
+    if (process.env.TEST_DATABASE_URL)
+      await t.app.services.database.executeSql(`
+        create function slow_attachment() returns trigger language plpgsql as $$ begin perform pg_sleep(0.5); return new; end $$;
+        create trigger slow_attachment before insert on socket_io_attachments for each row execute function slow_attachment();`);
+    // 400 lines of 100 characters printed at once: 40 kB
+    const big = "seq -f 'line %03g ..........................................................................................' 1 400";
+    const cases = [
+      { script: big, status: 'SUCCEEDED' },
+      { script: `${big}; exit 3`, status: 'FAILED' },
+      { script: `${big}; sleep 60`, status: 'ABORTED' },
+    ];
+    for (const c of cases) {
+      git.commit(
+        'acme/delta',
+        { 'gantry.yaml': `steps:\n  First:\n    commands:\n      - sleep 1\n  Last:\n    commands:\n      - ${JSON.stringify(c.script)}\n` },
+        c.status,
+      );
+      const buildId = (await p.api('POST', `/pipelines/${p.pipelineId}/builds`, { ref: 'refs/heads/main' })).json().buildId as string;
+      const heard: string[] = [];
+      sock.on('logs', (e: { buildId: string; step: string; seq: number }) => {
+        if (e.buildId === buildId && e.step === 'Last') heard.push(`log ${e.seq}`);
+      });
+      sock.on('step:update', (e: StepUpdateEvent) => {
+        if (e.buildId === buildId && e.step === 'Last' && e.status !== 'RUNNING') heard.push(`step ${e.status}`);
+      });
+      sock.on('build:update', (e: { buildId: string; status: string }) => {
+        if (e.buildId === buildId && ['SUCCEEDED', 'FAILED', 'ABORTED'].includes(e.status)) heard.push(`build ${e.status}`);
+      });
+      expect(await sock.emitWithAck('logs:subscribe', { projectId: p.projectId, pipelineId: p.pipelineId, buildId, step: 'Last' })).toEqual({ ok: true });
+      const logs = async () =>
+        (await p.api('GET', `/pipelines/${p.pipelineId}/builds/${buildId}/steps/Last/logs`)).json().chunks as { seq: number; text: string }[];
+      if (c.status === 'ABORTED') {
+        await until(logs, (chunks) => chunks.some((ch) => ch.text.includes('line 400')), 'the lines before the stop', 30_000, 20);
+        expect((await p.api('POST', `/pipelines/${p.pipelineId}/builds/${buildId}/stop`)).statusCode).toBe(200);
+      }
+      const build = await until(
+        async () => (await p.api('GET', `/pipelines/${p.pipelineId}/builds/${buildId}`)).json(),
+        (b) => ['SUCCEEDED', 'FAILED', 'ABORTED'].includes(b.status),
+        `build ${buildId} to finish`,
+      );
+      expect(build.status, build.errorMessage).toBe(c.status);
+      const stored = await logs();
+      expect(stored.map((ch) => ch.text).join('\n')).toContain('line 400');
+      const lines = stored.map((ch) => `log ${ch.seq}`);
+      await until(
+        async () => heard,
+        (h) => lines.every((l) => h.includes(l)) && h.includes(`step ${c.status}`) && h.includes(`build ${c.status}`),
+        `every line and the end of the ${c.status} build`,
+      );
+      // the lines were all heard live (none came in the backlog: the step began after the subscription) and before both ends
+      expect(heard.slice(0, lines.length).sort(), c.status).toEqual([...lines].sort());
+      expect(heard.slice(lines.length).sort(), c.status).toEqual([`build ${c.status}`, `step ${c.status}`]);
+      sock.off('logs').off('step:update').off('build:update');
+    }
+  });
+
   it('a socket cannot join the room of a project it is not a member of', async () => {
     const a = await projectWithPipeline('steps-c@example.com', 'gamma');
     const stranger = await registerUser(t, 'steps-stranger@example.com');

@@ -1,8 +1,15 @@
 import type { StepUpdateEvent } from '@gantry/contracts';
-import type { Realtime } from '../../platform/realtime.js';
+import type { EmitOrder, Realtime } from '../../platform/realtime.js';
 import type { BuildsStore, StepEnd } from './builds.store.js';
 
 const OWNERS_KEPT = 500;
+
+/**
+ * A build's broadcasts, its log chunks (the log rooms) and its statuses (the project's room), reach a socket in the
+ * order they were emitted: a client that stops listening to a step's log once it hears the step or the build end has
+ * heard its last lines (on PostgreSQL, broadcasts to different rooms are otherwise sent side by side).
+ */
+export const inBuildOrder = (buildId: string): EmitOrder => ({ order: `build:${buildId}` });
 
 /**
  * The builds store that tells the project room of every step status it writes (`step:update`), once
@@ -27,7 +34,7 @@ export function withStepStatusEvents(store: BuildsStore, realtime: Realtime): Bu
 
   type Owner = { projectId: string; pipelineId: string };
   const tell = (owner: Owner | undefined, event: Omit<StepUpdateEvent, 'pipelineId'>) => {
-    if (owner) realtime.toProject(owner.projectId, 'step:update', { pipelineId: owner.pipelineId, ...event });
+    if (owner) realtime.toProject(owner.projectId, 'step:update', { pipelineId: owner.pipelineId, ...event }, inBuildOrder(event.buildId));
   };
   const ended = (owner: Owner | undefined, buildId: string, s: StepEnd) =>
     tell(owner, {
