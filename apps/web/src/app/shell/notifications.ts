@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { NOTIFICATIONS_POLL_MS, type Notification } from '@gantry/contracts';
 import { http } from '../../api/http';
 import { useIsLoggedIn } from '../../api/session';
+import { markAllRead } from './mark-all-read';
 
 /** Notifications of the signed-in user (spec §2.7): fetched at mount, every 45 seconds and when the drawer opens. */
 export type NotificationItem = Notification;
@@ -34,9 +35,7 @@ export function useMarkNotificationRead() {
 export function useMarkAllNotificationsRead() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async (projectIds: string[]) => {
-      for (const projectId of projectIds) await http.put(`/ms-notification/projects/${projectId}/notifications/read`);
-    },
+    mutationFn: (projectIds: string[]) => markAllRead(projectIds, (url) => http.put(url)),
     onSettled: () => client.invalidateQueries({ queryKey: key }),
   });
 }
