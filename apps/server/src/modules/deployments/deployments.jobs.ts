@@ -212,9 +212,9 @@ export function createDeploymentsJobs(deps: {
   }
 
   /** A run's log: masked, chunked, stored and fanned out live to the deployment's room. */
-  function sinkFor(deploymentId: string, secrets: string[]) {
+  function sinkFor(deploymentId: string, mask: (line: string) => string) {
     return createLogSink({
-      mask: createMasker(secrets),
+      mask,
       write: (c) => store.appendLog([{ deploymentId, ...c }]),
       publish: (c) => deps.realtime.toRoom(deploymentLogsRoom(deploymentId), 'logs', { deploymentId, ...c }),
       onWriteError: (err, c) => deps.log.error({ err, deploymentId, seq: c.seq }, 'could not store deployment log lines'),
@@ -282,7 +282,9 @@ export function createDeploymentsJobs(deps: {
     let error: string | null = null;
     let reported: EngineOutcome | undefined;
     let left: LeftState | undefined;
-    let sink = sinkFor(row.id, []);
+    // the run's secrets, once known, are masked in its log and in the error it ends with (the deployment's answer)
+    let mask = createMasker([]);
+    let sink = sinkFor(row.id, mask);
     phase(row.id, 'running');
     const recorder = pidRecorder((pid) => store.update(row.id, { processId: pid }), { clearedAtEnd: true });
     const pids = {
@@ -298,7 +300,8 @@ export function createDeploymentsJobs(deps: {
       warm ??= engine.warmUp?.(stage); // terraform's box opens while the run prepares
       // independent: the cloud session (an STS call for AWS) while the versions are unpacked
       const [credentials, { prepared, secrets }] = await Promise.all([deps.credentialsFor(stage), prepare(stage, row.resources, resources)]);
-      sink = sinkFor(row.id, [...Object.values(credentials), ...secrets]);
+      mask = createMasker([...Object.values(credentials), ...secrets]);
+      sink = sinkFor(row.id, mask);
       const engineRun: EngineRun = {
         warm,
         stage,
@@ -331,7 +334,7 @@ export function createDeploymentsJobs(deps: {
       outcome = 'FAILED';
       if (err instanceof EngineFailure) reported = { status: err.status, logs: err.logs };
       const stopped = stoppedByServer(signal) ? INTERRUPTED : CANCELLED;
-      error = signal.aborted ? stopped : createMasker([])((err as Error).message);
+      error = signal.aborted ? stopped : mask((err as Error).message);
       sink.line(`[gantry] ${signal.aborted ? stopped : `Failed: ${error}`}`);
     } finally {
       warm?.close();
@@ -411,13 +414,14 @@ export function createDeploymentsJobs(deps: {
   async function executePlan({ plan, stage }: { plan: PlanRow; stage: StageRow }, signal: AbortSignal) {
     const pids = pidRecorder((pid) => store.updatePlan(plan.id, { processId: pid }));
     let warm: WarmStart | undefined;
+    let mask = createMasker([]);
     try {
       const engine = deps.engineFor(stage);
       if (!engine.plan) throw new Error('This engine makes no plans');
       warm = engine.warmUp?.(stage);
       const [credentials, { prepared, secrets }] = await Promise.all([deps.credentialsFor(stage), prepare(stage, plan.resources)]);
       const lines: string[] = [];
-      const mask = createMasker([...Object.values(credentials), ...secrets]);
+      mask = createMasker([...Object.values(credentials), ...secrets]);
       const made = await engine.plan({
         warm,
         stage,
@@ -443,7 +447,7 @@ export function createDeploymentsJobs(deps: {
         }),
       );
     } catch (err) {
-      await statuses.write((w) => w.plan(plan.id, { status: 'FAILED', error: stoppedByServer(signal) ? PLAN_INTERRUPTED : (err as Error).message }));
+      await statuses.write((w) => w.plan(plan.id, { status: 'FAILED', error: stoppedByServer(signal) ? PLAN_INTERRUPTED : mask((err as Error).message) }));
     } finally {
       warm?.close();
       await pids.settled();

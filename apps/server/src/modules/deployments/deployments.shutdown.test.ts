@@ -11,7 +11,7 @@ import type { DeploymentEngine, EngineRun } from './engine.js';
  * run queued after the stop began is left to its durable job. In memory: the engine, store and
  * environment are fakes, so the order is checked exactly and without timing.
  */
-function fixture() {
+function fixture(o: { engine?: DeploymentEngine; credentials?: Record<string, string> } = {}) {
   const events: string[] = [];
   const logs: { seq: number; text: string }[] = [];
   let row: any = {
@@ -76,8 +76,8 @@ function fixture() {
     statuses: createStatusWrites({ transaction: (fn) => fn(undefined), store: store as any, stages: stages as any, realtime: { toProject: () => undefined } }),
     stages: stages as any,
     components: {} as any,
-    engineFor: () => engine,
-    credentialsFor: async () => ({}),
+    engineFor: () => o.engine ?? engine,
+    credentialsFor: async () => o.credentials ?? {},
     realtime: { toRoom: () => undefined } as any,
     concurrency: 2,
     modulesRoot: '/nonexistent',
@@ -109,5 +109,22 @@ describe('stopping the deployments runner', () => {
     expect(f.runner.startHere({ id: 's1' } as any)).toBeUndefined();
     await new Promise((r) => setImmediate(r));
     expect(f.row().status).toBe('DEPLOY_QUEUED');
+  });
+});
+
+describe("a failed run's error", () => {
+  it("is masked as its log is: the run's cloud credentials never reach the deployment's answer", async () => {
+    const secret = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
+    const engine = {
+      async deploy(run: EngineRun) {
+        run.log(`the provider was given ${secret}`);
+        throw new Error(`The security token included in the request is invalid: ${secret}`);
+      },
+      deployedResources: async () => [],
+    } as unknown as DeploymentEngine;
+    const f = fixture({ engine, credentials: { AWS_SECRET_ACCESS_KEY: secret } });
+    await f.runner.run('d1');
+    expect(f.row()).toMatchObject({ status: 'CREATE_FAILED', error: 'The security token included in the request is invalid: ****' });
+    expect(f.logs.map((c) => c.text).join('\n')).not.toContain(secret);
   });
 });
