@@ -37,6 +37,8 @@ describe('components', () => {
     await page.waitForURL('**/components/create');
     await createNetworkComponent(page);
     await page.getByTestId('component-inputs').getByText('*name').waitFor();
+    // The new component's page starts at its top, not scrolled down where the form's Create button was.
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
     await page.getByTestId('component-outputs').getByText('network_id').waitFor();
     await page.getByText('A private network for the services.').first().waitFor();
     await page.getByTestId('latest-badge').waitFor();

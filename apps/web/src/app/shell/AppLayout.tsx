@@ -1,7 +1,7 @@
 import { AppShell, Box } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { lazy, Suspense, useEffect, useState } from 'react';
-import { Navigate, Outlet, useLocation } from 'react-router';
+import { lazy, Suspense, useEffect, useLayoutEffect, useState } from 'react';
+import { Navigate, Outlet, useLocation, useNavigationType } from 'react-router';
 import { session, useCurrentProject } from '../../api/session';
 import { useRealtimeProject } from '../../api/realtime';
 import { ProjectFormModal, useProjects } from '../../features/projects';
@@ -22,9 +22,23 @@ export const isMenuHidden = (pathname: string) => MENU_HIDDEN.some((p) => pathna
 const RAIL = 72;
 const MENU = 264;
 
+/**
+ * A page opened by a link or after a form (not Back or Forward, where the browser keeps its place) starts at its top:
+ * the window kept the scroll of the page before, so a component or pipeline created at the bottom of its long form
+ * opened scrolled down to its last tables. A change of the query alone (a tab, a chosen step or version) keeps it.
+ */
+function useNewPageAtTop(pathname: string) {
+  const navigationType = useNavigationType();
+  useLayoutEffect(() => {
+    if (navigationType !== 'POP') window.scrollTo(0, 0);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a new path moves the window, not how it was reached
+  }, [pathname]);
+}
+
 /** The signed-in shell: project rail, side menu, notifications drawer, and the current project. */
 export default function AppLayout() {
   const { pathname } = useLocation();
+  useNewPageAtTop(pathname);
   const showMenu = !isMenuHidden(pathname);
   const projects = useProjects();
   const current = useCurrentProject();
