@@ -53,15 +53,7 @@ export function EnvironmentAccountSection({
               {...textSelect(form, 'awsRegion')}
             />
           </SimpleGrid>
-          {aws.isSuccess && aws.data.length === 0 && (
-            <Text size="xs" c="dimmed" mt="xs">
-              No AWS account connected yet:{' '}
-              <Anchor component={Link} to="/settings?tab=accounts" size="xs">
-                connect one in Settings
-              </Anchor>
-              .
-            </Text>
-          )}
+          {aws.isSuccess && aws.data.length === 0 && <NoAccountYet what="AWS account" />}
         </>
       )}
       {v.cloudProvider === 'azurerm' && (
@@ -84,6 +76,7 @@ export function EnvironmentAccountSection({
             <TextInput label="Tenant ID" withAsterisk disabled={mode === 'edit'} {...form.getInputProps('tenantId')} />
             <TextInput label="Subscription ID" withAsterisk disabled={mode === 'edit'} {...form.getInputProps('subscriptionId')} />
           </SimpleGrid>
+          {azure.isSuccess && azure.data.length === 0 && mode !== 'edit' && <NoAccountYet what="Azure subscription" />}
         </Stack>
       )}
       {v.cloudProvider === 'google' && (
@@ -120,6 +113,24 @@ export function EnvironmentAccountSection({
           />
         </SimpleGrid>
       )}
+      {v.cloudProvider === 'google' && gcp.isSuccess && gcp.data.length === 0 && <NoAccountYet what="GCP project" />}
     </FormSection>
+  );
+}
+
+/**
+ * Under the fields of a provider the project has no account of: the server refuses an environment on an account that is
+ * not connected ('Please select an Azure subscription of this project'), so the form says where to connect one, for
+ * Azure and Google Cloud as for AWS (their fields said nothing, and the refusal came only on Create).
+ */
+function NoAccountYet({ what }: { what: string }) {
+  return (
+    <Text size="xs" c="dimmed" mt="xs">
+      No {what} connected yet:{' '}
+      <Anchor component={Link} to="/settings?tab=accounts" size="xs">
+        connect one in Settings
+      </Anchor>
+      .
+    </Text>
   );
 }
