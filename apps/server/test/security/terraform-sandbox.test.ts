@@ -66,6 +66,9 @@ attempt touch-data touch "$DATA/pwned-${MARK}"
 attempt touch-usr touch /usr/pwned-${MARK}
 echo "DATA-LS=$(ls -A "$DATA" | tr '\\n' ' ')"
 echo "STAGES-LS=$(ls -A "$DATA/terraform/stages" | tr '\\n' ' ')"
+echo "CACHE-LS=$(ls -A "$DATA/terraform/plugin-cache" | tr '\\n' ' ')"
+# a provider binary another project's runs would execute (their .terraform/providers link into the cache)
+mkdir -p "$DATA/terraform/plugin-cache/registry.terraform.io/hashicorp/aws" 2>/dev/null && touch "$DATA/terraform/plugin-cache/registry.terraform.io/hashicorp/aws/poison-${MARK}" 2>/dev/null
 echo "PIDS=$(ls /proc | grep -E '^[0-9]+$' | tr '\\n' ' ')"
 echo "ENV-BEGIN"; env; echo "ENV-END"
 # a process meant to outlive terraform: out of the process group and reparented
@@ -202,6 +205,9 @@ describe('a terraform module cannot reach the server', { timeout: 180_000 }, () 
     // of the data dir, only the path down to this environment's own folders
     expect(/DATA-LS=(.*)/.exec(log)?.[1]?.trim()).toBe('terraform');
     expect(/STAGES-LS=(.*)/.exec(log)?.[1]?.trim()).toBe(stageId);
+    // of the provider plugin cache, only its project's own: nothing it writes there reaches another project's runs
+    expect(/CACHE-LS=(.*)/.exec(log)?.[1]?.trim()).toBe(projectId);
+    expect([...filesBelow(path.join(dataDir, 'terraform', 'plugin-cache'))].filter((f) => f.file.includes(`poison-${MARK}`))).toEqual([]);
     const pids = (/PIDS=(.*)/.exec(log)?.[1] ?? '').trim().split(/\s+/).map(Number);
     expect(pids.length).toBeGreaterThan(0);
     expect(pids.length).toBeLessThan(20);

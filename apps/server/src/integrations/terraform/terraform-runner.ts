@@ -24,7 +24,7 @@ export interface TerraformRunnerOptions {
   bin?: string;
   /** The environment's root module directory (holds main.tf.json, .terraform and plan files). */
   workDir: string;
-  /** Provider plugin cache shared by all environments, inside the data dir (created if missing). */
+  /** Provider plugin cache of the project's environments, inside the data dir (created if missing). */
   pluginCacheDir: string;
   backend: TerraformBackend;
   /**

@@ -160,7 +160,7 @@ function lockProbe() {
   const backend: TerraformBackend = { type: 'local', path: path.join(workDir(), 'terraform.tfstate') };
   return createTerraformRunner({
     workDir: path.join(dataDir, 'terraform', 'stages', stageId),
-    pluginCacheDir: path.join(dataDir, 'terraform', 'plugin-cache'),
+    pluginCacheDir: path.join(dataDir, 'terraform', 'plugin-cache', projectId),
     backend,
     lockTimeout: '0s',
     env: { ...CREDENTIALS, ...rootVariables() },

@@ -21,7 +21,7 @@ import type { DeploymentEngine, EngineRun, EnginePlan, LeftState, WarmStart } fr
 
 export interface TerraformEngineOptions {
   bin: string;
-  /** `<dataDir>/terraform`: one work dir per environment, the shared plugin cache, sealed plans. */
+  /** `<dataDir>/terraform`: one work dir per environment, a plugin cache per project, sealed plans. */
   root: string;
   /** Where terraform and the module code it runs execute (DESIGN §5). */
   sandbox: Sandbox;
@@ -62,7 +62,12 @@ export function createTerraformEngine(
   const workDir = (stageId: string) => path.join(o.root, 'stages', stageId);
   const stateFile = (stageId: string) => path.join(workDir(stageId), 'terraform.tfstate');
   const modulesDir = (stageId: string) => path.join(o.root, 'runs', stageId);
-  const pluginCacheDir = path.join(o.root, 'plugin-cache');
+  /**
+   * The provider plugin cache of a project's environments. One per project, not one for the instance: the box can
+   * write its cache (terraform adds to it), and an environment's `.terraform/providers` links into it, so a module of one
+   * project could otherwise replace a provider binary that another project's runs then execute with their credentials.
+   */
+  const pluginCacheDir = (stage: Pick<StageRow, 'projectId'>) => path.join(o.root, 'plugin-cache', stage.projectId);
   const sealedPlansDir = (stageId: string) => path.join(o.root, 'plans', stageId);
   const legacyStateFile = (stageId: string) => path.join(o.root, 'state', `${stageId}.tfstate`);
 
@@ -115,13 +120,13 @@ export function createTerraformEngine(
   }
 
   /** What terraform's box shows of the host: the environment's work dir, the plugin cache, its unpacked versions. */
-  function boxOf(stageId: string): Omit<SandboxRun, 'cwd'> {
+  function boxOf(stage: StageRow): Omit<SandboxRun, 'cwd'> {
     const cliConfig = process.env.TF_CLI_CONFIG_FILE;
     return {
       mounts: [
-        { path: workDir(stageId), writable: true },
-        { path: pluginCacheDir, writable: true },
-        ...(fs.existsSync(modulesDir(stageId)) ? [{ path: modulesDir(stageId) }] : []),
+        { path: workDir(stage.id), writable: true },
+        { path: pluginCacheDir(stage), writable: true },
+        ...(fs.existsSync(modulesDir(stage.id)) ? [{ path: modulesDir(stage.id) }] : []),
         ...(cliConfig && fs.existsSync(cliConfig) ? [{ path: cliConfig }] : []),
       ],
     };
@@ -149,14 +154,14 @@ export function createTerraformEngine(
     return createTerraformRunner({
       bin: o.bin,
       workDir: workDir(stage.id),
-      pluginCacheDir,
+      pluginCacheDir: pluginCacheDir(stage),
       backend: { type: 'local', path: stateFile(stage.id) },
       env: extra.env,
       secrets: extra.secrets,
       onLine: extra.log ? (line) => extra.log!(line) : undefined,
       signal: extra.signal,
       onProcess: extra.onProcess,
-      box: { sandbox: o.sandbox, run: boxOf(stage.id) },
+      box: { sandbox: o.sandbox, run: boxOf(stage) },
       openedBox: () => takeOpenedBox(extra.warm),
     });
   }
@@ -172,7 +177,7 @@ export function createTerraformEngine(
   function handOver(run: EngineRun, wrote: string[]) {
     const dir = workDir(run.stage.id);
     if (handedOver.has(dir)) o.sandbox.handOverOnly(dir, ...wrote);
-    else o.sandbox.handOver(dir, pluginCacheDir, modulesDir(run.stage.id));
+    else o.sandbox.handOver(dir, pluginCacheDir(run.stage), modulesDir(run.stage.id));
     for (const r of run.resources) {
       if (!handedOver.has(dir)) handedOver.add(r.dir);
       else if (!handedOver.has(r.dir)) {
@@ -203,7 +208,7 @@ export function createTerraformEngine(
     // the last run's box could write here: never write through what it left (links), replace it
     for (const f of fs.readdirSync(dir)) if (f.endsWith('.tf.json') && f !== BACKEND_FILE) fs.rmSync(path.join(dir, f), { recursive: true, force: true });
     writeRootModule(dir, root); // O_NOFOLLOW: never through a link the last run left
-    for (const d of [path.join(dir, '.home'), pluginCacheDir]) ensureRealDir(d);
+    for (const d of [path.join(dir, '.home'), pluginCacheDir(run.stage)]) ensureRealDir(d);
     const state = await loadState(run.stage.id);
     if (state !== undefined) writeFileNoFollow(stateFile(run.stage.id), state, 0o600);
     handOver(run, [...Object.keys(root.files).map((f) => path.join(dir, f)), path.join(dir, '.home'), stateFile(run.stage.id)]);
@@ -219,7 +224,7 @@ export function createTerraformEngine(
       // init only when the module sources changed since the last run (versions are immutable)
       const initKey = crypto
         .createHash('sha256')
-        .update(JSON.stringify([resources.map((x) => [x.name, x.source]), 'sealed-state']))
+        .update(JSON.stringify([resources.map((x) => [x.name, x.source]), 'sealed-state', 'project-plugin-cache']))
         .digest('hex');
       const marker = path.join(dir, '.gantry-init');
       const initialised =
@@ -249,9 +254,9 @@ export function createTerraformEngine(
       if (o.sandbox.mode === 'none' || o.sandbox.unavailable) return undefined;
       // every folder it shows exists before it opens (a first run of the environment makes them here)
       ensureRealDir(workDir(stage.id), 0o755);
-      ensureRealDir(pluginCacheDir);
+      ensureRealDir(pluginCacheDir(stage));
       ensureRealDir(modulesDir(stage.id));
-      const box = openBox(o.sandbox, { ...boxOf(stage.id), cwd: workDir(stage.id) });
+      const box = openBox(o.sandbox, { ...boxOf(stage), cwd: workDir(stage.id) });
       const warm: WarmStart = { close: () => box.close() };
       openedBoxes.set(warm, box);
       return warm;
