@@ -157,6 +157,9 @@ describe('deployments (real terraform)', () => {
     // the plan was used up
     expect((await call('GET', `/stages/${stageId}/plans/${planId}`, reader.idToken)).json().status).toBe('APPLIED');
     expect((await call('POST', `/stages/${stageId}/plans/${planId}/deploy`, writer.idToken)).statusCode).toBe(409);
+    // a member of another project naming this environment and plan in their own project's URL learns nothing of it
+    const elsewhere = await call('POST', `/stages/${stageId}/plans/${planId}/deploy`, outsider.idToken, undefined, otherProjectId);
+    expect(elsewhere.statusCode, elsewhere.body).toBe(404);
 
     const log = await logText(done.id);
     expect(log).toContain('Apply complete!');

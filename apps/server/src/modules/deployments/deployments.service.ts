@@ -291,11 +291,12 @@ export function createDeploymentsService(deps: {
 
     /** Applies exactly a stored plan (terraform refuses it if the state moved on since). */
     async deployPlan(projectId: string, stageId: string, planId: string, userId: string) {
+      // the environment is the project's first: another project's plan must not answer with its status
+      const stage = await stages.get(projectId, stageId);
       const plan = await store.plan(stageId, planId);
       if (!plan) throw new NotFound('Plan not found');
       if (plan.status !== 'READY')
         throw new Conflict(plan.status === 'CREATING' ? 'The plan is still being created' : `The plan cannot be applied: it is ${plan.status.toLowerCase()}`);
-      const stage = await stages.get(projectId, stageId);
       if (missingTargetAccount(stage).length) throw new Validation('Please select the cloud account of this environment first');
       const local = deps.startHere?.(stage);
       return holding(local, async () =>
