@@ -11,6 +11,12 @@ export interface AccountReport {
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 /** RFC 4180 field: quoted when it holds a comma, quote or line break. */
 const csvField = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+/**
+ * A text cell a spreadsheet must not take for a formula: an account name, a service or a tag value (anyone who may tag
+ * resources in the account chooses those) starting with = + - @, a tab or a carriage return is opened by Excel or
+ * LibreOffice as a formula (=HYPERLINK(…) sending the sheet's cells away, DDE); a leading ' keeps it text (OWASP).
+ */
+const textCell = (s: string) => (/^[=+\-@\t\r]/.test(s) ? `'${s}` : s);
 const dollars = (n: number) => `$${Math.round(n).toLocaleString('en-US')}`;
 const day = (d: Date) => d.toISOString().slice(0, 10);
 const total = (lines: ReportLine[]) => lines.reduce((s, l) => s + l.amount, 0);
@@ -67,9 +73,17 @@ export function renderReportMail(report: ReportRow, period: { start: Date; end: 
     'Every line is in the attached CSV file.',
   ].join('\n');
 
-  const header = ['AWS account', 'Account name', 'Start', 'End', 'Service', ...(tag ? [tag] : []), 'Cost (USD)'];
+  const header = ['AWS account', 'Account name', 'Start', 'End', 'Service', ...(tag ? [textCell(tag)] : []), 'Cost (USD)'];
   const csvRows = accounts.flatMap((a) =>
-    a.lines.map((l) => [a.awsAccountId, a.accountName ?? '', l.start, l.end, l.service, ...(tag ? [l.tagValue ?? ''] : []), l.amount.toFixed(2)]),
+    a.lines.map((l) => [
+      a.awsAccountId,
+      textCell(a.accountName ?? ''),
+      l.start,
+      l.end,
+      textCell(l.service),
+      ...(tag ? [textCell(l.tagValue ?? '')] : []),
+      l.amount.toFixed(2),
+    ]),
   );
   const csv = [header, ...csvRows].map((r) => r.map(csvField).join(',')).join('\r\n') + '\r\n';
   const slug =
