@@ -103,6 +103,24 @@ describe('platform: account and notification settings', () => {
     await expect.poll(() => toggle.isChecked()).toBe(true);
     expect((await stack.api('GET', `/ms-notification/projects/${project.id}/users`, undefined, idToken)).users).toHaveLength(1);
   });
+
+  test('in a narrow window the side menu opens over the page from the rail, and closes on the page chosen', async () => {
+    await page.setViewportSize({ width: 800, height: 600 });
+    await page.goto('/overview');
+    await page.getByRole('heading', { name: 'Overview', exact: true }).waitFor();
+    // beside the page, the menu left it 464 of the window's 800 px
+    expect(await page.locator('main').evaluate((el) => getComputedStyle(el).paddingInlineStart)).toBe('72px');
+    expect(await page.getByRole('navigation', { name: 'Main menu' }).isVisible()).toBe(false);
+    await page.getByRole('button', { name: 'Main menu' }).click();
+    const menu = page.getByRole('navigation', { name: 'Main menu' });
+    await menu.getByRole('link', { name: 'Pipelines', exact: true }).click();
+    await page.waitForURL('**/pipelines');
+    await menu.waitFor({ state: 'hidden' });
+    // a window wide enough keeps it beside the page, with no button for it
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await menu.waitFor();
+    expect(await page.getByRole('button', { name: 'Main menu' }).count()).toBe(0);
+  });
 });
 
 describe('platform: Slack on a paid plan', () => {

@@ -1,5 +1,5 @@
 import { AppShell, Box } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { lazy, Suspense, useEffect, useLayoutEffect, useState } from 'react';
 import { Navigate, Outlet, useLocation, useNavigationType } from 'react-router';
 import { session, useCurrentProject } from '../../api/session';
@@ -14,6 +14,8 @@ const NotificationsDrawer = lazy(() => import('./NotificationsDrawer').then((m) 
 
 /** The side menu is not on /projects, the page most visits start on: it loads when a page shows it. */
 const SideMenu = lazy(() => import('./SideMenu').then((m) => ({ default: m.SideMenu })));
+/** The same over the page, in a narrow window only. */
+const SideMenuDrawer = lazy(() => import('./SideMenuDrawer').then((m) => ({ default: m.SideMenuDrawer })));
 
 /** Pages without the side menu (spec §2.1); they do not need a current project either. */
 const MENU_HIDDEN = ['/projects', '/account', '/page-not-found', '/admin'];
@@ -21,6 +23,13 @@ export const isMenuHidden = (pathname: string) => MENU_HIDDEN.some((p) => pathna
 
 const RAIL = 72;
 const MENU = 264;
+/**
+ * Narrower than this, the side menu is not kept beside the page: it opens over it from the rail's menu button. Beside
+ * the page it left 464 px of an 800 px window, and at 1024 px a page's side column (the pipeline's steps catalogue)
+ * was cut to 190 px.
+ */
+export const MENU_BESIDE_MIN_WIDTH = 1100;
+const NARROW = `(max-width: ${MENU_BESIDE_MIN_WIDTH - 0.02}px)`;
 
 /**
  * A page opened by a link or after a form (not Back or Forward, where the browser keeps its place) starts at its top:
@@ -40,6 +49,15 @@ export default function AppLayout() {
   const { pathname } = useLocation();
   useNewPageAtTop(pathname);
   const showMenu = !isMenuHidden(pathname);
+  const narrow = useMediaQuery(NARROW, window.matchMedia(NARROW).matches, { getInitialValueInEffect: false });
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [menuPath, setMenuPath] = useState(pathname);
+  if (menuPath !== pathname) {
+    // a page chosen in the menu (or anywhere) closes the menu over it
+    setMenuPath(pathname);
+    setMenuOpen(false);
+  }
+  const menuBeside = showMenu && !narrow;
   const projects = useProjects();
   const current = useCurrentProject();
   const [createOpen, createModal] = useDisclosure(false);
@@ -79,7 +97,7 @@ export default function AppLayout() {
   }
 
   return (
-    <AppShell navbar={{ width: showMenu ? RAIL + MENU : RAIL, breakpoint: 0 }} padding={0}>
+    <AppShell navbar={{ width: menuBeside ? RAIL + MENU : RAIL, breakpoint: 0 }} padding={0}>
       <AppShell.Navbar withBorder={false} className={classes.navbar}>
         <ProjectRail
           projects={projects.data ?? []}
@@ -87,13 +105,19 @@ export default function AppLayout() {
           currentId={current?.id}
           onCreate={createModal.open}
           onNotifications={notificationsDrawer.open}
+          onMenu={showMenu && narrow ? () => setMenuOpen(true) : undefined}
         />
-        {showMenu && (
+        {menuBeside && (
           <Suspense fallback={null}>
             <SideMenu project={current} />
           </Suspense>
         )}
       </AppShell.Navbar>
+      {showMenu && narrow && (
+        <Suspense fallback={null}>
+          <SideMenuDrawer opened={menuOpen} onClose={() => setMenuOpen(false)} project={current} width={MENU} />
+        </Suspense>
+      )}
       <AppShell.Main className={classes.main}>
         <Box className={classes.content}>{content}</Box>
       </AppShell.Main>

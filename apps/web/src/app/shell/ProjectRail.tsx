@@ -1,5 +1,5 @@
 import { ActionIcon, Avatar, Divider, Indicator, Skeleton, Stack, Tooltip, UnstyledButton } from '@mantine/core';
-import { IconBell, IconLayoutGrid, IconPlus } from '@tabler/icons-react';
+import { IconBell, IconLayoutGrid, IconMenu2, IconPlus } from '@tabler/icons-react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import type { Project } from '@gantry/contracts';
 import { session } from '../../api/session';
@@ -24,10 +24,12 @@ export interface ProjectRailProps {
   currentId?: string;
   onCreate: () => void;
   onNotifications: () => void;
+  /** In a narrow window, where the side menu is not beside the page: opens it. */
+  onMenu?: () => void;
 }
 
 /** The narrow dark rail (spec §2.6): the first 4 projects, create, projects list, notifications, user menu. */
-export function ProjectRail({ projects, loading, currentId, onCreate, onNotifications }: ProjectRailProps) {
+export function ProjectRail({ projects, loading, currentId, onCreate, onNotifications, onMenu }: ProjectRailProps) {
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const unread = useUnreadCount();
@@ -43,6 +45,13 @@ export function ProjectRail({ projects, loading, currentId, onCreate, onNotifica
       <UnstyledButton component={Link} to="/projects" className={classes.logo} aria-label="Gantry home">
         <Logo size={34} />
       </UnstyledButton>
+      {onMenu && (
+        <Tooltip label="Menu" position="right" withArrow>
+          <ActionIcon size={40} radius="md" variant="subtle" className={classes.icon} mt="sm" onClick={onMenu} aria-label="Main menu">
+            <IconMenu2 size={20} />
+          </ActionIcon>
+        </Tooltip>
+      )}
       <Divider color="dark.5" w={36} my="sm" />
       <Stack gap={10} align="center" className={classes.projects}>
         {loading
