@@ -12,11 +12,14 @@ export interface StatusBadgeProps {
   size?: 'xs' | 'sm' | 'md';
 }
 
-/** A status as a small coloured badge. */
+/**
+ * A status as a small coloured badge. It keeps its whole word: a table squeezed by a narrow window shrank the status
+ * column until the pipelines list read 'SUC…' for SUCCEEDED (Badge cuts its label); now the other columns wrap instead.
+ */
 export function StatusBadge({ status, tone, color, label, size = 'sm' }: StatusBadgeProps) {
   const c = color ?? toneColor[tone ?? environmentStatusTone(status)];
   return (
-    <Badge color={c} variant="light" size={size} radius="sm">
+    <Badge color={c} variant="light" size={size} radius="sm" miw="max-content">
       {label ?? status.replace(/_/g, ' ')}
     </Badge>
   );
