@@ -10,7 +10,7 @@ import { eventsLeave, type Realtime } from '../../platform/realtime.js';
 import type { StagesApi, StageRow, StageResourceRow } from '../stages/stages.port.js';
 import type { DeploymentsStore, DeploymentRow, PlanRow } from './deployments.store.js';
 import type { QueuedDeployment, LocalStart } from './deployments.service.js';
-import type { StatusWriter, StatusWrites } from './status-events.js';
+import { inDeploymentOrder, type StatusWriter, type StatusWrites } from './status-events.js';
 import type { DeployedResource } from './deployments.tables.js';
 import { endLeftoverProcess } from './leftover-process.js';
 import { createRunKit, createRunPool, hostOfWorker, stoppedByServer } from '../../platform/run-kit.js';
@@ -216,7 +216,7 @@ export function createDeploymentsJobs(deps: {
     return createLogSink({
       mask,
       write: (c) => store.appendLog([{ deploymentId, ...c }]),
-      publish: (c) => deps.realtime.toRoom(deploymentLogsRoom(deploymentId), 'logs', { deploymentId, ...c }),
+      publish: (c) => deps.realtime.toRoom(deploymentLogsRoom(deploymentId), 'logs', { deploymentId, ...c }, inDeploymentOrder(deploymentId)),
       onWriteError: (err, c) => deps.log.error({ err, deploymentId, seq: c.seq }, 'could not store deployment log lines'),
     });
   }
@@ -464,7 +464,7 @@ export function createDeploymentsJobs(deps: {
     const last = (await store.logs(deploymentId)).at(-1);
     const chunk = { seq: (last?.seq ?? -1) + 1, text };
     await store.appendLog([{ deploymentId, ...chunk }]);
-    deps.realtime.toRoom(deploymentLogsRoom(deploymentId), 'logs', { deploymentId, ...chunk });
+    deps.realtime.toRoom(deploymentLogsRoom(deploymentId), 'logs', { deploymentId, ...chunk }, inDeploymentOrder(deploymentId));
   }
 
   /**

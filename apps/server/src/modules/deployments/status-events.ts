@@ -1,13 +1,20 @@
 import type { DeploymentUpdateEvent, PlanUpdateEvent, StageUpdateEvent } from '@gantry/contracts';
 import type { Tx } from '../../platform/db.js';
-import type { Realtime } from '../../platform/realtime.js';
+import type { EmitOrder, Realtime } from '../../platform/realtime.js';
 import type { StagesApi } from '../stages/stages.port.js';
 import type { DeploymentsStore, DeploymentRow, PlanRow } from './deployments.store.js';
 import type { deployments } from './deployments.tables.js';
 
 type DeploymentValues = Partial<typeof deployments.$inferInsert>;
 type StageValues = Parameters<StagesApi['setDeploymentState']>[1];
-type Told = { projectId: string; event: 'deployment:update' | 'stage:update' | 'plan:update'; payload: unknown };
+type Told = { projectId: string; event: 'deployment:update' | 'stage:update' | 'plan:update'; payload: unknown; order?: EmitOrder };
+
+/**
+ * A run's broadcasts, its log chunks (the log's room) and its statuses (the project's room), reach a socket in the
+ * order they were emitted: its last lines before its end, which a client may leave the log's room on (on PostgreSQL,
+ * broadcasts to different rooms are otherwise sent side by side).
+ */
+export const inDeploymentOrder = (deploymentId: string): EmitOrder => ({ order: `deployment:${deploymentId}` });
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
@@ -88,9 +95,9 @@ export function createStatusWrites(deps: {
   const { store, stages } = deps;
 
   function writerOn(tx: Tx | undefined, told: Told[]): StatusWriter {
-    const tell = (projectId: string, event: Told['event'], payload: unknown) => void told.push({ projectId, event, payload });
+    const tell = (projectId: string, event: Told['event'], payload: unknown, order?: EmitOrder) => void told.push({ projectId, event, payload, order });
     const deploymentWritten = (row: DeploymentRow | undefined) => {
-      if (row) tell(row.projectId, 'deployment:update', deploymentEvent(row));
+      if (row) tell(row.projectId, 'deployment:update', deploymentEvent(row), inDeploymentOrder(row.id));
       return row;
     };
     // one stage:update per environment and transaction: its last row, with the resources if written
@@ -137,7 +144,7 @@ export function createStatusWrites(deps: {
     async write<T>(fn: (w: StatusWriter) => Promise<T>, o: { oneWrite?: boolean } = {}): Promise<T> {
       const told: Told[] = [];
       const result = o.oneWrite ? await fn(writerOn(undefined, told)) : await deps.transaction((tx) => fn(writerOn(tx, told)));
-      for (const t of told) deps.realtime.toProject(t.projectId, t.event, t.payload);
+      for (const t of told) deps.realtime.toProject(t.projectId, t.event, t.payload, t.order);
       return result;
     },
   };
