@@ -48,6 +48,24 @@ describe('foundation: accounts, projects and members', () => {
     expect(linkFromMail(mail, '/account/verify/')).toContain(`/account/verify/${encodeURIComponent(OWNER.email)}/`);
   });
 
+  test('another site cannot show Gantry in a frame of its own (clickjacking)', async () => {
+    const page = await stack.newPage();
+    await page.setContent(`<iframe id="gantry" src="${stack.url}/login" width="900" height="700"></iframe>`);
+    const framed = () => page.frames().find((f) => f !== page.mainFrame());
+    // Chromium puts its error page in a frame the framed site refused
+    await expect.poll(() => framed()?.url(), { timeout: 10_000 }).toBe('chrome-error://chromewebdata/');
+    expect(await framed()!.locator('#root').count()).toBe(0);
+  });
+
+  test('the API reference opens at /docs under the same Content-Security-Policy', async () => {
+    const page = await stack.newPage();
+    await page.goto('/docs');
+    await page.locator('.opblock').first().waitFor();
+    await page.getByText('Gantry API').first().waitFor();
+    // the operations are drawn by swagger-ui's script
+    expect(await page.locator('.opblock').count()).toBeGreaterThan(10);
+  });
+
   test('the e-mail link verifies the address', async () => {
     const mail = await stack.smtp.waitFor(OWNER.email);
     await owner.goto(pathOf(linkFromMail(mail, '/account/verify/')));

@@ -52,6 +52,8 @@ export interface StackOptions {
 
 interface InternalStack extends Stack {
   contexts: Map<BrowserContext, { keep: boolean }>;
+  /** Content-Security-Policy refusals the browser reported since the last test ended */
+  cspViolations: string[];
 }
 
 /** Starts the stack; the caller closes it. Prefer useStack() in a spec file. */
@@ -95,6 +97,7 @@ async function startInternal(options: StackOptions): Promise<InternalStack> {
   }
 
   const contexts = new Map<BrowserContext, { keep: boolean }>();
+  const cspViolations: string[] = [];
   const b = browser;
   const g = gantry;
   const stack: InternalStack = {
@@ -103,6 +106,7 @@ async function startInternal(options: StackOptions): Promise<InternalStack> {
     dataDir,
     browser: b,
     contexts,
+    cspViolations,
     async newPage(opts = {}) {
       const context = await b.newContext({ baseURL: url, viewport: { width: 1366, height: 900 } });
       context.setDefaultTimeout(20_000);
@@ -114,6 +118,7 @@ async function startInternal(options: StackOptions): Promise<InternalStack> {
       (page as Page & { _e2eLog?: string[] })._e2eLog = log;
       page.on('console', (m) => {
         if (m.type() === 'error' || m.type() === 'warning') log.push(`[console.${m.type()}] ${m.text()}`);
+        if (m.text().includes('Content Security Policy') && page.url().startsWith(url)) cspViolations.push(`${page.url()}: ${m.text()}`);
       });
       page.on('pageerror', (e) => log.push(`[pageerror] ${e.message}`));
       page.on('requestfailed', (r) => log.push(`[requestfailed] ${r.method()} ${r.url()} ${r.failure()?.errorText ?? ''}`));
@@ -165,6 +170,9 @@ export function useStack(options: StackOptions = {}): Stack {
     if (!current) return;
     if (ctx.task.result?.state === 'fail') await saveFailureArtifacts(ctx, [...current.contexts.keys()]);
     for (const [c, { keep }] of [...current.contexts]) if (!keep) await c.close().catch(() => {});
+    // the server's Content-Security-Policy must not break a screen: a refused script, style or request fails the test
+    const refused = current.cspViolations.splice(0);
+    if (refused.length) throw new Error(`the page broke Gantry's Content-Security-Policy:\n${refused.join('\n')}`);
   });
   afterAll(async () => {
     await current?.close();

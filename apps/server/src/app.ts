@@ -7,6 +7,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './platform/db.js';
 import { registerErrorHandler } from './platform/errors.js';
+import { securityHeaders } from './platform/security-headers.js';
 import { loadMasterKey, deriveKey, createSecretBox } from './platform/secrets.js';
 import { createIdTokens } from './platform/tokens.js';
 import { createGuards, type MembershipLookup } from './platform/auth.js';
@@ -215,6 +216,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
 
 /** The HTTP side of an api or all-in-one process: rate limits, OpenAPI, every module's routes, the SPA and socket.io. */
 async function mountHttp(app: FastifyInstance, config: Config, database: Database, parts: ModuleParts[], realtime: Platform['realtime']) {
+  await securityHeaders(app);
   if (config.GANTRY_RATE_LIMIT) await app.register(rateLimit, { global: false, enableDraftSpec: true });
   await app.register(swagger, {
     openapi: {

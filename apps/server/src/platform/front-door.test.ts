@@ -27,6 +27,7 @@ describe('the front door', () => {
     const page = await fetch(`${url}/projects`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('id="root"');
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     const script = await fetch(`${url}/assets/index-abc123.js`);
     expect(script.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     for (const p of ['/ms-project/projects', '/healthz', '/docs']) {

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyServerFactory } from 'fastify';
+import { securityHeaders } from './security-headers.js';
 import { serveSpa } from './spa.js';
 
 /** Set on the 503 an API call gets while Gantry starts: the web client waits and sends the call again. */
@@ -37,6 +38,7 @@ export async function openFrontDoor(webDist: string) {
         .send({ message: 'Gantry is starting; try again in a moment', code: 'Starting' });
     }
   });
+  await securityHeaders(starting);
   await serveSpa(starting, webDist);
   await starting.ready();
 

@@ -108,6 +108,20 @@ describe('HTTP platform', () => {
     );
   });
 
+  it('keeps its answers to itself: no framing by another site, scripts only its own, no sniffing, no Referer, no HSTS over HTTP', async () => {
+    for (const p of ['/projects', '/docs', '/ms-project/nothing-here', '/healthz']) {
+      const res = await fetch(url + p);
+      const csp = res.headers.get('content-security-policy') ?? '';
+      expect(csp, p).toContain("frame-ancestors 'none'");
+      expect(csp, p).toContain("script-src 'self' 'unsafe-eval';");
+      expect(csp, p).not.toContain('upgrade-insecure-requests');
+      expect(res.headers.get('x-frame-options'), p).toBe('DENY');
+      expect(res.headers.get('x-content-type-options'), p).toBe('nosniff');
+      expect(res.headers.get('referrer-policy'), p).toBe('no-referrer');
+      expect(res.headers.get('strict-transport-security'), p).toBeNull();
+    }
+  });
+
   it('answers unknown API paths with the JSON error model', async () => {
     const res = await fetch(`${url}/ms-project/nothing-here`);
     expect(res.status).toBe(404);
