@@ -216,7 +216,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
 
 /** The HTTP side of an api or all-in-one process: rate limits, OpenAPI, every module's routes, the SPA and socket.io. */
 async function mountHttp(app: FastifyInstance, config: Config, database: Database, parts: ModuleParts[], realtime: Platform['realtime']) {
-  await securityHeaders(app);
+  securityHeaders(app);
   if (config.GANTRY_RATE_LIMIT) await app.register(rateLimit, { global: false, enableDraftSpec: true });
   await app.register(swagger, {
     openapi: {

@@ -38,7 +38,7 @@ export async function openFrontDoor(webDist: string) {
         .send({ message: 'Gantry is starting; try again in a moment', code: 'Starting' });
     }
   });
-  await securityHeaders(starting);
+  securityHeaders(starting);
   await serveSpa(starting, webDist);
   await starting.ready();
 
