@@ -5,6 +5,7 @@ import {
   SENSITIVE_PLACEHOLDER,
   isRegistryProvider,
   maskedCredentials,
+  parseRegistryUrl,
   registryCredentialErrors,
   registryMessages,
   type ContainerScan,
@@ -55,14 +56,11 @@ export function commitFromLabels(labels: Record<string, string> | undefined): Im
   };
 }
 
-/** Where a registry_url leads: its scheme, host and port (https:// when it names none); the path does not count. */
+/** Where a registry_url leads, as its adapters connect to it: scheme and host[:port]; the path does not count. */
 function registryOrigin(url: string | undefined): string {
   if (!url) return '';
-  try {
-    return new URL(/^https?:\/\//i.test(url) ? url : `https://${url}`).origin;
-  } catch {
-    return url;
-  }
+  const { tls, host } = parseRegistryUrl(url);
+  return `${tls ? 'https' : 'http'}://${host}`;
 }
 
 export function createRegistriesService(deps: { store: RegistriesStore; secrets: SecretBox; adapters: RegistryAdapters; log?: Log }) {
