@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { startGitStandin } from '@gantry/test-support/git-standin/index';
 import { linkFromMail, pathOf, useStack } from './src/harness.js';
 import { choose } from './src/ui.js';
-import { createPipelineInUi } from './src/pipelines.js';
+import { createPipelineInUi, triggerBuild } from './src/pipelines.js';
 
 const standin = await startGitStandin();
 await standin.createRepo('acme/storefront', { 'README.md': '# storefront\n', 'src/index.js': 'console.log("shop");\n' });
@@ -179,5 +179,20 @@ describe('pipelines: git account, pipeline, spec, build, logs, artifacts', () =>
       .first()
       .click();
     await page.waitForURL(/\/pipelines\/[0-9a-f-]{36}\/builds\/[0-9a-f-]{36}/);
+  });
+
+  test("a teammate's build reaches the open overview's timeline and the bell without a reload", async () => {
+    await page.goto('/overview');
+    const builds = page.getByRole('button', { name: /Timeline build storefront-ci/ });
+    await expect.poll(() => builds.count()).toBe(1);
+    expect(await page.getByTestId('notifications-count').getAttribute('data-count')).toBe('0');
+    const { idToken } = await stack.api('POST', '/ms-usermanagement/auth/login', { username: USER.email, password: USER.password });
+    const { projects } = await stack.api<{ projects: { id: string }[] }>('GET', '/ms-project/projects', undefined, idToken);
+    await triggerBuild(stack, idToken, projects[0]!.id, pipelineId);
+    // the timeline has no poll and the bell's is 45 s: only the project room's events tell them this soon
+    await expect.poll(() => builds.count(), { timeout: 20_000 }).toBe(2);
+    await expect.poll(() => page.getByTestId('notifications-count').getAttribute('data-count'), { timeout: 20_000 }).toBe('1');
+    // the newest first, with its final status
+    await expect.poll(() => builds.first().textContent(), { timeout: 20_000 }).toMatch(/build #2.*SUCCEEDED/);
   });
 });

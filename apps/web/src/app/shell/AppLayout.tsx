@@ -6,6 +6,7 @@ import { session, useCurrentProject } from '../../api/session';
 import { useRealtimeProject } from '../../api/realtime';
 import { ProjectFormModal, useProjects } from '../../features/projects';
 import { PageLoader } from '../guards';
+import { useNotificationUpdates } from './notifications';
 import { ProjectRail } from './ProjectRail';
 import classes from './AppLayout.module.css';
 
@@ -65,6 +66,7 @@ export default function AppLayout() {
   const [notificationsUsed, setNotificationsUsed] = useState(false);
   if (notificationsOpen && !notificationsUsed) setNotificationsUsed(true);
   useRealtimeProject(current?.id);
+  useNotificationUpdates(current?.id);
 
   // Keep the stored current project in step with the list: renamed, permission changed, gone, or none chosen yet.
   useEffect(() => {

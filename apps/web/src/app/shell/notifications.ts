@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { NOTIFICATIONS_POLL_MS, type Notification } from '@gantry/contracts';
 import { http } from '../../api/http';
 import { useIsLoggedIn } from '../../api/session';
+import { useProjectEvents, type ProjectEventHandlers } from '../../api/use-project-events';
 import { markAllRead } from './mark-all-read';
 
 /** Notifications of the signed-in user (spec §2.7): fetched at mount, every 45 seconds and when the drawer opens. */
@@ -18,6 +19,20 @@ export function useNotifications(): { items: NotificationItem[]; loading: boolea
     enabled: loggedIn,
   });
   return { items: q.data?.notifications ?? [], loading: q.isPending, refetch: () => void q.refetch() };
+}
+
+/**
+ * The current project's room tells of each new notification (notifications.service: `notification`): the list is
+ * read again at once, on top of the spec's 45-second poll. The bell of a member watching the project counted a
+ * teammate's failed build or a deploy only up to 45 s later.
+ */
+export const notificationEvents: ProjectEventHandlers = {
+  notification: (qc) => void qc.invalidateQueries({ queryKey: key }),
+};
+
+/** Listens to the current project's notification events (once, in the shell). */
+export function useNotificationUpdates(projectId: string | undefined) {
+  useProjectEvents(projectId, notificationEvents);
 }
 
 export function useUnreadCount(): number {

@@ -3,8 +3,9 @@ import { buildStatusClass, stackStatusDisplay, type TimelineEvent } from '@gantr
 import { StatusBadge } from '../../ui/StatusBadge';
 import { Permitted } from '../../ui/Permitted';
 import { RelativeTime } from '../../ui/RelativeTime';
-import { useTimeline } from './api/get-timeline';
-import { usePipelineList } from '../pipelines';
+import { timelineEvents, useTimeline } from './api/get-timeline';
+import { useBuildUpdates, usePipelineList } from '../pipelines';
+import { useProjectEvents } from '../../api/use-project-events';
 import { KubernetesSummary } from '../services';
 import { useDeploymentUpdates, useStageList } from '../environments';
 import { toast } from '../../api/toast';
@@ -81,6 +82,8 @@ export default function OverviewPage() {
   const timeline = useTimeline(project?.id, timelineTab);
   const environments = useStageList(project?.id ?? '');
   useDeploymentUpdates(project?.id);
+  useBuildUpdates(project?.id);
+  useProjectEvents(project?.id, timelineEvents);
   const openEvent = (e: TimelineEvent) => {
     if (e.type === 'build' && e.pipelineId) return navigate(`/pipelines/${e.pipelineId}/builds/${e.buildId}`);
     if (e.type !== 'deployment' || !e.stageId) return;
