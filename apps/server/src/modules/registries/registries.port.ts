@@ -1,4 +1,4 @@
-import type { ContainerScan, RegistryProvider, RepositoryVersions } from '@gantry/contracts';
+import type { ContainerScan, ImageCommit, RegistryProvider, RepositoryVersions } from '@gantry/contracts';
 
 /** Where and how a build pushes an image to one of the project's registries. */
 export interface RegistryPushTarget {
@@ -27,4 +27,6 @@ export interface RegistriesPort {
 export interface RegistryVersionsPort {
   /** One page of a repository's tags, `latest` first then newest (a 503 AppError while the registry is unavailable). */
   versions(projectId: string, registryName: string, q: { repository: string; offset: number; limit: number }): Promise<RepositoryVersions>;
+  /** The commit one tag's image was built from (its labels, as versions reads them); null without one or when the registry cannot tell now. */
+  commitOf(projectId: string, registryName: string, q: { repository: string; tag: string }): Promise<ImageCommit | null>;
 }

@@ -8,7 +8,7 @@ import { registerUser, bearer, createProject, addMember } from '../../../test/he
 import { expectDocumented, expectEveryProjectRouteListed, expectProjectGuards, type GuardedRoute } from '../../../test/route-guards.js';
 import { createRegistriesTestApp } from './registries.test-app.js';
 import { dockerRegistries } from './registries.tables.js';
-import type { RegistriesPort } from './registries.port.js';
+import type { RegistriesPort, RegistryVersionsPort } from './registries.port.js';
 
 let t: Awaited<ReturnType<typeof createRegistriesTestApp>>;
 let reg: LocalRegistry;
@@ -394,5 +394,18 @@ describe('the registries port', () => {
     const fresh = await createProject(t, owner.idToken, 'Empty');
     await expect(port.pushTarget(fresh)).rejects.toMatchObject({ status: 404 });
     expect(await port.registryScan(projectId, 'main', 'api', digests.v1!)).toBeNull();
+  });
+
+  it("answers the commit of one tag from its image's labels, and null for a tag without them or one it cannot read", async () => {
+    const port: RegistryVersionsPort = t.app.services.registries;
+    expect(await port.commitOf(projectId, 'main', { repository: 'api', tag: 'v2' })).toEqual({
+      sha: '2222222bbbb',
+      message: 'second',
+      name: '2222222',
+      user: { name: 'Ada', avatar: 'https://avatars.example/ada.png' },
+    });
+    expect(await port.commitOf(projectId, 'main', { repository: 'api', tag: 'v3' })).toBeNull();
+    expect(await port.commitOf(projectId, 'main', { repository: 'api', tag: 'v404' })).toBeNull();
+    expect(await port.commitOf(projectId, 'nope', { repository: 'api', tag: 'v2' })).toBeNull();
   });
 });

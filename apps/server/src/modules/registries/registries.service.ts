@@ -241,6 +241,15 @@ export function createRegistriesService(deps: { store: RegistriesStore; secrets:
         return upstream(err);
       }
     },
+    /** Never fails: a deploy records the commit when the registry tells it, and goes on without it otherwise. */
+    async commitOf(projectId: string, name: string, q: { repository: string; tag: string }): Promise<ImageCommit | null> {
+      try {
+        return commitFromLabels(await open(await getRow(projectId, name)).labels(q.repository, q.tag));
+      } catch (err) {
+        deps.log?.warn({ registry: name, repository: q.repository, tag: q.tag, reason: errorMessage(err) }, 'image labels not readable');
+        return null;
+      }
+    },
   };
 }
 export type RegistriesService = ReturnType<typeof createRegistriesService>;

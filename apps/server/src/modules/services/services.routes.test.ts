@@ -60,7 +60,13 @@ const registries = {
     }));
     return { tags: all.slice(q.offset, q.offset + q.limit), lastElementCursor: q.offset + q.limit < all.length ? q.offset + q.limit : -1 };
   },
+  /** v10 was pushed by a build (its labels name the commit); the others carry none. */
+  async commitOf(_projectId: string, _registryName: string, q: { repository: string; tag: string }) {
+    if (q.tag !== 'v10') return null;
+    return { sha: V10_COMMIT, message: 'Ship v10', name: V10_COMMIT.slice(0, 7), user: { name: 'Ada', avatar: '' } };
+  },
 };
+const V10_COMMIT = 'c0ffee4242424242424242424242424242424242';
 
 beforeAll(async () => {
   k = await startKubeStandin({ nodes: 2, metrics: true, tickMs: 30, namespaces: ['team-a', 'team-b'] });
@@ -418,7 +424,14 @@ describe('deploy to the stand-in cluster', () => {
     expect(ownsReplicas()).toBe(false);
     const history = (await call('GET', `${svcBase()}/web/history?clusterId=main&limit=2`, members.read.idToken)).json();
     expect(history.history).toHaveLength(2);
-    expect(history.history[0]).toMatchObject({ version: 'v10', previousVersion: 'v11', initiator: { kind: 'user', email: 'owner@example.com' } });
+    // the tag chosen in the dialog was built from a commit its image's labels name: the row and the cluster's table tell it
+    expect(history.history[0]).toMatchObject({
+      version: 'v10',
+      previousVersion: 'v11',
+      commit: V10_COMMIT,
+      initiator: { kind: 'user', email: 'owner@example.com' },
+    });
+    expect(k.get('deployments', 'team-a', 'web')!.metadata.annotations['gantry.io/commit']).toBe(V10_COMMIT);
     expect(history.history[1]).toMatchObject({
       status: 'SUCCEEDED',
       version: 'v11',

@@ -210,6 +210,11 @@ export function createServicesService(deps: {
     if (duplicate) throw new Validation(`Environment variable ${duplicate.key} is given twice`, { [`configurations`]: [`${duplicate.key} is given twice`] });
 
     const initiator = d.initiator;
+    // a tag chosen in the dialog: its commit is the one the image's labels name (a build's docker-push), as the
+    // versions list shows it, so the history and the cluster's table tell it as they do for a pipeline's deploy
+    const commit =
+      d.commit ??
+      (svc.registry ? ((await registries.commitOf(d.projectId, svc.registry, { repository: svc.imageRepository, tag: d.version }))?.sha ?? null) : null);
     const row = await store.insertDeployment({
       id: crypto.randomUUID(),
       projectId: d.projectId,
@@ -220,7 +225,7 @@ export function createServicesService(deps: {
       status: 'IN_PROGRESS',
       version: d.version,
       previousVersion: last?.status === 'SUCCEEDED' ? last.version : null,
-      commit: d.commit,
+      commit,
       description: svc.description,
       imageRepository: svc.imageRepository,
       registry: svc.registry,
@@ -245,7 +250,7 @@ export function createServicesService(deps: {
             namespace: d.namespace,
             image,
             version: d.version,
-            commit: d.commit,
+            commit,
             isPublic: svc.isPublic,
             registry: svc.registry,
             imageRepository: svc.imageRepository,
