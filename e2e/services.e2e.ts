@@ -183,8 +183,9 @@ describe('kubernetes services', () => {
     const deployed = k.get('deployments', 'team-a', 'api');
     expect(deployed?.spec.template.spec.containers[0].image).toContain('team/api:1.0.0');
 
+    // the dashboard shows the namespace deployed to, not the first one ('default')
     const card = page.getByTestId('namespaces-card');
-    await card.getByRole('tab', { name: /team-a/ }).click();
+    expect(await card.getByRole('tab', { selected: true }).textContent()).toMatch(/^team-a/);
     const row = card.getByRole('row').filter({ hasText: 'api' });
     await expect.poll(() => row.getByTestId('cluster-service-version').textContent(), { timeout: 30_000 }).toBe('1.0.0');
     await expect.poll(() => row.getByTestId('service-health').textContent(), { timeout: 30_000 }).toBe('HEALTHY');

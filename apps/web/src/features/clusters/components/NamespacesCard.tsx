@@ -1,11 +1,14 @@
 import { Badge, Card, Group, Skeleton, Tabs, Text } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { ServiceStatusEntry } from '@gantry/contracts';
 import { ClusterServicesTable, type ServiceRowAction } from './ClusterServicesTable';
 
 /**
  * One tab per distinct namespace, the first selected (spec §2), each with the table of the services Gantry
- * deployed there; a namespace without any says there is no deployment information.
+ * deployed there; a namespace without any says there is no deployment information. A rollout being followed
+ * (`followNamespace`: a deploy from a service's page or this dashboard) selects its namespace instead: after
+ * Add to Cluster the dashboard opened on the first namespace, 'No deployment information available', the
+ * service just deployed a tab away.
  */
 export function NamespacesCard({
   clusterId,
@@ -16,6 +19,7 @@ export function NamespacesCard({
   servicesError,
   canWrite,
   onAction,
+  followNamespace = null,
 }: {
   clusterId: string;
   namespaces: string[] | undefined;
@@ -25,11 +29,17 @@ export function NamespacesCard({
   servicesError: string | null;
   canWrite: boolean;
   onAction: (a: ServiceRowAction) => void;
+  followNamespace?: string | null;
 }) {
   const [tab, setTab] = useState<string | null>(null);
-  useEffect(() => {
-    if (namespaces?.length && (!tab || !namespaces.includes(tab))) setTab(namespaces[0]!);
-  }, [namespaces, tab]);
+  // the last rollout followed, kept once its modal closes; a new one moves the tab again
+  const [followed, setFollowed] = useState(followNamespace);
+  if (followNamespace && followNamespace !== followed) {
+    setFollowed(followNamespace);
+    setTab(null);
+  }
+  const listed = (ns: string | null) => (ns && namespaces?.includes(ns) ? ns : null);
+  const shown = listed(tab) ?? listed(followed) ?? namespaces?.[0] ?? null;
   const inNamespace = (ns: string) => (services ?? []).filter((s) => s.namespace === ns);
 
   return (
@@ -49,7 +59,7 @@ export function NamespacesCard({
           No data available
         </Text>
       ) : (
-        <Tabs value={tab} onChange={setTab} keepMounted={false}>
+        <Tabs value={shown} onChange={setTab} keepMounted={false}>
           <Tabs.List style={{ flexWrap: 'wrap' }}>
             {namespaces.map((ns) => {
               const n = inNamespace(ns).length;

@@ -106,6 +106,7 @@ export default function ClusterDashboardPage() {
             servicesError={status.isError && !status.data ? errorMessage(status.error) : null}
             canWrite={canWrite}
             onAction={onAction}
+            followNamespace={rollout?.namespace ?? null}
           />
         </>
       )}
