@@ -60,6 +60,8 @@ export const GCP_REGIONS: Record<string, string[]> = {
 export const gcpZones = (region: string) => (GCP_REGIONS[region] ?? []).map((z) => `${region}-${z}`);
 
 export const stageMessages = {
+  /** The rule, under the name field while it is typed (spec §5), before any submit tells it as an error. */
+  nameRule: '3 to 20 characters, letters and digits only',
   nameLength: 'Environment name must be 3 to 20 characters',
   nameChars: 'Environment name may contain only letters and digits',
   description: 'Description must be 1 to 255 characters',

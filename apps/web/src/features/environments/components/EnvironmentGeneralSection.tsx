@@ -1,5 +1,5 @@
 import { Select, SimpleGrid, TextInput, Textarea } from '@mantine/core';
-import { INFRA_CLOUD_PROVIDERS, type IacTool, type InfraCloudProvider } from '@gantry/contracts';
+import { INFRA_CLOUD_PROVIDERS, stageMessages, type IacTool, type InfraCloudProvider } from '@gantry/contracts';
 import { FormSection } from '../../../ui/FormSection';
 import { providerLabel } from '../lib/labels';
 import type { EnvironmentForm, EnvironmentFormMode } from './environment-form';
@@ -21,7 +21,16 @@ export function EnvironmentGeneralSection({ form, mode, locked }: { form: Enviro
   return (
     <FormSection title="General">
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <TextInput label="Name" placeholder="staging" withAsterisk {...form.getInputProps('name')} disabled={mode === 'edit' && locked} />
+        <TextInput
+          label="Name"
+          placeholder="staging"
+          withAsterisk
+          description={stageMessages.nameRule}
+          // under the input, so it stays level with the provider beside it
+          inputWrapperOrder={['label', 'input', 'description', 'error']}
+          {...form.getInputProps('name')}
+          disabled={mode === 'edit' && locked}
+        />
         <Select
           label="Cloud Provider"
           withAsterisk
