@@ -12,6 +12,8 @@ import {
   sortProjects,
   matchesSearch,
   describeLimitations,
+  numericLimitMessage,
+  numericLimitReached,
   environmentStatusTone,
   isNotDeployed,
   fieldErrors,
@@ -115,6 +117,15 @@ describe('plan limitations display (spec §3)', () => {
       '2 Environments',
       'Pipelines Manager',
     ]);
+  });
+
+  it('tells a numeric limit reached: no room at the limit or past it, room below it or without a known plan', () => {
+    expect(numericLimitMessage('environmentsAllowed', 2)).toBe('Your plan allows 2 environments. Upgrade your plan to get more.');
+    expect(numericLimitMessage('buildMinutes', 500)).toBe('Your plan allows 500 build minutes. Upgrade your plan to get more.');
+    expect(numericLimitReached({ environmentsAllowed: 2 }, 'environmentsAllowed', 2)).toBe(2);
+    expect(numericLimitReached({ environmentsAllowed: 2 }, 'environmentsAllowed', 3)).toBe(2);
+    expect(numericLimitReached({ environmentsAllowed: 2 }, 'environmentsAllowed', 1)).toBeNull();
+    expect(numericLimitReached(undefined, 'environmentsAllowed', 5)).toBeNull();
   });
 });
 

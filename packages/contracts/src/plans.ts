@@ -127,3 +127,14 @@ export function describeLimitations(limitations: Limitations): string[] {
 export function planLimitMessage(key: LimitationKey): string {
   return `Your plan does not include ${labels[key]}. Upgrade your plan to use it.`;
 }
+
+/** The message of the 402 answer for a numeric limit reached (environments, build minutes): also what a control the limit disables says. */
+export function numericLimitMessage(key: NumericLimitation, limit: number): string {
+  return `Your plan allows ${limit} ${key === 'buildMinutes' ? 'build minutes' : 'environments'}. Upgrade your plan to get more.`;
+}
+
+/** Whether the plan's limitations leave no room for another of `key` with `used` already (unknown limitations: room). */
+export function numericLimitReached(limitations: Limitations | undefined, key: NumericLimitation, used: number): number | null {
+  const limit = limitations?.[key];
+  return typeof limit === 'number' && used >= limit ? limit : null;
+}

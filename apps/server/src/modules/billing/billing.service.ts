@@ -8,6 +8,7 @@ import {
   type CheckoutBody,
   type Payment,
   planLimitMessage,
+  numericLimitMessage,
   type FeatureLimitation,
   type NumericLimitation,
   type Subscription,
@@ -230,8 +231,7 @@ export function createBillingService(deps: { store: BillingStore; now?: () => Da
     async assertWithinLimit(projectId: string, key: NumericLimitation, usedOrReading: number | Promise<number>, adding = 1) {
       const [limits, used] = await Promise.all([this.limitations(projectId), usedOrReading]);
       const limit = Number(limits[key] ?? 0);
-      if (used + adding > limit)
-        throw new PlanLimit(`Your plan allows ${limit} ${key === 'buildMinutes' ? 'build minutes' : 'environments'}. Upgrade your plan to get more.`);
+      if (used + adding > limit) throw new PlanLimit(numericLimitMessage(key, limit));
     },
   };
 }

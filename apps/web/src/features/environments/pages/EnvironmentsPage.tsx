@@ -1,7 +1,7 @@
-import { Button, Card, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Button, Card, SimpleGrid, Stack, Text, Tooltip } from '@mantine/core';
 import { IconPlus, IconServer2 } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
-import { COST_TAG_KEY } from '@gantry/contracts';
+import { COST_TAG_KEY, numericLimitMessage, numericLimitReached } from '@gantry/contracts';
 import { errorMessage, isPlanLimit } from '../../../api/errors';
 import { useCurrentProject } from '../../../api/session';
 import { EmptyState } from '../../../ui/EmptyState';
@@ -14,6 +14,7 @@ import { EnvironmentCard } from '../components/EnvironmentCard';
 import { useEnvironmentActions } from '../hooks/use-environment-actions';
 import { Permitted } from '../../../ui/Permitted';
 import { useDeploymentUpdates } from '../hooks/use-deployment-updates';
+import { useSubscription } from '../../settings';
 
 /** /environments (spec §2): environment cards, Create Environment, 2 skeleton cards, the "Infrastucture Builder" empty state. */
 export default function EnvironmentsPage() {
@@ -31,6 +32,9 @@ export default function EnvironmentsPage() {
     return rule && rule.state === 'ENABLED' ? 'ACTIVE' : 'NOT ACTIVE';
   };
 
+  // the plan's environments all used: the server would refuse the form only once filled in (402), so say it here
+  const subscription = useSubscription(projectId);
+  const limit = stages.data ? numericLimitReached(subscription.data?.limitations, 'environmentsAllowed', stages.data.length) : null;
   const create = (
     <Permitted action="change">
       {(refused) =>
@@ -38,6 +42,14 @@ export default function EnvironmentsPage() {
           <Button disabled leftSection={<IconPlus size={16} />}>
             Create Environment
           </Button>
+        ) : limit !== null ? (
+          <Tooltip label={numericLimitMessage('environmentsAllowed', limit)} withArrow multiline maw={280}>
+            <span style={{ display: 'inline-flex' }} data-refused="plan">
+              <Button disabled leftSection={<IconPlus size={16} />}>
+                Create Environment
+              </Button>
+            </span>
+          </Tooltip>
         ) : (
           <Button component={Link} to="/environments/create" leftSection={<IconPlus size={16} />}>
             Create Environment
