@@ -1,10 +1,12 @@
 import fs from 'node:fs';
 import { defineConfig } from 'vitest/config';
+import { precompiledSpecValidators } from './packages/contracts/scripts/precompiled-validators';
 
 /**
  * The root Vitest configuration behind `npm test` (scripts/test.mjs runs its projects pass by pass):
  *  - apps/server (its own vitest.config.ts) and apps/web when it has one;
- *  - contracts: packages' pure rules; test-support: the local stand-ins;
+ *  - contracts: packages' pure rules; contracts-precompiled: the pipeline spec's tests again on the validators the
+ *    web's build compiles ahead (no eval), which must give the same errors; test-support: the local stand-ins;
  *  - e2e: the real stack in headless Chromium, one file at a time, long timeouts.
  */
 export default defineConfig({
@@ -16,6 +18,14 @@ export default defineConfig({
         test: {
           name: 'contracts',
           include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
+          exclude: ['**/*.precompiled.test.ts'],
+        },
+      },
+      {
+        plugins: [precompiledSpecValidators()],
+        test: {
+          name: 'contracts-precompiled',
+          include: ['packages/contracts/src/pipeline-spec*.test.ts'],
         },
       },
       {

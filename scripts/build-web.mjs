@@ -19,6 +19,7 @@ const inputs = [
   'apps/web/postcss.config.cjs',
   'apps/web/package.json',
   'packages/contracts/src',
+  'packages/contracts/scripts',
   'package-lock.json',
 ];
 

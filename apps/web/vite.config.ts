@@ -3,6 +3,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { precompiledSpecValidators } from '../../packages/contracts/scripts/precompiled-validators';
 
 // In dev the API runs apart (default http://localhost:8080, or GANTRY_API); the built SPA is served by the API itself.
 const api = process.env.GANTRY_API ?? 'http://localhost:8080';
@@ -33,7 +34,8 @@ function precompress(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), precompress()],
+  // the pipeline spec's validators compiled ahead: the browser's policy allows no eval, which Ajv compiles with
+  plugins: [react(), precompiledSpecValidators(), precompress()],
   server: {
     port: 5173,
     proxy: {

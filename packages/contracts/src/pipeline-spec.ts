@@ -62,22 +62,20 @@
  * Schema errors read '{message} Path: {path}', the path being dot-separated keys with `[i]` for
  * list items (`steps.Build.commands[0]`, `runtime.computeType`), or 'Root level' for the root.
  */
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { parseDocument } from 'yaml';
+import type { ComputeType, SpecSchemaName } from './pipeline-spec-schemas.js';
+import { specValidators } from './pipeline-spec-validators.js';
 
 // ───────────────────────────── constants and types ─────────────────────────────
 
 export const STEP_TYPES = ['git-clone', 'docker-push', 'deploy', 'cfn-component', 'trigger-pipeline', 'terraform-build', 'trigger-reflect-test'] as const;
 export type StepType = (typeof STEP_TYPES)[number];
 
-export const COMPUTE_TYPES = ['SMALL', 'MEDIUM', 'LARGE', '2XLARGE'] as const;
-export type ComputeType = (typeof COMPUTE_TYPES)[number];
+export { COMPUTE_TYPES, DEPLOY_TARGETS, type ComputeType, type DeployTarget } from './pipeline-spec-schemas.js';
 
 export const RUNTIME_PACKAGES = ['nodejs', 'java'] as const;
 export type RuntimePackage = (typeof RUNTIME_PACKAGES)[number];
-
-export const DEPLOY_TARGETS = ['kubernetes', 'environment'] as const;
-export type DeployTarget = (typeof DEPLOY_TARGETS)[number];
 
 /** The variables a build sees; `{{NAME}}` placeholders in a spec resolve from them (DESIGN §8). */
 export const PIPELINE_PLACEHOLDER_VARIABLES = [
@@ -136,148 +134,6 @@ export { MAX_SPEC_BYTES, SPEC_TOO_LARGE_MESSAGE, MAX_SPEC_ALIASES, isSpecWithinS
 import { MAX_SPEC_ALIASES, isSpecWithinSize, SPEC_TOO_LARGE_MESSAGE } from './pipeline-spec-limits.js';
 
 export type ExecutionGroup = { stage: string | null; steps: ParsedStep[] };
-
-// ───────────────────────────── schemas ─────────────────────────────
-
-const text = { type: 'string', minLength: 1 } as const;
-const anything = {} as const;
-/** `stage` and `type` are checked by hand (own messages), so step schemas accept them as they are; any step may have a `title`. */
-const common = { stage: anything, type: anything, title: text } as const;
-/** One path or a list of paths (specs written for the original product use both). */
-const pathOrPaths = { type: ['string', 'array'], minLength: 1, minItems: 1, items: text } as const;
-const dockerBlockSchema = {
-  type: 'object',
-  required: ['image_name'],
-  properties: { image_name: text, tag: text, registry: text, dockerfile: text, context: text },
-  additionalProperties: false,
-} as const;
-
-const runtimeSchema = {
-  type: 'object',
-  properties: {
-    computeType: { enum: [...COMPUTE_TYPES] },
-    packages: {
-      type: 'object',
-      minProperties: 1,
-      // Which package names are allowed is a rule of its own ('Runtime is invalid…').
-      additionalProperties: { type: ['string', 'number'] },
-    },
-  },
-  additionalProperties: false,
-} as const;
-
-const stagesSchema = { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string' } } as const;
-
-const rootSchema = {
-  type: 'object',
-  required: ['steps'],
-  properties: {
-    runtime: runtimeSchema,
-    steps: { type: 'object', minProperties: 1 },
-  },
-  additionalProperties: false,
-} as const;
-
-const buildStepSchema = {
-  type: 'object',
-  properties: {
-    ...common,
-    image: text,
-    runtime: runtimeSchema,
-    commands: { type: 'array', minItems: 1, items: { type: 'string' } },
-    cache: { type: 'boolean' },
-    docker: dockerBlockSchema,
-    artifacts: {
-      type: 'object',
-      minProperties: 1,
-      properties: {
-        files: {
-          type: 'object',
-          minProperties: 1,
-          propertyNames: { pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]*$' },
-          additionalProperties: pathOrPaths,
-        },
-        json: text,
-      },
-      additionalProperties: false,
-    },
-  },
-  additionalProperties: false,
-} as const;
-
-const typedStepSchemas = {
-  'git-clone': {
-    type: 'object',
-    properties: { ...common, depth: { type: 'integer', minimum: 1 } },
-    additionalProperties: false,
-  },
-  'docker-push': {
-    type: 'object',
-    required: ['image_name'],
-    properties: { ...common, image_name: text, tag: text, registry: text, dockerfile: text, context: text },
-    additionalProperties: false,
-  },
-  'deploy-kubernetes': {
-    type: 'object',
-    required: ['cluster', 'namespace', 'service'],
-    properties: { ...common, target: { enum: [...DEPLOY_TARGETS] }, cluster: text, namespace: text, service: text, tag: text, branch_filter: text },
-    additionalProperties: false,
-  },
-  'deploy-environment': {
-    type: 'object',
-    required: ['env_id'],
-    properties: {
-      ...common,
-      target: { enum: [...DEPLOY_TARGETS] },
-      env_id: text,
-      partial: {
-        type: ['boolean', 'object'],
-        properties: {
-          create_missing_resources: { type: 'boolean' },
-          resource_version_overrides: { type: 'object', additionalProperties: { type: ['string', 'number'], minLength: 1 } },
-        },
-        additionalProperties: false,
-      },
-    },
-    additionalProperties: false,
-  },
-  'cfn-component': {
-    type: 'object',
-    required: ['template'],
-    properties: { ...common, template: text },
-    additionalProperties: false,
-  },
-  'trigger-pipeline': {
-    type: 'object',
-    required: ['pipeline'],
-    properties: { ...common, pipeline: text, branch: text },
-    additionalProperties: false,
-  },
-  'terraform-build': {
-    type: 'object',
-    properties: { ...common, terraform_dir: text },
-    additionalProperties: false,
-  },
-  'trigger-reflect-test': {
-    type: 'object',
-    required: ['test_id'],
-    properties: { ...common, test_id: text, tags: { type: 'array', minItems: 1, items: text } },
-    additionalProperties: false,
-  },
-} as const;
-
-type SchemaKey = keyof typeof typedStepSchemas;
-type Validators = { root: ValidateFunction; stages: ValidateFunction; build: ValidateFunction } & Record<SchemaKey, ValidateFunction>;
-
-let validators: Validators | null = null;
-/** Compiled once, on first use (keeps module load cheap in the browser). */
-function getValidators(): Validators {
-  if (validators) return validators;
-  const ajv = new Ajv({ allErrors: true, allowUnionTypes: true, strict: true });
-  const typed = Object.fromEntries(Object.entries(typedStepSchemas).map(([k, s]) => [k, ajv.compile(s)])) as Record<SchemaKey, ValidateFunction>;
-  validators = { root: ajv.compile(rootSchema), stages: ajv.compile(stagesSchema), build: ajv.compile(buildStepSchema), ...typed };
-  return validators;
-}
 
 // ───────────────────────────── validation ─────────────────────────────
 
@@ -389,9 +245,19 @@ function runtimeHasOnlyAllowedPackages(runtime: unknown): boolean {
 
 const isStepType = (v: unknown): v is StepType => typeof v === 'string' && (STEP_TYPES as readonly string[]).includes(v);
 
-function stepSchemaKey(type: StepType, step: Plain): SchemaKey {
-  if (type === 'deploy') return step.target === 'environment' ? 'deploy-environment' : 'deploy-kubernetes';
-  return type;
+/** Each step type's schema (a deploy's is its target's). */
+const STEP_SCHEMA = {
+  'git-clone': 'gitClone',
+  'docker-push': 'dockerPush',
+  'cfn-component': 'cfnComponent',
+  'trigger-pipeline': 'triggerPipeline',
+  'terraform-build': 'terraformBuild',
+  'trigger-reflect-test': 'triggerReflectTest',
+} as const satisfies Record<Exclude<StepType, 'deploy'>, SpecSchemaName>;
+
+function stepSchemaKey(type: StepType, step: Plain): SpecSchemaName {
+  if (type === 'deploy') return step.target === 'environment' ? 'deployEnvironment' : 'deployKubernetes';
+  return STEP_SCHEMA[type];
 }
 
 function stepConfig(type: StepType | 'build', step: Plain): Record<string, unknown> {
@@ -433,7 +299,7 @@ export function validatePipelineSpec(yamlText: string): PipelineSpecValidation {
 }
 
 function validateSpecObject(raw: Map<unknown, unknown>, root: Plain): PipelineSpecValidation {
-  const v = getValidators();
+  const v = specValidators();
   const errors: string[] = [];
 
   // Stages: taken out of the root before its schema check, validated on their own.

@@ -113,7 +113,7 @@ describe('HTTP platform', () => {
       const res = await fetch(url + p);
       const csp = res.headers.get('content-security-policy') ?? '';
       expect(csp, p).toContain("frame-ancestors 'none'");
-      expect(csp, p).toContain("script-src 'self' 'unsafe-eval';");
+      expect(csp, p).toContain("script-src 'self';");
       expect(csp, p).not.toContain('upgrade-insecure-requests');
       expect(res.headers.get('x-frame-options'), p).toBe('DENY');
       expect(res.headers.get('x-content-type-options'), p).toBe('nosniff');

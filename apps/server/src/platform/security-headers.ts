@@ -5,7 +5,7 @@ import helmet from 'helmet';
 /**
  * The headers every answer carries so a browser keeps Gantry's pages to themselves: no page of another
  * site may frame it (clickjacking of Deploy, Delete, Invite…), scripts come only from Gantry's own
- * bundles, answers are never sniffed as another type, and no Referer leaves a page whose address holds a
+ * bundles (no eval either), answers are never sniffed as another type, and no Referer leaves a page whose address holds a
  * token (the verify and reset links).
  * Gantry is often served over plain HTTP on a LAN or behind a TLS proxy that owns HSTS, so it sends no
  * HSTS and does not upgrade requests to https itself.
@@ -15,9 +15,8 @@ const policy = helmet({
     useDefaults: false,
     directives: {
       defaultSrc: ["'self'"],
-      // Ajv compiles the pipeline spec's schema in the browser with new Function (the spec editor's checks);
-      // inline and foreign scripts stay refused
-      scriptSrc: ["'self'", "'unsafe-eval'"],
+      // no inline or foreign script, and no eval: the spec editor's schema checks come compiled with the web's build
+      scriptSrc: ["'self'"],
       // Mantine writes its CSS variables in a <style> element and components position with style attributes
       styleSrc: ["'self'", "'unsafe-inline'"],
       // commit authors' avatars come from their git provider (GitHub, a self-hosted GitLab…)
