@@ -1,5 +1,6 @@
 import { parseRegistryUrl } from '@gantry/contracts';
-import { createV2Client, mapLimit } from './v2-client.js';
+import pMap from 'p-map';
+import { createV2Client } from './v2-client.js';
 import { RegistryFailure, type RegistryAdapter } from './types.js';
 
 /** Tags described at once (manifest + config each) when listing a repository's versions. */
@@ -33,7 +34,7 @@ export function dockerRegistryV2Adapter(c: {
     },
     async listTags(repository) {
       const names = await client.tags(full(repository));
-      return mapLimit(names, DESCRIBE_CONCURRENCY, (tag) => client.describe(full(repository), tag));
+      return pMap(names, (tag) => client.describe(full(repository), tag), { concurrency: DESCRIBE_CONCURRENCY });
     },
     async labels(repository, tag) {
       return (await client.describe(full(repository), tag)).labels ?? {};

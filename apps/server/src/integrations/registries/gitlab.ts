@@ -1,5 +1,6 @@
 import { parseRegistryUrl } from '@gantry/contracts';
-import { createV2Client, mapLimit } from './v2-client.js';
+import pMap from 'p-map';
+import { createV2Client } from './v2-client.js';
 import { RegistryFailure, type RegistryAdapter, type RegistryTag } from './types.js';
 
 interface GitlabRepository {
@@ -93,13 +94,17 @@ export function gitlabAdapter(c: {
       const repo = await find(repository);
       const base = `/projects/${repo.project_id}/registry/repositories/${repo.id}/tags`;
       const tags = await all<{ name: string }>(base, `Tags of ${repository}`);
-      return mapLimit(tags, 8, async (t): Promise<RegistryTag> => {
-        const { body } = await get<{ name: string; digest?: string | null; created_at?: string | null }>(
-          `${base}/${encodeURIComponent(t.name)}`,
-          `Tag ${repository}:${t.name}`,
-        );
-        return { name: t.name, date: body.created_at ?? null, digest: body.digest ?? null };
-      });
+      return pMap(
+        tags,
+        async (t): Promise<RegistryTag> => {
+          const { body } = await get<{ name: string; digest?: string | null; created_at?: string | null }>(
+            `${base}/${encodeURIComponent(t.name)}`,
+            `Tag ${repository}:${t.name}`,
+          );
+          return { name: t.name, date: body.created_at ?? null, digest: body.digest ?? null };
+        },
+        { concurrency: 8 },
+      );
     },
     async labels(repository, tag) {
       const repo = await find(repository);

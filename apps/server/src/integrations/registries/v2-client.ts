@@ -186,18 +186,3 @@ export function createV2Client(o: V2ClientOptions) {
   };
 }
 export type V2Client = ReturnType<typeof createV2Client>;
-
-/** Runs `fn` over items with at most `n` at a time, keeping order. */
-export async function mapLimit<T, R>(items: T[], n: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let i = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(n, items.length) }, async () => {
-      while (i < items.length) {
-        const k = i++;
-        out[k] = await fn(items[k]!);
-      }
-    }),
-  );
-  return out;
-}
