@@ -168,6 +168,39 @@ export async function addMember(t: TestApp, ownerToken: string, projectId: strin
   return set.json() as { idToken: string; refreshToken: string; profile: { id: string } };
 }
 
+type Member = Awaited<ReturnType<typeof addMember>>;
+
+/**
+ * Three members of `projectId` (added with `prefix` in their e-mails) lose their access, each as one of the ways that
+ * disconnects a user (Realtime.disconnectUser): `removed` from the project by its owner, `leaving` logs out, `changing`
+ * sets a new password. `open` is called with the three once they are members, before that; what it gives is answered.
+ */
+export async function endMembersAccess<T>(
+  t: TestApp,
+  ownerToken: string,
+  projectId: string,
+  prefix: string,
+  open: (m: Record<'removed' | 'leaving' | 'changing', Member>) => Promise<T>,
+) {
+  const m = {
+    removed: await addMember(t, ownerToken, projectId, `${prefix}-removed@example.com`, 'read'),
+    leaving: await addMember(t, ownerToken, projectId, `${prefix}-leaving@example.com`, 'read'),
+    changing: await addMember(t, ownerToken, projectId, `${prefix}-changing@example.com`, 'read'),
+  };
+  const opened = await open(m);
+  const gone = await t.app.inject({ method: 'DELETE', url: `/ms-project/projects/${projectId}/users/${m.removed.profile.id}`, headers: bearer(ownerToken) });
+  if (gone.statusCode !== 200) throw new Error(`removing a member answered ${gone.statusCode}: ${gone.body}`);
+  await t.app.inject({ method: 'POST', url: '/ms-usermanagement/auth/logout', payload: { refreshToken: m.leaving.refreshToken } });
+  const changed = await t.app.inject({
+    method: 'POST',
+    url: '/ms-usermanagement/users/me/password',
+    headers: bearer(m.changing.idToken),
+    payload: { oldPassword: PASSWORD, newPassword: 'Another123' },
+  });
+  if (changed.statusCode !== 200) throw new Error(`a new password answered ${changed.statusCode}: ${changed.body}`);
+  return { members: m, opened };
+}
+
 /** Reads until `done` says so (a job finished, a status settled); throws with the last value after `ms`. */
 export async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, what: string, ms = 90_000, everyMs = 150): Promise<T> {
   const end = Date.now() + ms;

@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll, vi } from 'vitest';
 import { io as ioClient } from 'socket.io-client';
 import { createSecretBox, loadMasterKey, hashToken, randomToken } from './secrets.js';
-import { createTestApp, registerUser, createProject, addMember, bearer, until, PASSWORD, type TestApp } from '../../test/helpers.js';
+import { createTestApp, registerUser, createProject, bearer, until, endMembersAccess, type TestApp } from '../../test/helpers.js';
 import { REALTIME_PATH } from './realtime.js';
 import { createIdTokens } from './tokens.js';
 import fs from 'node:fs';
@@ -200,25 +200,12 @@ describe('HTTP platform', () => {
   it('socket.io: a member removed from a project, or whose tokens a log-out or new password ended, no longer hears it on a socket opened before', async () => {
     const owner = await registerUser(t, 'socket-owner@example.com');
     const pid = await createProject(t, owner.idToken, 'Removal');
-    const removed = await addMember(t, owner.idToken, pid, 'socket-removed@example.com', 'read');
-    const leaving = await addMember(t, owner.idToken, pid, 'socket-leaving@example.com', 'read');
-    const changing = await addMember(t, owner.idToken, pid, 'socket-changing@example.com', 'read');
     const staying = await following(owner.idToken, pid);
-    const sockets = {
-      removed: await following(removed.idToken, pid),
-      leaving: await following(leaving.idToken, pid),
-      changing: await following(changing.idToken, pid),
-    };
-    const gone = await t.app.inject({ method: 'DELETE', url: `/ms-project/projects/${pid}/users/${removed.profile.id}`, headers: bearer(owner.idToken) });
-    expect(gone.statusCode).toBe(200);
-    await t.app.inject({ method: 'POST', url: '/ms-usermanagement/auth/logout', payload: { refreshToken: leaving.refreshToken } });
-    const changed = await t.app.inject({
-      method: 'POST',
-      url: '/ms-usermanagement/users/me/password',
-      headers: bearer(changing.idToken),
-      payload: { oldPassword: PASSWORD, newPassword: 'Another123' },
-    });
-    expect(changed.statusCode).toBe(200);
+    const { members, opened: sockets } = await endMembersAccess(t, owner.idToken, pid, 'socket', async (m) => ({
+      removed: await following(m.removed.idToken, pid),
+      leaving: await following(m.leaving.idToken, pid),
+      changing: await following(m.changing.idToken, pid),
+    }));
     for (const s of Object.values(sockets)) expect(await s.ended).toBe('io server disconnect');
     t.app.services.realtime.toProject(pid, 'tick', 1);
     await until(
@@ -229,7 +216,7 @@ describe('HTTP platform', () => {
     for (const s of Object.values(sockets)) expect(s.heard).toEqual([]);
     expect(staying.sock.connected).toBe(true);
     // connected again, the removed member may not join the project
-    const again = ioClient(url, { path: REALTIME_PATH, query: { Authorization: removed.idToken }, transports: ['websocket'], reconnection: false });
+    const again = ioClient(url, { path: REALTIME_PATH, query: { Authorization: members.removed.idToken }, transports: ['websocket'], reconnection: false });
     expect(await again.emitWithAck('project:join', pid)).toEqual({ ok: false, message: 'Project not found' });
     for (const s of [again, staying.sock, ...Object.values(sockets).map((x) => x.sock)]) s.close();
   });

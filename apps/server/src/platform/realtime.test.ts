@@ -32,45 +32,57 @@ async function node(url: string, pool = new pg.Pool({ connectionString: url, max
   return { realtime, port: (server.address() as AddressInfo).port };
 }
 
+/** A database of its own on the test server, dropped after the test: the nodes' shared one. */
+async function sharedDatabaseUrl() {
+  const database = await openTestDatabase();
+  closing.push(() => database.drop());
+  const url = new URL(process.env.TEST_DATABASE_URL!);
+  url.pathname = `/${(await database.executeSql('select current_database() as name')).rows[0].name}`;
+  return url.toString();
+}
+
+/** A socket of user-1 on the node at `port` that joined PROJECT, once it hears what `from` (another node) emits. */
+async function socketHearing(port: number, from: Awaited<ReturnType<typeof node>>, rooms: string[] = []) {
+  const sock: Socket = ioClient(`http://127.0.0.1:${port}`, {
+    path: REALTIME_PATH,
+    query: { Authorization: 'Bearer t' },
+    transports: ['websocket'],
+    reconnection: false,
+  });
+  closing.push(async () => sock.close());
+  let probed = false;
+  sock.on('probe', () => (probed = true));
+  expect(await sock.emitWithAck('project:join', PROJECT)).toEqual({ ok: true });
+  for (const room of rooms) expect(await sock.emitWithAck('test:join', room)).toEqual({ ok: true });
+  // the node holding the socket listens once its adapter has its connection
+  await until(
+    async () => (from.realtime.toProject(PROJECT, 'probe', {}), probed),
+    (p) => p,
+    'the node holding the socket to listen',
+    30_000,
+    100,
+  );
+  return sock;
+}
+
 describe('realtime across nodes (PostgreSQL)', () => {
   it.runIf(process.env.TEST_DATABASE_URL)(
     'a socket on another node hears events of one order key in the order they were emitted, a payload over 8 kB too',
     async () => {
-      const database = await openTestDatabase();
-      closing.push(() => database.drop());
-      const url = new URL(process.env.TEST_DATABASE_URL!);
-      url.pathname = `/${(await database.executeSql('select current_database() as name')).rows[0].name}`;
-      const worker = await node(url.toString());
+      const url = await sharedDatabaseUrl();
+      const worker = await node(url);
       // the node holding the socket reads a big payload's attachment slowly: the small event after it arrives meanwhile
-      const pool = new pg.Pool({ connectionString: url.toString(), max: 4 });
+      const pool = new pg.Pool({ connectionString: url, max: 4 });
       const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
       pool.query = (async (...args: unknown[]) => {
         if (String(args[0]).includes('SELECT payload FROM socket_io_attachments')) await new Promise((r) => setTimeout(r, 300));
         return query(...args);
       }) as typeof pool.query;
-      const api = await node(url.toString(), pool);
+      const api = await node(url, pool);
 
-      const sock: Socket = ioClient(`http://127.0.0.1:${api.port}`, {
-        path: REALTIME_PATH,
-        query: { Authorization: 'Bearer t' },
-        transports: ['websocket'],
-        reconnection: false,
-      });
-      closing.push(async () => sock.close());
       const heard: string[] = [];
-      let probed = false;
-      sock.on('probe', () => (probed = true));
+      const sock = await socketHearing(api.port, worker, ['logs:b:Last']);
       for (const event of ['logs', 'build:update']) sock.on(event, (e: { n: number }) => heard.push(`${event} ${e.n}`));
-      expect(await sock.emitWithAck('project:join', PROJECT)).toEqual({ ok: true });
-      expect(await sock.emitWithAck('test:join', 'logs:b:Last')).toEqual({ ok: true });
-      // the API node listens once its adapter has its connection
-      await until(
-        async () => (worker.realtime.toProject(PROJECT, 'probe', {}), probed),
-        (p) => p,
-        'the API node to listen',
-        30_000,
-        100,
-      );
 
       const order = { order: 'build:b' };
       const big = 'x'.repeat(20_000);
@@ -84,6 +96,36 @@ describe('realtime across nodes (PostgreSQL)', () => {
         10_000,
       );
       expect(heard).toEqual(['logs 1', 'logs 2', 'build:update 3']);
+    },
+  );
+
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    "disconnecting a user on one node ends that user's sockets and streams on the others, and no one else's",
+    async () => {
+      const url = await sharedDatabaseUrl();
+      const [here, there] = [await node(url), await node(url)];
+      const sock = await socketHearing(there.port, here);
+      const ended: string[] = [];
+      there.realtime.onUserDisconnected('user-1', () => ended.push('there: user-1'));
+      there.realtime.onUserDisconnected('user-2', () => ended.push('there: user-2'));
+      const forgotten = there.realtime.onUserDisconnected('user-1', () => ended.push('there: user-1, forgotten'));
+      forgotten();
+      here.realtime.onUserDisconnected('user-1', () => ended.push('here: user-1'));
+      const disconnected = new Promise<string>((resolve) => {
+        sock.on('disconnect', resolve);
+        setTimeout(() => resolve('still connected after 10 s'), 10_000).unref();
+      });
+
+      here.realtime.disconnectUser('user-1');
+      expect(await disconnected).toBe('io server disconnect');
+      await until(
+        async () => ended,
+        (e) => e.length >= 2,
+        "the other node's stream",
+        10_000,
+        50,
+      );
+      expect(ended).toEqual(['here: user-1', 'there: user-1']);
     },
   );
 });

@@ -10,6 +10,8 @@ export const REALTIME_PATH = '/ms-realtime/websockets/';
 export const projectRoom = (projectId: string) => `project:${projectId}`;
 /** Every socket of a user, whatever it follows: ended together when the user's session or a membership ends. */
 const userRoom = (userId: string) => `user:${userId}`;
+/** The nodes' message that a user is disconnected (Realtime.disconnectUser): each ends the sockets and streams it holds. */
+const USER_DISCONNECTED = 'gantry:user-disconnected';
 
 /**
  * Resolves after a turn of the event loop. Awaited after emitting events and before slower work (a run's
@@ -35,12 +37,15 @@ export interface Realtime {
   toRoom(room: string, event: string, payload: unknown, o?: EmitOrder): void;
   toProject(projectId: string, event: string, payload: unknown, o?: EmitOrder): void;
   /**
-   * Disconnects the user's sockets, on every node: a socket is authenticated once, at its handshake, and keeps the
-   * rooms it joined (a project's events, a build's or deployment's log) however long it stays open, so a member
+   * Disconnects the user's sockets and ends their streams (`onUserDisconnected`), on every node: a socket is
+   * authenticated once, at its handshake, and keeps the rooms it joined (a project's events, a build's or deployment's
+   * log) however long it stays open, and a stream (a pod's log followed) is checked once, when it starts, so a member
    * removed from a project, or a user whose tokens a log-out or a new password ended, would go on hearing them.
    * A client connects again with the token it holds now, which may join only what it still allows.
    */
   disconnectUser(userId: string): void;
+  /** Calls `end` when the user is disconnected (on this node or another); returns what stops listening. */
+  onUserDisconnected(userId: string, end: () => void): () => void;
   attach(server: HttpServer): void;
   close(): Promise<void>;
 }
@@ -135,6 +140,12 @@ export function createRealtime(deps: { idTokens: IdTokens; membership: Membershi
   let io: Server | null = null;
   const adapter = deps.pool ? adapterPool(deps.pool) : null;
   const handlers = new Map<string, RealtimeHandler>();
+  /** What ends each user's streams held by this node. */
+  const streams = new Map<string, Set<() => void>>();
+  const disconnectHere = (userId: string) => {
+    io?.local.in(userRoom(userId)).disconnectSockets(true);
+    for (const end of [...(streams.get(userId) ?? [])]) end();
+  };
 
   handlers.set('project:join', async ({ userId, socket }, projectId) => {
     const id = typeof projectId === 'string' ? projectId : '';
@@ -160,11 +171,24 @@ export function createRealtime(deps: { idTokens: IdTokens; membership: Membershi
     on: (event, handler) => void handlers.set(event, handler),
     toRoom: emit,
     toProject: (projectId, event, payload, o) => emit(projectRoom(projectId), event, payload, o),
-    disconnectUser: (userId) => void io?.in(userRoom(userId)).disconnectSockets(true),
+    disconnectUser(userId) {
+      disconnectHere(userId);
+      // the other nodes hear it through the adapter (pg_notify); without one, this process is the only node
+      if (adapter) io?.serverSideEmit(USER_DISCONNECTED, userId);
+    },
+    onUserDisconnected(userId, end) {
+      const ends = streams.get(userId) ?? new Set();
+      streams.set(userId, ends.add(end));
+      return () => {
+        ends.delete(end);
+        if (ends.size === 0 && streams.get(userId) === ends) streams.delete(userId);
+      };
+    },
     attach(server) {
       io = new Server(server, { path: REALTIME_PATH, serveClient: false, cors: { origin: false } });
       // On PostgreSQL, events cross processes (a worker's build logs reach the API node holding the socket).
       if (adapter) io.adapter(inEmitOrder(createAdapter(adapter.facade, { tableName: 'socket_io_attachments' }), () => ordering));
+      io.on(USER_DISCONNECTED, (userId: unknown) => typeof userId === 'string' && disconnectHere(userId));
       io.use(async (socket, next) => {
         try {
           const raw = socket.handshake.query.Authorization ?? socket.handshake.query.authorization ?? socket.handshake.auth?.Authorization;

@@ -45,7 +45,7 @@ export const servicesModule = defineModule({
     needs.clusters.serveServices((projectId, clusterId, listed) => services.servicesOnCluster(projectId, clusterId, listed));
     return {
       api: { ...services, renewPullSecret: (j: PullRenewalJob) => pullRenewal.renew(j) },
-      routes: [{ prefix: '/ms-kube', plugin: servicesRoutes({ services, guards: platform.guards }) }],
+      routes: [{ prefix: '/ms-kube', plugin: servicesRoutes({ services, guards: platform.guards, realtime: platform.realtime }) }],
       jobs: [job<PullRenewalJob>(PULL_RENEWAL_QUEUE, async (j) => void (await pullRenewal.renew(j)))],
     };
   },

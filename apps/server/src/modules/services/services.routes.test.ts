@@ -4,10 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { AUTOSCALING_CONFIG_KEYS, SCALING_DEFAULTS, SENSITIVE_PLACEHOLDER, deployMessages, serviceMessages } from '@gantry/contracts';
 import { startKubeStandin, type KubeStandin } from '@gantry/test-support';
-import { createTestApp, registerUser, bearer, createProject, addMember, until } from '../../../test/helpers.js';
+import { createTestApp, registerUser, bearer, createProject, addMember, until, endMembersAccess } from '../../../test/helpers.js';
 import { expectEveryProjectRouteListed, expectPlanGated, expectProjectGuards, type GuardedRoute } from '../../../test/route-guards.js';
 import { AppError } from '../../platform/errors.js';
 import type { ServicesPort } from './services.port.js';
+import { LOG_STREAM_ACCESS_ENDED } from './services.routes.js';
 import { PULL_RENEWAL_QUEUE, RENEW_EVERY_MS, type PullRenewalJob } from './services.pull-renewal.js';
 import { serviceKubeConnector, type ServiceKubeConnector } from './services.kube.js';
 
@@ -304,27 +305,64 @@ describe('deploy to the stand-in cluster', () => {
     expect(JSON.stringify(spec)).not.toContain('managedFields');
   });
 
-  it('follows a pod log live (SSE) until the client leaves', async () => {
-    const pod = (await call('GET', `${inNs('web')}/pods`, owner.idToken)).json().pods[0].metadata.name as string;
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
+  /** A pod's log followed over HTTP by `idToken`: what it got so far, and whether the server ended it. */
+  async function followLog(idToken: string, pod: string) {
+    if (!t.app.server.listening) await t.app.listen({ port: 0, host: '127.0.0.1' });
     const port = (t.app.server.address() as AddressInfo).port;
-    let got = '';
-    const req = http.get(`http://127.0.0.1:${port}/ms-kube${inNs('web')}/logs/stream?pod=${pod}&tail=1`, { headers: bearer(owner.idToken) });
-    const res = await new Promise<http.IncomingMessage>((resolve) => req.on('response', resolve));
+    const stream = {
+      got: '',
+      ended: false,
+      req: http.get(`http://127.0.0.1:${port}/ms-kube${inNs('web')}/logs/stream?pod=${pod}&tail=1`, { headers: bearer(idToken) }),
+    };
+    const res = await new Promise<http.IncomingMessage>((resolve) => stream.req.on('response', resolve));
     expect(res.headers['content-type']).toBe('text/event-stream');
-    res.on('data', (c: Buffer) => (got += c.toString()));
+    res.on('data', (c: Buffer) => (stream.got += c.toString()));
+    res.on('end', () => (stream.ended = true));
     await until(
-      async () => got,
+      async () => stream.got,
       (g) => g.includes('data: '),
       'the tail line',
     );
+    return stream;
+  }
+
+  it('follows a pod log live (SSE) until the client leaves', async () => {
+    const pod = (await call('GET', `${inNs('web')}/pods`, owner.idToken)).json().pods[0].metadata.name as string;
+    const stream = await followLog(owner.idToken, pod);
     k.addLogLine('team-a', pod, 'live line 1');
     await until(
-      async () => got,
+      async () => stream.got,
       (g) => g.includes('live line 1'),
       'a live line',
     );
-    req.destroy();
+    stream.req.destroy();
+  });
+
+  it('ends a followed log when its user is removed from the project, logs out or sets a new password', async () => {
+    const pod = (await call('GET', `${inNs('web')}/pods`, owner.idToken)).json().pods[0].metadata.name as string;
+    const staying = await followLog(owner.idToken, pod);
+    const { opened: streams } = await endMembersAccess(t, owner.idToken, projectId, 'log', async (m) => ({
+      removed: await followLog(m.removed.idToken, pod),
+      leaving: await followLog(m.leaving.idToken, pod),
+      changing: await followLog(m.changing.idToken, pod),
+    }));
+    for (const [who, stream] of Object.entries(streams)) {
+      await until(
+        async () => stream.ended,
+        (ended) => ended,
+        `${who}'s stream ended`,
+      );
+      expect(stream.got).toContain(`event: error\ndata: ${JSON.stringify({ message: LOG_STREAM_ACCESS_ENDED })}\n\nevent: end\n`);
+    }
+    k.addLogLine('team-a', pod, 'after the changes');
+    await until(
+      async () => staying.got,
+      (g) => g.includes('after the changes'),
+      "the owner's live line",
+    );
+    expect(staying.ended).toBe(false);
+    for (const stream of Object.values(streams)) expect(stream.got).not.toContain('after the changes');
+    for (const stream of [staying, ...Object.values(streams)]) stream.req.destroy();
   });
 
   it('the dashboard rows and the deployed list; 402 without the kubernetesDashboard feature', async () => {

@@ -29,15 +29,19 @@ import {
   UpdateMicroserviceBody,
 } from '@gantry/contracts';
 import { currentUser, type Guards } from '../../platform/auth.js';
+import type { Realtime } from '../../platform/realtime.js';
 import type { ServicesService } from './services.service.js';
+
+/** What a followed log says when it ends because the user's access did. */
+export const LOG_STREAM_ACCESS_ENDED = 'The log stream ended: your sign-in or your membership of the project changed';
 
 /**
  * Kubernetes services (spec delivery §2, §3, §7 Services), under /ms-kube/projects/:projectId (the path list is in
  * the contracts' services.ts). Reads need 'view', changes and deploys 'change'. The dashboard's services table needs
  * the plan's kubernetesDashboard feature (402).
  */
-export function servicesRoutes(deps: { services: ServicesService; guards: Guards }): FastifyPluginAsyncZod {
-  const { services: svc, guards } = deps;
+export function servicesRoutes(deps: { services: ServicesService; guards: Guards; realtime: Pick<Realtime, 'onUserDisconnected'> }): FastifyPluginAsyncZod {
+  const { services: svc, guards, realtime } = deps;
   return async (app) => {
     const view = guards.project('view');
     const change = guards.project('change');
@@ -141,29 +145,44 @@ export function servicesRoutes(deps: { services: ServicesService; guards: Guards
       const q = req.query;
       let open = true;
       const write = (s: string) => open && reply.raw.write(s);
-      const stop = await svc.followLogs(
-        p.projectId,
-        p.clusterId,
-        p.namespace,
-        p.microserviceName,
-        { pod: q.pod, container: q.container, tail: q.tail },
-        {
-          text: (text) => write(`data: ${JSON.stringify({ text })}\n\n`),
-          end: (message) => {
-            if (message) write(`event: ${LOG_STREAM.errorEvent}\ndata: ${JSON.stringify({ message })}\n\n`);
-            write(`event: ${LOG_STREAM.endEvent}\ndata: {}\n\n`);
-            if (open) reply.raw.end();
-            open = false;
-          },
-        },
-      );
+      const end = (message?: string) => {
+        if (message) write(`event: ${LOG_STREAM.errorEvent}\ndata: ${JSON.stringify({ message })}\n\n`);
+        write(`event: ${LOG_STREAM.endEvent}\ndata: {}\n\n`);
+        if (open) reply.raw.end();
+        open = false;
+      };
+      // the stream is allowed once, as it starts: it ends, on whichever node holds it, when the user's sockets are
+      // disconnected (removed from a project, logged out, a new password), heard from here on even while it starts
+      let accessEnded = false;
+      let endForAccess = () => void (accessEnded = true);
+      const forget = realtime.onUserDisconnected(currentUser(req).id, () => endForAccess());
+      let stop: () => void;
+      try {
+        stop = await svc.followLogs(
+          p.projectId,
+          p.clusterId,
+          p.namespace,
+          p.microserviceName,
+          { pod: q.pod, container: q.container, tail: q.tail },
+          { text: (text) => write(`data: ${JSON.stringify({ text })}\n\n`), end },
+        );
+      } catch (err) {
+        forget();
+        throw err;
+      }
       reply.hijack();
       reply.raw.writeHead(200, { 'Content-Type': LOG_STREAM.contentType, 'Cache-Control': 'no-cache', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
       reply.raw.write(': following\n\n');
       req.raw.on('close', () => {
         open = false;
         stop();
+        forget();
       });
+      endForAccess = () => {
+        end(LOG_STREAM_ACCESS_ENDED);
+        stop();
+      };
+      if (accessEnded) endForAccess();
     });
   };
 }
