@@ -54,7 +54,8 @@ export function ScheduleTimeFields({ value, onChange, error }: { value: Schedule
           inputWrapperOrder={['label', 'input', 'description']}
         />
       </SimpleGrid>
-      {error && (
+      {/* under the hours, unless it is already told under the days */}
+      {error && value.days.length > 0 && (
         <Text size="xs" c="red">
           {error}
         </Text>

@@ -5,7 +5,7 @@ import { stageMessages } from '@gantry/contracts';
 import type { EnvironmentForm } from './environment-form';
 import { EnvironmentGeneralSection } from './EnvironmentGeneralSection';
 
-const render = (name: string) => {
+const render = (name: string, mode: 'create' | 'edit' = 'create', locked = false) => {
   const form = {
     values: { name, description: '', cloudProvider: 'aws', infrastructureAsCodeTool: 'terraform' },
     errors: {},
@@ -14,7 +14,7 @@ const render = (name: string) => {
   } as unknown as EnvironmentForm;
   return renderToStaticMarkup(
     <MantineProvider>
-      <EnvironmentGeneralSection form={form} mode="create" locked={false} />
+      <EnvironmentGeneralSection form={form} mode={mode} locked={locked} />
     </MantineProvider>,
   );
 };
@@ -27,5 +27,10 @@ describe('EnvironmentGeneralSection', () => {
     const rule = html.indexOf(stageMessages.nameRule);
     expect(input).toBeGreaterThan(-1);
     expect(rule).toBeGreaterThan(input);
+  });
+
+  it('tells no rule for a name that cannot change (a deployed environment being edited)', () => {
+    expect(render('staging', 'edit', true)).not.toContain(stageMessages.nameRule);
+    expect(render('staging', 'edit', false)).toContain(stageMessages.nameRule);
   });
 });

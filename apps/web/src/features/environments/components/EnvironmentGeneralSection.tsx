@@ -14,6 +14,7 @@ const TOOL_OPTIONS = [
 export function EnvironmentGeneralSection({ form, mode, locked }: { form: EnvironmentForm; mode: EnvironmentFormMode; locked: boolean }) {
   const v = form.values;
   const providerToolLocked = locked || mode === 'replicate';
+  const nameLocked = mode === 'edit' && locked;
   const setProvider = (p: InfraCloudProvider) =>
     form.setValues(p === 'aws' ? { cloudProvider: p } : { cloudProvider: p, infrastructureAsCodeTool: 'terraform', template: null, saving: false });
   const setTool = (t: IacTool) => form.setValues(t === 'cloudformation' ? { infrastructureAsCodeTool: t } : { infrastructureAsCodeTool: t, template: null });
@@ -25,11 +26,11 @@ export function EnvironmentGeneralSection({ form, mode, locked }: { form: Enviro
           label="Name"
           placeholder="staging"
           withAsterisk
-          description={stageMessages.nameRule}
+          description={nameLocked ? undefined : stageMessages.nameRule}
           // under the input, so it stays level with the provider beside it
           inputWrapperOrder={['label', 'input', 'description', 'error']}
           {...form.getInputProps('name')}
-          disabled={mode === 'edit' && locked}
+          disabled={nameLocked}
         />
         <Select
           label="Cloud Provider"

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { UPGRADE_PATH } from '../../../api/toast';
 import { FormSection } from '../../../ui/FormSection';
 import { ScheduleTimeFields } from '../../../ui/ScheduleTimeFields';
+import { scheduleMessages } from '@gantry/contracts';
 import { defaultSchedule, type EnvironmentForm } from './environment-form';
 
 /**
@@ -12,6 +13,9 @@ import { defaultSchedule, type EnvironmentForm } from './environment-form';
 export function SavingScheduleSection({ form, costBlocked }: { form: EnvironmentForm; costBlocked: boolean }) {
   const { saving, schedule } = form.values;
   const scheduleError = form.errors.schedule;
+  // one message, told once: the name's under the name, the days' and hours' under them (it was under both)
+  const nameError = scheduleError === scheduleMessages.name ? scheduleError : undefined;
+  const timesError = scheduleError === scheduleMessages.name ? undefined : scheduleError;
   return (
     <FormSection title="Saving schedule" description="Wake the environment's resources up and put them to sleep on a schedule">
       {costBlocked ? (
@@ -38,7 +42,7 @@ export function SavingScheduleSection({ form, costBlocked }: { form: Environment
                 withAsterisk
                 value={schedule.name}
                 onChange={(e) => form.setFieldValue('schedule.name', e.currentTarget.value)}
-                error={!schedule.name && scheduleError ? scheduleError : undefined}
+                error={nameError}
               />
               <ScheduleTimeFields
                 value={schedule}
@@ -48,7 +52,7 @@ export function SavingScheduleSection({ form, costBlocked }: { form: Environment
                   if (patch.wakeHour !== undefined) form.setFieldValue('schedule.wakeHour', patch.wakeHour);
                   if (patch.sleepHour !== undefined) form.setFieldValue('schedule.sleepHour', patch.sleepHour);
                 }}
-                error={scheduleError}
+                error={timesError}
               />
             </Stack>
           )}
