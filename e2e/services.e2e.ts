@@ -232,6 +232,21 @@ describe('kubernetes services', () => {
     expect(await toastsSeen(page, serviceMessages.deployed('api', 'standin'))).toBe(2); // one a deploy
   });
 
+  test("the overview's timeline lists both deploys, newest first, and one opens the service in its cluster", async () => {
+    const serviceAt = page.url();
+    await page.goto('/overview');
+    const items = page.getByRole('button', { name: 'Timeline deployment api', exact: true });
+    await expect
+      .poll(() => items.allInnerTexts(), { timeout: 15_000 })
+      .toEqual([
+        expect.stringMatching(/^api:1\.1\.0 · deployment to team-a[\s\S]*SUCCEEDED$/),
+        expect.stringMatching(/^api:1\.0\.0 · deployment to team-a[\s\S]*SUCCEEDED$/),
+      ]);
+    await items.first().click();
+    await page.waitForURL(serviceAt);
+    await page.getByTestId('deployment-history').getByText('1.0.0 → 1.1.0').waitFor();
+  });
+
   test('undeploy asks first, then removes what deploy created', async () => {
     await page.getByRole('button', { name: 'Undeploy' }).click();
     const confirm = page.getByRole('dialog');

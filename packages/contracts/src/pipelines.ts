@@ -251,7 +251,10 @@ export function filesMatch(modifiedFiles: string, changed: readonly string[]): b
   return changed.some((file) => res.some((r) => r.test(file.replace(/^\//, ''))));
 }
 
-/** The project timeline (account spec §3): builds now; deployments join when environments deploy. */
+/**
+ * The project timeline (account spec §3): builds, environments' deployments (entityType STAGE) and services'
+ * deploys and undeploys to a cluster (microserviceName, with the cluster and namespace they went to).
+ */
 export const TimelineEvent = z.object({
   type: z.enum(['build', 'deployment']),
   projectId: z.string(),
@@ -265,6 +268,12 @@ export const TimelineEvent = z.object({
   stageName: z.string().optional(),
   stageId: z.string().optional(),
   entityType: z.literal('STAGE').optional(),
+  microserviceName: z.string().optional(),
+  clusterId: z.string().optional(),
+  namespace: z.string().optional(),
+  version: z.string().optional(),
 });
 export type TimelineEvent = z.infer<typeof TimelineEvent>;
+/** How many of its newest events each source (builds, environments' deployments, services' deploys) gives the timeline. */
+export const TIMELINE_SOURCE_LIMIT = 50;
 export const TimelineQuery = z.object({ type: z.enum(['build', 'deployment', 'Build', 'Deployment']).optional() });

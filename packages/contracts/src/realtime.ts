@@ -54,6 +54,20 @@ export type StageUpdateEvent = z.infer<typeof StageUpdateEvent>;
 export const PlanUpdateEvent = z.object({ stageId: z.string(), planId: z.string(), status: z.enum(PLAN_STATUSES), error: z.string().nullable() });
 export type PlanUpdateEvent = z.infer<typeof PlanUpdateEvent>;
 
+/**
+ * `service:update`, to the project room once a service's deploy or undeploy to a cluster is written (started,
+ * succeeded, failed, undeployed; services.service): what the timeline and the service's history show of it.
+ */
+export const ServiceUpdateEvent = z.object({
+  historyId: z.string(),
+  microserviceName: z.string(),
+  clusterId: z.string(),
+  namespace: z.string(),
+  status: z.enum(['IN_PROGRESS', 'SUCCEEDED', 'FAILED', 'UNDEPLOYED']),
+  version: z.string(),
+});
+export type ServiceUpdateEvent = z.infer<typeof ServiceUpdateEvent>;
+
 /** `notification`, to the project room when a finished build notified its members (notifications.service). */
 export const NotificationEvent = z.object({ message: z.string() });
 export type NotificationEvent = z.infer<typeof NotificationEvent>;
@@ -74,6 +88,7 @@ export interface ServerToClientEvents {
   'deployment:update': (event: DeploymentUpdateEvent) => void;
   'stage:update': (event: StageUpdateEvent) => void;
   'plan:update': (event: PlanUpdateEvent) => void;
+  'service:update': (event: ServiceUpdateEvent) => void;
   notification: (event: NotificationEvent) => void;
   /** To a build step's log room (LogChunk) or a deployment's log room (DeploymentLogChunk): the backlog on subscribe, then live chunks. */
   logs: (chunk: LogChunk | DeploymentLogChunk) => void;

@@ -25,6 +25,7 @@ const listeners: { [E in ServerEvent]: Set<ServerToClientEvents[E]> } = {
   'deployment:update': new Set(),
   'stage:update': new Set(),
   'plan:update': new Set(),
+  'service:update': new Set(),
   notification: new Set(),
   logs: new Set(),
 };
@@ -68,6 +69,7 @@ function open(io: typeof import('socket.io-client').io): RealtimeSocket {
   s.on('deployment:update', (event) => listeners['deployment:update'].forEach((listener) => listener(event)));
   s.on('stage:update', (event) => listeners['stage:update'].forEach((listener) => listener(event)));
   s.on('plan:update', (event) => listeners['plan:update'].forEach((listener) => listener(event)));
+  s.on('service:update', (event) => listeners['service:update'].forEach((listener) => listener(event)));
   s.on('notification', (event) => listeners.notification.forEach((listener) => listener(event)));
   s.on('logs', (chunk) => listeners.logs.forEach((listener) => listener(chunk)));
   stopWatchingSession = session.subscribe(() => {

@@ -11,6 +11,7 @@ import {
   type Artifact,
   type ParsedSpec,
   type TimelineEvent,
+  TIMELINE_SOURCE_LIMIT,
 } from '@gantry/contracts';
 import type { Jobs } from '../../platform/jobs.js';
 import type { RunSlot } from '../../platform/run-kit.js';
@@ -384,8 +385,8 @@ export function createBuildsService(deps: {
     /** Runs the interrupted-build recovery now (the jobs also run it on a timer). */
     recoverNow: () => deps.recover(),
     async timeline(projectId: string, type?: string): Promise<TimelineEvent[]> {
-      if (type && type.toLowerCase() !== 'build') return []; // deployments arrive with environments
-      return (await store.recent(projectId, 50)).map(({ b, pipelineName }) => ({
+      if (type && type.toLowerCase() !== 'build') return [];
+      return (await store.recent(projectId, TIMELINE_SOURCE_LIMIT)).map(({ b, pipelineName }) => ({
         type: 'build',
         projectId,
         status: b.status,

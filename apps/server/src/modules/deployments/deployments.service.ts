@@ -9,6 +9,7 @@ import {
   type DeploymentTime,
   type ResourceOutputs,
   type StackEvent,
+  TIMELINE_SOURCE_LIMIT,
 } from '@gantry/contracts';
 import { Conflict, NotFound, Validation } from '../../platform/errors.js';
 import type { Jobs } from '../../platform/jobs.js';
@@ -72,8 +73,6 @@ export function toPlan(p: PlanRow): Plan {
  * Deployments of environments (spec §4 "Environment actions"): the rules for starting, cancelling
  * and reading them. The runs themselves are jobs (deployments.jobs.ts).
  */
-const TIMELINE_LIMIT = 50;
-
 export function createDeploymentsService(deps: {
   store: DeploymentsStore;
   /** Every status write of a deployment and its environment (told to the project room once committed). */
@@ -367,8 +366,8 @@ export function createDeploymentsService(deps: {
     async timeline(projectId: string, type?: string): Promise<TimelineEvent[]> {
       if (type && type.toLowerCase() !== 'deployment') return [];
       const [rows, removed, list] = await Promise.all([
-        store.recentOfProject(projectId, TIMELINE_LIMIT),
-        store.removedStageTimeline(projectId, TIMELINE_LIMIT),
+        store.recentOfProject(projectId, TIMELINE_SOURCE_LIMIT),
+        store.removedStageTimeline(projectId, TIMELINE_SOURCE_LIMIT),
         stages.list(projectId),
       ]);
       const names = new Map(list.map((s) => [s.id, s.name]));
@@ -382,7 +381,7 @@ export function createDeploymentsService(deps: {
       const liveIds = new Set(live.map((d) => d.deploymentId));
       return [...live, ...removed.filter((d) => !liveIds.has(d.deploymentId))]
         .sort((a, b) => b.at.getTime() - a.at.getTime())
-        .slice(0, TIMELINE_LIMIT)
+        .slice(0, TIMELINE_SOURCE_LIMIT)
         .map((d) => ({
           type: 'deployment',
           projectId,
@@ -396,7 +395,8 @@ export function createDeploymentsService(deps: {
     },
 
     /** Called before an environment is deleted: its deployments stay on the project's timeline. */
-    keepTimelineOfRemovedStage: (stage: { projectId: string; stageId: string; stageName: string }) => store.keepTimelineOfRemovedStage(stage, TIMELINE_LIMIT),
+    keepTimelineOfRemovedStage: (stage: { projectId: string; stageId: string; stageName: string }) =>
+      store.keepTimelineOfRemovedStage(stage, TIMELINE_SOURCE_LIMIT),
   };
 }
 export type DeploymentsService = ReturnType<typeof createDeploymentsService>;

@@ -38,10 +38,12 @@ export const servicesModule = defineModule({
       registries,
       connect,
       pullRenewal,
+      tellProject: (projectId, event, payload) => platform.realtime.toProject(projectId, event, payload),
       now,
       timeoutMs: overrides.timeoutMs,
       log: platform.log,
     });
+    platform.hooks.timelineSources.provide((projectId, type) => services.timeline(projectId, type));
     needs.clusters.serveServices((projectId, clusterId, listed) => services.servicesOnCluster(projectId, clusterId, listed));
     return {
       api: { ...services, renewPullSecret: (j: PullRenewalJob) => pullRenewal.renew(j) },

@@ -1,5 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import http from 'node:http';
+import { io as connectSocket } from 'socket.io-client';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { AUTOSCALING_CONFIG_KEYS, SCALING_DEFAULTS, SENSITIVE_PLACEHOLDER, deployMessages, serviceMessages } from '@gantry/contracts';
@@ -573,6 +574,48 @@ describe('deploy to the stand-in cluster', () => {
       expect((await call('DELETE', inNs('redis', 'team-b'), owner.idToken)).statusCode).toBe(200);
     } finally {
       clock = () => new Date();
+    }
+  });
+
+  it('puts each deploy and undeploy on the project timeline and tells the project room (service:update); not another project', async () => {
+    if (!t.app.server.address()) await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (t.app.server.address() as AddressInfo).port;
+    const socket = connectSocket(`http://127.0.0.1:${port}`, {
+      path: '/ms-realtime/websockets/',
+      query: { Authorization: `Bearer ${members.read.idToken}` },
+      transports: ['websocket'],
+    });
+    try {
+      const heard: string[] = [];
+      socket.on('service:update', (e: { microserviceName: string; namespace: string; status: string; version: string }) =>
+        heard.push(`${e.microserviceName} ${e.namespace} ${e.status} ${e.version}`),
+      );
+      expect(await socket.timeout(10_000).emitWithAck('project:join', projectId)).toEqual({ ok: true });
+      expect((await call('POST', `${inNs('web', 'team-b')}/deploy`, members.write.idToken, deployBody('v11'))).statusCode).toBe(200);
+      expect((await call('DELETE', inNs('web', 'team-b'), members.write.idToken)).statusCode).toBe(200);
+      await until(
+        async () => heard,
+        (h) => h.length >= 3,
+        'the room to hear the deploy start and end, and the undeploy',
+      );
+      expect(heard).toEqual(['web team-b IN_PROGRESS v11', 'web team-b SUCCEEDED v11', 'web team-b UNDEPLOYED v11']);
+
+      const timeline = async (idToken: string, query: string, p = projectId) =>
+        t.app.inject({ method: 'GET', url: `/ms-elasticsearch/projects/${p}/timeline${query}`, headers: bearer(idToken) });
+      const deployments = (await timeline(members.read.idToken, '?type=Deployment')).json().events;
+      const newest = { type: 'deployment', projectId, microserviceName: 'web', clusterId: 'main', namespace: 'team-b', version: 'v11' };
+      expect(deployments.slice(0, 2)).toEqual([
+        { ...newest, status: 'UNDEPLOYED', timestamp: expect.any(String) },
+        { ...newest, status: 'SUCCEEDED', timestamp: expect.any(String) },
+      ]);
+      expect(deployments.filter((e: { status: string }) => e.status === 'FAILED')[0]).toMatchObject({ microserviceName: 'web', namespace: 'no-such-ns' });
+      expect((await timeline(members.read.idToken, '?type=build')).json().events).toEqual([]);
+      const all = (await timeline(members.read.idToken, '')).json().events;
+      expect(all.map((e: { timestamp: string }) => e.timestamp)).toEqual([...all.map((e: { timestamp: string }) => e.timestamp)].sort().reverse());
+      expect((await timeline(outsider.idToken, '')).statusCode).toBe(404);
+      expect((await timeline(outsider.idToken, '', otherProjectId)).json().events).toEqual([]);
+    } finally {
+      socket.close();
     }
   });
 

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import {
   SENSITIVE_PLACEHOLDER,
+  TIMELINE_SOURCE_LIMIT,
   autoScalingConfigurations,
   autoScalingFrom,
   clusterMessages,
@@ -23,6 +24,8 @@ import {
   type ServiceKind,
   type ServiceSchema,
   type ServiceStatusEntry,
+  type ServiceUpdateEvent,
+  type TimelineEvent,
   type UpdateMicroserviceBody,
 } from '@gantry/contracts';
 import { AppError, Conflict, Forbidden, NotFound, Validation } from '../../platform/errors.js';
@@ -71,11 +74,26 @@ export function createServicesService(deps: {
   notifications: Pick<NotificationsService, 'serviceDeployed'>;
   /** Keeps an ECR image's pull secret fresh after its deploy. */
   pullRenewal: Pick<PullRenewal, 'schedule'>;
+  /** Tells the project room (`service:update`) of a deploy or undeploy written. */
+  tellProject?: (projectId: string, event: 'service:update', payload: ServiceUpdateEvent) => void;
   timeoutMs?: number;
   log?: Log;
   now?: () => Date;
 }) {
   const { store, secrets, clusters, registries, connect } = deps;
+
+  /** A deploy's or undeploy's row as written: the project room hears of it (the overview's timeline reads again). */
+  function told(row: DeploymentRow): DeploymentRow {
+    deps.tellProject?.(row.projectId, 'service:update', {
+      historyId: row.id,
+      microserviceName: row.serviceName,
+      clusterId: row.clusterId,
+      namespace: row.namespace,
+      status: row.status as ServiceUpdateEvent['status'],
+      version: row.version,
+    });
+    return row;
+  }
   const now = deps.now ?? (() => new Date());
 
   function toApi(row: MicroserviceRow): Microservice {
@@ -215,27 +233,29 @@ export function createServicesService(deps: {
     const commit =
       d.commit ??
       (svc.registry ? ((await registries.commitOf(d.projectId, svc.registry, { repository: svc.imageRepository, tag: d.version }))?.sha ?? null) : null);
-    const row = await store.insertDeployment({
-      id: crypto.randomUUID(),
-      projectId: d.projectId,
-      clusterId: d.clusterId,
-      namespace: d.namespace,
-      serviceName: svc.name,
-      isPublic: svc.isPublic,
-      status: 'IN_PROGRESS',
-      version: d.version,
-      previousVersion: last?.status === 'SUCCEEDED' ? last.version : null,
-      commit,
-      description: svc.description,
-      imageRepository: svc.imageRepository,
-      registry: svc.registry,
-      initiatorKind: 'userId' in initiator ? 'user' : 'pipeline',
-      initiatorUserId: 'userId' in initiator ? initiator.userId : null,
-      initiatorEmail: 'userId' in initiator ? initiator.email : null,
-      pipelineId: 'pipelineId' in initiator ? initiator.pipelineId : null,
-      buildId: 'pipelineId' in initiator ? initiator.buildId : null,
-      configurationSealed: secrets.seal(JSON.stringify({ env, autoScaling } satisfies StoredConfiguration)),
-    });
+    const row = told(
+      await store.insertDeployment({
+        id: crypto.randomUUID(),
+        projectId: d.projectId,
+        clusterId: d.clusterId,
+        namespace: d.namespace,
+        serviceName: svc.name,
+        isPublic: svc.isPublic,
+        status: 'IN_PROGRESS',
+        version: d.version,
+        previousVersion: last?.status === 'SUCCEEDED' ? last.version : null,
+        commit,
+        description: svc.description,
+        imageRepository: svc.imageRepository,
+        registry: svc.registry,
+        initiatorKind: 'userId' in initiator ? 'user' : 'pipeline',
+        initiatorUserId: 'userId' in initiator ? initiator.userId : null,
+        initiatorEmail: 'userId' in initiator ? initiator.email : null,
+        pipelineId: 'pipelineId' in initiator ? initiator.pipelineId : null,
+        buildId: 'pipelineId' in initiator ? initiator.buildId : null,
+        configurationSealed: secrets.seal(JSON.stringify({ env, autoScaling } satisfies StoredConfiguration)),
+      }),
+    );
     try {
       say(`Deploying ${svc.name}:${d.version} to namespace ${d.namespace} of cluster ${d.clusterId}`);
       const { image, pull, provider } = await imageOf(d.projectId, svc, d.version, d.image);
@@ -274,7 +294,7 @@ export function createServicesService(deps: {
       } catch (err) {
         clusterError(err, conn.endpoint);
       }
-      await store.finishDeployment(row.id, { status: 'SUCCEEDED', error: null });
+      told(await store.finishDeployment(row.id, { status: 'SUCCEEDED', error: null }));
       if (provider === 'Ecr')
         await deps.pullRenewal.schedule({ projectId: d.projectId, clusterId: d.clusterId, namespace: d.namespace, serviceName: svc.name, historyId: row.id });
       say(`Deployed ${svc.name}:${d.version}`);
@@ -282,7 +302,7 @@ export function createServicesService(deps: {
       return { done: true, historyId: row.id };
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      await store.finishDeployment(row.id, { status: 'FAILED', error: message.slice(0, 2000) });
+      told(await store.finishDeployment(row.id, { status: 'FAILED', error: message.slice(0, 2000) }));
       say(`Deploy failed: ${message}`);
       await tell(d, svc.name, false);
       throw err;
@@ -471,6 +491,21 @@ export function createServicesService(deps: {
       });
     },
 
+    /** The project's newest deploys and undeploys of services, for the overview's timeline (`type` build answers none). */
+    async timeline(projectId: string, type?: string): Promise<TimelineEvent[]> {
+      if (type && type.toLowerCase() !== 'deployment') return [];
+      return (await store.recentOfProject(projectId, TIMELINE_SOURCE_LIMIT)).map((r) => ({
+        type: 'deployment',
+        projectId,
+        status: r.status,
+        timestamp: (r.finishedAt ?? r.startedAt).toISOString(),
+        microserviceName: r.serviceName,
+        clusterId: r.clusterId,
+        namespace: r.namespace,
+        version: r.version,
+      }));
+    },
+
     /** Removes exactly what deploy created (only objects labelled as Gantry's); 404 when nothing was there. */
     async undeploy(projectId: string, clusterId: string, namespace: string, name: string, user: { id: string; email: string }): Promise<{ done: true }> {
       const svc = await getAny(projectId, name);
@@ -502,7 +537,7 @@ export function createServicesService(deps: {
         initiatorUserId: user.id,
         initiatorEmail: user.email,
       });
-      await store.finishDeployment(row.id, { status: 'UNDEPLOYED', error: null });
+      told(await store.finishDeployment(row.id, { status: 'UNDEPLOYED', error: null }));
       return { done: true };
     },
 

@@ -56,6 +56,23 @@ export function createServicesStore(db: Db) {
         .from(dep)
         .where(and(eq(dep.projectId, projectId), eq(dep.clusterId, clusterId)))
         .orderBy(dep.namespace, dep.serviceName, desc(dep.startedAt)),
+    /** The project's newest deploys and undeploys of any service (the timeline). */
+    recentOfProject: (projectId: string, limit: number) =>
+      db
+        .select({
+          id: dep.id,
+          clusterId: dep.clusterId,
+          namespace: dep.namespace,
+          serviceName: dep.serviceName,
+          status: dep.status,
+          version: dep.version,
+          startedAt: dep.startedAt,
+          finishedAt: dep.finishedAt,
+        })
+        .from(dep)
+        .where(eq(dep.projectId, projectId))
+        .orderBy(desc(dep.startedAt), desc(dep.id))
+        .limit(limit),
     history: async (projectId: string, serviceName: string, q: { clusterId?: string; namespace?: string; offset: number; limit: number }) => {
       const where = and(
         eq(dep.projectId, projectId),

@@ -62,5 +62,6 @@ export const serviceDeployments = pgTable(
   (t) => [
     index('service_deployments_service_idx').on(t.projectId, t.serviceName, t.startedAt),
     index('service_deployments_cluster_idx').on(t.projectId, t.clusterId, t.namespace, t.serviceName, t.startedAt),
+    index('service_deployments_project_started_idx').on(t.projectId, t.startedAt),
   ],
 );

@@ -6,10 +6,10 @@ import { RelativeTime } from '../../ui/RelativeTime';
 import { timelineEvents, useTimeline } from './api/get-timeline';
 import { useBuildUpdates, usePipelineList } from '../pipelines';
 import { useProjectEvents } from '../../api/use-project-events';
-import { KubernetesSummary } from '../services';
+import { KubernetesSummary, ServiceDeployBadge, serviceInClusterRoute } from '../services';
 import { useDeploymentUpdates, useStageList } from '../environments';
 import { toast } from '../../api/toast';
-import { IconActivity, IconCloudUpload, IconGitMerge, IconStack2, IconTimeline } from '@tabler/icons-react';
+import { IconActivity, IconBox, IconCloudUpload, IconGitMerge, IconStack2, IconTimeline } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useCurrentProject } from '../../api/session';
@@ -45,29 +45,36 @@ function EnvironmentBadge({ status }: { status: string }) {
   return <StatusBadge status={status} label={stackStatusDisplay(status)} size="xs" />;
 }
 
-/** One line of the timeline: a build opens its build page, a deployment its environment. */
+/** What a timeline line says: a build, an environment's deployment, or a service's deploy to a cluster's namespace. */
+function timelineLine(e: TimelineEvent) {
+  if (e.type === 'build') return { name: e.pipelineName ?? '', title: `${e.pipelineName} · build #${e.buildNumber}`, icon: IconGitMerge };
+  if (e.microserviceName)
+    return { name: e.microserviceName, title: `${e.microserviceName}:${e.version ?? ''} · deployment to ${e.namespace ?? ''}`, icon: IconBox };
+  return { name: e.stageName ?? '', title: `${e.stageName} · deployment`, icon: IconCloudUpload };
+}
+
+/** One line of the timeline: a build opens its build page, a deployment its environment, a service's deploy the service there. */
 function TimelineItem({ e, onOpen }: { e: TimelineEvent; onOpen: (e: TimelineEvent) => void }) {
+  const { name, title, icon: Icon } = timelineLine(e);
   return (
-    <UnstyledButton
-      onClick={() => onOpen(e)}
-      aria-label={`Timeline ${e.type} ${e.pipelineName ?? e.stageName ?? ''}`}
-      style={{ display: 'block', width: '100%' }}
-    >
+    <UnstyledButton onClick={() => onOpen(e)} aria-label={`Timeline ${e.type} ${name}`} style={{ display: 'block', width: '100%' }}>
       <Group justify="space-between" wrap="nowrap" py={8} style={{ borderBottom: '1px solid var(--mantine-color-gray-2)' }}>
         <Group gap="sm" wrap="nowrap">
-          {e.type === 'build' ? (
-            <IconGitMerge size={16} color="var(--mantine-color-dimmed)" />
-          ) : (
-            <IconCloudUpload size={16} color="var(--mantine-color-dimmed)" />
-          )}
+          <Icon size={16} color="var(--mantine-color-dimmed)" />
           <div>
             <Text size="sm" fw={500}>
-              {e.type === 'build' ? `${e.pipelineName} · build #${e.buildNumber}` : `${e.stageName} · deployment`}
+              {title}
             </Text>
             <RelativeTime date={e.timestamp} size="xs" c="dimmed" />
           </div>
         </Group>
-        {e.type === 'build' ? <BuildBadge status={e.status} /> : <EnvironmentBadge status={e.status} />}
+        {e.type === 'build' ? (
+          <BuildBadge status={e.status} />
+        ) : e.microserviceName ? (
+          <ServiceDeployBadge status={e.status} size="xs" />
+        ) : (
+          <EnvironmentBadge status={e.status} />
+        )}
       </Group>
     </UnstyledButton>
   );
@@ -86,6 +93,7 @@ export default function OverviewPage() {
   useProjectEvents(project?.id, timelineEvents);
   const openEvent = (e: TimelineEvent) => {
     if (e.type === 'build' && e.pipelineId) return navigate(`/pipelines/${e.pipelineId}/builds/${e.buildId}`);
+    if (e.microserviceName && e.clusterId && e.namespace) return navigate(serviceInClusterRoute(e.clusterId, e.namespace, e.microserviceName));
     if (e.type !== 'deployment' || !e.stageId) return;
     if (environments.data && !environments.data.some((s) => s.id === e.stageId)) return toast.error(`Environment ${e.stageName} is no longer available`);
     navigate(`/environments/${e.stageId}`);

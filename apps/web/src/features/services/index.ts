@@ -11,5 +11,6 @@ export { DeployDialog } from './components/DeployDialog';
 export { DeployingModal, type RolloutState } from './components/DeployingModal';
 export { UndeployModal } from './components/UndeployModal';
 export { HealthBadge } from './components/HealthBadge';
+export { ServiceDeployBadge } from './components/ServiceDeployBadge';
 export { shortVersion } from './lib/versions';
 export { KubernetesSummary } from './components/KubernetesSummary';

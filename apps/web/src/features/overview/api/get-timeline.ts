@@ -16,11 +16,12 @@ export const useTimeline = (projectId: string | undefined, type: string) => useQ
 const readAgain = (qc: QueryClient, projectId: string) => void qc.invalidateQueries({ queryKey: timelineKey(projectId) });
 
 /**
- * A build or an environment's deployment that starts or moves on is an event of the timeline (its status shown): the
- * project room's `build:update` and `deployment:update` have it read again. The overview kept showing what it read
+ * A build, an environment's deployment or a service's deploy that starts or moves on is an event of the timeline (its
+ * status shown): the project room's `build:update`, `deployment:update` and `service:update` have it read again. The overview kept showing what it read
  * when opened: a teammate's build, failed or not, was not on it until a reload.
  */
 export const timelineEvents: ProjectEventHandlers = {
   'build:update': readAgain,
   'deployment:update': readAgain,
+  'service:update': readAgain,
 };

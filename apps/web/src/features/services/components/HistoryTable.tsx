@@ -1,23 +1,18 @@
-import { Badge, Button, Group, Stack, Text, Tooltip } from '@mantine/core';
+import { Button, Group, Stack, Text, Tooltip } from '@mantine/core';
 import { COMMIT_CHARS, type DeploymentHistoryEntry } from '@gantry/contracts';
 import { errorMessage } from '../../../api/errors';
 import { DataTable, type Column } from '../../../ui/DataTable';
 import { RelativeTime } from '../../../ui/RelativeTime';
+import { ServiceDeployBadge } from './ServiceDeployBadge';
 import { useDeploymentHistory } from '../api/in-cluster';
 import type { ServiceInCluster } from '../api/deployments';
-
-const STATUS_COLOR: Record<DeploymentHistoryEntry['status'], string> = { IN_PROGRESS: 'blue', SUCCEEDED: 'teal', FAILED: 'red', UNDEPLOYED: 'gray' };
 
 const columns: Column<DeploymentHistoryEntry>[] = [
   {
     key: 'status',
     header: 'Status',
     width: 150,
-    render: (h) => (
-      <Badge color={STATUS_COLOR[h.status]} variant="light" radius="sm" data-testid="history-status">
-        {h.status.replace('_', ' ')}
-      </Badge>
-    ),
+    render: (h) => <ServiceDeployBadge status={h.status} data-testid="history-status" />,
   },
   { key: 'time', header: 'Time', width: 140, render: (h) => <RelativeTime date={h.timestamp} /> },
   {

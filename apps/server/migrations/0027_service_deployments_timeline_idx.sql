@@ -1,0 +1,1 @@
+CREATE INDEX "service_deployments_project_started_idx" ON "service_deployments" USING btree ("project_id","started_at");
