@@ -58,7 +58,8 @@ const USER = { email: 'dana.deploy@example.com', password: 'Deploy1234', firstNa
 const slowPolls = (page: Page) => page.addInitScript(() => window.localStorage.setItem('gantry:poll-scale', '1000'));
 
 describe('deployment statuses pushed over the socket', () => {
-  const stack = useStack({ env: git.env });
+  // the gate is on the host's loopback, which a box reaches only on the ports the admin lists
+  const stack = useStack({ env: { ...git.env, GANTRY_BOX_LOOPBACK_PORTS: String((gate.address() as AddressInfo).port) } });
 
   test('a Quick Deploy shows DEPLOYING while its log streams and DEPLOYED at once, on its page and in the environments list', async () => {
     const idToken = await verifiedUser(stack, USER);

@@ -61,6 +61,9 @@ function ensureSystemPackages() {
   if (!onPath('git')) needed.push('git');
   // builds and terraform runs execute in bubblewrap's sandbox (README "Security")
   if (!onPath('bwrap')) needed.push('bubblewrap');
+  // each box gets a network of its own through passt's pasta (set up with iproute2's ip and util-linux's nsenter)
+  if (!onPath('pasta')) needed.push('passt');
+  if (!fs.existsSync('/usr/sbin/ip') && !fs.existsSync('/sbin/ip') && !fs.existsSync('/usr/bin/ip')) needed.push('iproute2');
   // docker-push builds with buildah; the registry tests run Distribution and check pushes with skopeo
   if (!onPath('buildah')) needed.push('buildah');
   if (!onPath('skopeo')) needed.push('skopeo');

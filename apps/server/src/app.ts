@@ -120,7 +120,13 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   const runWorkers = config.GANTRY_ROLE !== 'api';
   // the data dir (and an artifact folder of its own) never appear in a run's box, even under /opt (DESIGN §5)
   const hiddenFromRuns = [config.dataDir, ...(config.ARTIFACT_STORE && !config.ARTIFACT_STORE.includes('://') ? [path.resolve(config.ARTIFACT_STORE)] : [])];
-  const sandbox = createSandbox({ mode: config.BUILD_SANDBOX, uid: config.GANTRY_SANDBOX_UID, hidden: hiddenFromRuns });
+  const sandbox = createSandbox({
+    mode: config.BUILD_SANDBOX,
+    uid: config.GANTRY_SANDBOX_UID,
+    hidden: hiddenFromRuns,
+    network: config.GANTRY_BOX_NETWORK,
+    loopbackPorts: config.GANTRY_BOX_LOOPBACK_PORTS,
+  });
   if (runWorkers && sandbox.unavailable) app.log.error(sandbox.unavailable);
   if (runWorkers && sandbox.mode === 'none')
     app.log.warn("BUILD_SANDBOX=none: build steps and terraform runs execute unsandboxed, with the server's own rights and environment");

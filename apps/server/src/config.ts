@@ -31,6 +31,25 @@ export const ConfigSchema = z.object({
     .min(1)
     .max(2 ** 31 - 2)
     .default(64000),
+  /**
+   * box: each box (build steps, git, terraform, buildah) gets a network namespace of its own, connected
+   * through passt's pasta, without the host's loopback or the cloud metadata endpoints; host: the host's.
+   */
+  GANTRY_BOX_NETWORK: z.enum(['box', 'host']).default('box'),
+  /** Host loopback ports every box may reach (comma-separated), beside the endpoints Gantry hands a run. */
+  GANTRY_BOX_LOOPBACK_PORTS: z
+    .string()
+    .default('')
+    .transform((v, ctx) => {
+      const ports = v
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean)
+        .map(Number);
+      if (ports.some((p) => !Number.isInteger(p) || p < 1 || p > 65535))
+        ctx.addIssue({ code: 'custom', message: 'GANTRY_BOX_LOOPBACK_PORTS is a comma-separated list of ports (1-65535)' });
+      return ports;
+    }),
   TERRAFORM_BIN: z.string().default('terraform'),
   /**
    * A container scanner a docker-push step runs (in the sandbox) on the image it built, `{archive}`

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { inContainerUserNamespace } from './container-userns.js';
+import { BOX_NETWORK_MISSING_HELP, BOX_NETWORK_WRAPPER, boxNetworkArgs, type BoxNetwork } from './box-network.js';
 
 /**
  * The box every piece of user code runs in (build steps, git, terraform and what its modules
@@ -16,8 +17,11 @@ import { inContainerUserNamespace } from './container-userns.js';
  *  - has a private /tmp, /dev and /proc in its own pid, ipc and uts namespaces: no other process
  *    of the host is visible (no /proc/<pid>/environ), and when the run's first process ends, or
  *    the server dies (die-with-parent), the kernel ends every process left in the box;
- *  - gets only the environment the caller builds (never the server's own variables).
- * The network stays shared: builds fetch dependencies.
+ *  - gets only the environment the caller builds (never the server's own variables);
+ *  - has a network of its own (box-network.ts, GANTRY_BOX_NETWORK=box): the internet and the LAN
+ *    through passt's pasta, not the host's loopback (but for the ports Gantry hands the run and the
+ *    admin's GANTRY_BOX_LOOPBACK_PORTS) nor the cloud metadata endpoints. GANTRY_BOX_NETWORK=host
+ *    keeps the host's network namespace (the loopback and the metadata endpoint reachable).
  */
 export type SandboxMode = 'bwrap' | 'none';
 
@@ -45,6 +49,10 @@ export interface SandboxRun {
    * what buildah needs to run RUN instructions (see container-userns.ts). Only when `containerBuilds`.
    */
   containerBuilder?: boolean;
+  /** Ports of the host's loopback the run is handed an endpoint on (a clone URL, a registry): reachable on the box's own 127.0.0.1. */
+  loopbackPorts?: number[];
+  /** The run needs no network (git's local commands): with GANTRY_BOX_NETWORK=box its namespace has only its own loopback, and no pasta is started. */
+  offline?: boolean;
 }
 
 export interface WrappedCommand {
@@ -56,6 +64,8 @@ export interface WrappedCommand {
 
 export interface Sandbox {
   readonly mode: SandboxMode;
+  /** Whether a box has a network of its own (`box`) or the host's (`host`). */
+  readonly network: BoxNetwork;
   /** Why user code cannot run now (bwrap missing or not working), or null. */
   readonly unavailable: string | null;
   /** A line for the top of every log when user code runs unsandboxed. */
@@ -92,6 +102,12 @@ export function createSandbox(o: {
    * (`/opt/gantry/data`) is covered by an empty tmpfs, under which only the run's own mounts appear.
    */
   hidden?: string[];
+  /** `box` (default): each box gets a network of its own (box-network.ts); `host`: the host's. */
+  network?: BoxNetwork;
+  /** Host loopback ports every box may reach (GANTRY_BOX_LOOPBACK_PORTS), beside its run's own. */
+  loopbackPorts?: number[];
+  /** Where pasta is looked for (tests: a missing one). */
+  pastaPath?: string;
 }): Sandbox {
   const uid = o.uid ?? DEFAULT_SANDBOX_UID;
   const inSystemDir = (dir: string) => SYSTEM_DIRS.some((s) => dir === s || dir.startsWith(`${s}/`));
@@ -111,6 +127,8 @@ export function createSandbox(o: {
   const hidden = (o.hidden ?? []).map(realOrResolved).filter((d) => inSystemDir(d) && !SYSTEM_DIRS.includes(d));
   const bwrap = o.bwrapBin ?? 'bwrap';
   const isRoot = o.isRoot ?? process.getuid?.() === 0;
+  const network: BoxNetwork = o.network ?? 'box';
+  const ownNetwork = o.mode === 'bwrap' && network === 'box';
 
   /** The part of every box that does not depend on the run: namespaces, who, the system folders. Read from the host once. */
   let systemArgs: string[] | undefined;
@@ -125,6 +143,7 @@ export function createSandbox(o: {
       'gantry-sandbox',
       '--die-with-parent',
       '--new-session',
+      ...(ownNetwork ? ['--unshare-net'] : []),
     ];
     if (!isRoot) args.push('--unshare-user', '--uid', String(uid), '--gid', String(uid));
     for (const dir of SYSTEM_DIRS) if (fs.existsSync(dir)) args.push('--ro-bind', dir, dir);
@@ -154,7 +173,8 @@ export function createSandbox(o: {
     }
     for (const m of run.mounts) args.push(m.writable ? '--bind' : '--ro-bind', m.path, m.path);
     for (const f of run.files ?? []) args.push('--ro-bind', f.source, f.target);
-    args.push('--remount-ro', '/', '--chdir', run.cwd, '--info-fd', '3');
+    // with a network of its own the wrapper names bwrap's info fd (and passes the pid on to fd 3)
+    args.push('--remount-ro', '/', '--chdir', run.cwd, ...(ownNetwork && !run.offline ? [] : ['--info-fd', '3']));
     if (run.asPid1) args.push('--as-pid-1');
     return args;
   }
@@ -164,13 +184,32 @@ export function createSandbox(o: {
       ? ['setpriv', `--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs', '--', command, ...args]
       : [command, ...args];
 
+  /** The command that starts a box: bwrap itself, or the network wrapper that execs it. */
+  function boxCommand(run: SandboxRun, inBox: string[]): { command: string; args: string[] } {
+    const args = [...bwrapArgs(run), '--', ...inBox];
+    if (!ownNetwork || run.offline) return { command: bwrap, args };
+    const ports = [...(o.loopbackPorts ?? []), ...(run.loopbackPorts ?? [])];
+    return {
+      command: 'bash',
+      args: ['--norc', '--noprofile', '-c', BOX_NETWORK_WRAPPER, 'gantry-box', ...boxNetworkArgs({ isRoot, loopbackPorts: ports }), bwrap, ...args],
+    };
+  }
+
   // probed on first use (a worker asks at start; an API-only process, which runs no user code, never does)
   let probed: { reason: string | null } | undefined;
   const unavailable = () =>
-    (probed ??= { reason: o.mode === 'bwrap' ? probe(bwrap, bwrapArgs({ mounts: [], cwd: '/' }), dropToUid('true', [])) : null }).reason;
+    (probed ??= {
+      reason:
+        o.mode !== 'bwrap'
+          ? null
+          : ownNetwork && !onPath(o.pastaPath ?? 'pasta')
+            ? BOX_NETWORK_MISSING_HELP
+            : probe(bwrap, boxCommand({ mounts: [], cwd: '/' }, dropToUid('true', []))),
+    }).reason;
 
   return {
     mode: o.mode,
+    network,
     get unavailable() {
       return unavailable();
     },
@@ -183,7 +222,7 @@ export function createSandbox(o: {
       const reason = unavailable();
       if (reason) throw new Error(reason);
       const inBox = run.containerBuilder ? inContainerUserNamespace(uid, command, args) : dropToUid(command, args);
-      return { command: bwrap, args: [...bwrapArgs(run), '--', ...inBox], infoFd: true };
+      return { ...boxCommand(run, inBox), infoFd: true };
     },
     handOver(...dirs) {
       if (o.mode === 'none' || !isRoot) return;
@@ -196,12 +235,30 @@ export function createSandbox(o: {
   };
 }
 
-/** Runs `true` in an empty box once: a missing bwrap or a kernel without the namespaces shows here, not in a user's build. */
-function probe(bwrap: string, args: string[], command: string[]): string | null {
-  const r = spawnSync(bwrap, [...args, '--', ...command], { stdio: ['ignore', 'ignore', 'pipe', 'pipe'], timeout: 10_000, env: { PATH: '/usr/bin:/bin' } });
+/**
+ * Runs `true` in an empty box once: a missing bwrap, a kernel without the namespaces or a network that
+ * cannot be started shows here, not in a user's build.
+ */
+function probe(bwrap: string, box: { command: string; args: string[] }): string | null {
+  const r = spawnSync(box.command, box.args, { stdio: ['ignore', 'ignore', 'pipe', 'pipe'], timeout: 10_000, env: { PATH: '/usr/bin:/bin' } });
   if (r.error) return `${SANDBOX_MISSING_HELP} (${(r.error as NodeJS.ErrnoException).code === 'ENOENT' ? `${bwrap} was not found` : r.error.message})`;
-  if (r.status !== 0) return `${SANDBOX_MISSING_HELP} (bubblewrap failed: ${String(r.stderr).trim() || `exit ${r.status}`})`;
+  const err = String(r.stderr).trim();
+  if (r.status !== 0 && err.startsWith('[gantry]')) return err.replace(/^\[gantry\] /, '');
+  if (r.status !== 0) return `${SANDBOX_MISSING_HELP} (bubblewrap failed: ${err || `exit ${r.status ?? r.signal}`})`;
   return null;
+}
+
+/** Whether a command is found in the folders a box's tools are looked for in. */
+function onPath(command: string) {
+  const dirs = command.includes('/') ? [''] : ['/usr/sbin', '/usr/bin', '/sbin', '/bin'];
+  return dirs.some((d) => {
+    try {
+      fs.accessSync(d ? path.join(d, command) : command, fs.constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
 }
 
 /**

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { GANTRY_IMAGE_LABELS, type ContainerScan } from '@gantry/contracts';
 import { runProcess } from '../../integrations/executor/local-executor.js';
+import { loopbackPortsOf } from '../../integrations/executor/box-network.js';
 import { resolveInside, readFileInside, removeTree, writeFileNoFollow } from '../../integrations/executor/workspace-files.js';
 import { BUILDAH_MISSING, RUN_NOT_SUPPORTED, buildahBin, buildahDirs, prepareBuildah } from '../../integrations/buildah/buildah.js';
 import { authFileContent, checkImageName, dockerfileInstructions, imageReference, imageTag, repositoryOf } from '../../integrations/buildah/image-ref.js';
@@ -88,6 +89,8 @@ export async function dockerPush(ctx: StepContext) {
             mounts: [{ path: ctx.workspace, writable: true }, { path: ctx.scriptsDir }, { path: dirs.dir, writable: true }],
             files: b.files,
             containerBuilder: ctx.sandbox.containerBuilds,
+            // the registry it pushes to, when that is on the host's loopback (a local stand-in)
+            loopbackPorts: loopbackPortsOf(target.host),
           },
         },
       });

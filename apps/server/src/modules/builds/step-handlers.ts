@@ -17,6 +17,7 @@ import type { StepDockerBlock } from '@gantry/contracts';
 import type { EnvironmentDeployRequest, EnvironmentDeployResult } from '../../platform/hooks.js';
 import type { RegistriesPort } from '../registries/registries.port.js';
 import { lazy } from '../../platform/lazy.js';
+import { loopbackPortsOf } from '../../integrations/executor/box-network.js';
 
 /** Loaded when a step first zips an artifact, not at start-up (issue 14). */
 const loadArchiver = lazy(async () => (await import('archiver')).default);
@@ -79,7 +80,16 @@ function processEnv(ctx: StepContext, extra: Record<string, string> = {}): Recor
 
 /** What a step's processes may touch: the build's workspace (read-write) and its scripts (read-only). */
 export const stepMounts = (workspace: string, scriptsDir: string) => [{ path: workspace, writable: true }, { path: scriptsDir }];
-const box = (ctx: StepContext) => ({ sandbox: ctx.sandbox, run: { mounts: stepMounts(ctx.workspace, ctx.scriptsDir) } });
+/** A step's own box: it reaches the git provider the build clones from, when that is on the host's loopback (a local stand-in). */
+const box = (ctx: StepContext, o: { offline?: boolean } = {}) => ({
+  sandbox: ctx.sandbox,
+  run: {
+    mounts: stepMounts(ctx.workspace, ctx.scriptsDir),
+    ...(o.offline
+      ? { offline: true }
+      : { loopbackPorts: loopbackPortsOf(ctx.pipeline.repositoryUrl, ctx.git.client.cloneUrl(ctx.pipeline.repositoryUrl, ctx.git.token)) }),
+  },
+});
 
 export const sourceDir = (ctx: StepContext) => path.join(ctx.workspace, 'src');
 /**
@@ -92,8 +102,8 @@ export function workDir(ctx: StepContext) {
   return dir;
 }
 
-async function exec(ctx: StepContext, cmd: string, args: string[], cwd: string, env: Record<string, string> = {}) {
-  const code = await runProcess(cmd, args, { cwd, env: processEnv(ctx, env), signal: ctx.signal, onLine: ctx.log, box: box(ctx) });
+async function exec(ctx: StepContext, cmd: string, args: string[], cwd: string, env: Record<string, string> = {}, o: { offline?: boolean } = {}) {
+  const code = await runProcess(cmd, args, { cwd, env: processEnv(ctx, env), signal: ctx.signal, onLine: ctx.log, box: box(ctx, o) });
   if (code !== 0) throw new Error(`${cmd} ${args[0] ?? ''} exited with code ${code}`);
 }
 
@@ -136,10 +146,10 @@ async function gitClone(ctx: StepContext) {
       env: processEnv(ctx),
       signal: ctx.signal,
       onLine: () => undefined,
-      box: box(ctx),
+      box: box(ctx, { offline: true }),
     });
     if (has !== 0) await exec(ctx, 'git', [...auth.config, 'fetch', '--depth', '1', 'origin', build.commitSha], dir, auth.env);
-    await exec(ctx, 'git', ['-c', 'advice.detachedHead=false', 'checkout', '--detach', build.commitSha], dir);
+    await exec(ctx, 'git', ['-c', 'advice.detachedHead=false', 'checkout', '--detach', build.commitSha], dir, {}, { offline: true });
   }
   ctx.log(`Checked out ${build.commitSha ?? build.branch}`);
 }

@@ -28,7 +28,7 @@ const SPEC = `steps:
     type: git-clone
   Gate:
     commands:
-      - until (exec 3<>/dev/tcp/127.0.0.1/$GATE_PORT) 2>/dev/null; do sleep 0.05; done
+      - until read -r gate 2>/dev/null < /dev/tcp/127.0.0.1/$GATE_PORT && [ "$gate" = open ]; do sleep 0.05; done
   Module:
     type: terraform-build
     terraform_dir: infra
@@ -102,7 +102,10 @@ beforeAll(async () => {
   git = createLocalGit();
   gate = await createGate(); // the build waits at it: a sandboxed step sees none of the test's files, but the network
   const repoA = git.createRepo('acme/hello', MODULE).url;
-  t = await createTestApp({}, { overrides: { pipelines: { gitAccess: git.access }, components: { usedByEnvironments: async (id) => used.get(id) ?? [] } } });
+  t = await createTestApp(
+    { GANTRY_BOX_LOOPBACK_PORTS: String(gate.port) },
+    { overrides: { pipelines: { gitAccess: git.access }, components: { usedByEnvironments: async (id) => used.get(id) ?? [] } } },
+  );
   components = t.app.services.components;
   owner = await registerUser(t, 'comp-owner@example.com');
   outsider = await registerUser(t, 'comp-outsider@example.com');
@@ -119,7 +122,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
   git?.close();
-  await gate?.close();
+  await gate?.stop();
 });
 
 describe('vendor components', () => {

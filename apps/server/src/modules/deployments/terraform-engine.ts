@@ -14,6 +14,7 @@ import {
 } from '../../integrations/terraform/index.js';
 import type { Sandbox, SandboxRun } from '../../integrations/executor/sandbox.js';
 import { openBox, type OpenedBox } from '../../integrations/executor/opened-box.js';
+import { loopbackPortsOf, urlsIn } from '../../integrations/executor/box-network.js';
 import { readFileInside, writeFileNoFollow, ensureRealDir } from '../../integrations/executor/workspace-files.js';
 import type { SecretBox } from '../../platform/secrets.js';
 import type { StageRow } from '../stages/stages.port.js';
@@ -129,6 +130,8 @@ export function createTerraformEngine(
         ...(fs.existsSync(modulesDir(stage.id)) ? [{ path: modulesDir(stage.id) }] : []),
         ...(cliConfig && fs.existsSync(cliConfig) ? [{ path: cliConfig }] : []),
       ],
+      // the admin's provider mirror or registry host in the CLI config, when on the host's loopback
+      loopbackPorts: cliConfig && fs.existsSync(cliConfig) ? loopbackPortsOf(...urlsIn(fs.readFileSync(cliConfig, 'utf8'))) : [],
     };
   }
 
