@@ -57,7 +57,7 @@ function userSide(child: ReturnType<typeof fork>) {
  * as three steps — no database, no provider, no websocket.
  */
 async function boxFloor(dataDir: string) {
-  const sandbox = createSandbox({ mode: 'bwrap', hidden: [dataDir] });
+  const sandbox = createSandbox({ mode: 'bwrap', hidden: [dataDir], network: process.env.GANTRY_BOX_NETWORK === 'host' ? 'host' : 'box' });
   if (sandbox.unavailable) throw new Error(sandbox.unavailable);
   const workspace = path.join(dataDir, 'workspaces', 'bench-floor');
   const scriptsDir = `${workspace}.gantry`;
@@ -92,6 +92,8 @@ export async function benchPipelines(runs = Number(process.env.BENCH_RUNS ?? 10)
   await standin.createRepo('bench/logs', { 'gantry.yaml': logSpec });
   const gantry = await startBenchGantry('pipes', {
     ...standin.env,
+    // GANTRY_BOX_NETWORK=host measures the boxes on the host's network (the floor below follows it)
+    ...(process.env.GANTRY_BOX_NETWORK ? { GANTRY_BOX_NETWORK: process.env.GANTRY_BOX_NETWORK } : {}),
   });
   const base = gantry.url;
   let socket: ReturnType<typeof ioClient> | undefined;
