@@ -2,11 +2,14 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createSandbox, type Sandbox } from './sandbox.js';
 import { runProcess } from './local-executor.js';
 import { startBoxRunner } from './box-runner.js';
+import { openBox } from './opened-box.js';
 import { BOX_NETWORK_MISSING_HELP, loopbackPortsOf, urlsIn } from './box-network.js';
+import { until } from '../../../test/helpers.js';
 
 /**
  * A box's network (GANTRY_BOX_NETWORK=box, real bubblewrap and pasta): a step reaches the host over its
@@ -114,6 +117,19 @@ describe('a box has a network of its own', { timeout: 60_000 }, () => {
       await box.close();
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("ends a box's pasta when the box is killed (a warm box closed unused, a cancel): none is left running", async () => {
+    // a port no other test forwards: it names this box's pasta among the others' (`--tcp-ns <port>`)
+    const port = 40_000 + (process.pid % 20_000);
+    const pastaOfBox = async () =>
+      spawnSync('pgrep', ['-f', `pasta .*--tcp-ns ${port} `])
+        .stdout.toString()
+        .trim();
+    const box = openBox(createSandbox({ mode: 'bwrap', network: 'box', loopbackPorts: [port] }), { mounts: [], cwd: '/' });
+    await until(pastaOfBox, (pid) => pid !== '', "the box's pasta to start", 10_000);
+    box.close(); // SIGKILL to the box's process group
+    await until(pastaOfBox, (pid) => pid === '', "the box's pasta to end", 5_000);
   });
 
   it('an offline run (git checkout) has only its own loopback, and no pasta', async () => {

@@ -44,6 +44,9 @@ shift
 exec {i}<> <(:) {b}<> <(:) {a}<> <(:)
 exec {ir}</dev/fd/$i {iw}>/dev/fd/$i {br}</dev/fd/$b {bw}>/dev/fd/$b {ar}</dev/fd/$a {aw}>/dev/fd/$a {i}>&- {b}>&- {a}>&-
 box=$$
+# the helper is a process group of its own (set -m): a box is ended by SIGKILL to its group (a cancel, a warm box
+# not used), which must not end the helper with it, or the pasta it started would live on, holding the namespace
+set -m
 (
   PATH=/usr/sbin:/usr/bin:/sbin:/bin
   exec {iw}>&- {br}>&- {aw}>&- </dev/null
@@ -85,11 +88,15 @@ box=$$
     kill "$pasta"
     fail "ip exited with code $code"
   }
+  # a box killed meanwhile leaves no reader on the block pipe: the write fails, and the helper goes on to end pasta
+  # (only now: pasta, started with SIGPIPE ignored, cannot install its signal handlers)
+  trap '' PIPE
   echo >&$bw
   exec {bw}>&- {pr}<&- > /dev/null 2>&1
   read -r <&$ar
   kill "$pasta"
 ) &
+set +m
 # bwrap gets the environment this bash was started with, not bash's own additions (SHLVL, PWD, _)
 readarray -d '' -t environ < /proc/self/environ
 exec {ir}<&- {bw}>&- {ar}<&- 3>&- /usr/bin/env -i -- "${'$'}{environ[@]}" "$1" --info-fd $iw --block-fd $br "${'$'}{@:2}"
