@@ -12,7 +12,7 @@ const columns: Column<DeploymentHistoryEntry>[] = [
     key: 'status',
     header: 'Status',
     width: 150,
-    render: (h) => <ServiceDeployBadge status={h.status} data-testid="history-status" />,
+    render: (h) => <ServiceDeployBadge status={h.status} size="md" />,
   },
   { key: 'time', header: 'Time', width: 140, render: (h) => <RelativeTime date={h.timestamp} /> },
   {
