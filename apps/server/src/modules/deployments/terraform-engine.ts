@@ -122,16 +122,16 @@ export function createTerraformEngine(
 
   /** What terraform's box shows of the host: the environment's work dir, the plugin cache, its unpacked versions. */
   function boxOf(stage: StageRow): Omit<SandboxRun, 'cwd'> {
-    const cliConfig = process.env.TF_CLI_CONFIG_FILE;
+    const cliConfig = [process.env.TF_CLI_CONFIG_FILE].find((f) => f && fs.existsSync(f));
     return {
       mounts: [
         { path: workDir(stage.id), writable: true },
         { path: pluginCacheDir(stage), writable: true },
         ...(fs.existsSync(modulesDir(stage.id)) ? [{ path: modulesDir(stage.id) }] : []),
-        ...(cliConfig && fs.existsSync(cliConfig) ? [{ path: cliConfig }] : []),
+        ...(cliConfig ? [{ path: cliConfig }] : []),
       ],
       // the admin's provider mirror or registry host in the CLI config, when on the host's loopback
-      loopbackPorts: cliConfig && fs.existsSync(cliConfig) ? loopbackPortsOf(...urlsIn(fs.readFileSync(cliConfig, 'utf8'))) : [],
+      loopbackPorts: cliConfig ? loopbackPortsOf(...urlsIn(fs.readFileSync(cliConfig, 'utf8'))) : [],
     };
   }
 
