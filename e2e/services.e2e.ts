@@ -178,19 +178,29 @@ describe('kubernetes services', () => {
     await page.waitForURL(`**${DASHBOARD}`);
     const modal = page.getByTestId('deploying-modal');
     await expect.poll(() => modal.getByTestId('deploying-progress').textContent(), { timeout: 30_000 }).toMatch(/^(\d+) of \1 pods ready in team-a/);
-    await page.getByRole('button', { name: 'Done', exact: true }).click();
+    // the dashboard shows the namespace deployed to, not the first one ('default')
+    const card = page.getByTestId('namespaces-card');
+    expect(await card.getByRole('tab', { selected: true, includeHidden: true }).textContent()).toMatch(/^team-a/);
+    // Told once, not again when the rollout's events or refetches come in.
+    expect(await toastsSeen(page, serviceMessages.deployed('api', 'standin'))).toBe(1);
+    // The rollout is done: a reload does not show the deploying modal again (the router state survives a reload).
+    const statusRead = page.waitForResponse((r) => r.url().endsWith('/namespaces/team-a/microservices/api/status'));
+    await page.reload();
+    await statusRead;
+    await page.getByTestId('namespaces-card').waitFor();
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: 'e2e/.artifacts/cluster-dashboard-reloaded.png' });
+    expect(await modal.count()).toBe(0);
+    await recordToasts(page);
+    await card.getByRole('tab', { name: /^team-a/ }).click();
 
     const deployed = k.get('deployments', 'team-a', 'api');
     expect(deployed?.spec.template.spec.containers[0].image).toContain('team/api:1.0.0');
-
-    // the dashboard shows the namespace deployed to, not the first one ('default')
-    const card = page.getByTestId('namespaces-card');
-    expect(await card.getByRole('tab', { selected: true }).textContent()).toMatch(/^team-a/);
     const row = card.getByRole('row').filter({ hasText: 'api' });
     await expect.poll(() => row.getByTestId('cluster-service-version').textContent(), { timeout: 30_000 }).toBe('1.0.0');
     await expect.poll(() => row.getByTestId('service-health').textContent(), { timeout: 30_000 }).toBe('HEALTHY');
-    // Told once, not again when the rollout's events or refetches come in.
-    expect(await toastsSeen(page, serviceMessages.deployed('api', 'standin'))).toBe(1);
+    // nor after the reload
+    expect(await toastsSeen(page, serviceMessages.deployed('api', 'standin'))).toBe(0);
   });
 
   test('the service in the cluster shows its pods’ logs and events', async () => {
@@ -229,7 +239,7 @@ describe('kubernetes services', () => {
     await toast(page, serviceMessages.deployed('api', 'standin')).waitFor();
     await expect.poll(() => page.getByTestId('header-version').textContent(), { timeout: 30_000 }).toBe('1.1.0');
     await page.getByTestId('deployment-history').getByText('1.0.0 → 1.1.0').waitFor({ timeout: 30_000 });
-    expect(await toastsSeen(page, serviceMessages.deployed('api', 'standin'))).toBe(2); // one a deploy
+    expect(await toastsSeen(page, serviceMessages.deployed('api', 'standin'))).toBe(1); // one a deploy (counted since the reload)
   });
 
   test("the overview's timeline lists both deploys, newest first, and one opens the service in its cluster", async () => {

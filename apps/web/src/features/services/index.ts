@@ -9,6 +9,7 @@ export { useMicroservicesStatus, useDeployedMicroservices, type ServiceInCluster
 export { serviceInClusterRoute, serviceRoute } from './api/keys';
 export { DeployDialog } from './components/DeployDialog';
 export { DeployingModal, type RolloutState } from './components/DeployingModal';
+export { useHandedRollout } from './hooks/use-handed-rollout';
 export { UndeployModal } from './components/UndeployModal';
 export { HealthBadge } from './components/HealthBadge';
 export { ServiceDeployBadge } from './components/ServiceDeployBadge';

@@ -1,14 +1,14 @@
 import { Anchor, Button, Group, Skeleton, Stack } from '@mantine/core';
 import { IconArrowLeft, IconRocket } from '@tabler/icons-react';
 import { useState } from 'react';
-import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import type { Microservice } from '@gantry/contracts';
 import { errorMessage, isApiError, isPlanLimit } from '../../../api/errors';
 import { useProjectPermission } from '../../../api/permissions';
 import { useCurrentProject } from '../../../api/session';
 import { PageHeader } from '../../../ui/PageHeader';
 import { useErrorToast } from '../../../ui/use-error-toast';
-import { DeployDialog, DeployingModal, UndeployModal, useMicroservices, type RolloutState, type ServiceInCluster } from '../../services';
+import { DeployDialog, DeployingModal, UndeployModal, useHandedRollout, useMicroservices, type ServiceInCluster } from '../../services';
 import { useCluster } from '../api/get-cluster';
 import { useClusterStatus } from '../api/get-cluster-status';
 import { useNamespaces } from '../api/list-namespaces';
@@ -37,10 +37,7 @@ export default function ClusterDashboardPage() {
   const [menuOpen, setMenuOpen] = useState(false);
   const [deploying, setDeploying] = useState<{ service: Microservice; namespace: string | null } | null>(null);
   // A deploy from a service's page (Add to Cluster) lands here with its rollout to follow.
-  const location = useLocation();
-  const navigate = useNavigate();
-  const handed = (location.state as Partial<RolloutState> | null)?.rollout;
-  const [rollout, setRollout] = useState<ServiceInCluster | null>(handed ?? null);
+  const { rollout, follow, close } = useHandedRollout(projectId);
   const [undeploying, setUndeploying] = useState<ServiceInCluster | null>(null);
   const cluster = useCluster(projectId, clusterId);
   const status = useClusterStatus(projectId, clusterId);
@@ -128,16 +125,9 @@ export default function ClusterDashboardPage() {
         clusterName={name ?? clusterId}
         namespace={deploying?.namespace ?? associated}
         onClose={() => setDeploying(null)}
-        onDeployed={setRollout}
+        onDeployed={follow}
       />
-      <DeployingModal
-        target={rollout}
-        onClose={() => {
-          setRollout(null);
-          // A reload must not follow the same rollout again.
-          if (handed) navigate(location.pathname, { replace: true, state: null });
-        }}
-      />
+      <DeployingModal target={rollout} onClose={close} />
       <UndeployModal projectId={projectId} target={undeploying} onClose={() => setUndeploying(null)} />
     </Stack>
   );
