@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { jwtClaims, linkFromMail, localStorageItem, pathOf, temporaryPasswordFrom, useStack, waitUntilExpired } from './src/harness.js';
-import { choose } from './src/ui.js';
+import { choose, onTop } from './src/ui.js';
 
 const OWNER = { firstName: 'Olivia', lastName: 'Owner', email: 'olivia.owner@example.com', password: 'Owner1234' };
 const MEMBER = { firstName: 'Max', lastName: 'Member', email: 'max.member@example.com', password: 'Member1234' };
@@ -105,6 +105,11 @@ describe('foundation: accounts, projects and members', () => {
     await expect.poll(() => selectedText(dialog.getByLabel('Permission'))).toMatch(/^write$/i);
     await dialog.getByRole('button', { name: 'Invite' }).click();
     await toast(owner, 'Successfully added user').waitFor();
+    // The toast (5 s) opens clear of Add New User, the card's action just below the settings tabs, not over it.
+    await dialog.waitFor({ state: 'detached' });
+    await owner.screenshot({ path: 'e2e/.artifacts/members-added-toast.png' });
+    expect(await onTop(owner.getByRole('button', { name: 'Add New User' }))).toBe(true);
+    expect(await toast(owner, 'Successfully added user').isVisible()).toBe(true);
     const row = owner.getByRole('row').filter({ hasText: MEMBER.email });
     await row.getByText('PENDING').waitFor();
 

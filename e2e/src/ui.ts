@@ -9,3 +9,10 @@ export async function choose(page: Page, field: Locator, label: string | RegExp)
     .first()
     .click();
 }
+
+/** Whether clicks across the element, left to right, reach it (nothing, e.g. a toast, lies over any part of it). */
+export const onTop = (locator: Locator) =>
+  locator.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    return [0.1, 0.5, 0.9].every((at) => el.contains(document.elementFromPoint(r.x + r.width * at, r.y + r.height / 2)));
+  });

@@ -1,9 +1,16 @@
 import { createElement, Fragment } from 'react';
 import { notifications } from '@mantine/notifications';
+import { placeToasts } from '../ui/toast-clearance';
 import { errorMessage, isPlanLimit } from './errors';
 
 /** Toasts: top-right, closable, no progress bar (spec §8); the position is set once on <Notifications>. */
 const base = { withCloseButton: true, autoClose: 5000 } as const;
+
+/** Every toast opens below the page's header rows and clear of the primary actions under them (toast-clearance). */
+function show(options: Parameters<typeof notifications.show>[0]) {
+  if (typeof document !== 'undefined') placeToasts();
+  return notifications.show(options);
+}
 
 /** Where a 402 sends the user (spec §8: Upgrade Plan → /settings?tab=billing). */
 export const UPGRADE_PATH = '/settings?tab=billing';
@@ -13,12 +20,12 @@ let formErrorsId: string | undefined;
 export const toast = {
   /** Closes every toast shown or waiting (a login: what the signed-out attempts said no longer holds). */
   clear: () => notifications.clean(),
-  success: (message: string, title?: string) => notifications.show({ ...base, color: 'teal', title, message }),
-  info: (message: string, title?: string) => notifications.show({ ...base, color: 'blue', title, message }),
+  success: (message: string, title?: string) => show({ ...base, color: 'teal', title, message }),
+  info: (message: string, title?: string) => show({ ...base, color: 'blue', title, message }),
   /** Closes a toast before its time (shown ones answer their id), e.g. a 'Please wait...' once the wait is over. */
   dismiss: (id: string) => notifications.hide(id),
-  warning: (message: string, title?: string) => notifications.show({ ...base, color: 'yellow', title, message }),
-  error: (message: string, title?: string) => notifications.show({ ...base, color: 'red', title, message, autoClose: 8000 }),
+  warning: (message: string, title?: string) => show({ ...base, color: 'yellow', title, message }),
+  error: (message: string, title?: string) => show({ ...base, color: 'red', title, message, autoClose: 8000 }),
   /**
    * A form's validation messages together in one toast, one a line (spec: shown together in one toast and
    * under the fields). It takes the place of the form's last one, which may name a field corrected since;
@@ -27,7 +34,7 @@ export const toast = {
   formErrors: (messages: string[]) => {
     if (formErrorsId) notifications.hide(formErrorsId);
     formErrorsId = messages.length
-      ? notifications.show({ ...base, color: 'red', message: messages.join('\n'), autoClose: 8000, styles: { description: { whiteSpace: 'pre-line' } } })
+      ? show({ ...base, color: 'red', message: messages.join('\n'), autoClose: 8000, styles: { description: { whiteSpace: 'pre-line' } } })
       : undefined;
   },
   /**
@@ -39,6 +46,6 @@ export const toast = {
     const message = isPlanLimit(error)
       ? createElement(Fragment, null, `${text} `, createElement('a', { href: UPGRADE_PATH, style: { fontWeight: 600 } }, 'Upgrade Plan'))
       : text;
-    return notifications.show({ ...base, color: isPlanLimit(error) ? 'violet' : 'red', message, autoClose: 8000 });
+    return show({ ...base, color: isPlanLimit(error) ? 'violet' : 'red', message, autoClose: 8000 });
   },
 };
