@@ -50,6 +50,25 @@ describe('components', () => {
     await expect.poll(() => page.getByRole('button', { name: /Actions of component/ }).count()).toBe(0);
   });
 
+  test('the cards take as many columns as the grid itself holds, with the side menu beside it or not', async () => {
+    const grid = page.getByTestId('components-grid');
+    await grid.waitFor();
+    const columns = () => grid.evaluate((el) => getComputedStyle(el).gridTemplateColumns.split(' ').length);
+    const narrowest = () => grid.evaluate((el) => Math.min(...Array.from(el.children, (c) => c.getBoundingClientRect().width)));
+    // 1280: the menu beside the page leaves the grid 866 px, two cards (the window's lg breakpoint gave three of 275 px);
+    // 1099: the menu goes into a drawer, the grid has 947 px, three cards (the window's sm breakpoint gave two).
+    for (const [width, expected] of [
+      [1280, 2],
+      [1099, 3],
+      [1366, 3],
+    ] as const) {
+      await page.setViewportSize({ width, height: 900 });
+      await expect.poll(columns, { message: `${width} px` }).toBe(expected);
+      expect(await narrowest()).toBeGreaterThanOrEqual(300);
+      if (width === 1280) await page.screenshot({ path: 'e2e/.artifacts/components-grid-1280.png' });
+    }
+  });
+
   test("a README's table shows as a table and its emphasis as emphasis, not as the markdown's pipes and asterisks", async () => {
     await page.getByText('Service config', { exact: true }).click();
     const readme = page.getByTestId('component-readme');

@@ -1,9 +1,10 @@
-import { Card, Group, SimpleGrid, Skeleton, Stack } from '@mantine/core';
+import { Card, Group, Skeleton, Stack } from '@mantine/core';
+import { CardGrid } from './CardGrid';
 
 /** Placeholder cards while a card list loads. */
-export function SkeletonCards({ count = 6, cols = { base: 1, sm: 2, lg: 3 } }: { count?: number; cols?: Record<string, number> | number }) {
+export function SkeletonCards({ count = 6, max = 3 }: { count?: number; max?: number }) {
   return (
-    <SimpleGrid cols={cols} spacing="lg" data-testid="skeleton-cards">
+    <CardGrid max={max} data-testid="skeleton-cards">
       {Array.from({ length: count }, (_, i) => (
         <Card key={i} withBorder radius="md" padding="lg">
           <Stack gap="sm">
@@ -17,6 +18,6 @@ export function SkeletonCards({ count = 6, cols = { base: 1, sm: 2, lg: 3 } }: {
           </Stack>
         </Card>
       ))}
-    </SimpleGrid>
+    </CardGrid>
   );
 }

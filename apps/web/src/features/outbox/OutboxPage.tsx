@@ -62,7 +62,7 @@ export default function OutboxPage() {
           )}
         </Group>
         {outbox.isPending ? (
-          <SkeletonCards count={3} cols={1} />
+          <SkeletonCards count={3} max={1} />
         ) : outbox.isError ? (
           <Alert color="red" variant="light" title="The outbox cannot be read">
             {errorMessage(outbox.error)}

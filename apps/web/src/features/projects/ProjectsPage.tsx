@@ -1,4 +1,4 @@
-import { Button, Card, Group, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Button, Card, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconPlus, IconRocket } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -9,6 +9,7 @@ import { errorMessage } from '../../api/errors';
 import { EmptyState } from '../../ui/EmptyState';
 import { PageHeader } from '../../ui/PageHeader';
 import { SearchInput } from '../../ui/SearchInput';
+import { CardGrid } from '../../ui/CardGrid';
 import { SkeletonCards } from '../../ui/SkeletonCards';
 import { useProjects } from './api/list-projects';
 import { deleteProjectErrorText, useDeleteProject } from './api/delete-project';
@@ -115,7 +116,7 @@ export default function ProjectsPage() {
               <EmptyState compact title="No projects found with that name or description." />
             </Card>
           ) : (
-            <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="lg">
+            <CardGrid data-testid="projects-grid">
               {visible.map((p) => (
                 <ProjectCard
                   key={p.id}
@@ -128,7 +129,7 @@ export default function ProjectsPage() {
                   onRemove={() => setDeleting(p)}
                 />
               ))}
-            </SimpleGrid>
+            </CardGrid>
           )}
         </>
       )}

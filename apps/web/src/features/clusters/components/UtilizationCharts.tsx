@@ -1,4 +1,5 @@
-import { Card, Center, RingProgress, SimpleGrid, Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Card, Center, RingProgress, Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
+import { CardGrid, FIGURE_MIN_WIDTH } from '../../../ui/CardGrid';
 import { IconChartDonut3 } from '@tabler/icons-react';
 import type { ClusterStatus } from '@gantry/contracts';
 import { deploymentSlices, podSlices, ringValue, round2, utilizationColor } from '../lib/cluster-status';
@@ -40,18 +41,18 @@ function Ring({ label, value, testId }: { label: string; value: number; testId: 
 export function UtilizationCharts({ status, loading }: { status: ClusterStatus | undefined; loading: boolean }) {
   if (loading) {
     return (
-      <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="lg">
+      <CardGrid minWidth={FIGURE_MIN_WIDTH} max={4}>
         {[0, 1, 2, 3].map((i) => (
           <Skeleton key={i} height={220} radius="md" />
         ))}
-      </SimpleGrid>
+      </CardGrid>
     );
   }
   if (!status) return null;
   const u = status.nodesStatus.utilization;
   const noPods = status.podStatus.totalPods === 0;
   return (
-    <SimpleGrid cols={{ base: 1, sm: 2, lg: u ? 4 : 3 }} spacing="lg">
+    <CardGrid minWidth={FIGURE_MIN_WIDTH} max={u ? 4 : 3}>
       {u ? (
         <>
           <Ring label="CPU" value={u.averageCpuUtilization} testId="cpu-utilization" />
@@ -77,6 +78,6 @@ export function UtilizationCharts({ status, loading }: { status: ClusterStatus |
       )}
       <PieChart title="Deployments" slices={deploymentSlices(status.deploymentsStatus)} empty={noPods} testId="deployments-chart" />
       <PieChart title="Pods" slices={podSlices(status.podStatus)} empty={noPods} testId="pods-chart" />
-    </SimpleGrid>
+    </CardGrid>
   );
 }

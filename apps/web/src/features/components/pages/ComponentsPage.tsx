@@ -1,4 +1,4 @@
-import { Button, Card, Group, SegmentedControl, SimpleGrid, Stack, Tabs, Text } from '@mantine/core';
+import { Button, Card, Group, SegmentedControl, Stack, Tabs, Text } from '@mantine/core';
 import { IconBox, IconPlus, IconWorld } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -11,6 +11,7 @@ import { EmptyState } from '../../../ui/EmptyState';
 import { PageHeader } from '../../../ui/PageHeader';
 import { Permitted } from '../../../ui/Permitted';
 import { SearchInput } from '../../../ui/SearchInput';
+import { CardGrid } from '../../../ui/CardGrid';
 import { SkeletonCards } from '../../../ui/SkeletonCards';
 import { UpgradePrompt } from '../../../ui/UpgradePrompt';
 import { useComponents } from '../api/list-components';
@@ -95,11 +96,11 @@ export default function ComponentsPage() {
     );
   else
     body = (
-      <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="lg" data-testid="components-grid">
+      <CardGrid data-testid="components-grid">
         {shown.map((c) => (
           <ComponentCard key={c.id} component={c} withMenu={ownsIt(c)} onDelete={() => setDeleting(c)} />
         ))}
-      </SimpleGrid>
+      </CardGrid>
     );
 
   return (

@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Grid, Group, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
+import { Alert, Button, Card, Grid, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { IconArrowDownRight, IconArrowUpRight, IconCloudDollar, IconRefresh } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -7,6 +7,7 @@ import { errorMessage, isPlanLimit } from '../../../api/errors';
 import { useProjectPermission } from '../../../api/permissions';
 import { useCurrentProject } from '../../../api/session';
 import { toast } from '../../../api/toast';
+import { CardGrid, FIGURE_MIN_WIDTH } from '../../../ui/CardGrid';
 import { EmptyState } from '../../../ui/EmptyState';
 import { Permitted } from '../../../ui/Permitted';
 import { PageHeader } from '../../../ui/PageHeader';
@@ -64,7 +65,7 @@ function Dashboard({ data, projectId }: { data: CostData; projectId: string }) {
           ))}
         </Alert>
       )}
-      <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="lg">
+      <CardGrid minWidth={FIGURE_MIN_WIDTH} max={4}>
         <Stat label="Last month" value={dollars(data.costForTheLastMonth)} testId="cost-last-month" />
         <Stat
           label="Current month"
@@ -87,7 +88,7 @@ function Dashboard({ data, projectId }: { data: CostData; projectId: string }) {
         />
         <Stat label="Estimate for the month" value={estimate(data.estimates.currentMonth)} testId="cost-estimate-month" hint="AWS forecast" />
         <Stat label="Estimate for next year" value={estimate(data.estimates.nextYear)} testId="cost-estimate-year" hint="AWS forecast, 12 months" />
-      </SimpleGrid>
+      </CardGrid>
       <Grid gutter="lg">
         <Grid.Col span={{ base: 12, lg: 8 }}>
           <ChartCard title="Yearly cost by month" subtitle="The last 12 months, this month included" testId="cost-yearly">

@@ -1,4 +1,4 @@
-import { Button, Card, SimpleGrid, Stack, Text, Tooltip } from '@mantine/core';
+import { Button, Card, Stack, Text, Tooltip } from '@mantine/core';
 import { IconPlus, IconServer2 } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import { COST_TAG_KEY, numericLimitMessage, numericLimitReached } from '@gantry/contracts';
@@ -6,6 +6,7 @@ import { errorMessage, isPlanLimit } from '../../../api/errors';
 import { useCurrentProject } from '../../../api/session';
 import { EmptyState } from '../../../ui/EmptyState';
 import { PageHeader } from '../../../ui/PageHeader';
+import { CardGrid } from '../../../ui/CardGrid';
 import { SkeletonCards } from '../../../ui/SkeletonCards';
 import { useErrorToast } from '../../../ui/use-error-toast';
 import { useStages } from '../api/stages';
@@ -82,7 +83,7 @@ export default function EnvironmentsPage() {
     );
   else
     body = (
-      <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="lg" data-testid="environments-grid">
+      <CardGrid data-testid="environments-grid">
         {stages.data.map((s) => (
           <EnvironmentCard
             key={s.id}
@@ -94,7 +95,7 @@ export default function EnvironmentsPage() {
             onDelete={() => actions.askDelete(s)}
           />
         ))}
-      </SimpleGrid>
+      </CardGrid>
     );
   return (
     <Stack gap="lg">
