@@ -126,8 +126,11 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
     hidden: hiddenFromRuns,
     network: config.GANTRY_BOX_NETWORK,
     loopbackPorts: config.GANTRY_BOX_LOOPBACK_PORTS,
+    // a worker keeps a box network ready: a build's clone or a deploy's terraform starts without waiting for pasta
+    networkPool: runWorkers,
   });
   if (runWorkers && sandbox.unavailable) app.log.error(sandbox.unavailable);
+  if (runWorkers) sandbox.warmNetwork();
   if (runWorkers && sandbox.mode === 'none')
     app.log.warn("BUILD_SANDBOX=none: build steps and terraform runs execute unsandboxed, with the server's own rights and environment");
   const jobs = await startJobs({
@@ -209,6 +212,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
         run: () => Promise.all(parts.map((part) => part.stop?.(STOP_RUNS_WITHIN_MS))),
       },
       { name: 'close socket.io', withinMs: 5_000, run: () => realtime.close() },
+      { name: 'end the box networks kept ready', run: () => sandbox.close() },
     ]);
   });
   app.addHook('onClose', async () => {

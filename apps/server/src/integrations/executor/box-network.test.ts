@@ -164,6 +164,117 @@ describe('a box has a network of its own', { timeout: 60_000 }, () => {
   });
 });
 
+/** `--tcp-ns` of a network forwarding these ports (the option names a box's keeper and pasta among the others'). */
+const forwarding = (ports: number[]) => `--tcp-ns ${[...ports].sort((a, b) => a - b).join(',')} `;
+/** The network namespaces the pool's keepers hold ready for boxes handed these ports (their holders' `sleep`). */
+const keptNamespaces = (ports: number[]) =>
+  spawnSync('pgrep', ['-f', `gantry-box-network .*${forwarding(ports)}`])
+    .stdout.toString()
+    .split('\n')
+    .filter(Boolean)
+    .flatMap((keeper) => spawnSync('pgrep', ['-P', keeper, '-x', 'sleep']).stdout.toString().split('\n').filter(Boolean))
+    .map((holder) => fs.readlinkSync(`/proc/${holder}/ns/net`, { encoding: 'utf8' }));
+const pastaOf = (ports: number[]) =>
+  spawnSync('pgrep', ['-f', `pasta .*${forwarding(ports)}`])
+    .stdout.toString()
+    .trim();
+
+describe('a box takes a network made ready for it (the pool of a worker running as root)', { timeout: 60_000 }, () => {
+  // a port of its own: it names this test's keepers and pastas among the others'
+  const port = 20_000 + (process.pid % 20_000);
+  let sandbox: Sandbox;
+  beforeAll(() => {
+    sandbox = createSandbox({ mode: 'bwrap', network: 'box', loopbackPorts: [port], networkPool: true });
+  });
+  afterAll(() => sandbox.close());
+
+  const ready = async (ports: number[] = []) => {
+    sandbox.warmNetwork(ports);
+    await until(
+      async () => sandbox.readyNetworks(ports),
+      (n) => n === 2,
+      'two networks to be ready',
+      10_000,
+    );
+  };
+
+  it('starts in one of the ready namespaces, with the same network as a box of its own', async () => {
+    await ready([handed.port]);
+    const kept = keptNamespaces([port, handed.port]);
+    expect(kept).toHaveLength(2);
+    const targets = [`127.0.0.1:${loopbackOnly.port}`, `127.0.0.1:${handed.port}`, `127.0.0.1:${port}`, `${lanAddress()}:${onLan.port}`, '169.254.169.254:80'];
+    const { code, lines } = await inBox(
+      sandbox,
+      `readlink /proc/self/ns/net; ${probeScript(targets)}; ip route del unreachable 169.254.0.0/16 && echo DELETED; ip -br link`,
+      [handed.port],
+    );
+    expect(code, lines.join('\n')).toBe(0);
+    expect(kept).toContain(lines[0]);
+    expect(result(lines, `127.0.0.1:${loopbackOnly.port}`), lines.join('\n')).toMatchObject({ reached: false });
+    expect(result(lines, `127.0.0.1:${handed.port}`)).toMatchObject({ reached: true, text: 'hello from the host' });
+    expect(result(lines, `${lanAddress()}:${onLan.port}`)).toMatchObject({ reached: true, text: 'hello from the host' });
+    expect(result(lines, '169.254.169.254:80')).toMatchObject({ reached: false });
+    expect(result(lines, '169.254.169.254:80')!.ms).toBeLessThan(2000);
+    expect(lines.join('\n')).not.toMatch(/DELETED/);
+    expect(lines.join('\n')).toMatch(/Operation not permitted/);
+    expect(lines.filter((l) => /^\w+@?\w*\s+(UP|DOWN|UNKNOWN)/.test(l)).map((l) => l.split(/[\s@]+/)[0])).toEqual(['lo', 'eth0']);
+  });
+
+  it('a namespace serves one box: two boxes at once get two, and a box never reaches what another listens on', async () => {
+    await ready();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'box-pool-'));
+    fs.chmodSync(dir, 0o755);
+    const first = startBoxRunner(sandbox, { mounts: [{ path: dir, writable: true }], cwd: '/' });
+    const second = startBoxRunner(sandbox, { mounts: [{ path: dir }], cwd: '/' });
+    try {
+      const run = async (box: typeof first, script: string) => {
+        const lines: string[] = [];
+        const file = path.join(dir, `${Math.random()}.sh`);
+        fs.writeFileSync(file, script, { mode: 0o644 });
+        await box.run(file, { cwd: '/', env: { PATH: '/usr/bin:/bin' }, signal: never, onLine: (l) => lines.push(l) });
+        return lines;
+      };
+      // the first box listens on its own loopback (a port the pool's networks do not forward: pasta holds those), and reaches itself there
+      const listening = port + 1;
+      fs.writeFileSync(path.join(dir, 'hello.sh'), 'echo hello from a box\n', { mode: 0o755 });
+      const own = await run(
+        first,
+        `readlink /proc/self/ns/net; busybox nc -ll -p ${listening} -e ${dir}/hello.sh & sleep 0.2; ${probeScript([`127.0.0.1:${listening}`])}`,
+      );
+      expect(result(own, `127.0.0.1:${listening}`), own.join('\n')).toMatchObject({ reached: true, text: 'hello from a box' });
+      const other = await run(second, `readlink /proc/self/ns/net; ${probeScript([`127.0.0.1:${listening}`])}`);
+      expect(other[0]).not.toBe(own[0]);
+      expect(result(other, `127.0.0.1:${listening}`), other.join('\n')).toMatchObject({ reached: false });
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('ends a network with its box, and every one not taken when the pool closes: no pasta is left', async () => {
+    await ready();
+    const kept = keptNamespaces([port]);
+    const { lines } = await inBox(sandbox, 'readlink /proc/self/ns/net');
+    expect(kept).toContain(lines[0]);
+    await until(
+      async () => keptNamespaces([port]),
+      (ns) => !ns.includes(lines[0]!),
+      "the box's network to end",
+      5_000,
+    );
+    sandbox.close();
+    for (const ports of [[port], [port, handed.port]]) {
+      await until(
+        async () => pastaOf(ports),
+        (pid) => pid === '',
+        'every pasta of the pool to end',
+        5_000,
+      );
+      expect(keptNamespaces(ports)).toEqual([]);
+    }
+  });
+});
+
 describe('loopbackPortsOf', () => {
   it('gives the host loopback ports of the URLs a run is handed, and nothing for other hosts', () => {
     expect(loopbackPortsOf('http://127.0.0.1:8080/alice/app.git', 'https://localhost/x', '127.0.0.1:5000', '[::1]:7000', 'http://[::1]/')).toEqual([

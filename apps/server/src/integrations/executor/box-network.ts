@@ -102,21 +102,27 @@ readarray -d '' -t environ < /proc/self/environ
 exec {ir}<&- {bw}>&- {ar}<&- 3>&- /usr/bin/env -i -- "${'$'}{environ[@]}" "$1" --info-fd $iw --block-fd $br "${'$'}{@:2}"
 `;
 
+/** What a box's network is set up with: the metadata routes (an `ip -batch` script) and pasta's options. */
+export function boxNetworkSetup(o: { isRoot: boolean; loopbackPorts: number[] }): { routes: string; pasta: string[] } {
+  const ports = [...new Set(o.loopbackPorts)].sort((a, b) => a - b).join(',') || 'none';
+  return {
+    routes: METADATA_ROUTES.join('\n'),
+    pasta: [
+      '--quiet',
+      // as root pasta would switch to nobody, which may not enter the box's namespace: it keeps root's uid with network capabilities only
+      ...(o.isRoot ? ['--runas', '0:0'] : []),
+      '--config-net',
+      '--no-map-gw',
+      ...['--address', '10.0.2.100', '--netmask', '24', '--gateway', '10.0.2.2'],
+      ...['--tcp-ports', 'none', '--udp-ports', 'none', '--tcp-ns', ports, '--udp-ns', ports],
+    ],
+  };
+}
+
 /** The wrapper's arguments before bwrap's own: who starts pasta, the routes, pasta's options. */
 export function boxNetworkArgs(o: { isRoot: boolean; loopbackPorts: number[] }): string[] {
-  const ports = [...new Set(o.loopbackPorts)].sort((a, b) => a - b).join(',') || 'none';
-  return [
-    o.isRoot ? 'root' : 'user',
-    METADATA_ROUTES.join('\n'),
-    '--quiet',
-    // as root pasta would switch to nobody, which may not enter the box's namespace: it keeps root's uid with network capabilities only
-    ...(o.isRoot ? ['--runas', '0:0'] : []),
-    '--config-net',
-    '--no-map-gw',
-    ...['--address', '10.0.2.100', '--netmask', '24', '--gateway', '10.0.2.2'],
-    ...['--tcp-ports', 'none', '--udp-ports', 'none', '--tcp-ns', ports, '--udp-ns', ports],
-    '--',
-  ];
+  const { routes, pasta } = boxNetworkSetup(o);
+  return [o.isRoot ? 'root' : 'user', routes, ...pasta, '--'];
 }
 
 /** Whether a URL's host is the host's loopback (127.0.0.0/8, ::1, localhost). */

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { inContainerUserNamespace } from './container-userns.js';
-import { BOX_NETWORK_MISSING_HELP, BOX_NETWORK_WRAPPER, boxNetworkArgs, type BoxNetwork } from './box-network.js';
+import { BOX_NETWORK_MISSING_HELP, BOX_NETWORK_WRAPPER, boxNetworkArgs, boxNetworkSetup, type BoxNetwork } from './box-network.js';
+import { createNetworkPool, POOLED_BOX_WRAPPER, type PooledNetwork } from './box-network-pool.js';
 
 /**
  * The box every piece of user code runs in (build steps, git, terraform and what its modules
@@ -79,6 +80,12 @@ export interface Sandbox {
   handOver(...dirs: string[]): void;
   /** The same for these files and folders themselves, not what is below them. */
   handOverOnly(...paths: string[]): void;
+  /** Makes a network ready for the next box handed these loopback ports (`networkPool`; a no-op otherwise). */
+  warmNetwork(loopbackPorts?: number[]): void;
+  /** How many networks are ready for a box handed these loopback ports. */
+  readyNetworks(loopbackPorts?: number[]): number;
+  /** Ends the networks made ready and not taken. */
+  close(): void;
 }
 
 export const DEFAULT_SANDBOX_UID = 64000;
@@ -108,6 +115,11 @@ export function createSandbox(o: {
   loopbackPorts?: number[];
   /** Where pasta is looked for (tests: a missing one). */
   pastaPath?: string;
+  /**
+   * Keep networks ready for the next boxes (box-network-pool.ts): a box then starts without waiting for pasta.
+   * Only for a server running as root (it enters the namespace with nsenter); a worker's sandbox.
+   */
+  networkPool?: boolean;
 }): Sandbox {
   const uid = o.uid ?? DEFAULT_SANDBOX_UID;
   const inSystemDir = (dir: string) => SYSTEM_DIRS.some((s) => dir === s || dir.startsWith(`${s}/`));
@@ -129,6 +141,8 @@ export function createSandbox(o: {
   const isRoot = o.isRoot ?? process.getuid?.() === 0;
   const network: BoxNetwork = o.network ?? 'box';
   const ownNetwork = o.mode === 'bwrap' && network === 'box';
+  const pool = ownNetwork && isRoot && o.networkPool ? createNetworkPool({ setup: (ports) => boxNetworkSetup({ isRoot, loopbackPorts: ports }) }) : undefined;
+  const portsOf = (run: Pick<SandboxRun, 'loopbackPorts'>) => [...(o.loopbackPorts ?? []), ...(run.loopbackPorts ?? [])];
 
   /** The part of every box that does not depend on the run: namespaces, who, the system folders. Read from the host once. */
   let systemArgs: string[] | undefined;
@@ -143,7 +157,6 @@ export function createSandbox(o: {
       'gantry-sandbox',
       '--die-with-parent',
       '--new-session',
-      ...(ownNetwork ? ['--unshare-net'] : []),
     ];
     if (!isRoot) args.push('--unshare-user', '--uid', String(uid), '--gid', String(uid));
     for (const dir of SYSTEM_DIRS) if (fs.existsSync(dir)) args.push('--ro-bind', dir, dir);
@@ -156,8 +169,9 @@ export function createSandbox(o: {
     return (systemArgs = args);
   }
 
-  function bwrapArgs(run: SandboxRun): string[] {
-    const args = [...systemPart()];
+  /** `joined`: the box starts in a network made ready for it (the pool's), not one of its own. */
+  function bwrapArgs(run: SandboxRun, joined: boolean): string[] {
+    const args = [...systemPart(), ...(ownNetwork && !joined ? ['--unshare-net'] : [])];
     // the first process drops to the uid (setpriv), or, for a container build, maps it as root of a namespace of its own
     if (isRoot)
       args.push(...(run.containerBuilder ? ['--cap-add', 'ALL', '--ro-bind', '/sys', '/sys'] : ['--cap-add', 'CAP_SETUID', '--cap-add', 'CAP_SETGID']));
@@ -174,7 +188,7 @@ export function createSandbox(o: {
     for (const m of run.mounts) args.push(m.writable ? '--bind' : '--ro-bind', m.path, m.path);
     for (const f of run.files ?? []) args.push('--ro-bind', f.source, f.target);
     // with a network of its own the wrapper names bwrap's info fd (and passes the pid on to fd 3)
-    args.push('--remount-ro', '/', '--chdir', run.cwd, ...(ownNetwork && !run.offline ? [] : ['--info-fd', '3']));
+    args.push('--remount-ro', '/', '--chdir', run.cwd, ...(ownNetwork && !run.offline && !joined ? [] : ['--info-fd', '3']));
     if (run.asPid1) args.push('--as-pid-1');
     return args;
   }
@@ -184,15 +198,14 @@ export function createSandbox(o: {
       ? ['setpriv', `--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs', '--', command, ...args]
       : [command, ...args];
 
-  /** The command that starts a box: bwrap itself, or the network wrapper that execs it. */
-  function boxCommand(run: SandboxRun, inBox: string[]): { command: string; args: string[] } {
-    const args = [...bwrapArgs(run), '--', ...inBox];
+  /** The command that starts a box: bwrap itself, or the network wrapper that execs it (in a ready network: `pooled`). */
+  function boxCommand(run: SandboxRun, inBox: string[], pooled?: PooledNetwork): { command: string; args: string[] } {
+    const args = [...bwrapArgs(run, !!pooled), '--', ...inBox];
     if (!ownNetwork || run.offline) return { command: bwrap, args };
-    const ports = [...(o.loopbackPorts ?? []), ...(run.loopbackPorts ?? [])];
-    return {
-      command: 'bash',
-      args: ['--norc', '--noprofile', '-c', BOX_NETWORK_WRAPPER, 'gantry-box', ...boxNetworkArgs({ isRoot, loopbackPorts: ports }), bwrap, ...args],
-    };
+    const wrapper = pooled
+      ? [POOLED_BOX_WRAPPER, 'gantry-box', String(pooled.keeperPid), String(pooled.fd), String(pooled.holderPid)]
+      : [BOX_NETWORK_WRAPPER, 'gantry-box', ...boxNetworkArgs({ isRoot, loopbackPorts: portsOf(run) })];
+    return { command: 'bash', args: ['--norc', '--noprofile', '-c', ...wrapper, bwrap, ...args] };
   }
 
   // probed on first use (a worker asks at start; an API-only process, which runs no user code, never does)
@@ -222,7 +235,14 @@ export function createSandbox(o: {
       const reason = unavailable();
       if (reason) throw new Error(reason);
       const inBox = run.containerBuilder ? inContainerUserNamespace(uid, command, args) : dropToUid(command, args);
-      return { ...boxCommand(run, inBox), infoFd: true };
+      return { ...boxCommand(run, inBox, run.offline ? undefined : pool?.take(portsOf(run))), infoFd: true };
+    },
+    warmNetwork(loopbackPorts = []) {
+      if (pool && !unavailable()) pool.warm(portsOf({ loopbackPorts }));
+    },
+    readyNetworks: (loopbackPorts = []) => pool?.ready(portsOf({ loopbackPorts })) ?? 0,
+    close() {
+      pool?.close();
     },
     handOver(...dirs) {
       if (o.mode === 'none' || !isRoot) return;
