@@ -238,6 +238,14 @@ async function mountHttp(app: FastifyInstance, config: Config, database: Databas
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
+  // Who may call a route is checked before what they sent: a route's preHandler is its guard (auth.ts: signed in,
+  // member, permission), and runs here as preValidation, so a Read member posting an invalid body to a write route
+  // gets 403, not the body's validation rules (which a preHandler answered after, with 400).
+  app.addHook('onRoute', (route) => {
+    if (!route.preHandler) return;
+    route.preValidation = [...[route.preHandler].flat(), ...[route.preValidation ?? []].flat()];
+    delete route.preHandler;
+  });
   for (const part of parts) {
     for (const routes of part.routes ?? []) await app.register(routes.plugin, { prefix: routes.prefix });
   }

@@ -9,7 +9,8 @@ export function billingAdminRoutes(deps: { admin: BillingAdminService; guards: G
   const { admin, guards } = deps;
   return async (app) => {
     const tags = ['billing'];
-    app.addHook('preHandler', async (req) => {
+    // before the body's validation, as every route's guard (app.ts)
+    app.addHook('preValidation', async (req) => {
       await guards.authenticate(req);
       await admin.assertInstanceAdmin(currentUser(req).id);
     });
