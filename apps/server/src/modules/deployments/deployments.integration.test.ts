@@ -155,6 +155,24 @@ async function plan() {
 }
 
 const workDir = () => path.join(dataDir, 'terraform', 'stages', stageId);
+/** The bwrap processes (the boxes) that show a folder of the host. */
+const boxesOf = (dir: string) =>
+  fs
+    .readdirSync('/proc')
+    .filter((pid) => /^\d+$/.test(pid))
+    .filter((pid) => {
+      try {
+        const args = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+        return path.basename(args[0]!) === 'bwrap' && args.includes(dir);
+      } catch {
+        return false; // ended meanwhile
+      }
+    });
+/** What a process's children run. */
+const childCommands = (pid: string) =>
+  (fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean) ?? []).map((c) =>
+    fs.readFileSync(`/proc/${c}/comm`, 'utf8').trim(),
+  );
 /** What the engine uses for this environment (its state file in the work dir while a run holds it), with `-lock-timeout=0s`: it fails at once while anyone holds the state lock. */
 function lockProbe() {
   const backend: TerraformBackend = { type: 'local', path: path.join(workDir(), 'terraform.tfstate') };
@@ -216,6 +234,14 @@ afterAll(async () => {
     /* ended */
   }
   await t?.close();
+  // the server's stop closes the boxes it kept open for next runs
+  if (dataDir)
+    await until(
+      async () => boxesOf(workDir()),
+      (pids) => pids.length === 0,
+      'no box of the environment left',
+      5_000,
+    );
   git?.close();
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
@@ -320,6 +346,33 @@ describe('deployments of a pipeline-built component on the real terraform CLI', 
     } finally {
       diagnostics.unsubscribe(DEPLOYMENT_PHASES, onPhase);
     }
+  });
+
+  it('runs the next terraform of the environment in the box kept open since its last run', async () => {
+    // the box opens a moment after the last run's end, and waits (bwrap, its first process the exec runner's bash)
+    const [spare] = await until(
+      async () => boxesOf(workDir()),
+      (pids) => pids.length === 1,
+      "the environment's spare box",
+      10_000,
+    );
+    expect(childCommands(spare!)).toEqual(['bash']);
+    expect((await setSecond({ revision: 'spare', delay: '2' })).statusCode).toBe(200);
+    const started = (await engine('POST', `/stages/${stageId}/deploy`)).json();
+    await until(
+      () => logText(started.deploymentId),
+      (l) => l.includes('provisioner-started'),
+      'the provisioner to start',
+    );
+    expect(childCommands(spare!)).toEqual(['terraform']);
+    expect(await settled(started.deploymentId)).toMatchObject({ status: 'UPDATE_COMPLETE', error: null });
+    // used once: it ended with its terraform, and the next run's box opens
+    await until(
+      async () => boxesOf(workDir()),
+      (pids) => pids.length === 1 && pids[0] !== spare,
+      'a new spare box',
+      10_000,
+    );
   });
 
   it('cancels mid-apply: terraform stops on SIGINT, the run fails as cancelled and the state lock is free', async () => {

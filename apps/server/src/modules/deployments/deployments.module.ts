@@ -143,6 +143,7 @@ export const deploymentsModule = defineModule({
     // a deleted environment leaves no terraform files, state or unpacked versions behind
     platform.hooks.stageRemoving.on((stage) => service.keepTimelineOfRemovedStage(stage));
     platform.hooks.stageRemoved.on(async ({ stageId }) => {
+      terraform.closeSpareBoxes(stageId);
       for (const p of [
         terraform.workDir(stageId),
         path.join(terraformRoot, 'runs', stageId),
@@ -172,7 +173,10 @@ export const deploymentsModule = defineModule({
         await runs.start(RECOVER_EVERY_MS);
       },
       /** For a server stop: no more recovery sweeps, and the runs of this process end (bounded by `withinMs`). */
-      stop: (withinMs) => runs.stop(withinMs),
+      async stop(withinMs) {
+        await runs.stop(withinMs);
+        terraform.closeSpareBoxes();
+      },
     };
   },
 });

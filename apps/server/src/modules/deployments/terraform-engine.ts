@@ -37,6 +37,16 @@ export interface TerraformEngineOptions {
   legacyPgState?: (stageId: string) => Promise<string | undefined>;
 }
 
+/**
+ * Boxes opened for the next run of the environments that ran last (a plan and its apply, a redeploy): that run's
+ * terraform then starts without waiting for its box. Each holds an idle bwrap (and, with its own network, a pasta).
+ */
+const SPARE_BOXES = 2;
+/** A spare box is opened this long after its environment's run ended: not while that run's end is still written and told. */
+const SPARE_AFTER_MS = 250;
+/** …and closed when no run of its environment took it for this long. */
+const SPARE_IDLE_MS = 10 * 60_000;
+
 const resourceNames = (addresses: string[]) => [...new Set(addresses.map((a) => /^module\.([^.[]+)/.exec(a)?.[1]).filter((n): n is string => !!n))];
 
 interface StateDocument {
@@ -57,9 +67,12 @@ const actionOf = (actions: string[]) => (actions.includes('delete') && actions.i
  * unsealed into the run's work dir (the only place the box can write), and sealed back — with
  * what the run changed, failed or not — when terraform has ended. Plan files are sealed the same way.
  */
-export function createTerraformEngine(
-  o: TerraformEngineOptions,
-): DeploymentEngine & Required<Pick<DeploymentEngine, 'plan' | 'applyPlan' | 'recoverState'>> & { workDir(stageId: string): string } {
+export function createTerraformEngine(o: TerraformEngineOptions): DeploymentEngine &
+  Required<Pick<DeploymentEngine, 'plan' | 'applyPlan' | 'recoverState'>> & {
+    workDir(stageId: string): string;
+    /** Closes the boxes kept open for next runs (all, or one environment's). */
+    closeSpareBoxes(stageId?: string): void;
+  } {
   const workDir = (stageId: string) => path.join(o.root, 'stages', stageId);
   const stateFile = (stageId: string) => path.join(workDir(stageId), 'terraform.tfstate');
   const modulesDir = (stageId: string) => path.join(o.root, 'runs', stageId);
@@ -169,6 +182,48 @@ export function createTerraformEngine(
     });
   }
 
+  /** Opens a box of the environment's own: every folder it shows exists before it opens (a first run of the environment makes them here). */
+  function openBoxOf(stage: StageRow) {
+    ensureRealDir(workDir(stage.id), 0o755);
+    ensureRealDir(pluginCacheDir(stage));
+    ensureRealDir(modulesDir(stage.id));
+    return openBox(o.sandbox, { ...boxOf(stage), cwd: workDir(stage.id) });
+  }
+  const sandboxed = () => o.sandbox.mode !== 'none' && !o.sandbox.unavailable;
+
+  /** The spare boxes, least recently opened first. */
+  const spares = new Map<string, { box?: OpenedBox; timer: NodeJS.Timeout }>();
+  function closeSpare(stageId: string) {
+    const spare = spares.get(stageId);
+    spares.delete(stageId);
+    clearTimeout(spare?.timer);
+    spare?.box?.close();
+  }
+  /** The environment's spare box, if open by now (one still waiting to open is not: the run opens its own). */
+  const takeSpare = (stageId: string) => {
+    const spare = spares.get(stageId);
+    spares.delete(stageId);
+    clearTimeout(spare?.timer);
+    return spare?.box;
+  };
+  /** After a run of the environment: a box for its next one, opened a moment later. */
+  function keepSpare(stage: StageRow) {
+    if (!sandboxed()) return;
+    closeSpare(stage.id);
+    while (spares.size >= SPARE_BOXES) closeSpare(spares.keys().next().value!);
+    const spare: { box?: OpenedBox; timer: NodeJS.Timeout } = {
+      timer: setTimeout(() => {
+        try {
+          spare.box = openBoxOf(stage);
+        } catch {
+          return closeSpare(stage.id); // its folders are gone (the environment was removed meanwhile)
+        }
+        spare.timer = setTimeout(() => closeSpare(stage.id), SPARE_IDLE_MS).unref();
+      }, SPARE_AFTER_MS).unref(),
+    };
+    spares.set(stage.id, spare);
+  }
+
   /** Folders this process has handed over to the sandbox uid whole: work dirs, unpacked versions. */
   const handedOver = new Set<string>();
   /**
@@ -240,6 +295,7 @@ export function createTerraformEngine(
       return await fn(r);
     } finally {
       await sealState(run.stage.id, run.onStateLeft);
+      keepSpare(run.stage);
     }
   }
 
@@ -251,15 +307,17 @@ export function createTerraformEngine(
 
   return {
     workDir,
+    closeSpareBoxes(stageId) {
+      for (const id of stageId ? [stageId] : [...spares.keys()]) closeSpare(id);
+    },
 
-    /** Opens the run's box (bubblewrap, its namespaces and mounts) while the run prepares; its first terraform command runs in it. */
+    /**
+     * The run's box (bubblewrap, its namespaces and mounts): the one kept open since the environment's last run, or one
+     * opened now, while the run prepares. Its first terraform command runs in it.
+     */
     warmUp(stage) {
-      if (o.sandbox.mode === 'none' || o.sandbox.unavailable) return undefined;
-      // every folder it shows exists before it opens (a first run of the environment makes them here)
-      ensureRealDir(workDir(stage.id), 0o755);
-      ensureRealDir(pluginCacheDir(stage));
-      ensureRealDir(modulesDir(stage.id));
-      const box = openBox(o.sandbox, { ...boxOf(stage), cwd: workDir(stage.id) });
+      if (!sandboxed()) return undefined;
+      const box = takeSpare(stage.id) ?? openBoxOf(stage);
       const warm: WarmStart = { close: () => box.close() };
       openedBoxes.set(warm, box);
       return warm;
