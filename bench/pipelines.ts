@@ -57,7 +57,9 @@ function userSide(child: ReturnType<typeof fork>) {
  * as three steps — no database, no provider, no websocket.
  */
 async function boxFloor(dataDir: string) {
-  const sandbox = createSandbox({ mode: 'bwrap', hidden: [dataDir], network: process.env.GANTRY_BOX_NETWORK === 'host' ? 'host' : 'box' });
+  // as a worker's: with a network of its own, one made ready beforehand (its pool) when one is
+  const sandbox = createSandbox({ mode: 'bwrap', hidden: [dataDir], network: process.env.GANTRY_BOX_NETWORK === 'host' ? 'host' : 'box', networkPool: true });
+  sandbox.warmNetwork();
   if (sandbox.unavailable) throw new Error(sandbox.unavailable);
   const workspace = path.join(dataDir, 'workspaces', 'bench-floor');
   const scriptsDir = `${workspace}.gantry`;
@@ -82,7 +84,10 @@ async function boxFloor(dataDir: string) {
       await box.close();
       return ms;
     },
-    close: () => fs.promises.rm(workspace, { recursive: true, force: true }).then(() => fs.promises.rm(scriptsDir, { recursive: true, force: true })),
+    close: () => {
+      sandbox.close();
+      return fs.promises.rm(workspace, { recursive: true, force: true }).then(() => fs.promises.rm(scriptsDir, { recursive: true, force: true }));
+    },
   };
 }
 
