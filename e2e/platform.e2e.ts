@@ -148,6 +148,13 @@ describe('platform: Slack on a paid plan', () => {
     const webhook = page.getByRole('textbox', { name: 'Slack incoming webhook URL', exact: true });
     expect((await page.getByRole('button', { name: 'Add integration', exact: true }).boundingBox())!.y).toBe((await webhook.boundingBox())!.y);
     expect(await lastWordAlone(page.getByText('In Slack: Apps → Incoming Webhooks', { exact: false }))).toBe(false);
+    // An empty URL is told under the field as a missing URL, not as the integration's failure (nor in a toast).
+    await page.getByRole('button', { name: 'Add integration', exact: true }).click();
+    await expect.poll(async () => (await webhook.getAttribute('aria-describedby')) ?? '').toContain('-error');
+    const errorId = (await webhook.getAttribute('aria-describedby'))!.split(' ').find((id) => id.endsWith('-error'))!;
+    expect(await page.locator(`[id="${errorId}"]`).textContent()).toBe(integrationMessages.webhookRequired);
+    await page.screenshot({ path: 'e2e/.artifacts/platform-slack-empty.png' });
+    expect(await page.getByText(integrationMessages.badUrl).count()).toBe(0);
     await page.getByRole('textbox', { name: 'Slack incoming webhook URL', exact: true }).fill('hooks.slack.com/not-a-url');
     await page.getByRole('button', { name: 'Add integration', exact: true }).click();
     await page.getByText(integrationMessages.badUrl).first().waitFor();

@@ -31,16 +31,20 @@ export function notificationPath(n: Pick<Notification, 'entityType' | 'itemId' |
 export const integrationMessages = {
   onlyOne: 'Only one integration is allowed. Remove your previous integration',
   badUrl: 'There was an error with your integration. Check your url again.',
+  /** Not in the spec (it gives no text for an empty URL): under the field, not the add failure above. */
+  webhookRequired: 'Please enter the Slack webhook URL',
   added: 'Slack integration added',
   removed: 'Slack integration removed',
   subscribed: 'You are subscribed to all notifications of this project',
   unsubscribed: 'You are unsubscribed from all notifications of this project',
 } as const;
 
-/** Spec §5: a valid URL (http or https: a self-hosted chat may take plain HTTP on its own network). */
-export const SlackWebhookUrl = InputText({ error: integrationMessages.badUrl })
+/** Spec §5: required, and a valid URL (http or https: a self-hosted chat may take plain HTTP on its own network). */
+export const SlackWebhookUrl = InputText({ error: integrationMessages.webhookRequired })
   .trim()
+  .min(1, integrationMessages.webhookRequired)
   .refine((s) => {
+    if (!s) return true; // told by min
     try {
       return ['http:', 'https:'].includes(new URL(s).protocol);
     } catch {

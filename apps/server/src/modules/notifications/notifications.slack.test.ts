@@ -53,6 +53,12 @@ describe('Slack integration', () => {
     const bad = await call('POST', integrations(projectId), owner.idToken, { type: 'slack', webhookUrl: 'hooks.slack.com/services/x' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().fields.webhookUrl).toEqual([integrationMessages.badUrl]);
+    // an empty one is told as a missing URL under the field, not as the integration's failure
+    for (const webhookUrl of ['', '   ']) {
+      const empty = await call('POST', integrations(projectId), owner.idToken, { type: 'slack', webhookUrl });
+      expect(empty.statusCode).toBe(400);
+      expect(empty.json().fields.webhookUrl).toEqual([integrationMessages.webhookRequired]);
+    }
     expect((await call('POST', integrations(projectId), reader.idToken, { type: 'slack', webhookUrl: slack.webhookUrl })).statusCode).toBe(403);
     expect((await call('POST', integrations(projectId), outsider.idToken, { type: 'slack', webhookUrl: slack.webhookUrl })).statusCode).toBe(404);
     expect((await call('GET', integrations(projectId), outsider.idToken)).statusCode).toBe(404);
