@@ -349,4 +349,30 @@ describe('kubernetes services', () => {
     await page.keyboard.press('Escape');
     await page.setViewportSize({ width: 1366, height: 900 });
   });
+
+  test('a reload while the rollout is under way shows the deploying modal again', async () => {
+    // No node is ready: the new pods wait to be scheduled, and the rollout stays under way.
+    const nodes = k.list('nodes').map((n) => String(n.metadata.name));
+    for (const node of nodes) k.setNodeReady(node, false);
+    try {
+      await page.getByRole('button', { name: 'Add to Cluster', exact: true }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByRole('textbox', { name: 'Version' }).fill('1.27');
+      await dialog.getByRole('textbox', { name: 'Namespace' }).click();
+      await page.getByRole('option', { name: 'team-a', exact: true }).click();
+      await dialog.getByRole('button', { name: 'Deploy', exact: true }).click();
+      await page.waitForURL(`**${DASHBOARD}`);
+      const progress = () => page.getByTestId('deploying-progress').textContent();
+      await expect.poll(progress, { timeout: 30_000 }).toMatch(/^0 of [1-9]\d* pods ready in team-a/);
+      await page.reload();
+      await expect.poll(progress, { timeout: 30_000 }).toMatch(/^0 of [1-9]\d* pods ready in team-a/);
+      await page.getByRole('dialog', { name: 'Deploying nginx' }).waitFor({ state: 'visible' });
+      await new Promise((r) => setTimeout(r, 600)); // its opening transition
+      await page.screenshot({ path: 'e2e/.artifacts/cluster-dashboard-reloaded-mid-rollout.png' });
+      expect(await onTop(page.getByTestId('deploying-progress'))).toBe(true);
+      await page.keyboard.press('Escape');
+    } finally {
+      for (const node of nodes) k.setNodeReady(node, true);
+    }
+  });
 });
