@@ -3,7 +3,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
-import { precompiledSpecValidators } from '../../packages/contracts/scripts/precompiled-validators';
+import { precompiledSpecValidators } from '../../packages/contracts/scripts/precompiled-validators.ts';
 
 // In dev the API runs apart (default http://localhost:8080, or GANTRY_API); the built SPA is served by the API itself.
 const api = process.env.GANTRY_API ?? 'http://localhost:8080';
