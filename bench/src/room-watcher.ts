@@ -21,17 +21,30 @@ export async function startRoomWatcher(url: string, idToken: string, projectId: 
   });
   const ended = new Map<string, RunEnded>();
   const waiting = new Map<string, (e: RunEnded) => void>();
+  const answers = new Map<number, (a: { sent: number; statusCode: number; body: any }) => void>();
+  let nextId = 0;
   await new Promise<void>((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`the room watcher exited (${code})`)));
-    child.on('message', (m: { ready?: true } & Partial<RunEnded> & { deploymentId?: string }) => {
-      if (m.ready) return resolve();
-      const e = { status: m.status!, error: m.error ?? null, at: m.at! };
-      ended.set(m.deploymentId!, e);
-      waiting.get(m.deploymentId!)?.(e);
-    });
+    child.on(
+      'message',
+      (m: { ready?: true; id?: number; sent?: number; statusCode?: number; body?: unknown } & Partial<RunEnded> & { deploymentId?: string }) => {
+        if (m.ready) return resolve();
+        if (m.id !== undefined) return answers.get(m.id)?.({ sent: m.sent!, statusCode: m.statusCode!, body: m.body });
+        const e = { status: m.status!, error: m.error ?? null, at: m.at! };
+        ended.set(m.deploymentId!, e);
+        waiting.get(m.deploymentId!)?.(e);
+      },
+    );
   });
   return {
+    /** POSTs to `path` from the watcher's process (as the member's browser); `sent`: when, on the clock `ended` uses. */
+    post: (path: string) =>
+      new Promise<{ sent: number; statusCode: number; body: any }>((resolve) => {
+        const id = nextId++;
+        answers.set(id, resolve);
+        child.send({ post: path, id });
+      }),
     /** The end of a deployment, as the watcher heard it. */
     ended: (deploymentId: string) => ended.get(deploymentId) ?? new Promise<RunEnded>((r) => waiting.set(deploymentId, r)),
     close: () =>
