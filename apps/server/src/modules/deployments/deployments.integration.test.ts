@@ -128,6 +128,13 @@ const logText = async (id: string) =>
     .json()
     .chunks.map((c: { text: string }) => c.text)
     .join('\n');
+/** Until the run's terraform is in its resource's provisioner (its log says so). */
+const provisionerStarted = (deploymentId: string) =>
+  until(
+    () => logText(deploymentId),
+    (l) => l.includes('provisioner-started'),
+    'the provisioner to start',
+  );
 const stage = async () => (await engine('GET', `/stages/${stageId}`, reader.idToken)).json();
 const resources = async () =>
   (await engine('GET', `/stages/${stageId}/resources`, reader.idToken))
@@ -359,11 +366,7 @@ describe('deployments of a pipeline-built component on the real terraform CLI', 
     expect(childCommands(spare!)).toEqual(['bash']);
     expect((await setSecond({ revision: 'spare', delay: '2' })).statusCode).toBe(200);
     const started = (await engine('POST', `/stages/${stageId}/deploy`)).json();
-    await until(
-      () => logText(started.deploymentId),
-      (l) => l.includes('provisioner-started'),
-      'the provisioner to start',
-    );
+    await provisionerStarted(started.deploymentId);
     expect(childCommands(spare!)).toEqual(['terraform']);
     expect(await settled(started.deploymentId)).toMatchObject({ status: 'UPDATE_COMPLETE', error: null });
     // used once: it ended with its terraform, and the next run's box opens
@@ -378,11 +381,7 @@ describe('deployments of a pipeline-built component on the real terraform CLI', 
   it('cancels mid-apply: terraform stops on SIGINT, the run fails as cancelled and the state lock is free', async () => {
     expect((await setSecond({ revision: '2', delay: '120' })).statusCode).toBe(200);
     const started = (await engine('POST', `/stages/${stageId}/deploy`)).json();
-    await until(
-      () => logText(started.deploymentId),
-      (l) => l.includes('provisioner-started'),
-      'the provisioner to start',
-    );
+    await provisionerStarted(started.deploymentId);
     expect((await deployment(started.deploymentId)).status).toBe('UPDATE_IN_PROGRESS');
     expect((await engine('POST', `/stages/${stageId}/cancel`)).statusCode).toBe(200);
     const done = await settled(started.deploymentId);
