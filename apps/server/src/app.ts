@@ -96,6 +96,8 @@ export interface BuildAppOptions {
   overrides?: ModuleOverrides;
   /** The HTTP server made before the app (platform/front-door.ts); by default Fastify makes its own. */
   serverFactory?: FastifyServerFactory;
+  /** A worker makes its box networks ready at start (a server's start); otherwise with its first box (tests' apps, most of which run none). */
+  warmBoxNetworks?: boolean;
 }
 
 export async function buildApp(config: Config, opts: BuildAppOptions = {}): Promise<FastifyInstance> {
@@ -130,7 +132,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
     networkPool: runWorkers,
   });
   if (runWorkers && sandbox.unavailable) app.log.error(sandbox.unavailable);
-  if (runWorkers) sandbox.warmNetwork();
+  if (runWorkers && opts.warmBoxNetworks) sandbox.warmNetwork();
   if (runWorkers && sandbox.mode === 'none')
     app.log.warn("BUILD_SANDBOX=none: build steps and terraform runs execute unsandboxed, with the server's own rights and environment");
   const jobs = await startJobs({

@@ -16,7 +16,7 @@ export async function startGantry(overrides: Partial<Record<string, string>> = {
   const baseUrl = () => (config.PUBLIC_URL ?? actualUrl).replace(/\/$/, '');
   if (config.GANTRY_ROLE === 'worker') {
     const { buildApp } = await import('./app.js');
-    const app = await buildApp(config, { baseUrl });
+    const app = await buildApp(config, { baseUrl, warmBoxNetworks: true });
     await app.ready();
     return { url: '', address: '', app, config, close: () => app.close() };
   }
@@ -27,7 +27,7 @@ export async function startGantry(overrides: Partial<Record<string, string>> = {
   try {
     // loaded only now: the modules (and what they import) are most of the start-up time
     const { buildApp } = await import('./app.js');
-    const app = await buildApp(config, { baseUrl, serverFactory: front.serverFactory });
+    const app = await buildApp(config, { baseUrl, serverFactory: front.serverFactory, warmBoxNetworks: true });
     await app.ready();
     front.handOver();
     const close = async () => {
