@@ -23,6 +23,18 @@ describe('GitHub sign-in', () => {
     await page.getByText('Start Building!').waitFor();
   });
 
+  test('a git account connection that comes back to a browser without a session does not sign it in with its code', async () => {
+    const page = await stack.newPage();
+    const { github } = (await (await fetch(`${stack.url}/ms-usermanagement/auth/providers`)).json()) as { github: { authorizeUrl: string } };
+    // the provider sends the connection's code back to the settings page, where the login shows in place
+    await page.goto(`${github.authorizeUrl}&redirect_uri=${encodeURIComponent(`${stack.url}/settings?tab=git&type=github`)}`);
+    await page.waitForURL(/\/settings\?.*code=/);
+    await page.getByRole('button', { name: 'Sign in with GitHub' }).waitFor();
+    await page.waitForTimeout(1_000); // what a sign-in with the code would take
+    expect(await localStorageItem(page, 'idToken')).toBeNull();
+    expect(page.url()).toContain('/settings?');
+  });
+
   test("a refused authorization shows the provider's reason up to its first semicolon", async () => {
     const page = await stack.newPage();
     await page.goto('/login?error=access_denied&error_description=The+user+has+denied+your+application+access.%3B+see+docs');

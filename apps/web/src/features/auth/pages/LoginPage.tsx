@@ -1,7 +1,7 @@
 import { Anchor, Button, Divider, Group, Stack, Text, TextInput } from '@mantine/core';
 import { IconBrandGithub } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { ForgotPasswordBody, LoginBody, type LoginAnswer } from '@gantry/contracts';
 import { isApiError } from '../../../api/errors';
 import { toast } from '../../../api/toast';
@@ -21,6 +21,7 @@ import { completeLogin, forgotPasswordErrorText, oauthErrorText, setPasswordPath
 export default function LoginPage() {
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
+  const { pathname } = useLocation();
   const [mode, setMode] = useState<'login' | 'forgot'>('login');
   const loginForm = useZodForm(LoginBody, { username: '', password: '' });
   const forgotForm = useZodForm(ForgotPasswordBody, { username: '' });
@@ -38,10 +39,12 @@ export default function LoginPage() {
     }
   };
 
-  // Back from GitHub: /login?code=… signs in; ?error_description=… is shown up to its first semicolon.
+  // Back from GitHub: /login?code=… signs in; ?error_description=… is shown up to its first semicolon. Only on /login,
+  // the sign-in's redirect: shown in place of a signed-in page, the code there is another flow's (a git account being
+  // connected, back to /settings on a browser without a session), which must not sign this browser in as that account.
   const handledOAuth = useRef(false);
   useEffect(() => {
-    if (handledOAuth.current) return;
+    if (handledOAuth.current || pathname !== '/login') return;
     const code = params.get('code');
     const error = params.get('error_description');
     if (!code && !error) return;
