@@ -25,9 +25,10 @@ export function toastTop(rowsBottom: number | undefined, actions: Box[], window:
   const start = rowsBottom === undefined ? EDGE : rowsBottom + GAP;
   const columnLeft = window.width - EDGE - TOAST_WIDTH;
   const inColumn = actions.filter((a) => a.right > columnLeft && a.bottom > start);
+  /** An action the band of a toast starting at `at` would lie over. */
+  const under = (at: number) => inColumn.find((a) => a.top < at + TOAST_BAND && a.bottom > at);
   let top = start;
-  for (let hit = inColumn.find((a) => a.top < top + TOAST_BAND && a.bottom > top); hit; hit = inColumn.find((a) => a.top < top + TOAST_BAND && a.bottom > top))
-    top = hit.bottom + GAP;
+  for (let hit = under(top); hit; hit = under(top)) top = hit.bottom + GAP;
   if (top + TOAST_BAND > window.height) top = start;
   return rowsBottom === undefined && top === EDGE ? undefined : Math.round(top);
 }

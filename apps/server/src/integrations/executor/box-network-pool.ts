@@ -119,6 +119,16 @@ export function createNetworkPool(o: {
   const keyOf = (ports: number[]) => [...new Set(ports)].sort((a, b) => a - b).join(',');
 
   const endKeeper = (k: Keeper) => k.process.stdin?.end();
+  /** Takes a keeper off its ports' list; whether it was there (not taken, not given way). */
+  const remove = (key: string, keeper: Keeper) => {
+    const list = keepers.get(key);
+    if (!list?.includes(keeper)) return false;
+    keepers.set(
+      key,
+      list.filter((k) => k !== keeper),
+    );
+    return true;
+  };
 
   function start(key: string, ports: number[]) {
     const { routes, pasta } = o.setup(ports);
@@ -137,15 +147,8 @@ export function createNetworkPool(o: {
     });
     process.stderr.resume();
     const gone = () => {
-      const list = keepers.get(key);
-      if (list?.includes(keeper)) {
-        keepers.set(
-          key,
-          list.filter((k) => k !== keeper),
-        );
-        // it ended before any box took it: pasta or the routes failed
-        if (!closed) failedAt.set(key, Date.now());
-      }
+      // it ended before any box took it: pasta or the routes failed
+      if (remove(key, keeper) && !closed) failedAt.set(key, Date.now());
     };
     process.once('error', gone);
     process.once('close', gone);
@@ -171,13 +174,9 @@ export function createNetworkPool(o: {
   return {
     take(ports) {
       const key = keyOf(ports);
-      const list = keepers.get(key) ?? [];
-      const keeper = list.find((k) => k.ready);
+      const keeper = keepers.get(key)?.find((k) => k.ready);
       if (keeper) {
-        keepers.set(
-          key,
-          list.filter((k) => k !== keeper),
-        );
+        remove(key, keeper);
         keeper.process.stdin!.end('taken\n');
       }
       fill(ports);

@@ -193,12 +193,6 @@ export function createTerraformEngine(o: TerraformEngineOptions): DeploymentEngi
 
   /** The spare boxes, least recently opened first. */
   const spares = new Map<string, { box?: OpenedBox; timer: NodeJS.Timeout }>();
-  function closeSpare(stageId: string) {
-    const spare = spares.get(stageId);
-    spares.delete(stageId);
-    clearTimeout(spare?.timer);
-    spare?.box?.close();
-  }
   /** The environment's spare box, if open by now (one still waiting to open is not: the run opens its own). */
   const takeSpare = (stageId: string) => {
     const spare = spares.get(stageId);
@@ -206,6 +200,7 @@ export function createTerraformEngine(o: TerraformEngineOptions): DeploymentEngi
     clearTimeout(spare?.timer);
     return spare?.box;
   };
+  const closeSpare = (stageId: string) => takeSpare(stageId)?.close();
   /** After a run of the environment: a box for its next one, opened a moment later. */
   function keepSpare(stage: StageRow) {
     if (!sandboxed()) return;
