@@ -98,9 +98,10 @@ async function vitestPass(name, args, env = {}) {
   const t0 = Date.now();
   const out = path.join(resultsDir, `${name}.json`);
   const code = await run(bin('vitest'), ['run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`], env);
-  const row = { pass: name, passed: 0, failed: 0, skipped: 0, seconds: seconds(t0), note: '' };
+  const row = { pass: name, passed: 0, failed: 0, skipped: 0, seconds: seconds(t0), note: '', failures: [] };
   if (fs.existsSync(out)) {
     const r = JSON.parse(fs.readFileSync(out, 'utf8'));
+    row.failures = failuresOf(r);
     row.passed = r.numPassedTests ?? 0;
     row.failed = r.numFailedTests ?? 0;
     row.skipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
@@ -124,6 +125,20 @@ async function vitestPass(name, args, env = {}) {
   }
   rows.push(row);
   return row;
+}
+
+/** Each failed test (or file failed outside its tests) as "file › test: first line of the message". */
+function failuresOf(report) {
+  const firstLine = (m) =>
+    String(m ?? '')
+      .split('\n')
+      .find((l) => l.trim()) ?? '';
+  return (report.testResults ?? []).flatMap((f) => {
+    const file = path.relative(root, f.name ?? '');
+    const failed = (f.assertionResults ?? []).filter((a) => a.status === 'failed');
+    if (!failed.length) return f.status === 'failed' ? [`${file}: ${firstLine(f.message)}`] : [];
+    return failed.map((a) => `${file} › ${a.fullName ?? a.title}: ${firstLine(a.failureMessages?.[0])}`);
+  });
 }
 
 /** Test files that open a database (the server's test helper or the database module). */
@@ -181,6 +196,9 @@ function finish() {
     );
   }
   console.log(`JSON reports: ${path.relative(root, resultsDir)}/`);
+  // The CI keeps only the log's tail: name what failed here, above the closing line.
+  const failures = rows.flatMap((r) => (r.failures ?? []).map((f) => `${r.pass}: ${f}`));
+  if (failures.length) console.log(`failed:\n${failures.map((f) => `  ${f.slice(0, 400)}`).join('\n')}`);
   console.log(`${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`);
   process.exit(total.failed > 0 ? 1 : 0);
 }
