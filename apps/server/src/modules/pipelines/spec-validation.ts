@@ -11,13 +11,16 @@ import { validatePipelineSpec, type PipelineSpecValidation } from '@gantry/contr
 const INLINE_BELOW_CHARS = 16 * 1024;
 
 const require = createRequire(import.meta.url);
-// The worker runs the contracts' TypeScript through the same loader (tsx) the server runs on.
+// The contracts are TypeScript sources in every mode (tsx in development and tests, the precompiled server too):
+// the worker imports them through tsx's API. A worker given `--import tsx` in its execArgv could not load them
+// (ERR_UNKNOWN_FILE_EXTENSION), so every large spec was validated in place, on the API's thread.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-import(workerData.contracts).then(({ validatePipelineSpec }) => {
-  parentPort.on('message', ({ id, yaml }) => parentPort.postMessage({ id, result: validatePipelineSpec(yaml) }));
-  parentPort.postMessage({ ready: true });
-});`;
+import(workerData.tsxApi)
+  .then(({ tsImport }) => tsImport(workerData.contracts, workerData.contracts))
+  .then(({ validatePipelineSpec }) => {
+    parentPort.on('message', ({ id, yaml }) => parentPort.postMessage({ id, result: validatePipelineSpec(yaml) }));
+  });`;
 
 type Pending = { yaml: string; resolve: (r: PipelineSpecValidation) => void };
 
@@ -39,8 +42,7 @@ function createSpecValidator() {
   function start() {
     const w = new Worker(WORKER_SOURCE, {
       eval: true,
-      execArgv: ['--import', pathToFileURL(require.resolve('tsx')).href],
-      workerData: { contracts: pathToFileURL(require.resolve('@gantry/contracts')).href },
+      workerData: { tsxApi: import.meta.resolve('tsx/esm/api'), contracts: pathToFileURL(require.resolve('@gantry/contracts')).href },
     });
     w.unref(); // an idle validator never keeps the process alive
     w.on('message', (m: { id?: number; result?: PipelineSpecValidation }) => {
