@@ -4,7 +4,7 @@
  */
 import { afterAll, describe, expect, test } from 'vitest';
 import { startGitStandin } from '@gantry/test-support/git-standin/index';
-import { localStorageItem, useStack } from './src/harness.js';
+import { localStorageItem, useStack, verifiedUser } from './src/harness.js';
 
 const standin = await startGitStandin({ providers: ['github'] });
 afterAll(async () => standin.close());
@@ -33,6 +33,30 @@ describe('GitHub sign-in', () => {
     await page.waitForTimeout(1_000); // what a sign-in with the code would take
     expect(await localStorageItem(page, 'idToken')).toBeNull();
     expect(page.url()).toContain('/settings?');
+  });
+
+  test('a git account connection that comes back to a browser without a session is finished after a password login there', async () => {
+    const user = { email: 'connect-later@example.com', password: 'Passw0rd!23', firstName: 'Connie', lastName: 'Later' };
+    const idToken = await verifiedUser(stack, user);
+    await stack.api('POST', '/ms-project/projects', { name: 'Relay', description: 'Connects later', paymentPlanId: 'STARTER' }, idToken);
+    const { github } = await stack.api<{ github: { authorizeUrl: string } }>('GET', '/ms-ap/git-providers', undefined, idToken);
+    const authorize = new URL(github.authorizeUrl);
+    authorize.searchParams.set('redirect_uri', `${stack.url}/settings?tab=git&type=github`);
+    const page = await stack.newPage();
+    // the connection was started in another browser (or origin): this one has no session when the provider sends it back
+    await page.goto(authorize.toString());
+    await page.waitForURL(/\/settings\?.*code=/);
+    await page.getByLabel('Username').fill(user.email);
+    await page.getByLabel('Password', { exact: true }).fill(user.password);
+    await page.getByRole('button', { name: 'Log In' }).click();
+    await page.getByRole('alert').filter({ hasText: 'You have successfully connected your account.' }).waitFor();
+    await page.getByText(standin.user('github').login).first().waitFor();
+    const url = new URL(page.url());
+    expect(url.pathname).toBe('/settings');
+    expect(url.searchParams.get('tab')).toBe('git');
+    expect(url.searchParams.get('code')).toBeNull();
+    // signed in as the user who typed the password, not as the GitHub user
+    expect(JSON.parse((await localStorageItem(page, 'profile')) ?? '{}').email).toBe(user.email);
   });
 
   test("a refused authorization shows the provider's reason up to its first semicolon", async () => {

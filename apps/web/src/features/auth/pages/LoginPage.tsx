@@ -33,7 +33,9 @@ export default function LoginPage() {
   const handleAnswer = (answer: LoginAnswer, username: string) => {
     if (answer.done) {
       completeLogin(answer);
-      navigate('/projects', { replace: true });
+      // /login goes on to /projects. Shown in place of a signed-in page, the login leaves the user on that page with its
+      // query, which now shows: a git account connection that came back here (?code=…&type=…) is finished by Settings.
+      if (pathname === '/login') navigate('/projects', { replace: true });
     } else if (answer.challengeName === 'NEW_PASSWORD_REQUIRED') {
       navigate(setPasswordPath(username, answer.sessionToken));
     }
