@@ -13,6 +13,7 @@ import type { Page } from 'playwright-core';
 import { clusterMessages } from '@gantry/contracts';
 import { startKubeStandin } from '@gantry/test-support';
 import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
+import { crowdedFactLabels } from './src/ui.js';
 
 const k = await startKubeStandin({ namespaces: ['team-a'] });
 afterAll(() => k.close());
@@ -139,6 +140,15 @@ describe('kubernetes clusters', () => {
     expect(await namespaces.getByRole('tab').count()).toBe(1);
     expect(await namespaces.getByRole('tab', { name: 'team-a' }).getAttribute('aria-selected')).toBe('true');
     await namespaces.getByText('No deployment information available').waitFor();
+
+    // The facts take their columns from the card's width (container queries): with the side menu beside the page (1280)
+    // or in a drawer (1099), no label wraps or is cut.
+    for (const width of [1280, 1099]) {
+      await page.setViewportSize({ width, height: 900 });
+      await expect.poll(() => crowdedFactLabels(header), { message: `${width} px` }).toEqual([]);
+      await page.screenshot({ path: `e2e/.artifacts/cluster-header-${width}.png` });
+    }
+    await page.setViewportSize({ width: 1366, height: 900 });
   });
 
   test('without a metrics server the dashboard says so on its next poll, instead of made-up figures', { timeout: 60_000 }, async () => {

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startGitStandin } from '@gantry/test-support/git-standin/index';
 import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
+import { crowdedFactLabels } from './src/ui.js';
 import { builtPipeline } from './src/pipelines.js';
 import { createNetworkComponent, createNetworkModuleRepo } from './src/network-module.js';
 
@@ -42,6 +43,15 @@ describe('components', () => {
     await page.getByTestId('component-outputs').getByText('network_id').waitFor();
     await page.getByText('A private network for the services.').first().waitFor();
     await page.getByTestId('latest-badge').waitFor();
+
+    // The facts take their columns from the card's width (container queries): with the side menu beside the page (1280)
+    // or in a drawer (1099), no label wraps or is cut.
+    for (const width of [1280, 1099]) {
+      await page.setViewportSize({ width, height: 900 });
+      await expect.poll(() => crowdedFactLabels(page.getByTestId('component-facts')), { message: `${width} px` }).toEqual([]);
+      await page.screenshot({ path: `e2e/.artifacts/component-facts-${width}.png` });
+    }
+    await page.setViewportSize({ width: 1366, height: 900 });
   });
 
   test('vendor components are listed read-only in the public tab', async () => {

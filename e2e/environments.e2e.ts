@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { startGitStandin } from '@gantry/test-support/git-standin/index';
 import { connectAwsAccount, useAwsStandin } from './src/aws-standin.js';
 import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
-import { choose } from './src/ui.js';
+import { choose, crowdedFactLabels } from './src/ui.js';
 import { builtPipeline } from './src/pipelines.js';
 import { createNetworkComponent, createNetworkModuleRepo } from './src/network-module.js';
 
@@ -116,6 +116,15 @@ describe('environments and deployments', () => {
     await page.goto(stageUrl);
     await page.getByRole('button', { name: 'Resource net', exact: true }).click();
     await page.getByTestId('resource-outputs').getByText('http://shop-net.internal').waitFor();
+
+    // The facts take their columns from the card's width (container queries): with the side menu beside the page (1280)
+    // or in a drawer (1099), no label wraps or is cut.
+    for (const width of [1280, 1099]) {
+      await page.setViewportSize({ width, height: 900 });
+      await expect.poll(() => crowdedFactLabels(page.getByTestId('environment-facts')), { message: `${width} px` }).toEqual([]);
+      await page.screenshot({ path: `e2e/.artifacts/environment-facts-${width}.png` });
+    }
+    await page.setViewportSize({ width: 1366, height: 900 });
   });
 
   test('the overview lists the environment with its status and the deployment on the timeline, which opens the environment', async () => {

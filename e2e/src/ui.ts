@@ -16,3 +16,23 @@ export const onTop = (locator: Locator) =>
     const r = el.getBoundingClientRect();
     return [0.1, 0.5, 0.9].every((at) => el.contains(document.elementFromPoint(r.x + r.width * at, r.y + r.height / 2)));
   });
+
+/**
+ * The labels of a fact grid (the first grid inside `card`) that do not fit their cell: wrapped onto a second line,
+ * or wider than the cell (clipped). Each cell's label is its first element holding text only. Empty when all fit.
+ */
+export const crowdedFactLabels = (card: Locator) =>
+  card.evaluate((root) => {
+    const grid = [root, ...Array.from(root.querySelectorAll('*'))].find((e) => getComputedStyle(e).display === 'grid');
+    if (!grid) return ['no grid'];
+    return Array.from(grid.children).flatMap((cell) => {
+      const label = Array.from(cell.querySelectorAll('*')).find((e) => e.children.length === 0 && e.textContent?.trim());
+      if (!label) return [];
+      const range = document.createRange();
+      range.selectNodeContents(label);
+      const lines = new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top))).size;
+      const overflow = Math.max(label.scrollWidth - label.clientWidth, range.getBoundingClientRect().right - cell.getBoundingClientRect().right);
+      const width = Math.round(cell.getBoundingClientRect().width);
+      return lines > 1 || overflow > 0.5 ? [`${label.textContent} (${lines} lines, ${width} px cell, ${Math.round(overflow)} px over)`] : [];
+    });
+  });

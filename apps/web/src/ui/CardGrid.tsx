@@ -16,8 +16,8 @@ export function cardColumns(minWidth: number, max: number): Record<string, numbe
 }
 
 /**
- * The grid of the app's card lists (projects, components, environments) and figure cards (a cluster's charts, the cost
- * explorer's totals): as many columns of at least `minWidth` px as the grid's own width holds, up to `max`. Container
+ * The grid of the app's card lists (projects, components, environments), figure cards (a cluster's charts, the cost
+ * explorer's totals) and the facts inside a header card (a cluster's, an environment's, a component's): as many columns of at least `minWidth` px as the grid's own width holds, up to `max`. Container
  * queries, not the window's width: with the side menu beside the page, the window's breakpoints put three cards where
  * two fitted.
  */

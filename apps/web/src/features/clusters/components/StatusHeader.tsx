@@ -1,8 +1,9 @@
-import { Anchor, Card, Group, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
+import { Anchor, Card, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { IconExternalLink } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import type { ClusterStatus } from '@gantry/contracts';
 import { podCountColor } from '../lib/cluster-status';
+import { CardGrid } from '../../../ui/CardGrid';
 
 function Figure({
   label,
@@ -53,7 +54,8 @@ export function StatusHeader({ status, loading, endpoint }: { status: ClusterSta
   const url = status?.endpoint || endpoint;
   return (
     <Card withBorder radius="md" padding="lg" data-testid="cluster-header">
-      <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }} spacing="lg" verticalSpacing="lg">
+      {/* A figure needs 120 px (its label, 'available / total'): five in a row from 680 px of the card's own width. */}
+      <CardGrid minWidth={120} max={5}>
         <Figure
           label="Total Nodes"
           testId="nodes"
@@ -85,7 +87,7 @@ export function StatusHeader({ status, loading, endpoint }: { status: ClusterSta
           hint={d ? 'available / total' : undefined}
           color={d && d.available < d.total ? 'yellow.7' : undefined}
         />
-      </SimpleGrid>
+      </CardGrid>
       <Group gap="xl" mt="lg" pt="md" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
         <Group gap={8} wrap="nowrap" style={{ minWidth: 0 }}>
           <Text size="xs" fw={600} tt="uppercase" c="dimmed">

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Badge, Button, Card, Group, Loader, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Card, Group, Loader, Skeleton, Stack, Text, Title } from '@mantine/core';
 import {
   IconAlertTriangle,
   IconArrowLeft,
@@ -19,6 +19,7 @@ import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { errorMessage } from '../../../api/errors';
 import { useProjectPermission } from '../../../api/permissions';
 import { useCurrentProject } from '../../../api/session';
+import { CardGrid } from '../../../ui/CardGrid';
 import { Permitted } from '../../../ui/Permitted';
 import { useComponent } from '../api/get-component';
 import { useComponentBuilding } from '../api/get-component-building';
@@ -206,9 +207,10 @@ export default function ComponentDetailsPage() {
         </Alert>
       )}
 
-      <Card withBorder radius="md" padding="lg">
+      <Card withBorder radius="md" padding="lg" data-testid="component-facts">
         {c ? (
-          <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="lg">
+          // A fact needs 180 px: its icon and label ('Artifacts step'), a repository's owner/name.
+          <CardGrid minWidth={180} max={4}>
             <Fact icon={<IconRocket size={14} color="var(--mantine-color-dimmed)" />} label="Pipeline">
               {c.pipelineId ? (
                 <Anchor component={Link} to={`/pipelines/${c.pipelineId}/details`} size="sm" data-testid="component-pipeline">
@@ -249,7 +251,7 @@ export default function ComponentDetailsPage() {
                 dash
               )}
             </Fact>
-          </SimpleGrid>
+          </CardGrid>
         ) : (
           <Skeleton height={40} radius="sm" />
         )}

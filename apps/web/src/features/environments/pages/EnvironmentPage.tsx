@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Grid, Group, LoadingOverlay, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Alert, Button, Card, Grid, Group, LoadingOverlay, Modal, Stack, Text } from '@mantine/core';
 import { IconFileSearch, IconPlayerPlay, IconPlayerStop, IconRocket, IconTerminal2 } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
@@ -18,6 +18,7 @@ import { errorMessage, isPlanLimit } from '../../../api/errors';
 import { useCurrentProject } from '../../../api/session';
 import { stageKeys } from '../api/keys';
 import { toast } from '../../../api/toast';
+import { CardGrid } from '../../../ui/CardGrid';
 import { ConfirmModal } from '../../../ui/ConfirmModal';
 import { CopyToClipboard } from '../../../ui/CopyToClipboard';
 import { EmptyState } from '../../../ui/EmptyState';
@@ -252,8 +253,9 @@ export default function EnvironmentPage() {
           </Group>
         }
       />
-      <Card withBorder radius="md" padding="lg">
-        <SimpleGrid cols={{ base: 2, sm: 3, lg: terraform ? 6 : 5 }} spacing="lg">
+      <Card withBorder radius="md" padding="lg" data-testid="environment-facts">
+        {/* A fact needs 150 px: its label on one line ('Deployment time', 'Environment ID'), 'Amazon Web Services'. */}
+        <CardGrid minWidth={150} max={terraform ? 6 : 5}>
           <Fact label="Status">
             <StatusBadge status={s.status} label={statusLabel(s.status)} />
           </Fact>
@@ -281,7 +283,7 @@ export default function EnvironmentPage() {
               </Text>
             </Fact>
           )}
-        </SimpleGrid>
+        </CardGrid>
       </Card>
       <Grid gutter="lg">
         <Grid.Col span={{ base: 12, md: 8 }}>
