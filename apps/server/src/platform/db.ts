@@ -7,6 +7,7 @@ import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-post
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { getTableName, type Table } from 'drizzle-orm';
+import { drizzleParsersOnClient } from './pglite-parsers.js';
 import { createReadCache, type ReadCache } from './read-cache.js';
 import { watchPglite, watchPool } from './write-watch.js';
 import { autoAnalyze } from './pglite-analyze.js';
@@ -93,6 +94,7 @@ export async function openDatabase(opts: {
       { cause: err },
     );
   });
+  drizzleParsersOnClient(client);
   const cache = createReadCache();
   // no autovacuum in PGlite: the planner's statistics are gathered a moment after writes (pglite-analyze.ts)
   const analyze = autoAnalyze(client, { onError: (err) => console.warn(`[gantry] analyzing the embedded database failed: ${(err as Error).message}`) });
