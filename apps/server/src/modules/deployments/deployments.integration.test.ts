@@ -175,11 +175,19 @@ const boxesOf = (dir: string) =>
         return false; // ended meanwhile
       }
     });
-/** What a process's children run. */
-const childCommands = (pid: string) =>
-  (fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean) ?? []).map((c) =>
-    fs.readFileSync(`/proc/${c}/comm`, 'utf8').trim(),
-  );
+/** What a process's children run (none when it ended meanwhile). */
+const childCommands = (pid: string) => {
+  try {
+    return fs
+      .readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((c) => fs.readFileSync(`/proc/${c}/comm`, 'utf8').trim());
+  } catch {
+    return []; // ended meanwhile
+  }
+};
 /** What the engine uses for this environment (its state file in the work dir while a run holds it), with `-lock-timeout=0s`: it fails at once while anyone holds the state lock. */
 function lockProbe() {
   const backend: TerraformBackend = { type: 'local', path: path.join(workDir(), 'terraform.tfstate') };
@@ -356,14 +364,14 @@ describe('deployments of a pipeline-built component on the real terraform CLI', 
   });
 
   it('runs the next terraform of the environment in the box kept open since its last run', async () => {
-    // the box opens a moment after the last run's end, and waits (bwrap, its first process the exec runner's bash)
+    // the box opens a moment after the last run's end, and waits (bwrap, its first process the exec runner's bash,
+    // once the drop to the sandbox's uid, setpriv, has exec'd it)
     const [spare] = await until(
-      async () => boxesOf(workDir()),
-      (pids) => pids.length === 1,
-      "the environment's spare box",
+      async () => boxesOf(workDir()).map((pid) => ({ pid, runs: childCommands(pid) })),
+      (boxes) => boxes.length === 1 && boxes[0]!.runs.join() === 'bash',
+      "the environment's spare box, waiting in its bash",
       10_000,
-    );
-    expect(childCommands(spare!)).toEqual(['bash']);
+    ).then((boxes) => boxes.map((b) => b.pid));
     expect((await setSecond({ revision: 'spare', delay: '2' })).statusCode).toBe(200);
     const started = (await engine('POST', `/stages/${stageId}/deploy`)).json();
     await provisionerStarted(started.deploymentId);
