@@ -224,6 +224,12 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
+/** Prints the tests of every pass under `title` (a row's `key`: its failures or its flaky tests), if any. */
+function listTests(title, key) {
+  const tests = rows.flatMap((r) => (r[key] ?? []).map((f) => `  ${r.pass}: ${f}`.slice(0, 400)));
+  if (tests.length) console.log(`${title}:\n${tests.join('\n')}`);
+}
+
 function finish() {
   const total = rows.reduce((a, r) => ({ passed: a.passed + r.passed, failed: a.failed + r.failed, skipped: a.skipped + r.skipped }), {
     passed: 0,
@@ -240,10 +246,8 @@ function finish() {
   }
   console.log(`JSON reports: ${path.relative(root, resultsDir)}/`);
   // The CI keeps only the log's tail: name what failed here, above the closing line.
-  const failures = rows.flatMap((r) => (r.failures ?? []).map((f) => `${r.pass}: ${f}`));
-  if (failures.length) console.log(`failed:\n${failures.map((f) => `  ${f.slice(0, 400)}`).join('\n')}`);
-  const flaky = rows.flatMap((r) => (r.flaky ?? []).map((f) => `${r.pass}: ${f}`));
-  if (flaky.length) console.log(`flaky (failed, then passed on a re-run of its file):\n${flaky.map((f) => `  ${f.slice(0, 400)}`).join('\n')}`);
+  listTests('failed', 'failures');
+  listTests('flaky (failed, then passed on a re-run of its file)', 'flaky');
   console.log(`${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`);
   process.exit(total.failed > 0 ? 1 : 0);
 }

@@ -27,7 +27,7 @@ export function drizzleParsersOnClient(client: PGlite) {
   const isDrizzles = (parsers: Record<number, Parser>) => Object.keys(parsers).every((type) => DRIZZLE_TEXT_TYPES.includes(Number(type)));
   /** The options a query runs with: drizzle's without its parsers (the client's now), another caller's with the usual ones. */
   const optionsOf = (options: Options | undefined): Options => {
-    if (!options?.parsers) return { ...options, parsers: { ...usual } };
+    if (!options?.parsers) return { ...options, parsers: usual };
     if (!isDrizzles(options.parsers)) return options;
     const { parsers: _drizzles, ...rest } = options;
     return rest;

@@ -1,6 +1,4 @@
 import { Worker } from 'node:worker_threads';
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
 import { validatePipelineSpec, type PipelineSpecValidation } from '@gantry/contracts';
 
 /**
@@ -10,7 +8,6 @@ import { validatePipelineSpec, type PipelineSpecValidation } from '@gantry/contr
  */
 const INLINE_BELOW_CHARS = 16 * 1024;
 
-const require = createRequire(import.meta.url);
 // The contracts are TypeScript sources in every mode (tsx in development and tests, the precompiled server too):
 // the worker imports them through tsx's API. A worker given `--import tsx` in its execArgv could not load them
 // (ERR_UNKNOWN_FILE_EXTENSION), so every large spec was validated in place, on the API's thread.
@@ -42,7 +39,7 @@ function createSpecValidator() {
   function start() {
     const w = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { tsxApi: import.meta.resolve('tsx/esm/api'), contracts: pathToFileURL(require.resolve('@gantry/contracts')).href },
+      workerData: { tsxApi: import.meta.resolve('tsx/esm/api'), contracts: import.meta.resolve('@gantry/contracts') },
     });
     w.unref(); // an idle validator never keeps the process alive
     w.on('message', (m: { id?: number; result?: PipelineSpecValidation }) => {
