@@ -4,7 +4,7 @@
  */
 import { afterAll, describe, expect, test } from 'vitest';
 import { startGitStandin } from '@gantry/test-support/git-standin/index';
-import { localStorageItem, useStack, verifiedUser } from './src/harness.js';
+import { artifactsDir, localStorageItem, logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
 
 const standin = await startGitStandin({ providers: ['github'] });
 afterAll(async () => standin.close());
@@ -57,6 +57,45 @@ describe('GitHub sign-in', () => {
     expect(url.searchParams.get('code')).toBeNull();
     // signed in as the user who typed the password, not as the GitHub user
     expect(JSON.parse((await localStorageItem(page, 'profile')) ?? '{}').email).toBe(user.email);
+  });
+
+  test('a git account connection finished after a login in place joins the project it was started from', async () => {
+    const user = { email: 'two-projects@example.com', password: 'Passw0rd!23', firstName: 'Tess', lastName: 'Two' };
+    const idToken = await verifiedUser(stack, user);
+    for (const name of ['Alpha', 'Beta']) await stack.api('POST', '/ms-project/projects', { name, description: name, paymentPlanId: 'STARTER' }, idToken);
+    const { projects } = await stack.api<{ projects: { id: string; name: string }[] }>('GET', '/ms-project/projects', undefined, idToken);
+    const idOf = (name: string) => projects.find((p) => p.name === name)!.id;
+    const accountsOf = async (name: string) =>
+      (await stack.api<{ gitAccounts: { accountName: string }[] }>('GET', `/ms-ap/projects/${idOf(name)}/git-accounts`, undefined, idToken)).gitAccounts;
+
+    const page = await stack.newPage();
+    // the second project of the list is opened, and the connection started there
+    await logInAndOpenProject(page, user.email, user.password, 'Beta');
+    await page.goto('/settings?tab=git');
+    await page.getByText('No Git accounts available.').waitFor();
+    await page.getByRole('button', { name: 'Connect Account' }).click();
+    // the provider's page is left out: its answer (the callback) reaches the browser after the session has gone
+    let authorizeUrl = '';
+    await page.route(`${standin.url}/**`, (route) => {
+      authorizeUrl = route.request().url();
+      return route.fulfill({ status: 204 }); // no content: the page stays where it is
+    });
+    await page.getByRole('button', { name: 'Connect Github Account' }).click();
+    await expect.poll(() => authorizeUrl).not.toBe('');
+    await page.evaluate(() => ['idToken', 'expirationDate', 'refreshToken', 'profile', 'project'].forEach((k) => localStorage.removeItem(k)));
+    const callback = (await fetch(authorizeUrl, { redirect: 'manual' })).headers.get('location')!;
+    expect(new URL(callback).searchParams.get('state')).toBe('redirect:portal');
+    await page.goto(callback);
+    await page.getByLabel('Username').fill(user.email);
+    await page.getByLabel('Password', { exact: true }).fill(user.password);
+    await page.getByRole('button', { name: 'Log In' }).click();
+    await page.getByRole('alert').filter({ hasText: 'You have successfully connected your account.' }).waitFor();
+    // listed in the second project, which is the current one again; the first has none
+    await page.getByText('Project Beta').waitFor();
+    await page.getByTestId('git-accounts-table').getByText(standin.user('github').login).waitFor();
+    expect((await accountsOf('Beta')).map((a) => a.accountName)).toEqual([standin.user('github').login]);
+    expect(await accountsOf('Alpha')).toEqual([]);
+    await page.screenshot({ path: `${artifactsDir}/github-signin-connect-origin.png` });
   });
 
   test("a refused authorization shows the provider's reason up to its first semicolon", async () => {

@@ -132,7 +132,7 @@ export default function GitAccountsTab({ projectId: given }: { projectId?: strin
           />
         )}
       </Card>
-      <ConnectAccountModal opened={modalOpen} onClose={() => setModalOpen(false)} />
+      <ConnectAccountModal projectId={projectId} opened={modalOpen} onClose={() => setModalOpen(false)} />
       <ConfirmModal
         opened={Boolean(removing)}
         title="Remove Git account"

@@ -10,11 +10,12 @@ export type ConnectGitAccountInput = { code: string; type: GitProvider; redirect
 export const connectGitAccount = (projectId: string, body: ConnectGitAccountInput) =>
   http.post<{ gitAccountId: string }>(`/ms-ap/projects/${projectId}/git-accounts`, body);
 
-export function useConnectGitAccount(projectId: string) {
+/** The project is given with each connection: a callback joins the project it was started from (connect-origin.ts). */
+export function useConnectGitAccount() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (body: ConnectGitAccountInput) => connectGitAccount(projectId, body),
+    mutationFn: ({ projectId, ...body }: ConnectGitAccountInput & { projectId: string }) => connectGitAccount(projectId, body),
     // runs as the page loads, while the list's first read may still be on its way
-    onSettled: () => refetchAfterWrite(qc, gitAccountKeys.all(projectId)),
+    onSettled: (_d, _e, { projectId }) => refetchAfterWrite(qc, gitAccountKeys.all(projectId)),
   });
 }

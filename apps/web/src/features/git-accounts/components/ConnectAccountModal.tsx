@@ -2,12 +2,13 @@ import { Button, Card, Group, Modal, Skeleton, Stack, Text, ThemeIcon, Tooltip }
 import { useState } from 'react';
 import type { GitProvider } from '@gantry/contracts';
 import { useGitProviders } from '../api/get-git-providers';
+import { rememberConnectOrigin, stateOf } from '../connect-origin';
 import { authorizeUrlWithRedirect, PROVIDERS } from './providers';
 
 export const NOT_CONFIGURED_HINT = 'This provider is not configured on this Gantry server. Ask your administrator to set its OAuth client.';
 
 /** 'Select Account Type': Github, Bitbucket, GitLab; choosing one sends the whole page to the provider (spec §2.9). */
-export function ConnectAccountModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+export function ConnectAccountModal({ projectId, opened, onClose }: { projectId: string; opened: boolean; onClose: () => void }) {
   const providers = useGitProviders(opened);
   const [leaving, setLeaving] = useState<GitProvider | null>(null);
 
@@ -15,6 +16,8 @@ export function ConnectAccountModal({ opened, onClose }: { opened: boolean; onCl
     const link = providers.data?.[type];
     if (!link) return;
     setLeaving(type);
+    // the callback names no project: the account joins this one even if the login shows in place meanwhile
+    rememberConnectOrigin(stateOf(link.authorizeUrl), type, projectId);
     window.location.assign(authorizeUrlWithRedirect(link.authorizeUrl, type));
   };
 

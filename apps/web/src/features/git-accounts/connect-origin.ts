@@ -1,0 +1,38 @@
+import type { GitProvider } from '@gantry/contracts';
+
+/**
+ * The project a Git account connection was started from, remembered under the OAuth state the web sends to the
+ * provider (the spec's 'redirect:portal', which the provider hands back beside the code) and the account type.
+ * The callback's address is the spec's /settings?tab=git&type=… and names no project, and a login shown in place
+ * there (a session that expired meanwhile) re-picks the current project: this is how the connection still joins
+ * the project it was started from. Kept in this browser's storage for an hour, and read once.
+ */
+const PREFIX = 'gantry:git-connect:';
+export const CONNECT_ORIGIN_TTL_MS = 60 * 60_000;
+
+const keyOf = (state: string, type: GitProvider) => `${PREFIX}${type}:${state}`;
+
+/** The state of a provider's authorize URL ('' when it names none). */
+export const stateOf = (authorizeUrl: string) => new URL(authorizeUrl).searchParams.get('state') ?? '';
+
+export function rememberConnectOrigin(state: string, type: GitProvider, projectId: string, now = Date.now()) {
+  try {
+    localStorage.setItem(keyOf(state, type), JSON.stringify({ projectId, at: now }));
+  } catch {
+    // storage refused (private mode, quota): the connection joins the current project, as before
+  }
+}
+
+/** The project remembered for this state and type, if any and not older than the TTL; the entry is removed. */
+export function takeConnectOrigin(state: string, type: GitProvider, now = Date.now()): string | null {
+  try {
+    const key = keyOf(state, type);
+    const raw = localStorage.getItem(key);
+    if (!raw) return null;
+    localStorage.removeItem(key);
+    const { projectId, at } = JSON.parse(raw) as { projectId?: unknown; at?: unknown };
+    return typeof projectId === 'string' && typeof at === 'number' && now - at <= CONNECT_ORIGIN_TTL_MS ? projectId : null;
+  } catch {
+    return null;
+  }
+}
