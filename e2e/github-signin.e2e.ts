@@ -4,7 +4,7 @@
  */
 import { afterAll, describe, expect, test } from 'vitest';
 import { startGitStandin } from '@gantry/test-support/git-standin/index';
-import { artifactsDir, localStorageItem, logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
+import { artifactsDir, localStorageItem, logInAndOpenProject, temporaryPasswordFrom, useStack, verifiedUser } from './src/harness.js';
 
 const standin = await startGitStandin({ providers: ['github'] });
 afterAll(async () => standin.close());
@@ -96,6 +96,56 @@ describe('GitHub sign-in', () => {
     expect((await accountsOf('Beta')).map((a) => a.accountName)).toEqual([standin.user('github').login]);
     expect(await accountsOf('Alpha')).toEqual([]);
     await page.screenshot({ path: `${artifactsDir}/github-signin-connect-origin.png` });
+  });
+
+  test('"Sign in with GitHub" from a login shown in place ends on that page with its query', async () => {
+    // the GitHub user has a project (a signed-in page without one sends to /projects)
+    const first = await stack.newPage();
+    await first.goto('/login');
+    await first.getByRole('button', { name: 'Sign in with GitHub' }).click();
+    await first.waitForURL('**/projects');
+    const idToken = (await localStorageItem(first, 'idToken'))!;
+    if (!(await stack.api<{ projects: unknown[] }>('GET', '/ms-project/projects', undefined, idToken)).projects.length)
+      await stack.api('POST', '/ms-project/projects', { name: 'Octo', description: 'GitHub user', paymentPlanId: 'STARTER' }, idToken);
+
+    const page = await stack.newPage();
+    await page.goto('/settings?tab=management');
+    await page.getByRole('button', { name: 'Sign in with GitHub' }).click();
+    await page.getByText('Invite users and manage permissions').waitFor();
+    const url = new URL(page.url());
+    expect(url.pathname + url.search).toBe('/settings?tab=management');
+    expect(JSON.parse((await localStorageItem(page, 'profile')) ?? '{}').email).toBe(standin.user('github').email.toLowerCase());
+    await page.screenshot({ path: `${artifactsDir}/github-signin-in-place.png` });
+  });
+
+  test('the new-password challenge met by a login shown in place ends on that page with its query', async () => {
+    const owner = { email: 'inviting-owner@example.com', password: 'Passw0rd!23', firstName: 'Ina', lastName: 'Owner' };
+    const member = { email: 'invited-member@example.com', password: 'Passw0rd!45', firstName: 'Ivo', lastName: 'Member' };
+    const idToken = await verifiedUser(stack, owner);
+    const { id: projectId } = await stack.api<{ id: string }>(
+      'POST',
+      '/ms-project/projects',
+      { name: 'Invites', description: 'x', paymentPlanId: 'STARTER' },
+      idToken,
+    );
+    await stack.api('POST', `/ms-project/projects/${projectId}/users`, { email: member.email, permission: 'read' }, idToken);
+    const temporary = temporaryPasswordFrom(await stack.smtp.waitFor(member.email));
+
+    const page = await stack.newPage();
+    await page.goto('/settings?tab=notifications');
+    await page.getByLabel('Username').fill(member.email);
+    await page.getByLabel('Password', { exact: true }).fill(temporary);
+    await page.getByRole('button', { name: 'Log In' }).click();
+    await page.waitForURL(/\/account\/set-password\//);
+    await page.getByLabel('First name').fill(member.firstName);
+    await page.getByLabel('Last name').fill(member.lastName);
+    await page.getByLabel('New password').fill(member.password);
+    await page.getByLabel('Confirm password').fill(member.password);
+    await page.getByRole('button', { name: 'Complete register' }).click();
+    await page.getByText('Configure notification preferences').waitFor();
+    await page.getByText('Project Invites').waitFor();
+    const url = new URL(page.url());
+    expect(url.pathname + url.search).toBe('/settings?tab=notifications');
   });
 
   test("a refused authorization shows the provider's reason up to its first semicolon", async () => {

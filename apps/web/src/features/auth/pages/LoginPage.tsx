@@ -13,6 +13,10 @@ import { useLoginWithGithub } from '../api/login-github';
 import { githubSignInUrl, useAuthProviders } from '../api/get-providers';
 import { useForgotPassword } from '../api/forgot-password';
 import { completeLogin, forgotPasswordErrorText, oauthErrorText, setPasswordPath } from '../lib/complete-login';
+import { rememberReturnTo, takeReturnTo } from '../lib/return-to';
+
+/** A login answer /login hands over to the page it goes on to (see handleAnswer). */
+let handedOver: Extract<LoginAnswer, { done: true }> | null = null;
 
 /**
  * /login (spec §2.2): username + password, Forgot password mode, GitHub sign-in.
@@ -21,7 +25,8 @@ import { completeLogin, forgotPasswordErrorText, oauthErrorText, setPasswordPath
 export default function LoginPage() {
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
+  const inPlace = pathname !== '/login';
   const [mode, setMode] = useState<'login' | 'forgot'>('login');
   const loginForm = useZodForm(LoginBody, { username: '', password: '' });
   const forgotForm = useZodForm(ForgotPasswordBody, { username: '' });
@@ -32,21 +37,48 @@ export default function LoginPage() {
 
   const handleAnswer = (answer: LoginAnswer, username: string) => {
     if (answer.done) {
-      completeLogin(answer);
-      // /login goes on to /projects. Shown in place of a signed-in page, the login leaves the user on that page with its
-      // query, which now shows: a git account connection that came back here (?code=…&type=…) is finished by Settings.
-      if (pathname === '/login') navigate('/projects', { replace: true });
+      // Shown in place of a signed-in page, the login leaves the user on that page with its query, which now shows: a
+      // git account connection that came back here (?code=…&type=…) is finished by Settings. /login goes on to the
+      // page an in-place login left for the GitHub sign-in, or else to /projects.
+      const back = takeReturnTo();
+      if (inPlace || !back) {
+        completeLogin(answer);
+        if (!inPlace) navigate('/projects', { replace: true });
+        return;
+      }
+      // That page opens first, still signed out, and its login in place stores the session (below): signed in while
+      // still on /login, the guest route would go on to /projects, which the router's transition to a page whose code
+      // is loading let it do.
+      handedOver = answer;
+      navigate(back, { replace: true });
     } else if (answer.challengeName === 'NEW_PASSWORD_REQUIRED') {
+      // the set-password screen ends where this login would have
+      if (inPlace) rememberReturnTo(pathname + search);
       navigate(setPasswordPath(username, answer.sessionToken));
     }
   };
+
+  const signInWithGithub = (authorizeUrl: string) => {
+    // the provider comes back to /login, which then goes on to this page
+    if (inPlace) rememberReturnTo(pathname + search);
+    else takeReturnTo();
+    window.location.assign(githubSignInUrl(authorizeUrl));
+  };
+
+  // The answer of a GitHub sign-in that /login handed over to the page an in-place login had left (above).
+  useEffect(() => {
+    if (!inPlace || !handedOver) return;
+    completeLogin(handedOver);
+    handedOver = null;
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   // Back from GitHub: /login?code=… signs in; ?error_description=… is shown up to its first semicolon. Only on /login,
   // the sign-in's redirect: shown in place of a signed-in page, the code there is another flow's (a git account being
   // connected, back to /settings on a browser without a session), which must not sign this browser in as that account.
   const handledOAuth = useRef(false);
   useEffect(() => {
-    if (handledOAuth.current || pathname !== '/login') return;
+    if (handledOAuth.current || inPlace) return;
     const code = params.get('code');
     const error = params.get('error_description');
     if (!code && !error) return;
@@ -121,7 +153,7 @@ export default function LoginPage() {
         {githubUrl && (
           <>
             <Divider label="or" labelPosition="center" />
-            <Button fullWidth variant="default" leftSection={<IconBrandGithub size={18} />} onClick={() => window.location.assign(githubSignInUrl(githubUrl))}>
+            <Button fullWidth variant="default" leftSection={<IconBrandGithub size={18} />} onClick={() => signInWithGithub(githubUrl)}>
               Sign in with GitHub
             </Button>
           </>

@@ -9,6 +9,7 @@ import { AuthLayout } from '../components/AuthLayout';
 import { PasswordField } from '../components/PasswordField';
 import { useSetPassword } from '../api/set-password';
 import { completeLogin } from '../lib/complete-login';
+import { takeReturnTo } from '../lib/return-to';
 
 // withConfirmation's type keeps only the password fields, so the same rule is spelt out here with its message.
 const CompleteRegistrationForm = z
@@ -32,7 +33,8 @@ export default function SetPasswordPage() {
         onSuccess: (answer) => {
           if (!answer.done) return;
           completeLogin(answer);
-          navigate('/projects', { replace: true });
+          // a login shown in place of a page that met the new-password challenge goes back to that page
+          navigate(takeReturnTo() ?? '/projects', { replace: true });
         },
         onError: (e) => {
           if (isApiError(e)) form.setServerErrors(e.fields);
