@@ -154,6 +154,8 @@ export async function benchPipelines(runs = Number(process.env.BENCH_RUNS ?? 10)
       // Gantry removes the build's box and workspace after telling its end: done before the others' turns, so they never overlap
       const workspace = path.join(gantry.dataDir, 'workspaces', run.buildId);
       while (fs.existsSync(workspace) || fs.existsSync(`${workspace}.gantry`)) await new Promise((r) => setTimeout(r, 1));
+      // then opens a box for the next build (a spare): let it settle too
+      await new Promise((r) => setTimeout(r, 100));
       if (i === 0) continue; // the first run warms caches
       gantryMs.push(run.ms);
       answerMs.push(run.answerMs);

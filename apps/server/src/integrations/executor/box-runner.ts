@@ -59,6 +59,8 @@ export interface BoxRunner {
   run(script: string, o: Omit<RunOptions, 'killGraceMs' | 'box'>): Promise<number>;
   /** Ends the box (its runner and anything left in it). */
   close(): Promise<void>;
+  /** Whether steps can still run in it (not closed, cancelled or ended). */
+  readonly open: boolean;
 }
 
 export function startBoxRunner(sandbox: Sandbox, o: { mounts: SandboxMount[]; cwd: string; killGraceMs?: number }): BoxRunner {
@@ -191,6 +193,9 @@ export function startBoxRunner(sandbox: Sandbox, o: { mounts: SandboxMount[]; cw
   }
 
   return {
+    get open() {
+      return !ended;
+    },
     // one step at a time: a build's steps run one after the other
     run(script, ro) {
       const next = queue.then(() => runOne(script, ro));

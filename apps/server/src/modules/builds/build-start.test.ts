@@ -3,6 +3,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createTestApp, registerUser, createProject, bearer, until, insertGitAccount, type TestApp } from '../../../test/helpers.js';
 import { createLocalGit } from '../../../test/local-git.js';
 import type { GitAccess } from '../pipelines/git-access.js';
+import { UUID } from './builds.service.js';
 
 /** The host processes whose command line names this build (its box: bwrap binds the build's workspace). */
 function boxesOf(buildId: string) {
@@ -18,7 +19,24 @@ function boxesOf(buildId: string) {
   return found;
 }
 
+/** The builds of this app whose box runs now: the workspace each build-step runner binds (its build's id). */
+function boxedBuilds() {
+  const workspaces = `${dataDir}/workspaces/`;
+  const ids = new Set<string>();
+  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (!cmdline.includes('gantry-step-runner')) continue;
+      for (const arg of cmdline.split('\0')) if (arg.startsWith(workspaces) && UUID.test(arg.slice(workspaces.length))) ids.add(arg.slice(workspaces.length));
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return [...ids];
+}
+
 let t: TestApp;
+let dataDir: string;
 let git: ReturnType<typeof createLocalGit>;
 let idToken: string;
 let projectId: string;
@@ -43,7 +61,7 @@ beforeAll(async () => {
       return { ...real, client };
     },
   };
-  t = await createTestApp({}, { overrides: { pipelines: { gitAccess: held } } });
+  t = await createTestApp({}, { overrides: { pipelines: { gitAccess: held } }, beforeReady: async (_app, config) => void (dataDir = config.dataDir) });
   idToken = (await registerUser(t, 'start-owner@example.com')).idToken;
   projectId = await createProject(t, idToken, 'Start');
   gitAccountId = (await insertGitAccount(t, projectId))!.id;
@@ -53,13 +71,17 @@ afterAll(async () => {
   git?.close();
 });
 
+const api = (method: 'GET' | 'POST', url: string, payload?: object) =>
+  t.app.inject({ method, url: `/ms-ap/projects/${projectId}${url}`, headers: bearer(idToken), payload });
+async function pipelineNamed(name: string) {
+  const created = await api('POST', '/pipelines', { name, gitAccountId, repositoryUrl: repoUrl, branchFilter: 'main', automatedTrigger: false });
+  expect(created.statusCode, created.body).toBe(201);
+  return created.json().pipelineId as string;
+}
+
 describe("a build's start", () => {
   it('is claimed as it is inserted, opens its box while the provider is still asked for the commit and spec, and runs its steps in it', async () => {
-    const api = (method: 'GET' | 'POST', url: string, payload?: object) =>
-      t.app.inject({ method, url: `/ms-ap/projects/${projectId}${url}`, headers: bearer(idToken), payload });
-    const created = await api('POST', '/pipelines', { name: 'steps', gitAccountId, repositoryUrl: repoUrl, branchFilter: 'main', automatedTrigger: false });
-    expect(created.statusCode, created.body).toBe(201);
-    const pipelineId = created.json().pipelineId as string;
+    const pipelineId = await pipelineNamed('steps');
 
     let release!: () => void;
     answerCommit = new Promise<void>((r) => (release = r));
@@ -99,5 +121,41 @@ describe("a build's start", () => {
       (pids) => pids.length === 0,
       'the build box to end',
     );
+  });
+
+  it('opens a box for the next build once one ended: that build is inserted with its id and runs its first step in it at once', async () => {
+    const pipelineId = await pipelineNamed('spare');
+    const build = async () => {
+      const res = await api('POST', `/pipelines/${pipelineId}/builds`, { ref: 'refs/heads/main' });
+      expect(res.statusCode, res.body).toBe(201);
+      const buildId = res.json().buildId as string;
+      const done = await until(
+        async () => (await api('GET', `/pipelines/${pipelineId}/builds/${buildId}`)).json(),
+        (b) => ['SUCCEEDED', 'FAILED', 'ABORTED'].includes(b.status),
+        'the build to end',
+      );
+      expect(done.status, done.errorMessage).toBe('SUCCEEDED');
+      return buildId;
+    };
+    const first = await build();
+    // the first build's box is gone; a box for the next one is open, on a workspace of its own (no build has that id yet)
+    const [spare] = await until(
+      async () => boxedBuilds(),
+      (ids) => ids.length === 1 && ids[0] !== first,
+      'a spare box for the next build',
+    );
+    expect((await api('GET', `/pipelines/${pipelineId}/builds/${spare}`)).statusCode).toBe(404);
+    // the next build is that box's: inserted with its id, its step run in it, its output in the log
+    const second = await build();
+    expect(second).toBe(spare);
+    const logs = (await api('GET', `/pipelines/${pipelineId}/builds/${second}/steps/Build/logs`)).json();
+    expect(logs.chunks.map((c: { text: string }) => c.text).join('\n')).toContain('built');
+    // and gone with it; the one after gets another
+    const [next] = await until(
+      async () => boxedBuilds(),
+      (ids) => ids.length === 1 && ids[0] !== second,
+      'the next spare box',
+    );
+    expect([first, second]).not.toContain(next);
   });
 });

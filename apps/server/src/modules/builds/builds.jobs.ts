@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import crypto from 'node:crypto';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import {
@@ -39,6 +40,13 @@ export const STALE_AFTER_MS = 20_000;
 export const INTERRUPTED = 'Interrupted: the Gantry server stopped while this build ran. Trigger it again.';
 /** Why a build whose worker died (and stopped beating) ended. */
 export const WORKER_STOPPED = 'The build was interrupted because the Gantry worker running it stopped. Trigger it again.';
+/** A spare box no trigger took for this long is closed (it holds an idle bwrap and, with its own network, a pasta). */
+const SPARE_BOX_IDLE_MS = 10 * 60_000;
+/** A spare box a trigger took, and whose run never came to it (its insert failed), is closed after this long. */
+const SPARE_BOX_TAKEN_MS = 60_000;
+
+/** A box opened for the next build this process runs, on the workspace of the id that build will be given. */
+type SpareBox = { buildId: string; box: BoxRunner; timer?: NodeJS.Timeout };
 
 export function createBuildsJobs(deps: {
   store: BuildsStore;
@@ -67,6 +75,76 @@ export function createBuildsJobs(deps: {
   onFinished?: (build: BuildRow) => Promise<void>;
 }) {
   const { store, builds } = deps;
+  const foldersOf = (buildId: string) => {
+    const workspace = path.join(deps.workspaceRoot, buildId);
+    return { workspace, scriptsDir: `${workspace}.gantry` };
+  };
+  /** A build's workspace, its steps' home and its scripts' folder, handed over to the sandbox uid. */
+  function makeWorkspace(buildId: string) {
+    const { workspace, scriptsDir } = foldersOf(buildId);
+    for (const dir of [path.join(workspace, 'src'), path.join(workspace, '.home'), scriptsDir]) fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
+    deps.sandbox.handOver(workspace);
+  }
+  /** The one box a build's shell steps run in: its workspace writable, its scripts read-only. */
+  const openBox = (buildId: string) => {
+    const { workspace, scriptsDir } = foldersOf(buildId);
+    return startBoxRunner(deps.sandbox, { mounts: stepMounts(workspace, scriptsDir), cwd: workspace });
+  };
+
+  /**
+   * The spare box: after a build ran here, a box is opened for the next one (a build's mounts are its own workspace:
+   * the box is opened on the workspace of a new build id, which the next build triggered here is inserted with). That
+   * build's first step then starts without waiting for bwrap, its network and its runner, and its trigger answers
+   * without opening one. Each box is still one build's: what a build's box sees is the same whether it was opened
+   * before its trigger or after.
+   */
+  let spare: SpareBox | undefined;
+  /** Spare boxes a trigger took, by the id of its build, until its run takes the box. */
+  const takenSpares = new Map<string, SpareBox>();
+  let stopping = false;
+  const closeSpareBox = (s: SpareBox) => {
+    clearTimeout(s.timer);
+    afterRun(s.buildId, async () => {
+      await s.box.close();
+      await removeWorkspace(s.buildId);
+    });
+  };
+  function openSpareBox() {
+    if (spare || stopping || deps.sandbox.mode !== 'bwrap' || deps.sandbox.unavailable) return;
+    const buildId = crypto.randomUUID();
+    makeWorkspace(buildId);
+    const opened: SpareBox = { buildId, box: openBox(buildId) };
+    opened.timer = setTimeout(() => {
+      if (spare !== opened) return;
+      spare = undefined;
+      closeSpareBox(opened);
+    }, SPARE_BOX_IDLE_MS).unref();
+    spare = opened;
+  }
+  /** The id the next build triggered here is inserted with, when a spare box was opened for it (then it is that build's). */
+  function takeSpareBox(): string | undefined {
+    const s = spare;
+    spare = undefined;
+    if (!s) return undefined;
+    clearTimeout(s.timer);
+    if (!s.box.open) {
+      closeSpareBox(s);
+      return undefined;
+    }
+    takenSpares.set(s.buildId, s);
+    s.timer = setTimeout(() => {
+      if (takenSpares.delete(s.buildId)) closeSpareBox(s);
+    }, SPARE_BOX_TAKEN_MS).unref();
+    return s.buildId;
+  }
+  /** The spare box opened for this build, now its run's. */
+  function spareBoxOf(buildId: string) {
+    const s = takenSpares.get(buildId);
+    if (!s) return undefined;
+    takenSpares.delete(buildId);
+    clearTimeout(s.timer);
+    return s.box;
+  }
 
   async function ended(done: BuildRow) {
     builds.publishStatus(done);
@@ -103,23 +181,21 @@ export function createBuildsJobs(deps: {
     let build = claimed;
     const buildId = build.id;
     const stopReason = () => (stoppedByServer(signal) ? INTERRUPTED : 'Stopped by user');
-    const workspace = path.join(deps.workspaceRoot, buildId);
-    const scriptsDir = `${workspace}.gantry`;
+    const { workspace, scriptsDir } = foldersOf(buildId);
     let outcome: { status: BuildRow['status']; error: string | null } = { status: 'SUCCEEDED', error: null };
     // the last step when it succeeded: its end is written with the build's
     let last: LastStep | undefined;
     // the shell steps share one box (unsandboxed, each runs as a process of its own)
-    let box: BoxRunner | undefined;
-    const shellBox =
-      deps.sandbox.mode === 'bwrap' ? () => (box ??= startBoxRunner(deps.sandbox, { mounts: stepMounts(workspace, scriptsDir), cwd: workspace })) : undefined;
+    // (or the spare box opened for it, with its workspace, before its trigger)
+    let box: BoxRunner | undefined = spareBoxOf(buildId);
+    const shellBox = deps.sandbox.mode === 'bwrap' ? () => (box ??= openBox(buildId)) : undefined;
     // the workspace, and the box when a step may run commands, opened before the first step: the box starts while
     // the run's commit and spec are read and its rows written (a box no step used is closed with the run)
-    let opened = false;
+    let opened = !!box;
     const openWorkspace = (spec?: ParsedSpec) => {
       if (opened || deps.sandbox.unavailable) return;
       opened = true;
-      for (const dir of [path.join(workspace, 'src'), path.join(workspace, '.home'), scriptsDir]) fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
-      deps.sandbox.handOver(workspace);
+      makeWorkspace(buildId);
       if (!spec || spec.steps.some((s) => s.type === 'build' && s.commands.length)) shellBox?.();
     };
     try {
@@ -295,6 +371,7 @@ export function createBuildsJobs(deps: {
       afterRun(buildId, async () => {
         await box?.close();
         await removeWorkspace(buildId);
+        openSpareBox();
       });
     }
   }
@@ -316,6 +393,7 @@ export function createBuildsJobs(deps: {
   async function sweepWorkspaces() {
     const names = await fs.promises.readdir(deps.workspaceRoot).catch(() => [] as string[]);
     const ids = new Set(names.map((n) => n.replace(/\.gantry$/, '')).filter((id) => UUID.test(id)));
+    for (const id of [spare?.buildId, ...takenSpares.keys()]) if (id) ids.delete(id);
     if (!ids.size) return;
     for (const b of await store.active()) ids.delete(b.id);
     for (const id of ids) await removeWorkspace(id);
@@ -323,9 +401,8 @@ export function createBuildsJobs(deps: {
 
   /** The workspace and scripts of a build (what its steps wrote may be unwritable to itself: removed whole). */
   async function removeWorkspace(buildId: string) {
-    const workspace = path.join(deps.workspaceRoot, buildId);
-    for (const dir of [workspace, `${workspace}.gantry`])
-      await removeTree(dir).catch((err) => deps.log.warn({ err, buildId }, 'could not remove a build workspace'));
+    const { workspace, scriptsDir } = foldersOf(buildId);
+    for (const dir of [workspace, scriptsDir]) await removeTree(dir).catch((err) => deps.log.warn({ err, buildId }, 'could not remove a build workspace'));
   }
 
   /**
@@ -377,9 +454,14 @@ export function createBuildsJobs(deps: {
       await kit.start(recoverEveryMs);
       afterRun('(sweep)', sweepWorkspaces);
     },
-    /** The kit's stop, then the clean-ups of the runs that ended. */
+    takeSpareBox,
+    /** The kit's stop, then the clean-ups of the runs that ended (and the spare boxes). */
     async stop(withinMs: number) {
+      stopping = true;
       await kit.stop(withinMs);
+      for (const s of [spare, ...takenSpares.values()]) if (s) closeSpareBox(s);
+      spare = undefined;
+      takenSpares.clear();
       await settledWithin(Promise.allSettled([...cleaning]), withinMs);
     },
   };

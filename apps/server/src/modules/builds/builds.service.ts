@@ -137,6 +137,8 @@ export function createBuildsService(deps: {
    * stopped beating, which the recovery fails). Without one it is queued for any worker.
    */
   startHere?: () => RunSlot<BuildRow> | undefined;
+  /** The id of a build whose box this process opened ahead (builds.jobs' spare box), for a build started here; now that build's. */
+  spareBuildId?: () => string | undefined;
 }) {
   const { store, jobs, billing } = deps;
 
@@ -251,8 +253,10 @@ export function createBuildsService(deps: {
         // the plan's limit and the month's minutes are read side by side
         await billing.assertWithinLimit(projectId, 'buildMinutes', usedBuildMinutes(projectId).then(Math.floor), 1);
         const now = new Date();
+        const id = slot ? deps.spareBuildId?.() : undefined;
         const build = await store.insertWithSteps(
           {
+            ...(id ? { id } : {}),
             projectId,
             pipelineId: pipeline.id,
             branch: o.branch,

@@ -58,6 +58,7 @@ export const pipelinesModule = defineModule({
       recover: () => buildJobs.recover(),
       abortLocal: (buildId) => buildJobs.cancel(buildId),
       startHere: runWorkers ? () => buildJobs.reserve() : undefined,
+      spareBuildId: runWorkers ? () => buildJobs.takeSpareBox() : undefined,
     });
     const buildJobs = createBuildsJobs({
       store: buildsStore,
