@@ -158,6 +158,14 @@ describe('platform: Slack on a paid plan', () => {
     await page.getByRole('textbox', { name: 'Slack incoming webhook URL', exact: true }).fill('hooks.slack.com/not-a-url');
     await page.getByRole('button', { name: 'Add integration', exact: true }).click();
     await page.getByText(integrationMessages.badUrl).first().waitFor();
+    // A URL of a hook Slack does not know (removed, mistyped: 404 no_service) is refused with the spec's toast, and not kept.
+    await page.getByRole('textbox', { name: 'Slack incoming webhook URL', exact: true }).fill(`${slack.webhookUrl}x`);
+    const answer = page.waitForResponse((r) => r.url().endsWith('/integrations') && r.request().method() === 'POST');
+    await page.getByRole('button', { name: 'Add integration', exact: true }).click();
+    expect((await answer).status()).toBe(400);
+    await toast(page, integrationMessages.badUrl).waitFor();
+    expect(await toast(page, integrationMessages.added).count()).toBe(0);
+    expect((await stack.api('GET', `/ms-notification/projects/${projectId}/integrations`, undefined, idToken)).integrations).toEqual([]);
     await page.getByRole('textbox', { name: 'Slack incoming webhook URL', exact: true }).fill(slack.webhookUrl);
     await page.getByRole('button', { name: 'Add integration', exact: true }).click();
     await toast(page, integrationMessages.added).waitFor();

@@ -1,10 +1,14 @@
 /**
  * Slack's incoming webhooks (https://api.slack.com/messaging/webhooks): one POST of JSON per message.
  * The answer says what the caller does next: done, wait and send again (429 with Retry-After), try again
- * later (5xx, network) or give up (any other 4xx: the hook was removed or the payload refused).
+ * later (5xx, network: `unreachable` when no answer came at all) or give up (any other 4xx: the hook was
+ * removed or the payload refused).
  */
 export type SlackPostResult =
-  { kind: 'sent' } | { kind: 'rate-limited'; retryAfterSeconds: number } | { kind: 'transient'; reason: string } | { kind: 'rejected'; reason: string };
+  | { kind: 'sent' }
+  | { kind: 'rate-limited'; retryAfterSeconds: number }
+  | { kind: 'transient'; reason: string; unreachable?: true }
+  | { kind: 'rejected'; reason: string };
 
 export interface SlackMessage {
   /** mrkdwn: `<url|label>` links, `*bold*`. */
@@ -27,7 +31,7 @@ export async function postToSlack(fetchFn: typeof fetch, url: string, message: S
       signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (err) {
-    return { kind: 'transient', reason: (err as Error).message };
+    return { kind: 'transient', reason: (err as Error).message, unreachable: true };
   }
   const body = (await res.text().catch(() => '')).slice(0, 200);
   if (res.ok) return { kind: 'sent' };

@@ -176,12 +176,20 @@ export function createNotificationsService(deps: {
     async addIntegration(projectId: string, body: AddIntegrationBody & { type: 'slack' }): Promise<Integration> {
       await deps.assertSlackAllowed(projectId);
       const url = new URL(body.webhookUrl);
+      const badUrl = () => new Validation(integrationMessages.badUrl, { webhookUrl: [integrationMessages.badUrl] });
       await deps.assertReachable(url).catch(() => {
-        throw new Validation(integrationMessages.badUrl, { webhookUrl: [integrationMessages.badUrl] });
+        throw badUrl();
       });
+      if (await store.integration(projectId, body.type)) throw new Conflict(integrationMessages.onlyOne);
+      // The hello goes out now: a hook that answers nothing or that Slack refuses (404 no_service, 403 invalid_token…)
+      // is the spec's 'Check your url again', not an integration that would drop every message. Rate limited or
+      // failing (429, 5xx), the hook exists: it is kept and the hello queued like any message.
+      const hello = { text: `Gantry will post this project's builds, deployments and service deploys here.` };
+      const tried = await deps.slack.post(url.href, hello);
+      if (tried.kind === 'rejected' || (tried.kind === 'transient' && tried.unreachable)) throw badUrl();
       const row = await store.insertIntegration({ projectId, type: body.type, webhookUrlSealed: deps.secrets.seal(url.href), webhookHost: url.host });
       if (!row) throw new Conflict(integrationMessages.onlyOne);
-      await deps.slack.enqueue(projectId, { text: `Gantry will post this project's builds, deployments and service deploys here.` });
+      if (tried.kind !== 'sent') await deps.slack.enqueue(projectId, hello);
       return toIntegration(row);
     },
     async removeIntegration(projectId: string, type: 'slack') {

@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { integrationMessages } from '@gantry/contracts';
-import { startSlackReceiver, type SlackReceiver } from '@gantry/test-support';
+import { freePort, startSlackReceiver, type SlackReceiver } from '@gantry/test-support';
 import { createTestApp, registerUser, createProject, addMember, grantPlan, bearer, until, type TestApp } from '../../../test/helpers.js';
 import { expectEveryProjectRouteListed, expectProjectGuards, type GuardedRoute } from '../../../test/route-guards.js';
 
@@ -82,7 +82,20 @@ describe('Slack integration', () => {
     expect((await call('GET', integrations(projectId), owner.idToken)).json().integrations).toEqual([]);
   });
 
-  it('adds one per project, never answers the URL, and says hello in the channel from the job', async () => {
+  it("refuses a hook Slack does not know (404 no_service) or that answers nothing, with the spec's message, and keeps none", async () => {
+    const closed = await freePort();
+    for (const webhookUrl of [`${slack.webhookUrl}-removed`, `http://127.0.0.1:${closed}/services/T0/B0/x`]) {
+      const refused = await call('POST', integrations(projectId), owner.idToken, { type: 'slack', webhookUrl });
+      expect(refused.statusCode, webhookUrl).toBe(400);
+      expect(refused.json().fields.webhookUrl).toEqual([integrationMessages.badUrl]);
+    }
+    expect((await call('GET', integrations(projectId), owner.idToken)).json().integrations).toEqual([]);
+    expect(slack.messages).toEqual([]);
+  });
+
+  it('adds one per project, never answers the URL, and says hello in the channel (again later when Slack failed then)', async () => {
+    slack.failNext(1);
+    const before = slack.attempts.length;
     const added = await call('POST', integrations(projectId), owner.idToken, { type: 'slack', webhookUrl: slack.webhookUrl });
     expect(added.statusCode).toBe(201);
     expect(added.json()).toMatchObject({ type: 'slack', webhookHost: new URL(slack.webhookUrl).host });
@@ -94,6 +107,7 @@ describe('Slack integration', () => {
     expect(list.json().integrations).toHaveLength(1);
     expect(list.body).not.toContain('/services/');
     await slack.waitFor((m) => m.text.startsWith('Gantry will post'));
+    expect(slack.attempts.slice(before).map((a) => a.status)).toEqual([500, 200]);
   });
 
   it('posts a finished build with a link back to its page', async () => {

@@ -32,6 +32,8 @@ export function createSlackDelivery(deps: {
 }) {
   const { store, jobs, log } = deps;
   return {
+    /** Posts to a webhook at once, from the request (the hello to a hook being added, before it is kept). */
+    post: (url: string, message: SlackMessage) => postToSlack(deps.fetch, url, message),
     /** Queues the message when the project has a Slack integration. */
     async enqueue(projectId: string, message: SlackMessage) {
       if (!(await store.integration(projectId, 'slack'))) return;
