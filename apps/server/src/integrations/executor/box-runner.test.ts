@@ -63,6 +63,26 @@ describe('one box for the shell steps of a build', { timeout: 60_000 }, () => {
     }
   });
 
+  it("gives a step exactly its variables, whatever their names: bash's own, one it cannot assign, the runner's", async () => {
+    const box = start();
+    try {
+      // the runner's environment (PATH) and variables (script, vars, n, OLDPWD after its cd) are none of the step's
+      const envOf = async (env: Record<string, string>) =>
+        (await step(box, 'env -0 | tr "\\0" "\\n" | sort', env)).lines.filter((l) => l.startsWith('stdout:')).map((l) => l.slice(7));
+      const base = [`PWD=${workspace}`, 'SHLVL=1', '_=/usr/bin/env'];
+      expect(await envOf({ ONLY: '1' })).toEqual(['ONLY=1', ...base]);
+      expect(await envOf({ PATH: '/usr/bin:/bin', script: '/nothing.sh', vars: 'v', n: '9', mark: 'm', cwd: '/' })).toEqual(
+        ['PATH=/usr/bin:/bin', ...base, 'cwd=/', 'mark=m', 'n=9', 'script=/nothing.sh', 'vars=v'].sort(),
+      );
+      // a name the step's subshell could not export as it is: the step gets it all the same (its bash keeps neither RANDOM nor OLDPWD)
+      expect(await envOf({ PATH: '/usr/bin:/bin', RANDOM: '7', UID: '5', OLDPWD: '/old', 'my-var': 'x y', BASH_FUNC_f: 'z' })).toEqual(
+        ['BASH_FUNC_f=z', 'PATH=/usr/bin:/bin', ...base, 'UID=5', 'my-var=x y'].sort(),
+      );
+    } finally {
+      await box.close();
+    }
+  });
+
   it('ends what a step left running before the next step starts: it never sees the next step', async () => {
     const box = start();
     try {

@@ -12,7 +12,9 @@ import { launch } from './launcher.js';
  * costs what its commands cost, not a new box (namespaces, mounts, setpriv) each time.
  *
  * What a step sees stays what its own box gave it:
- *  - the environment is exactly the one sent with the step (`env -i`), never the runner's;
+ *  - the environment is exactly the one sent with the step, never the runner's: the runner exports none of its
+ *    own variables, and the step's subshell exports the step's (as plain names; any other, a bash special like
+ *    RANDOM or UID or a name bash cannot assign, goes through `env -i`, an exec more per step) then execs bash;
  *  - stdin is /dev/null; its output goes to the runner's stdout/stderr, read by line per step;
  *  - when the step's bash ends, every other process of the box is killed (`kill -KILL -1`: all but
  *    the runner and the box's init) and waited for, as the end of its own box did: nothing a step
@@ -23,6 +25,10 @@ import { launch } from './launcher.js';
  */
 const RUNNER = String.raw`
 shopt -s nullglob
+# none of the runner's own variables reach a step (PATH, PWD, SHLVL, …: a step's subshell exports only the step's)
+readarray -t own < <(compgen -e)
+export -n -- "${'$'}{own[@]}"
+unset own
 others() {
   local p s
   for p in /proc/[0-9]*; do
@@ -34,16 +40,33 @@ others() {
   done
   return 1
 }
-while IFS= read -r -d '' mark && IFS= read -r -d '' cwd && IFS= read -r -d '' script && IFS= read -r -d '' n; do
+while IFS= read -r -d '' mark && IFS= read -r -d '' cwd && IFS= read -r -d '' script && IFS= read -r -d '' plain && IFS= read -r -d '' n; do
   vars=()
   for ((i = 0; i < n; i++)); do IFS= read -r -d '' kv || exit 1; vars+=("$kv"); done
-  (cd -- "$cwd" && exec env -i -- "${'$'}{vars[@]}" bash -- "$script") < /dev/null
+  if [[ $plain == 1 ]]; then
+    # (cd sets OLDPWD, exported; what the runner holds is kept as arguments: a step's variable may be named script or vars)
+    (cd -- "$cwd" && unset OLDPWD && set -- "$script" "${'$'}{vars[@]}" && unset vars && export -- "${'$'}{@:2}" && exec bash -- "$1") < /dev/null
+  else
+    (cd -- "$cwd" && exec env -i -- "${'$'}{vars[@]}" bash -- "$script") < /dev/null
+  fi
   code=$?
   for ((i = 0; i < 1000; i++)); do others || break; kill -KILL -1 2> /dev/null; sleep 0.005; done
   printf '\036%s %d\n' "$mark" "$code"
   printf '\036%s %d\n' "$mark" "$code" >&2
 done
 `;
+
+/**
+ * Names a step's subshell can export as they are: an identifier that is none of bash's own special variables (read-only,
+ * computed, or changing the subshell itself). A step with any other goes through `env -i`.
+ */
+const PLAIN_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const BASH_SPECIAL = new Set(
+  'BASHOPTS BASHPID BASH_ARGV0 BASH_COMPAT BASH_ENV BASH_XTRACEFD CDPATH COLUMNS DIRSTACK EPOCHREALTIME EPOCHSECONDS EUID FUNCNAME GLOBIGNORE GROUPS HISTCMD HISTFILE HOSTNAME IFS LINENO LINES OLDPWD OPTARG OPTERR OPTIND PIPESTATUS POSIXLY_CORRECT PPID PS4 PWD RANDOM SECONDS SHELLOPTS SHLVL SRANDOM TIMEFORMAT UID _'.split(
+    ' ',
+  ),
+);
+const plainNames = (env: Record<string, string>) => Object.keys(env).every((k) => PLAIN_NAME.test(k) && !BASH_SPECIAL.has(k) && !k.startsWith('BASH'));
 
 type Step = {
   mark: string;
@@ -188,7 +211,8 @@ export function startBoxRunner(sandbox: Sandbox, o: { mounts: SandboxMount[]; cw
       };
       ro.signal.addEventListener('abort', onAbort, { once: true });
       const env = Object.entries(ro.env).map(([k, v]) => `${k}=${v}`);
-      child.stdin!.write([current.mark, ro.cwd, script, String(env.length), ...env].map((f) => `${f}\0`).join(''));
+      const plain = plainNames(ro.env) ? '1' : '0';
+      child.stdin!.write([current.mark, ro.cwd, script, plain, String(env.length), ...env].map((f) => `${f}\0`).join(''));
     });
   }
 
