@@ -48,6 +48,8 @@ const onTop = (locator: Locator) =>
 describe('kubernetes services', () => {
   const stack = useStack();
   let page: Page;
+  /** The overview in a second tab of the same session (the timeline test opens it, the undeploy test reads it). */
+  let overview: Page;
   const email = 'sam.service@example.com';
   const password = 'Services1234';
 
@@ -252,6 +254,19 @@ describe('kubernetes services', () => {
         expect.stringMatching(/^api:1\.1\.0 · deployment to team-a[\s\S]*SUCCEEDED$/),
         expect.stringMatching(/^api:1\.0\.0 · deployment to team-a[\s\S]*SUCCEEDED$/),
       ]);
+    // A second tab keeps the overview open while the next test undeploys: its timeline is read again then, and each
+    // answer has a newer build on top (added to the server's: this project has no pipeline), as when a teammate's
+    // build and the undeploy land together. Keyed alike (the deploys had no id), a deploy's line was left there twice.
+    overview = await page.context().newPage();
+    await overview.route('**/timeline', async (route) => {
+      const response = await route.fetch().catch(() => undefined); // the tab closed meanwhile
+      if (!response) return;
+      const { events } = (await response.json()) as { events: { projectId: string }[] };
+      const build = { type: 'build', projectId: events[0]!.projectId, status: 'SUCCEEDED', timestamp: new Date().toISOString(), buildNumber: 1 };
+      await route.fulfill({ response, json: { events: [{ ...build, buildId: crypto.randomUUID(), pipelineName: 'site' }, ...events] } });
+    });
+    await overview.goto('/overview');
+    await overview.getByRole('button', { name: 'Timeline build site', exact: true }).waitFor();
     await items.first().click();
     await page.waitForURL(serviceAt);
     await page.getByTestId('deployment-history').getByText('1.0.0 → 1.1.0').waitFor();
@@ -263,6 +278,11 @@ describe('kubernetes services', () => {
     await confirm.getByText('This action cannot be undone').waitFor();
     await confirm.getByRole('button', { name: 'Undeploy' }).click();
     await toast(page, serviceMessages.undeployed('api')).waitFor();
+    await overview.bringToFront(); // the user looks at it again
+    await expect
+      .poll(() => overview.getByRole('button', { name: 'Timeline deployment api', exact: true }).allInnerTexts(), { timeout: 15_000 })
+      .toEqual([expect.stringMatching(/^api:1\.1\.0 [\s\S]*UNDEPLOYED$/), expect.stringMatching(/^api:1\.1\.0 /), expect.stringMatching(/^api:1\.0\.0 /)]);
+    await overview.close();
     await page.waitForURL(`**${DASHBOARD}`);
     expect(k.get('deployments', 'team-a', 'api')).toBeUndefined();
     expect(k.get('horizontalpodautoscalers', 'team-a', 'api')).toBeUndefined();

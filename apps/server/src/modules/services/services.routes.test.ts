@@ -605,9 +605,12 @@ describe('deploy to the stand-in cluster', () => {
       const deployments = (await timeline(members.read.idToken, '?type=Deployment')).json().events;
       const newest = { type: 'deployment', projectId, microserviceName: 'web', clusterId: 'main', namespace: 'team-b', version: 'v11' };
       expect(deployments.slice(0, 2)).toEqual([
-        { ...newest, status: 'UNDEPLOYED', timestamp: expect.any(String) },
-        { ...newest, status: 'SUCCEEDED', timestamp: expect.any(String) },
+        { ...newest, status: 'UNDEPLOYED', timestamp: expect.any(String), deploymentId: expect.any(String) },
+        { ...newest, status: 'SUCCEEDED', timestamp: expect.any(String), deploymentId: expect.any(String) },
       ]);
+      // each event has an id of its own (the web keys the timeline's lines by it: shared, lines were doubled or lost)
+      const ids = deployments.map((e: { buildId?: string; deploymentId?: string }) => e.buildId ?? e.deploymentId);
+      expect(new Set(ids).size).toBe(deployments.length);
       expect(deployments.filter((e: { status: string }) => e.status === 'FAILED')[0]).toMatchObject({ microserviceName: 'web', namespace: 'no-such-ns' });
       expect((await timeline(members.read.idToken, '?type=build')).json().events).toEqual([]);
       const all = (await timeline(members.read.idToken, '')).json().events;

@@ -499,6 +499,8 @@ export function createServicesService(deps: {
         projectId,
         status: r.status,
         timestamp: (r.finishedAt ?? r.startedAt).toISOString(),
+        // the deploy's own id: what tells two of them apart (the overview keys its lines by it, as an environment's)
+        deploymentId: r.id,
         microserviceName: r.serviceName,
         clusterId: r.clusterId,
         namespace: r.namespace,
