@@ -12,7 +12,7 @@ import { WEEKDAYS, COST_TAG_KEY, ENVIRONMENT_TAG_KEY, scheduleActionToast, sched
 import { seedWasteWorld, startAwsStandin } from '@gantry/test-support';
 import { useAwsStandin } from './src/aws-standin.js';
 import { useStack, verifiedUser } from './src/harness.js';
-import { choose } from './src/ui.js';
+import { choose, expectFactsFit } from './src/ui.js';
 
 const aws = await startAwsStandin({ world: seedWasteWorld({}) });
 const sts = await useAwsStandin({ region: 'eu-west-1', env: aws.env() });
@@ -134,6 +134,7 @@ describe('cloud waste manager on a paid plan', () => {
     for (const name of ['batch', 'workers', 'orders-db']) await picker.getByRole('checkbox', { name: `Select ${name}`, exact: true }).check();
     await expect.poll(() => page.getByTestId('selected-count').textContent()).toBe('3 selected');
     await shot(page, 'schedule-form');
+    await expectFactsFit(page, page.getByTestId('savings-estimate'), 'savings-estimate');
     await page.getByRole('button', { name: 'Create Schedule', exact: true }).click();
     await toast(page, 'Created schedule office hours.').waitFor();
     await page.waitForURL('**/tools/schedules');

@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { startGitStandin } from '@gantry/test-support/git-standin/index';
 import { connectAwsAccount, useAwsStandin } from './src/aws-standin.js';
 import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
-import { choose, crowdedFactLabels } from './src/ui.js';
+import { choose, crowdedFactLabels, expectFactsFit } from './src/ui.js';
 import { builtPipeline } from './src/pipelines.js';
 import { createNetworkComponent, createNetworkModuleRepo } from './src/network-module.js';
 
@@ -99,6 +99,7 @@ describe('environments and deployments', () => {
     await page.getByTestId('plan-summary').getByText('2 to add, 0 to change, 0 to destroy').waitFor({ timeout: 60_000 });
     await expect.poll(() => page.getByTestId('plan-changes').getByRole('row').count()).toBe(3);
     await shot(page, 'plan');
+    await expectFactsFit(page, page.getByTestId('plan-facts'), 'plan-facts');
     await page.getByRole('button', { name: 'Deploy' }).click();
     await page.waitForURL(/\/details\?deploymentId=[0-9a-f-]{36}$/);
     await page

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startGitStandin } from '@gantry/test-support/git-standin/index';
 import { linkFromMail, pathOf, useStack } from './src/harness.js';
-import { choose } from './src/ui.js';
+import { choose, expectFactsFit } from './src/ui.js';
 import { createPipelineInUi, triggerBuild } from './src/pipelines.js';
 
 const standin = await startGitStandin();
@@ -157,6 +157,12 @@ describe('pipelines: git account, pipeline, spec, build, logs, artifacts', () =>
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Download bundle' }).click();
     expect((await download).suggestedFilename()).toBe('bundle.zip');
+  });
+
+  test("the pipelines page's metric tiles take their columns from the page's width", async () => {
+    await page.goto('/pipelines');
+    await page.getByTestId('metric-tiles').getByTestId('tile-value').first().waitFor();
+    await expectFactsFit(page, page.getByTestId('metric-tiles'), 'pipelines-metric-tiles');
   });
 
   test('the finished build is in the notifications drawer, and its card opens the build', async () => {

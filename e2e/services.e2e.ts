@@ -10,6 +10,7 @@ import type { Locator, Page } from 'playwright-core';
 import { deployMessages, serviceMessages } from '@gantry/contracts';
 import { startKubeStandin, startRegistry } from '@gantry/test-support';
 import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
+import { expectFactsFit } from './src/ui.js';
 
 const k = await startKubeStandin({ namespaces: ['team-a'] });
 const registry = await startRegistry({ auth: 'htpasswd', users: { pusher: 'Push-Secret-1' } });
@@ -209,6 +210,7 @@ describe('kubernetes services', () => {
     await page.getByTestId('namespaces-card').getByRole('link', { name: 'api', exact: true }).click();
     await page.waitForURL('**/kubernetes/clusters/standin/namespaces/team-a/api/details');
     await expect.poll(() => page.getByTestId('header-version').textContent()).toBe('1.0.0');
+    await expectFactsFit(page, page.getByTestId('cluster-service-header'), 'cluster-service-header');
     await expect.poll(() => page.getByTestId('pod-logs').textContent(), { timeout: 30_000 }).toContain('env GREETING=hello');
     expect(await page.getByTestId('pod-logs').textContent()).toContain('env LOG_LEVEL=debug');
     await page.getByRole('tab', { name: 'Events' }).click();

@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 
 /** Picks `label` in a form field: a native select by its option's label, a Mantine select or combobox by clicking the option. */
@@ -36,3 +37,17 @@ export const crowdedFactLabels = (card: Locator) =>
       return lines > 1 || overflow > 0.5 ? [`${label.textContent} (${lines} lines, ${width} px cell, ${Math.round(overflow)} px over)`] : [];
     });
   });
+
+/**
+ * The fact grid of `card` takes its columns from the card's own width (container queries): with the side menu beside
+ * the page (1280 px) and in a drawer (1099 px) no label wraps or is cut. A screenshot at each width,
+ * e2e/.artifacts/<name>-<width>.png; the window is 1366 px wide again after.
+ */
+export async function expectFactsFit(page: Page, card: Locator, name: string): Promise<void> {
+  for (const width of [1280, 1099]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expect.poll(() => crowdedFactLabels(card), { message: `${width} px` }).toEqual([]);
+    await page.screenshot({ path: `e2e/.artifacts/${name}-${width}.png` });
+  }
+  await page.setViewportSize({ width: 1366, height: 900 });
+}

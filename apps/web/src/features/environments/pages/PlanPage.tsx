@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Card, Group, Loader, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { Alert, Badge, Button, Card, Group, Loader, Stack, Table, Text } from '@mantine/core';
 import { IconRocket } from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
@@ -6,6 +6,7 @@ import { planActionTone } from '@gantry/contracts';
 import { errorMessage } from '../../../api/errors';
 import { useCurrentProject } from '../../../api/session';
 import { toast } from '../../../api/toast';
+import { CardGrid } from '../../../ui/CardGrid';
 import { CopyToClipboard } from '../../../ui/CopyToClipboard';
 import { PageHeader } from '../../../ui/PageHeader';
 import { useStage } from '../api/stages';
@@ -62,8 +63,9 @@ export default function PlanPage() {
           </Button>
         }
       />
-      <Card withBorder radius="md" padding="lg">
-        <SimpleGrid cols={{ base: 2, md: 4 }}>
+      <Card withBorder radius="md" padding="lg" data-testid="plan-facts">
+        {/* columns from the card's own width, not the window's: a fact needs 150 px, as on the environment's page */}
+        <CardGrid minWidth={150} max={4}>
           <div>
             <Text size="xs" c="dimmed">
               Plan ID
@@ -93,7 +95,7 @@ export default function PlanPage() {
             </Text>
             <LastDeployed stage={s} />
           </div>
-        </SimpleGrid>
+        </CardGrid>
       </Card>
       {!p || p.status === 'CREATING' ? (
         <Card withBorder radius="md" padding="xl">

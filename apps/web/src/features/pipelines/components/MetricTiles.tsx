@@ -1,5 +1,6 @@
-import { Card, Group, SimpleGrid, Skeleton, Text, ThemeIcon } from '@mantine/core';
+import { Card, Group, Skeleton, Text, ThemeIcon } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { CardGrid } from '../../../ui/CardGrid';
 
 /** `unit`: said after the value, smaller and never on a line of its own ('0.01/500 mins'). */
 export type Tile = { label: string; value: ReactNode; unit?: string; icon: ReactNode; color: string; hint?: ReactNode };
@@ -11,7 +12,10 @@ export type Tile = { label: string; value: ReactNode; unit?: string; icon: React
  */
 export function MetricTiles({ tiles, loading }: { tiles: Tile[]; loading?: boolean }) {
   return (
-    <SimpleGrid cols={{ base: 1, xs: 2, lg: 4 }} spacing="md" data-testid="metric-tiles">
+    // Columns from the grid's own width: the window's lg breakpoint gave four 204 px tiles beside the side menu at
+    // 1280 px, where 'Successful builds' and 'Build minutes spent' wrapped beside their icon (and still did in 222 px
+    // tiles): a tile needs 240 px, four in a row from 1020 px, else two rows of two.
+    <CardGrid minWidth={240} max={4} even data-testid="metric-tiles">
       {tiles.map((t) => (
         <Card key={t.label} withBorder radius="md" padding="md" data-testid={`tile-${t.label}`}>
           <Group justify="space-between" align="center" wrap="nowrap" gap="xs">
@@ -41,6 +45,6 @@ export function MetricTiles({ tiles, loading }: { tiles: Tile[]; loading?: boole
           )}
         </Card>
       ))}
-    </SimpleGrid>
+    </CardGrid>
   );
 }

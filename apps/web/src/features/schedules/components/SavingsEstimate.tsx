@@ -1,7 +1,8 @@
-import { Card, Group, Progress, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Card, Group, Progress, Stack, Text } from '@mantine/core';
 import { HOURS_PER_MONTH } from '@gantry/contracts';
 import type { scheduleEstimate } from '../lib/schedule-form';
 import { usd } from '../lib/schedule-form';
+import { CardGrid } from '../../../ui/CardGrid';
 
 function Figure({ label, value, testId, color }: { label: string; value: string; testId: string; color?: string }) {
   return (
@@ -27,12 +28,13 @@ export function SavingsEstimate({ estimate, count }: { estimate: ReturnType<type
         </Text>
       </Group>
       <Progress value={estimate.utilizedPercent} color="teal" size="sm" radius="xl" mb="md" />
-      <SimpleGrid cols={{ base: 2, sm: 4 }}>
+      {/* columns from the card's own width, as many 150 px figures as it holds ('Cost with schedule' on one line) */}
+      <CardGrid minWidth={150} max={4}>
         <Figure label="Saving" value={`${estimate.savingPercent}%`} testId="saving-percent" color="teal.8" />
         <Figure label="Saved per month" value={usd(estimate.monthlySaving)} testId="monthly-saving" color="teal.8" />
         <Figure label="Cost with schedule" value={usd(estimate.monthlyWith)} testId="monthly-with" />
         <Figure label="Cost without" value={usd(estimate.monthlyWithout)} testId="monthly-without" />
-      </SimpleGrid>
+      </CardGrid>
       <Text size="xs" c="dimmed" mt="sm">
         On-demand compute of {count === 1 ? '1 selected resource' : `${count} selected resources`}
         {count > estimate.priced ? ` (${count - estimate.priced} without a published price)` : ''}; storage is billed whether they sleep or not.

@@ -1,4 +1,4 @@
-import { Anchor, Button, Card, Group, SimpleGrid, Skeleton, Stack, Tabs, Text, Tooltip } from '@mantine/core';
+import { Anchor, Button, Card, Group, Skeleton, Stack, Tabs, Text, Tooltip } from '@mantine/core';
 import { IconArrowLeft, IconChartBar, IconFileCode, IconList, IconRefresh, IconRocket, IconTerminal2, IconTrash } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -6,6 +6,7 @@ import { SERVICE_VIEW_VERSION_CHARS } from '@gantry/contracts';
 import { errorMessage } from '../../../api/errors';
 import { useProjectPermission } from '../../../api/permissions';
 import { useCurrentProject } from '../../../api/session';
+import { CardGrid } from '../../../ui/CardGrid';
 import { PageHeader } from '../../../ui/PageHeader';
 import { RelativeTime } from '../../../ui/RelativeTime';
 import { useErrorToast } from '../../../ui/use-error-toast';
@@ -103,7 +104,8 @@ export default function ClusterServicePage() {
         }
       />
       <Card withBorder radius="md" padding="lg" data-testid="cluster-service-header">
-        <SimpleGrid cols={{ base: 2, md: 5 }} spacing="lg">
+        {/* columns from the card's own width, not the window's; 140 px a field keeps the five on one row at 1280 px */}
+        <CardGrid minWidth={140} max={5}>
           <Field label="Name" loading={false}>
             <Text fw={600}>{microserviceName}</Text>
           </Field>
@@ -133,7 +135,7 @@ export default function ClusterServicePage() {
               </Text>
             )}
           </Field>
-        </SimpleGrid>
+        </CardGrid>
       </Card>
       <Card withBorder radius="md" padding="lg">
         <Tabs value={tab} onChange={setTab} keepMounted={false}>
