@@ -6,7 +6,7 @@
  * log, the insights and the outputs read, and the environment undeployed and deleted.
  */
 import { afterAll, describe, expect, test } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { startGitStandin } from '@gantry/test-support/git-standin/index';
 import { connectAwsAccount, useAwsStandin } from './src/aws-standin.js';
 import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
@@ -22,6 +22,19 @@ afterAll(async () => {
 });
 
 const toast = (page: Page, text: string | RegExp) => page.getByRole('alert').filter({ hasText: text }).last();
+/** The side list's vendor rows whose badge is cut ('VEND…', or past the card's edge), or whose cut name has not its whole text as title. */
+const cutVendorRows = (sideList: Locator) =>
+  sideList.evaluate((list) =>
+    Array.from(list.querySelectorAll('button')).flatMap((row) => {
+      const badge = row.querySelector('.mantine-Badge-label');
+      const name = row.querySelector('p');
+      if (!badge || !name) return [];
+      const cut = (e: Element) => e.scrollWidth > e.clientWidth + 0.5;
+      const past = badge.getBoundingClientRect().right > list.getBoundingClientRect().right;
+      return cut(badge) || past || (cut(name) && name.getAttribute('title') !== name.textContent) ? [`${name.textContent}: ${badge.textContent}`] : [];
+    }),
+  );
+
 const shot = async (page: Page, name: string) => {
   if (process.env.GANTRY_E2E_SCREENSHOTS) await page.screenshot({ path: `${process.env.GANTRY_E2E_SCREENSHOTS}/${name}.png`, fullPage: true });
 };
@@ -66,6 +79,13 @@ describe('environments and deployments', () => {
     const sideList = page.getByTestId('component-side-list');
     const [card, search] = await Promise.all([sideList.boundingBox(), sideList.getByRole('textbox', { name: 'Search components' }).boundingBox()]);
     expect(search!.x + search!.width).toBeLessThanOrEqual(card!.x + card!.width - 12);
+    // a long name gives way to the vendor badge (it showed 'VEND…'), and says itself whole in its title
+    for (const width of [1280, 1100]) {
+      await page.setViewportSize({ width, height: 900 });
+      await expect.poll(() => cutVendorRows(sideList), { message: `${width} px` }).toEqual([]);
+      await sideList.screenshot({ path: `e2e/.artifacts/component-side-list-${width}.png` });
+    }
+    await page.setViewportSize({ width: 1366, height: 900 });
 
     await page.getByRole('button', { name: 'Add network' }).click();
     await page.getByText('Create resource').waitFor();

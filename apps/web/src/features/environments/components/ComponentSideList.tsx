@@ -33,7 +33,9 @@ export function ComponentSideList({ projectId, stage, onPick }: { projectId: str
           <Tabs.Tab value="compatible">Compatible</Tabs.Tab>
         </Tabs.List>
       </Tabs>
-      <ScrollArea.Autosize mah={420} mt="xs">
+      {/* Scrolls down only, and its rows are the card's width: as a table (Mantine's default) the content grew to a long
+          name's whole width, and the row's end (its vendor badge) was cut off by the card. */}
+      <ScrollArea.Autosize mah={420} mt="xs" scrollbars="y" styles={{ content: { display: 'block', minWidth: 0 } }}>
         <Stack gap={4}>
           {components.isPending && (
             <Text size="sm" c="dimmed">
@@ -48,8 +50,9 @@ export function ComponentSideList({ projectId, stage, onPick }: { projectId: str
           {shown.map((c) => (
             <UnstyledButton key={c.id} onClick={() => onPick(c)} p="xs" style={{ borderRadius: 8 }} className="gantry-hover" aria-label={`Add ${c.name}`}>
               <Group justify="space-between" wrap="nowrap" gap="xs">
-                <div style={{ minWidth: 0 }}>
-                  <Text size="sm" fw={600} truncate="end">
+                {/* A long name gives way, with its whole text as the title; the vendor badge never does ('VEND…'). */}
+                <div style={{ minWidth: 0, flex: 1 }}>
+                  <Text size="sm" fw={600} truncate="end" title={c.name}>
                     {c.name}
                   </Text>
                   <Text size="xs" c="dimmed" truncate="end">
@@ -57,7 +60,7 @@ export function ComponentSideList({ projectId, stage, onPick }: { projectId: str
                   </Text>
                 </div>
                 {c.isPublic && (
-                  <Badge size="xs" variant="light" color="teal">
+                  <Badge size="xs" variant="light" color="teal" style={{ flexShrink: 0 }}>
                     vendor
                   </Badge>
                 )}
