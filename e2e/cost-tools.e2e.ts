@@ -2,7 +2,8 @@
  * Cloud Waste Manager plan gate in headless Chromium (issue 12, spec §2.1, §2.10, §8): a new project is on the
  * STARTER trial, whose plan has no cloudCostOptimizer, so the schedules list answers 402. The side menu then has no
  * Cloud Waste Manager section, the schedules page shows the upgrade prompt with Create Schedule disabled, and the
- * Waste Advisor shows its upgrade prompt leading to billing.
+ * Waste Advisor shows its upgrade prompt leading to billing. The web knows the plan from its subscription and does not
+ * ask for the schedules: no page logs a refused request in the console.
  */
 import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -21,6 +22,10 @@ describe('cloud waste manager without the plan feature', () => {
     await expect(stack.api('GET', `/ms-cloud-cost-optimizer/projects/${projectId}/schedules`, undefined, idToken)).rejects.toThrow(/answered 402/);
 
     page = await stack.newPage();
+    const consoleErrors: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(`${new URL(page.url()).pathname}: ${m.text()}`);
+    });
     await logInAndOpenProject(page, email, password, 'Lean');
     const menu = page.getByRole('navigation', { name: 'Main menu' });
     await menu.getByText('Infrastructure Builder', { exact: true }).waitFor();
@@ -40,5 +45,14 @@ describe('cloud waste manager without the plan feature', () => {
     expect(await page.getByRole('button', { name: 'Get statistics', exact: true }).count()).toBe(0);
     await prompt.getByRole('link', { name: 'Upgrade Plan', exact: true }).click();
     await page.waitForURL('**/settings?tab=billing');
+
+    // the other pages that read the schedules: the environments list and form
+    await page.goto('/environments');
+    await page.getByRole('heading', { name: 'Infrastucture Builder' }).waitFor();
+    await page.goto('/environments/create');
+    await page.getByRole('textbox', { name: 'Name' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    // what the plan cannot have is not asked for: no refused request (402) logged in the console on any of them
+    expect(consoleErrors).toEqual([]);
   });
 });

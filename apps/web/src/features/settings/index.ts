@@ -1,3 +1,3 @@
 export { settingsRoutes } from './routes';
 export { useProjectUsers } from './api/get-project-users';
-export { useSubscription } from './api/get-subscription';
+export { subscriptionQuery, useSubscription } from './api/get-subscription';
