@@ -167,6 +167,26 @@ describe('members', () => {
     expect((await call('DELETE', `/projects/${projectId}/users/${victim.profile.id}`, owner.idToken)).statusCode).toBe(404);
   });
 
+  it('keeps an owner when two owners step down or leave at the same moment', async () => {
+    for (const [i, step] of (['demote', 'remove', 'demote', 'remove'] as const).entries()) {
+      const first = await registerUser(t, `twin-a${i}@example.com`);
+      const pid = await createProject(t, first.idToken, `Twins ${i}`);
+      const second = await addMember(t, first.idToken, pid, `twin-b${i}@example.com`, 'owner');
+      // each owner takes themselves out of the owners, side by side
+      const leave = (u: { idToken: string; profile: { id: string } }) =>
+        step === 'demote'
+          ? call('PUT', `/projects/${pid}/users/${u.profile.id}`, u.idToken, { permission: 'admin' })
+          : call('DELETE', `/projects/${pid}/users/${u.profile.id}`, u.idToken);
+      const answers = await Promise.all([leave(first), leave(second)]);
+      expect(answers.map((a) => a.statusCode).sort(), step).toEqual([200, 400]);
+      const left = (await call('GET', `/projects/${pid}/users`, answers[0]!.statusCode === 200 ? second.idToken : first.idToken)).json().users;
+      expect(
+        left.filter((u: { permission: string }) => u.permission === 'owner'),
+        step,
+      ).toHaveLength(1);
+    }
+  });
+
   it('answers "get multiple users" only for members of the project', async () => {
     const ids = [tokens.read.profile.id, owner.profile.id].join(',');
     const res = await t.app.inject({

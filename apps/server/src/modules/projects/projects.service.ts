@@ -1,5 +1,5 @@
 import { canAssign, type Permission, type Project, type ProjectUser, type ProjectBody, isPending } from '@gantry/contracts';
-import type { Db } from '../../platform/db.js';
+import type { Db, Tx } from '../../platform/db.js';
 import type { Mailer } from '../../platform/mail.js';
 import { Conflict, Forbidden, NotFound, Validation } from '../../platform/errors.js';
 import type { ProjectsStore } from './projects.store.js';
@@ -31,8 +31,8 @@ export function createProjectsService(deps: {
     return u ? [u.firstName, u.lastName].filter(Boolean).join(' ') || u.email : 'A teammate';
   }
 
-  async function memberOrThrow(projectId: string, userId: string) {
-    const m = await store.member(projectId, userId);
+  async function memberOrThrow(projectId: string, userId: string, tx?: Tx) {
+    const m = await store.member(projectId, userId, tx);
     if (!m) throw new NotFound('User is not a member of this project');
     return m;
   }
@@ -157,19 +157,23 @@ export function createProjectsService(deps: {
     },
 
     async setPermission(projectId: string, actor: { id: string; permission: Permission }, userId: string, permission: Permission) {
-      const target = await memberOrThrow(projectId, userId);
-      if (!canAssign(actor.permission, target.permission, permission)) throw new Forbidden('Only an owner can change an owner or make someone owner');
-      if (target.permission === 'owner' && permission !== 'owner' && (await store.ownerCount(projectId)) <= 1) {
-        throw new Validation('A project needs at least one owner');
-      }
-      await store.setPermission(projectId, userId, permission);
+      await store.changeMembers(projectId, async (tx) => {
+        const target = await memberOrThrow(projectId, userId, tx);
+        if (!canAssign(actor.permission, target.permission, permission)) throw new Forbidden('Only an owner can change an owner or make someone owner');
+        if (target.permission === 'owner' && permission !== 'owner' && (await store.ownerCount(projectId, tx)) <= 1) {
+          throw new Validation('A project needs at least one owner');
+        }
+        await store.setPermission(projectId, userId, permission, tx);
+      });
     },
 
     async removeMember(projectId: string, actor: { id: string; permission: Permission }, userId: string) {
-      const target = await memberOrThrow(projectId, userId);
-      if (!canAssign(actor.permission, target.permission, undefined)) throw new Forbidden('Only an owner can remove an owner');
-      if (target.permission === 'owner' && (await store.ownerCount(projectId)) <= 1) throw new Validation('A project needs at least one owner');
-      await store.removeMember(projectId, userId);
+      await store.changeMembers(projectId, async (tx) => {
+        const target = await memberOrThrow(projectId, userId, tx);
+        if (!canAssign(actor.permission, target.permission, undefined)) throw new Forbidden('Only an owner can remove an owner');
+        if (target.permission === 'owner' && (await store.ownerCount(projectId, tx)) <= 1) throw new Validation('A project needs at least one owner');
+        await store.removeMember(projectId, userId, tx);
+      });
       deps.memberRemoved?.(projectId, userId);
     },
   };

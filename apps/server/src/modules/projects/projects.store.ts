@@ -53,25 +53,34 @@ export function createProjectsStore(db: Db, cache?: ReadCache) {
           ? (await db.select({ id: projects.id, name: projects.name }).from(projects).where(inArray(projects.id, ids))).map((p) => [p.id, p.name])
           : [],
       ),
-    member: async (projectId: string, userId: string) =>
+    member: async (projectId: string, userId: string, tx: Tx = db) =>
       (
-        await db
+        await tx
           .select()
           .from(projectMembers)
           .where(and(eq(projectMembers.projectId, projectId), eq(projectMembers.userId, userId)))
       )[0],
     addMember: (values: typeof projectMembers.$inferInsert, tx: Tx = db) => tx.insert(projectMembers).values(values).onConflictDoNothing().returning(),
-    setPermission: (projectId: string, userId: string, permission: Permission) =>
-      db
+    /**
+     * Runs `change` in a transaction holding the project's row: a member's change that counts the owners first
+     * waits for another one under way (two owners stepping down at once both counted two and left none).
+     */
+    changeMembers: <T>(projectId: string, change: (tx: Tx) => Promise<T>) =>
+      db.transaction(async (tx) => {
+        await tx.select({ id: projects.id }).from(projects).where(eq(projects.id, projectId)).for('update');
+        return change(tx);
+      }),
+    setPermission: (projectId: string, userId: string, permission: Permission, tx: Tx = db) =>
+      tx
         .update(projectMembers)
         .set({ permission })
         .where(and(eq(projectMembers.projectId, projectId), eq(projectMembers.userId, userId))),
-    removeMember: (projectId: string, userId: string) =>
-      db.delete(projectMembers).where(and(eq(projectMembers.projectId, projectId), eq(projectMembers.userId, userId))),
-    ownerCount: async (projectId: string) =>
+    removeMember: (projectId: string, userId: string, tx: Tx = db) =>
+      tx.delete(projectMembers).where(and(eq(projectMembers.projectId, projectId), eq(projectMembers.userId, userId))),
+    ownerCount: async (projectId: string, tx: Tx = db) =>
       Number(
         (
-          await db
+          await tx
             .select({ n: sql<number>`count(*)` })
             .from(projectMembers)
             .where(and(eq(projectMembers.projectId, projectId), eq(projectMembers.permission, 'owner')))
