@@ -291,6 +291,10 @@ describe('kubernetes services', () => {
     const card = page.getByTestId('namespaces-card');
     await card.getByRole('tab', { name: /team-a/ }).click();
     await card.getByText('No deployment information available').waitFor();
+    // The timeline's lines still open the service in its cluster: not deployed there, nothing to undeploy.
+    await page.goto(`${DASHBOARD}/namespaces/team-a/api/details`);
+    await page.getByTestId('cluster-service-header').getByText('Not deployed').waitFor();
+    await expect.poll(() => page.getByRole('button', { name: 'Undeploy' }).isDisabled()).toBe(true);
   });
 
   test("a service's readme is shown as Markdown (a public service's '# nginx' is its heading)", async () => {

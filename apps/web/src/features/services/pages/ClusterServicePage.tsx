@@ -65,6 +65,8 @@ export default function ClusterServicePage() {
   const loading = rows.isPending && Boolean(projectId);
   const image = row ? (row.registry ? `${row.registry}/${row.imageRepository}` : row.imageRepository) : (service.data?.imageRepository ?? '');
   const version = row?.version ?? status.data?.version ?? null;
+  // Nothing to undeploy once the service is gone from this namespace (an older line of the overview's timeline opens this page).
+  const deployed = Boolean(row) || status.data?.deployed === true;
   const dashboard = `/kubernetes/clusters/${encodeURIComponent(clusterId)}`;
 
   return (
@@ -95,7 +97,7 @@ export default function ClusterServicePage() {
                 <Button variant="light" leftSection={<IconRocket size={16} />} disabled={!service.data} onClick={() => setRedeploying(true)}>
                   Redeploy
                 </Button>
-                <Button variant="light" color="red" leftSection={<IconTrash size={16} />} onClick={() => setUndeploying(true)}>
+                <Button variant="light" color="red" leftSection={<IconTrash size={16} />} disabled={!deployed} onClick={() => setUndeploying(true)}>
                   Undeploy
                 </Button>
               </>
