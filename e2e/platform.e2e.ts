@@ -7,7 +7,7 @@
  * Gantry, whether or not the member is subscribed to the drawer.
  */
 import { afterAll, describe, expect, test } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
+import type { ConsoleMessage, Locator, Page } from 'playwright-core';
 import { integrationMessages, WRONG_OLD_PASSWORD } from '@gantry/contracts';
 import { startSlackReceiver } from '@gantry/test-support';
 import { startGitStandin } from '@gantry/test-support/git-standin/index';
@@ -83,9 +83,15 @@ describe('platform: account and notification settings', () => {
   });
 
   test('Settings → Notifications: Upgrade Plan for Slack on Starter; unsubscribe and subscribe again', async () => {
+    const consoleErrors: string[] = [];
+    const onConsole = (m: ConsoleMessage) => void (m.type() === 'error' && consoleErrors.push(m.text()));
+    page.on('console', onConsole);
     await page.goto('/settings?tab=notifications');
     await page.getByRole('heading', { name: 'Integrations', exact: true }).waitFor();
     await page.getByTestId('upgrade-prompt').getByRole('link', { name: 'Upgrade Plan', exact: true }).waitFor();
+    // Slack is not in the plan: the integrations are not asked for, so no refused request (402) is logged
+    page.off('console', onConsole);
+    expect(consoleErrors).toEqual([]);
     // its message wraps without 'it.' alone on the last line
     expect(await lastWordAlone(page.getByTestId('upgrade-prompt').getByText('Upgrade your plan to use it.', { exact: false }))).toBe(false);
     const toggle = page.getByRole('switch', { name: 'Receive all notifications of this project' });

@@ -1,3 +1,3 @@
 export { settingsRoutes } from './routes';
 export { useProjectUsers } from './api/get-project-users';
-export { subscriptionQuery, useSubscription } from './api/get-subscription';
+export { askIfPlanIncludes, useSubscription } from './api/get-subscription';

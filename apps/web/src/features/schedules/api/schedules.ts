@@ -1,9 +1,8 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { planLimitMessage } from '@gantry/contracts';
 import type { SavingScheduleBody, SavingScheduleDetail, Schedule, ScheduleActionResult, ScheduleBody, ScheduleRun, ScheduleStateBody } from '@gantry/contracts';
 import { http } from '../../../api/http';
-import { ApiError, isPlanLimit } from '../../../api/errors';
-import { subscriptionQuery } from '../../settings';
+import { isPlanLimit } from '../../../api/errors';
+import { askIfPlanIncludes } from '../../settings';
 import { scheduleKeys, schedulePath, schedulesPath } from './keys';
 
 export const listSchedules = (projectId: string) => http.get<{ schedules: Schedule[] }>(schedulesPath(projectId));
@@ -17,17 +16,9 @@ export const changeScheduleState = (projectId: string, id: string, action: 'star
 export const setScheduleState = (projectId: string, id: string, body: ScheduleStateBody) => http.patch<Schedule>(`${schedulePath(projectId, id)}/state`, body);
 export const listScheduleRuns = (projectId: string, id: string) => http.get<{ runs: ScheduleRun[] }>(`${schedulePath(projectId, id)}/runs`);
 
-/**
- * The schedules, asked for only when the plan in force includes them: its subscription is read first (the same
- * limitations the server's gate reads), and without cloudCostOptimizer the answer is the 402 the server would give,
- * without the request, whose refusal the browser logged as an error on every page of a Starter project (the side menu
- * reads the list).
- */
-export async function listSchedulesOfPlan(qc: QueryClient, projectId: string) {
-  const { limitations } = await qc.fetchQuery(subscriptionQuery(projectId));
-  if (!limitations.cloudCostOptimizer) throw new ApiError(402, { message: planLimitMessage('cloudCostOptimizer'), code: 'PlanLimit' });
-  return listSchedules(projectId);
-}
+/** The schedules, asked for only when the plan includes the Cloud Waste Manager (else its 402, without the request). */
+export const listSchedulesOfPlan = (qc: QueryClient, projectId: string) =>
+  askIfPlanIncludes(qc, projectId, 'cloudCostOptimizer', () => listSchedules(projectId));
 
 /** listSchedules: a 402 means the plan has no Cloud Waste Manager (menus hide it, screens show the upgrade prompt or the teaser). */
 export const useSchedules = (projectId: string) => {

@@ -1,14 +1,22 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AddIntegrationBody, Integration, OkBody } from '@gantry/contracts';
 import { http } from '../../../api/http';
+import { askIfPlanIncludes } from './get-subscription';
 import { notificationSettingsKeys } from './keys';
 
 const base = (projectId: string) => `/ms-notification/projects/${projectId}/integrations`;
 
 export const getIntegrations = (projectId: string) => http.get<{ integrations: Integration[] }>(base(projectId));
 
-export const useIntegrations = (projectId: string) =>
-  useQuery({ queryKey: notificationSettingsKeys.integrations(projectId), queryFn: () => getIntegrations(projectId), select: (d) => d.integrations });
+/** The project's integrations, asked for only when its plan includes Slack (else its 402 — the Upgrade Plan button — without the request). */
+export const useIntegrations = (projectId: string) => {
+  const qc = useQueryClient();
+  return useQuery({
+    queryKey: notificationSettingsKeys.integrations(projectId),
+    queryFn: () => askIfPlanIncludes(qc, projectId, 'slackIntegration', () => getIntegrations(projectId)),
+    select: (d) => d.integrations,
+  });
+};
 
 export function useAddIntegration(projectId: string) {
   const qc = useQueryClient();
