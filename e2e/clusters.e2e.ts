@@ -13,7 +13,7 @@ import type { Page } from 'playwright-core';
 import { clusterMessages } from '@gantry/contracts';
 import { startKubeStandin } from '@gantry/test-support';
 import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
-import { crowdedFactLabels } from './src/ui.js';
+import { crowdedFactLabels, cutLabels } from './src/ui.js';
 
 const k = await startKubeStandin({ namespaces: ['team-a'] });
 afterAll(() => k.close());
@@ -109,6 +109,10 @@ describe('kubernetes clusters', () => {
     expect(await row.getByTestId('cluster-endpoint').textContent()).toBe(k.url);
     expect(await row.getByTestId('cluster-namespace').textContent()).toBe('team-a');
     await row.getByText('personal').waitFor();
+    // its type badge keeps its whole word (with the side menu beside the page it read 'per…' in its 110 px column)
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await expect.poll(() => cutLabels(row)).toEqual([]);
+    await page.setViewportSize({ width: 1366, height: 900 });
     await expect.poll(() => row.getByTestId('cluster-nodes').textContent()).toBe('3/3 nodes');
     expect(await row.getByTestId('cluster-pods').textContent()).toBe(`${podsOf('Running')}/${k.list('pods').length} pods running`);
   });

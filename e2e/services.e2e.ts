@@ -10,7 +10,7 @@ import type { Locator, Page } from 'playwright-core';
 import { deployMessages, serviceMessages } from '@gantry/contracts';
 import { startKubeStandin, startRegistry } from '@gantry/test-support';
 import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
-import { expectFactsFit } from './src/ui.js';
+import { cutLabels, expectFactsFit } from './src/ui.js';
 
 const k = await startKubeStandin({ namespaces: ['team-a'] });
 const registry = await startRegistry({ auth: 'htpasswd', users: { pusher: 'Push-Secret-1' } });
@@ -202,6 +202,8 @@ describe('kubernetes services', () => {
     const row = card.getByRole('row').filter({ hasText: 'api' });
     await expect.poll(() => row.getByTestId('cluster-service-version').textContent(), { timeout: 30_000 }).toBe('1.0.0');
     await expect.poll(() => row.getByTestId('service-health').textContent(), { timeout: 30_000 }).toBe('HEALTHY');
+    // the health badge keeps its whole word (its 110 px column cut it to 'HEALT…')
+    expect(await cutLabels(row)).toEqual([]);
     // nor after the reload
     expect(await toastsSeen(page, serviceMessages.deployed('api', 'standin'))).toBe(0);
   });

@@ -38,6 +38,18 @@ export const crowdedFactLabels = (card: Locator) =>
     });
   });
 
+/** The texts inside `scope` shown cut to '…' (an ellipsis label whose text is wider than its box). Empty when none is. */
+export const cutLabels = (scope: Locator) =>
+  scope.evaluate((root) =>
+    [root, ...Array.from(root.querySelectorAll('*'))].flatMap((e) => {
+      if (getComputedStyle(e).textOverflow !== 'ellipsis' || !e.textContent?.trim()) return [];
+      const range = document.createRange();
+      range.selectNodeContents(e);
+      const over = range.getBoundingClientRect().width - e.getBoundingClientRect().width;
+      return over > 0.01 && e.scrollWidth > e.clientWidth ? [`${e.textContent.trim()} (${over.toFixed(2)} px over)`] : [];
+    }),
+  );
+
 /**
  * The fact grid of `card` takes its columns from the card's own width (container queries): with the side menu beside
  * the page (1280 px) and in a drawer (1099 px) no label wraps or is cut. A screenshot at each width,

@@ -15,6 +15,7 @@ import { useClusters } from '../api/list-clusters';
 import { ClusterFormModal } from '../components/ClusterFormModal';
 import { DeleteClusterModal } from '../components/DeleteClusterModal';
 import { Reachability } from '../components/Reachability';
+import { BADGE_FIT } from '../../../ui/badge-fit';
 
 export const dashboardPath = (clusterId: string) => `/kubernetes/clusters/${encodeURIComponent(clusterId)}`;
 type Row = ClusterList['kuberneteses'][number];
@@ -66,7 +67,7 @@ export default function ClustersPage() {
       header: 'Type',
       width: 110,
       render: (c) => (
-        <Badge variant="light" color="gray" radius="sm" tt="none">
+        <Badge variant="light" color="gray" radius="sm" tt="none" {...BADGE_FIT}>
           {c.type}
         </Badge>
       ),
