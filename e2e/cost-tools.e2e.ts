@@ -3,11 +3,14 @@
  * STARTER trial, whose plan has no cloudCostOptimizer, so the schedules list answers 402. The side menu then has no
  * Cloud Waste Manager section, the schedules page shows the upgrade prompt with Create Schedule disabled, and the
  * Waste Advisor shows its upgrade prompt leading to billing. The web knows the plan from its subscription and does not
- * ask for the schedules: no page logs a refused request in the console.
+ * ask for the schedules or the advisor's results: no page logs a refused request in the console.
  */
 import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
+import { connectAwsAccount, useAwsStandin } from './src/aws-standin.js';
 import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
+
+await useAwsStandin();
 
 describe('cloud waste manager without the plan feature', () => {
   const stack = useStack();
@@ -20,6 +23,14 @@ describe('cloud waste manager without the plan feature', () => {
     const { id: projectId } = await stack.api('POST', '/ms-project/projects', { name: 'Lean', description: 'Starter trial' }, idToken);
     // the server's answer the menu follows: 402 on the STARTER plan
     await expect(stack.api('GET', `/ms-cloud-cost-optimizer/projects/${projectId}/schedules`, undefined, idToken)).rejects.toThrow(/answered 402/);
+    // an AWS environment: its card and page would show the advisor's summary, which the plan has not either
+    const { id: awsAccountId } = await connectAwsAccount(stack, idToken, projectId, 'ext-lean');
+    const { stageId } = await stack.api(
+      'POST',
+      `/ms-engine/projects/${projectId}/stages`,
+      { name: 'leanstaging', description: 'Staging', cloudProvider: 'aws', awsAccountId, awsRegion: 'eu-central-1' },
+      idToken,
+    );
 
     page = await stack.newPage();
     const consoleErrors: string[] = [];
@@ -48,7 +59,12 @@ describe('cloud waste manager without the plan feature', () => {
 
     // the other pages that read the schedules: the environments list and form
     await page.goto('/environments');
-    await page.getByRole('heading', { name: 'Infrastucture Builder' }).waitFor();
+    await page.getByText('leanstaging', { exact: true }).waitFor();
+    await page.getByText('Cloud Waste Manager').first().waitFor();
+    await page.waitForLoadState('networkidle');
+    await page.goto(`/environments/${stageId}`);
+    await page.getByRole('heading', { name: 'leanstaging' }).waitFor();
+    await page.waitForLoadState('networkidle');
     await page.goto('/environments/create');
     await page.getByRole('textbox', { name: 'Name' }).waitFor();
     await page.waitForLoadState('networkidle');

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AdvisorQuery, AdvisorResult } from '@gantry/contracts';
 import { http } from '../../../api/http';
+import { askIfPlanIncludes } from '../../settings';
 
 const advisorPath = (projectId: string) => `/ms-cloud-cost-optimizer/projects/${projectId}/advisor`;
 
@@ -15,15 +16,20 @@ export const getAdvisorResult = (projectId: string, q: AdvisorQuery) =>
 /** Fresh statistics from CloudWatch (CloudWatch calls cost money: only on the user's demand). */
 export const refreshAdvisorResult = (projectId: string, q: AdvisorQuery) => http.post<AdvisorResult>(advisorPath(projectId), q);
 
-/** The cached result; never polled. `query` null: nothing asked yet. */
-export const useAdvisorResult = (projectId: string, query: AdvisorQuery | null) =>
-  useQuery({
+/**
+ * The cached result; never polled. `query` null: nothing asked yet. Asked for only when the plan includes the Cloud
+ * Waste Manager (else its 402, without the request: an environment's card or page would log the refusal).
+ */
+export const useAdvisorResult = (projectId: string, query: AdvisorQuery | null) => {
+  const qc = useQueryClient();
+  return useQuery({
     queryKey: advisorKeys.result(projectId, query ?? { awsAccountId: '', awsRegion: '' }),
-    queryFn: () => getAdvisorResult(projectId, query!),
+    queryFn: () => askIfPlanIncludes(qc, projectId, 'cloudCostOptimizer', () => getAdvisorResult(projectId, query!)),
     enabled: Boolean(projectId && query),
     retry: false,
     staleTime: 5 * 60_000,
   });
+};
 
 /** Asks CloudWatch again and puts the answer where the cached one was read. */
 export function useRefreshAdvisor(projectId: string) {
