@@ -1,5 +1,5 @@
 import { useMemo, useSyncExternalStore } from 'react';
-import type { Profile } from '@gantry/contracts';
+import type { Profile, Project } from '@gantry/contracts';
 
 /** Browser storage keys (spec §3, §9). */
 export const STORAGE_KEYS = {
@@ -18,6 +18,15 @@ export interface CurrentProject {
   permission?: string;
   paymentPlanId?: string;
 }
+
+/** What is kept of a project of the list when it becomes the current one. */
+export const currentProjectOf = (p: Project): CurrentProject => ({
+  id: p.id,
+  name: p.name,
+  description: p.description,
+  permission: p.permission,
+  paymentPlanId: p.paymentPlanId,
+});
 
 type Listener = () => void;
 const listeners = new Set<Listener>();

@@ -2,7 +2,7 @@ import { AppShell, Box } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { lazy, Suspense, useEffect, useLayoutEffect, useState } from 'react';
 import { Navigate, Outlet, useLocation, useNavigationType } from 'react-router';
-import { session, useCurrentProject } from '../../api/session';
+import { currentProjectOf, session, useCurrentProject } from '../../api/session';
 import { useRealtimeProject } from '../../api/realtime';
 import { ProjectFormModal, useProjects } from '../../features/projects';
 import { PageLoader } from '../guards';
@@ -76,20 +76,12 @@ export default function AppLayout() {
     const match = current && list.find((p) => p.id === current.id);
     if (match) {
       if (match.name !== current.name || match.permission !== current.permission || match.description !== current.description) {
-        session.setProject({
-          id: match.id,
-          name: match.name,
-          description: match.description,
-          permission: match.permission,
-          paymentPlanId: match.paymentPlanId,
-        });
+        session.setProject(currentProjectOf(match));
       }
       return;
     }
     const first = list[0];
-    session.setProject(
-      first ? { id: first.id, name: first.name, description: first.description, permission: first.permission, paymentPlanId: first.paymentPlanId } : null,
-    );
+    session.setProject(first ? currentProjectOf(first) : null);
   }, [projects.data, projects.isFetching, current]);
 
   let content = <Outlet />;

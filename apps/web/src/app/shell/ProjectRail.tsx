@@ -2,7 +2,7 @@ import { ActionIcon, Avatar, Divider, Indicator, Skeleton, Stack, Tooltip, Unsty
 import { IconBell, IconLayoutGrid, IconMenu2, IconPlus } from '@tabler/icons-react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import type { Project } from '@gantry/contracts';
-import { session } from '../../api/session';
+import { currentProjectOf, session } from '../../api/session';
 import { Logo } from '../../ui/Logo';
 import { UserMenu } from './UserMenu';
 import { useUnreadCount } from './notifications';
@@ -35,7 +35,7 @@ export function ProjectRail({ projects, loading, currentId, onCreate, onNotifica
   const unread = useUnreadCount();
 
   const select = (p: Project) => {
-    session.setProject({ id: p.id, name: p.name, description: p.description, permission: p.permission, paymentPlanId: p.paymentPlanId });
+    session.setProject(currentProjectOf(p));
     if (pathname === '/overview') window.location.reload();
     else navigate('/overview', { state: { projectId: p.id } });
   };

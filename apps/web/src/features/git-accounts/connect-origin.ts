@@ -1,4 +1,5 @@
 import type { GitProvider } from '@gantry/contracts';
+import { rememberOnce, takeOnce } from '../../api/remembered-once';
 
 /**
  * The project a Git account connection was started from, remembered under the OAuth state the web sends to the
@@ -8,6 +9,7 @@ import type { GitProvider } from '@gantry/contracts';
  * the project it was started from. Kept in this browser's storage for an hour, and read once.
  */
 const PREFIX = 'gantry:git-connect:';
+const browserStorage = () => localStorage;
 export const CONNECT_ORIGIN_TTL_MS = 60 * 60_000;
 
 const keyOf = (state: string, type: GitProvider) => `${PREFIX}${type}:${state}`;
@@ -16,23 +18,9 @@ const keyOf = (state: string, type: GitProvider) => `${PREFIX}${type}:${state}`;
 export const stateOf = (authorizeUrl: string) => new URL(authorizeUrl).searchParams.get('state') ?? '';
 
 export function rememberConnectOrigin(state: string, type: GitProvider, projectId: string, now = Date.now()) {
-  try {
-    localStorage.setItem(keyOf(state, type), JSON.stringify({ projectId, at: now }));
-  } catch {
-    // storage refused (private mode, quota): the connection joins the current project, as before
-  }
+  rememberOnce(browserStorage, keyOf(state, type), projectId, now);
 }
 
 /** The project remembered for this state and type, if any and not older than the TTL; the entry is removed. */
-export function takeConnectOrigin(state: string, type: GitProvider, now = Date.now()): string | null {
-  try {
-    const key = keyOf(state, type);
-    const raw = localStorage.getItem(key);
-    if (!raw) return null;
-    localStorage.removeItem(key);
-    const { projectId, at } = JSON.parse(raw) as { projectId?: unknown; at?: unknown };
-    return typeof projectId === 'string' && typeof at === 'number' && now - at <= CONNECT_ORIGIN_TTL_MS ? projectId : null;
-  } catch {
-    return null;
-  }
-}
+export const takeConnectOrigin = (state: string, type: GitProvider, now = Date.now()): string | null =>
+  takeOnce(browserStorage, keyOf(state, type), CONNECT_ORIGIN_TTL_MS, now);

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
 import { GIT_PROVIDERS, type GitProvider } from '@gantry/contracts';
 import { isApiError } from '../../api/errors';
-import { session } from '../../api/session';
+import { currentProjectOf, session } from '../../api/session';
 import { toast } from '../../api/toast';
 import { useProjects } from '../projects';
 import { useConnectGitAccount } from './api/connect-git-account';
@@ -40,13 +40,7 @@ export function useCompleteGitConnection(projectId: string | undefined) {
     const originId = takeConnectOrigin(params.get('state') ?? '', provider);
     const origin = list.find((p) => p.id === originId);
     if (origin && origin.id !== projectId) {
-      session.setProject({
-        id: origin.id,
-        name: origin.name,
-        description: origin.description,
-        permission: origin.permission,
-        paymentPlanId: origin.paymentPlanId,
-      });
+      session.setProject(currentProjectOf(origin));
     }
     const waiting = toast.info(connectingText(provider));
     connect.mutate(

@@ -3,7 +3,7 @@ import { IconPlus, IconRocket } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { matchesSearch, type Project } from '@gantry/contracts';
-import { session } from '../../api/session';
+import { currentProjectOf, session } from '../../api/session';
 import { toast } from '../../api/toast';
 import { errorMessage } from '../../api/errors';
 import { EmptyState } from '../../ui/EmptyState';
@@ -33,7 +33,7 @@ export default function ProjectsPage() {
   const [deleting, setDeleting] = useState<Project | null>(null);
 
   const open = (p: Project) => {
-    session.setProject({ id: p.id, name: p.name, description: p.description, permission: p.permission, paymentPlanId: p.paymentPlanId });
+    session.setProject(currentProjectOf(p));
     navigate('/overview', { state: { projectId: p.id } });
   };
   const startCreate = () => {
