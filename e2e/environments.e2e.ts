@@ -35,6 +35,10 @@ const cutVendorRows = (sideList: Locator) =>
     }),
   );
 
+/** The message Mantine shows under a field (its wrapper's error), '' when none. */
+const fieldError = (field: Locator) =>
+  field.evaluate((el) => el.closest('.mantine-InputWrapper-root')?.querySelector('.mantine-InputWrapper-error')?.textContent ?? '');
+
 const shot = async (page: Page, name: string) => {
   if (process.env.GANTRY_E2E_SCREENSHOTS) await page.screenshot({ path: `${process.env.GANTRY_E2E_SCREENSHOTS}/${name}.png`, fullPage: true });
 };
@@ -89,6 +93,11 @@ describe('environments and deployments', () => {
 
     await page.getByRole('button', { name: 'Add network' }).click();
     await page.getByText('Create resource').waitFor();
+    // the component's input called name has its own message, the resource's name its own (the input said the resource name's rule)
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await expect.poll(() => fieldError(page.getByTestId('input-name'))).toBe('name is required');
+    expect(await fieldError(page.getByTestId('resource-name'))).toMatch(/^Resource name must be 3 to 30/);
+    await expect.poll(() => toast(page, 'name is required').innerText()).toMatch(/starting with a letter\nname is required$/);
     await page.getByTestId('resource-name').fill('net');
     await page.getByTestId('input-name').fill('shop-net');
     await page.getByRole('button', { name: 'Create', exact: true }).click();

@@ -45,6 +45,12 @@ const NO_VERSIONS =
 const succeededNewestFirst = (d: { versions: ComponentVersion[] }) =>
   d.versions.filter((v) => v.status === 'SUCCEEDED').sort((a, b) => Date.parse(b.stopDate ?? '0') - Date.parse(a.stopDate ?? '0'));
 
+/**
+ * Where an input's error is kept: under its own key, as the server names it (configurations.<input>), never under the
+ * resource's own fields, so an input called name or componentVersion has its message and the resource's name its own.
+ */
+const inputErrorKey = (input: string) => `configurations.${input}`;
+
 /** Spec §9: 600px tall on windows up to 768px, else 750px. */
 const modalHeight = () => (typeof window !== 'undefined' && window.innerHeight <= 768 ? 600 : 750);
 
@@ -117,7 +123,7 @@ export function ResourceModal({
   ];
   const set = (key: string, patch: Partial<Entry>) => {
     setEntries((e) => ({ ...e, [key]: { value: e[key]?.value ?? '', reference: e[key]?.reference ?? false, ...patch } }));
-    setErrors((e) => ({ ...e, [key]: '' }));
+    setErrors((e) => ({ ...e, [inputErrorKey(key)]: '' }));
   };
 
   const submit = () => {
@@ -138,13 +144,14 @@ export function ResourceModal({
     const parsed = ResourceBody.safeParse(body);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
-        const key = issue.path[0] === 'configurations' ? (configurations[Number(issue.path[1])]?.key ?? 'name') : String(issue.path[0]);
+        const input = issue.path[0] === 'configurations' ? configurations[Number(issue.path[1])]?.key : undefined;
+        const key = input !== undefined ? inputErrorKey(input) : String(issue.path[0]);
         found[key] ??= issue.message;
       }
     }
     for (const input of inputs) {
       const e = entries[input.name];
-      if (e?.reference && !e.value) found[input.name] = resourceMessages.reference;
+      if (e?.reference && !e.value) found[inputErrorKey(input.name)] = resourceMessages.reference;
     }
     Object.assign(
       found,
@@ -154,7 +161,9 @@ export function ResourceModal({
             inputs,
             configurations.map((c) => ({ ...c, value: c.value === SENSITIVE_PLACEHOLDER ? 'kept' : c.value })),
           ),
-        ).filter(([k]) => !found[k]),
+        )
+          .map(([k, message]) => [inputErrorKey(k), message] as const)
+          .filter(([k]) => !found[k]),
       ),
     );
     toast.formErrors(Object.values(found));
@@ -171,7 +180,7 @@ export function ResourceModal({
         },
         onError: (e) => {
           const fields = (e as { fields?: Record<string, string[]> }).fields ?? {};
-          setErrors(Object.fromEntries(Object.entries(fields).map(([k, v]) => [k.replace(/^configurations\./, ''), v[0] ?? ''])));
+          setErrors(Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v[0] ?? ''])));
           toast.apiError(e);
         },
       },
@@ -253,7 +262,7 @@ export function ResourceModal({
                   key={input.name}
                   input={input}
                   entry={entries[input.name]}
-                  error={errors[input.name]}
+                  error={errors[inputErrorKey(input.name)]}
                   onChange={(patch) => set(input.name, patch)}
                   suggestions={rankReferenceSuggestions(input.name, outputs)}
                 />
