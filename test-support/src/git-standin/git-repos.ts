@@ -43,6 +43,7 @@ export interface FileChange {
 }
 
 const FULL_NAME = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
+const FULL_SHA = /^[0-9a-f]{40}$/;
 const SAFE_REF = (ref: string) => !!ref && !ref.startsWith('-') && !/[\s~^:?*[\\]|\.\./.test(ref);
 
 /** Bare repositories under one root directory, named owner/name; read and written with the git CLI. */
@@ -70,7 +71,24 @@ export function createRepoStore(root: string) {
     }
   }
 
-  async function commitData(fullName: string, sha: string): Promise<CommitData> {
+  // what a commit is and what it changed never change for its sha: read once per repository and sha, as a
+  // provider's API answers them from its own store rather than by running git for each request
+  const known = new Map<string, Promise<unknown>>();
+  function once<T>(kind: string, fullName: string, sha: string, read: () => Promise<T>): Promise<T> {
+    if (!FULL_SHA.test(sha)) return read();
+    const key = `${kind}\0${fullName}\0${sha}`;
+    let got = known.get(key) as Promise<T> | undefined;
+    if (!got) {
+      if (known.size >= 2000) known.delete(known.keys().next().value!);
+      got = read();
+      known.set(key, got);
+      got.catch(() => known.delete(key));
+    }
+    return got;
+  }
+
+  const commitData = (fullName: string, sha: string) => once('commit', fullName, sha, () => readCommitData(fullName, sha));
+  async function readCommitData(fullName: string, sha: string): Promise<CommitData> {
     const out = await gitText(['show', '-s', '--format=%H%x00%P%x00%T%x00%an%x00%ae%x00%aI%x00%cn%x00%ce%x00%cI%x00%B', sha], dirOf(fullName));
     const [h, p, t, an, ae, ad, cn, ce, cd, ...msg] = out.split('\0');
     return {
@@ -175,8 +193,10 @@ export function createRepoStore(root: string) {
     },
 
     /** Files a commit changed against its first parent (all its files for a root commit). */
-    async changesOf(fullName: string, sha: string): Promise<FileChange[]> {
-      return parseNameStatus(await gitText(['diff-tree', '--no-commit-id', '-r', '--name-status', '--root', '--no-renames', sha], dirOf(fullName)));
+    changesOf(fullName: string, sha: string): Promise<FileChange[]> {
+      return once('changes', fullName, sha, async () =>
+        parseNameStatus(await gitText(['diff-tree', '--no-commit-id', '-r', '--name-status', '--root', '--no-renames', sha], dirOf(fullName))),
+      );
     },
 
     async changesBetween(fullName: string, from: string, to: string): Promise<FileChange[]> {
