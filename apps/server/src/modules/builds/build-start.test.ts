@@ -4,6 +4,9 @@ import { createTestApp, registerUser, createProject, bearer, until, insertGitAcc
 import { createLocalGit } from '../../../test/local-git.js';
 import type { GitAccess } from '../pipelines/git-access.js';
 import { UUID } from './builds.service.js';
+import type { BuildsStore as Store } from './builds.store.js';
+
+type BuildsStore = (store: Store) => Store;
 
 /** The host processes whose command line names this build (its box: bwrap binds the build's workspace). */
 function boxesOf(buildId: string) {
@@ -42,13 +45,20 @@ let idToken: string;
 let projectId: string;
 let gitAccountId: string;
 let repoUrl: string;
+let twoStepsUrl: string;
 // the provider's answer to the branch's commit, held until the test lets it through
 let commitAsked: () => void = () => undefined;
 let answerCommit: Promise<void> = Promise.resolve();
+// the statement that ends one step and starts the next, held until the test lets it through
+let stepsMoving: () => void = () => undefined;
+let movesLetThrough: Promise<void> = Promise.resolve();
 
 beforeAll(async () => {
   git = createLocalGit();
   repoUrl = git.createRepo('acme/steps', { 'gantry.yaml': 'steps:\n  Build:\n    commands:\n      - echo built\n' }).url;
+  twoStepsUrl = git.createRepo('acme/two-steps', {
+    'gantry.yaml': 'steps:\n  First:\n    commands:\n      - echo one\n  Second:\n    commands:\n      - touch moved-on\n      - echo two\n',
+  }).url;
   const held: GitAccess = {
     async clientFor(projectId, gitAccountId) {
       const real = await git.access.clientFor(projectId, gitAccountId);
@@ -61,7 +71,19 @@ beforeAll(async () => {
       return { ...real, client };
     },
   };
-  t = await createTestApp({}, { overrides: { pipelines: { gitAccess: held } }, beforeReady: async (_app, config) => void (dataDir = config.dataDir) });
+  // the write that ends a step and starts the next, held while the test asks
+  const heldMoves: BuildsStore = (store) => ({
+    ...store,
+    async stepsMoved(...args) {
+      stepsMoving();
+      await movesLetThrough;
+      return store.stepsMoved(...args);
+    },
+  });
+  t = await createTestApp(
+    {},
+    { overrides: { pipelines: { gitAccess: held, buildsStore: heldMoves } }, beforeReady: async (_app, config) => void (dataDir = config.dataDir) },
+  );
   idToken = (await registerUser(t, 'start-owner@example.com')).idToken;
   projectId = await createProject(t, idToken, 'Start');
   gitAccountId = (await insertGitAccount(t, projectId))!.id;
@@ -73,8 +95,8 @@ afterAll(async () => {
 
 const api = (method: 'GET' | 'POST', url: string, payload?: object) =>
   t.app.inject({ method, url: `/ms-ap/projects/${projectId}${url}`, headers: bearer(idToken), payload });
-async function pipelineNamed(name: string) {
-  const created = await api('POST', '/pipelines', { name, gitAccountId, repositoryUrl: repoUrl, branchFilter: 'main', automatedTrigger: false });
+async function pipelineNamed(name: string, repositoryUrl = repoUrl) {
+  const created = await api('POST', '/pipelines', { name, gitAccountId, repositoryUrl, branchFilter: 'main', automatedTrigger: false });
   expect(created.statusCode, created.body).toBe(201);
   return created.json().pipelineId as string;
 }
@@ -157,5 +179,48 @@ describe("a build's start", () => {
       'the next spare box',
     );
     expect([first, second]).not.toContain(next);
+  });
+
+  it("starts a step of commands while the step before it's end is written, and keeps each step's lines and end in order", async () => {
+    const pipelineId = await pipelineNamed('two-steps', twoStepsUrl);
+    let letThrough!: () => void;
+    movesLetThrough = new Promise<void>((r) => (letThrough = r));
+    const moving = new Promise<void>((r) => (stepsMoving = r));
+    let buildId = '';
+    try {
+      const res = await api('POST', `/pipelines/${pipelineId}/builds`, { ref: 'refs/heads/main' });
+      expect(res.statusCode, res.body).toBe(201);
+      buildId = res.json().buildId as string;
+      await moving;
+      // the first step's end is still being written, and the second step's commands already ran in the workspace
+      await until(
+        async () => fs.existsSync(`${dataDir}/workspaces/${buildId}/src/moved-on`),
+        (there) => there,
+        "the second step's command to run while the first step's end is written",
+        20_000,
+      );
+      const now = (await api('GET', `/pipelines/${pipelineId}/builds/${buildId}`)).json();
+      expect(now.status).toBe('RUNNING');
+      expect(now.steps.map((s: { status: string | null }) => s.status)).toEqual(['RUNNING', null]);
+    } finally {
+      letThrough();
+      movesLetThrough = Promise.resolve();
+    }
+    const done = await until(
+      async () => (await api('GET', `/pipelines/${pipelineId}/builds/${buildId}`)).json(),
+      (b) => ['SUCCEEDED', 'FAILED', 'ABORTED'].includes(b.status),
+      'the build to end',
+    );
+    expect(done.status, done.errorMessage).toBe('SUCCEEDED');
+    expect(done.steps.map((s: { status: string }) => s.status)).toEqual(['SUCCEEDED', 'SUCCEEDED']);
+    const [first, second] = done.steps as { startDate: string; stopDate: string }[];
+    expect(Date.parse(second!.startDate)).toBe(Date.parse(first!.stopDate));
+    const lines = async (step: string) =>
+      (await api('GET', `/pipelines/${pipelineId}/builds/${buildId}/steps/${step}/logs`))
+        .json()
+        .chunks.map((c: { text: string }) => c.text)
+        .join('\n');
+    expect(await lines('First')).toMatch(/\$ echo one\none$/);
+    expect(await lines('Second')).toMatch(/\$ touch moved-on\n\$ echo two\ntwo$/);
   });
 });

@@ -272,19 +272,19 @@ export function createBuildsJobs(deps: {
       steps ??= await store.steps(buildId);
       const specSteps = new Map(spec.steps.map((s) => [s.name, s]));
 
-      // a step after the first is written RUNNING with the end of the one before it
-      let movedOn = false;
+      // a step after the first is written RUNNING with the end of the one before it (`movedOn`: that write, or done)
+      let movedOn: Promise<unknown> | undefined;
       for (const [i, step] of steps.entries()) {
         if (signal.aborted && !movedOn) break;
         const specStep = specSteps.get(step.name) as ParsedSpec['steps'][number];
         // the step starts while its RUNNING is written; its log chunks and its end are written after that
         const started = movedOn
-          ? Promise.resolve()
+          ? movedOn
           : i === 0 && firstStarted
             ? firstStarted
             : Promise.resolve(store.updateStep(buildId, step.name, { status: 'RUNNING', startDate: new Date() }));
         started.catch(() => undefined); // awaited at the step's end
-        movedOn = false;
+        movedOn = undefined;
         const sink = createLogSink({
           mask,
           write: (chunk) => started.then(() => store.appendLog([{ buildId, step: step.name, ...chunk }])),
@@ -335,12 +335,15 @@ export function createBuildsJobs(deps: {
             await started;
             await store.updateStep(buildId, step.name, ended);
           } else {
-            // written before the next step starts (a later step may read it: a component an earlier step built), with
-            // the step's last lines and the next step's start, in one statement
-            await sink.end((chunk, written) =>
+            // the step's end, its last lines and the next step's start, in one statement
+            const moved = sink.end((chunk, written) =>
               started.then(() => store.stepsMoved(buildId, ended, { name: next.name, startDate: ended.stopDate }, chunk, written)),
             );
-            movedOn = true;
+            // a step of commands reads nothing the steps before it wrote: it starts while that statement is written;
+            // any other waits for it (a deploy reads the component an earlier step built)
+            if (specSteps.get(next.name)?.type === 'build') moved.catch(() => undefined);
+            else await moved;
+            movedOn = moved;
           }
         } catch (err) {
           const aborted = err instanceof AbortedError || signal.aborted;

@@ -8,7 +8,7 @@ import type { ServiceDeploys } from '../builds/deploy-steps.js';
 import { createPipelinesStore } from './pipelines.store.js';
 import { createPipelinesService } from './pipelines.service.js';
 import { pipelinesRoutes } from './pipelines.routes.js';
-import { createBuildsStore } from '../builds/builds.store.js';
+import { createBuildsStore, type BuildsStore } from '../builds/builds.store.js';
 import { createBuildsService, BUILD_QUEUE } from '../builds/builds.service.js';
 import { createBuildsJobs } from '../builds/builds.jobs.js';
 import { buildsRoutes, timelineRoutes, webhookRoutes } from '../builds/builds.routes.js';
@@ -30,12 +30,14 @@ export const pipelinesModule = defineModule({
   create(
     platform,
     needs: { billing: BillingService; gitAccounts: GitAccountsService; registries?: RegistriesPort; services?: ServiceDeploys },
-    overrides: { gitAccess?: GitAccess; registries?: RegistriesPort; services?: ServiceDeploys },
+    // buildsStore: the builds' store as given to the service and jobs (a test holds one of its writes)
+    overrides: { gitAccess?: GitAccess; registries?: RegistriesPort; services?: ServiceDeploys; buildsStore?: (store: BuildsStore) => BuildsStore },
   ) {
     const { config, hooks, realtime, artifacts, runWorkers, log } = platform;
     const git: GitAccess = overrides.gitAccess ?? needs.gitAccounts;
     const concurrency = config.GANTRY_JOB_CONCURRENCY;
-    const buildsStore = withStepStatusEvents(createBuildsStore(platform.db), realtime);
+    const eventful = withStepStatusEvents(createBuildsStore(platform.db), realtime);
+    const buildsStore = overrides.buildsStore?.(eventful) ?? eventful;
     const cacheRoot = path.join(config.dataDir, 'build-cache');
     const pipelines = createPipelinesService({
       db: platform.db,
