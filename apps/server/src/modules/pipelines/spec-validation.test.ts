@@ -29,3 +29,24 @@ it('answers small and broken specs like validatePipelineSpec', async () => {
   for (const yaml of ['steps:\n  A:\n    commands: [echo]\n', 'a: &a\n  <<: *a\n', ''])
     expect(await validateSpecOffThread(yaml)).toEqual(validatePipelineSpec(yaml));
 });
+
+it('validates a spec text once while it is among the last ones validated, and shares a frozen answer', async () => {
+  const { rememberValidations } = await import('./spec-validation.js');
+  const asked: string[] = [];
+  const validate = rememberValidations(async (yaml) => {
+    asked.push(yaml);
+    return validatePipelineSpec(yaml);
+  }, 2);
+  const a = 'steps:\n  A:\n    commands: [echo a]\n';
+  const b = 'steps:\n  B:\n    commands: [echo b]\n';
+  const c = 'steps:\n  C:\n    commands: [echo c]\n';
+  const first = await validate(a);
+  expect(await validate(a)).toBe(first);
+  expect(Object.isFrozen(first.spec!.steps[0])).toBe(true);
+  await validate(b);
+  await validate(a); // a is the newest again: b goes first
+  await validate(c);
+  await validate(a);
+  await validate(b);
+  expect(asked).toEqual([a, b, c, b]);
+});
