@@ -119,6 +119,9 @@ export async function benchPipelines(runs = Number(process.env.BENCH_RUNS ?? 10)
         )
       ).pipelineId as string;
     const overheadId = await pipeline('overhead', 'bench/overhead');
+    // the provider's own answer to the read every trigger waits for (the branch's commit), timed as a client sees it
+    const commitUrl = `${standin.env.GITHUB_API_URL}/repos/bench/overhead/commits/main`;
+    const providerToken = await standin.accessToken();
     const logsId = await pipeline('logs', 'bench/logs');
     // the user triggers, listens and runs bash from a small process of its own, as from a shell and a browser
     userChild = fork(new URL('./src/user-child.mjs', import.meta.url), [], { execArgv: [], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
@@ -148,6 +151,7 @@ export async function benchPipelines(runs = Number(process.env.BENCH_RUNS ?? 10)
     const stepsMs: number[][] = STEP_COMMANDS.map(() => []);
     const betweenMs: number[] = [];
     const endHeardMs: number[] = [];
+    const providerMs: number[] = [];
     for (let i = 0; i < runs + 1; i++) {
       const run = await user('trigger', { url: `${base}${p}/pipelines/${overheadId}/builds`, idToken });
       if (run.status !== 'SUCCEEDED') throw new Error(`overhead build ${run.status}`);
@@ -166,10 +170,12 @@ export async function benchPipelines(runs = Number(process.env.BENCH_RUNS ?? 10)
       betweenMs.push(steps.slice(1).reduce((sum, s, n) => sum + s.start - steps[n]!.stop, 0));
       endHeardMs.push(run.heardAt - steps.at(-1)!.stop);
       bashMs.push((await user('bash', { scripts: STEP_COMMANDS.map((cmds) => cmds.join('\n')) })).ms);
+      providerMs.push((await user('get', { url: commitUrl, token: providerToken })).ms);
       floorMs.push(await floor.run());
     }
     await floor.close();
     const ratios = gantryMs.map((g, i) => g / bashMs[i]!);
+    const ownRatios = gantryMs.map((g, i) => (g - providerMs[i]!) / bashMs[i]!);
     const floorRatios = floorMs.map((f, i) => f / bashMs[i]!);
     if (process.env.BENCH_RAW)
       console.log('RAW', JSON.stringify({ ratios, floorRatios, gantryMs, bashMs, floorMs, answerMs, firstStepMs, stepsMs, betweenMs, endHeardMs }));
@@ -204,7 +210,7 @@ export async function benchPipelines(runs = Number(process.env.BENCH_RUNS ?? 10)
 
     const sorted = [...firstStepMs].sort((a, b) => a - b);
     return {
-      overhead: { gantryMs: spread(gantryMs), bashMs: spread(bashMs), ratio: spread(ratios) },
+      overhead: { gantryMs: spread(gantryMs), bashMs: spread(bashMs), ratio: spread(ratios), providerMs: spread(providerMs), ownRatio: spread(ownRatios) },
       floor: { ms: spread(floorMs), ratio: spread(floorRatios) },
       phases: { steps: stepsMs.map(spread), between: spread(betweenMs), endHeard: spread(endHeardMs) },
       answer: { ms: spread(answerMs) },
@@ -224,6 +230,8 @@ export function printPipelines(r: Awaited<ReturnType<typeof benchPipelines>>) {
     { measure: '3-step pipeline, trigger → SUCCEEDED, median (min–max)', value: `${fmtSpread(r.overhead.gantryMs)} ms` },
     { measure: 'same commands with bash directly', value: `${fmtSpread(r.overhead.bashMs, 1)} ms` },
     { measure: 'overhead ratio (per turn)', value: fmtSpread(r.overhead.ratio, 2) },
+    { measure: "  the provider's answer to the commit read a trigger waits for", value: `${fmtSpread(r.overhead.providerMs, 1)} ms` },
+    { measure: '  overhead ratio without that answer (per turn)', value: fmtSpread(r.overhead.ownRatio, 2) },
     { measure: 'trigger request → its answer (build id), median (min–max)', value: `${fmtSpread(r.answer.ms)} ms` },
     { measure: 'trigger → first step running, p95', value: `${fmt(r.firstStep.p95Ms)} ms` },
     { measure: 'trigger → first step running, median (min–max)', value: `${fmtSpread(r.firstStep.ms)} ms` },

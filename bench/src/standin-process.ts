@@ -36,6 +36,18 @@ export async function startStandinProcess() {
     env,
     createRepo: (fullName: string, files: Record<string, string>) => call('createRepo', fullName, files),
     issueCode: async (provider: 'github') => (await call('issueCode', provider)) as string,
+    /** A GitHub access token of the stand-in, exchanged for a code as an OAuth app does. */
+    async accessToken() {
+      const code = (await call('issueCode', 'github')) as string;
+      const res = await fetch(`${env.GITHUB_OAUTH_URL}/login/oauth/access_token`, {
+        method: 'POST',
+        headers: { accept: 'application/json', 'content-type': 'application/json' },
+        body: JSON.stringify({ code, client_id: env.GITHUB_CLIENT_ID, client_secret: env.GITHUB_CLIENT_SECRET }),
+      });
+      const { access_token: token } = (await res.json()) as { access_token?: string };
+      if (!token) throw new Error(`the stand-in gave no access token (${res.status})`);
+      return token;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         child.removeAllListeners('exit');

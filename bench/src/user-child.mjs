@@ -47,7 +47,16 @@ function bash({ scripts }) {
   return { ms: performance.now() - t0 };
 }
 
-const handlers = { connect, trigger, bash };
+/** A provider's API read, as a client waits for it. */
+async function get({ url, token }) {
+  const t0 = performance.now();
+  const res = await fetch(url, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
+  await res.arrayBuffer();
+  if (!res.ok) throw new Error(`GET ${url}: ${res.status}`);
+  return { ms: performance.now() - t0 };
+}
+
+const handlers = { connect, trigger, bash, get };
 process.on('message', async ({ id, type, ...args }) => {
   try {
     process.send({ id, ok: true, value: await handlers[type](args) });
