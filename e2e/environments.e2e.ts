@@ -10,7 +10,7 @@ import type { Locator, Page } from 'playwright-core';
 import { startGitStandin } from '@gantry/test-support/git-standin/index';
 import { connectAwsAccount, useAwsStandin } from './src/aws-standin.js';
 import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
-import { choose, crowdedFactLabels, expectFactsFit } from './src/ui.js';
+import { choose, crowdedFactLabels, expectFactsFit, underToasts } from './src/ui.js';
 import { builtPipeline } from './src/pipelines.js';
 import { createNetworkComponent, createNetworkModuleRepo } from './src/network-module.js';
 
@@ -89,7 +89,8 @@ describe('environments and deployments', () => {
       await expect.poll(() => cutVendorRows(sideList), { message: `${width} px` }).toEqual([]);
       await sideList.screenshot({ path: `e2e/.artifacts/component-side-list-${width}.png` });
     }
-    await page.setViewportSize({ width: 1366, height: 900 });
+    // a toast covers none of the header's buttons and facts, read right after an action (it lay over the facts, 1099 px)
+    await page.setViewportSize({ width: 1099, height: 800 });
 
     await page.getByRole('button', { name: 'Add network' }).click();
     await page.getByText('Create resource').waitFor();
@@ -102,6 +103,9 @@ describe('environments and deployments', () => {
     await page.getByTestId('input-name').fill('shop-net');
     await page.getByRole('button', { name: 'Create', exact: true }).click();
     await toast(page, 'Successfully added resource in the environment.').waitFor();
+    expect(await underToasts(page, page.getByTestId('page-header'), page.getByTestId('environment-facts'))).toEqual([]);
+    await page.screenshot({ path: 'e2e/.artifacts/environment-toast-1099.png' });
+    await page.setViewportSize({ width: 1366, height: 900 });
 
     await page.getByRole('button', { name: 'Add Service config' }).click();
     // the messages together in one toast, one a line; a message of a field corrected since leaves with it
@@ -128,6 +132,12 @@ describe('environments and deployments', () => {
     await page.getByTestId('plan-summary').getByText('2 to add, 0 to change, 0 to destroy').waitFor({ timeout: 60_000 });
     await expect.poll(() => page.getByTestId('plan-changes').getByRole('row').count()).toBe(3);
     await shot(page, 'plan');
+    // nor on the plan's page: its Deploy and Last Deployed (at 1099 px toasts started just below the header, over the facts)
+    await page.setViewportSize({ width: 1099, height: 800 });
+    await page.getByTestId('plan-facts').getByRole('button', { name: 'Copy' }).click();
+    await toast(page, 'Copied to clipboard!').waitFor();
+    expect(await underToasts(page, page.getByTestId('page-header'), page.getByTestId('plan-facts'))).toEqual([]);
+    await page.screenshot({ path: 'e2e/.artifacts/plan-toast-1099.png' });
     await expectFactsFit(page, page.getByTestId('plan-facts'), 'plan-facts');
     await page.getByRole('button', { name: 'Deploy' }).click();
     await page.waitForURL(/\/details\?deploymentId=[0-9a-f-]{36}$/);

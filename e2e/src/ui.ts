@@ -19,6 +19,34 @@ export const onTop = (locator: Locator) =>
   });
 
 /**
+ * What of `scopes` (a page's header, its card of facts) a toast lies over: their buttons and the cells of their fact
+ * grids, each by its text (or label) with the toast's. Waits for a toast, and measures once the toasts stand still
+ * (their opening slide ended). Empty when nothing is covered.
+ */
+export async function underToasts(page: Page, ...scopes: Locator[]): Promise<string[]> {
+  await page.waitForFunction(() => {
+    const shown = Array.from(document.querySelectorAll('.mantine-Notification-root'));
+    return shown.length > 0 && shown.every((t) => t.closest('.mantine-Notifications-root')!.getAnimations({ subtree: true }).length === 0);
+  });
+  const covered = await Promise.all(
+    scopes.map((scope) =>
+      scope.evaluate((root) => {
+        const toasts = Array.from(document.querySelectorAll('.mantine-Notification-root'), (t) => ({ text: t.textContent, box: t.getBoundingClientRect() }));
+        const grid = [root, ...Array.from(root.querySelectorAll('*'))].find((e) => getComputedStyle(e).display === 'grid');
+        const items = [...Array.from(root.querySelectorAll('.mantine-Button-root, .mantine-ActionIcon-root')), ...Array.from(grid?.children ?? [])];
+        return items.flatMap((item) => {
+          const r = item.getBoundingClientRect();
+          const over = toasts.find(({ box }) => r.width > 0 && box.left < r.right && box.right > r.left && box.top < r.bottom && box.bottom > r.top);
+          const name = item.getAttribute('aria-label') ?? item.textContent?.trim().replace(/\s+/g, ' ');
+          return over ? [`${name} under '${over.text}'`] : [];
+        });
+      }),
+    ),
+  );
+  return covered.flat();
+}
+
+/**
  * The labels of a fact grid (the first grid inside `card`) that do not fit their cell: wrapped onto a second line,
  * or wider than the cell (clipped). Each cell's label is its first element holding text only. Empty when all fit.
  */

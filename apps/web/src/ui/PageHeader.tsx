@@ -7,7 +7,7 @@ import { toastClearance } from './toast-clearance';
 export function PageHeader({ title, description, actions }: { title: string; description?: ReactNode; actions?: ReactNode }) {
   useDocumentTitle(`${title} · Gantry`);
   return (
-    <Group ref={toastClearance} justify="space-between" align="flex-end" mb="lg" wrap="wrap" gap="md">
+    <Group ref={toastClearance} justify="space-between" align="flex-end" mb="lg" wrap="wrap" gap="md" data-testid="page-header">
       <Stack gap={4}>
         <Title order={2} fw={650} fz={26}>
           {title}

@@ -26,4 +26,9 @@ describe('where top-right toasts start', () => {
   it('below the rows again when clearing the actions would leave the window', () => {
     expect(toastTop(218, [rightButton(240, 860)], window)).toBe(230);
   });
+
+  it('in the window when the rows leave no room for a toast below them (a short window under a tall header and facts)', () => {
+    expect(toastTop(700, [], { width: 1099, height: 700 })).toBe(700 - 76 - 16);
+    expect(toastTop(40, [], { width: 1099, height: 60 })).toBe(16);
+  });
 });

@@ -22,7 +22,9 @@ type Box = { top: number; bottom: number; left: number; right: number };
  * actions would put the toast out of the window, it stays below the rows.
  */
 export function toastTop(rowsBottom: number | undefined, actions: Box[], window: { width: number; height: number }): number | undefined {
-  const start = rowsBottom === undefined ? EDGE : rowsBottom + GAP;
+  // rows taller than the window leaves for a toast below them (a short window, a tall fact card): the toast at the
+  // window's foot, in sight, rather than below it
+  const start = rowsBottom === undefined ? EDGE : Math.max(EDGE, Math.min(rowsBottom + GAP, window.height - TOAST_BAND - EDGE));
   const columnLeft = window.width - EDGE - TOAST_WIDTH;
   const inColumn = actions.filter((a) => a.right > columnLeft && a.bottom > start);
   /** An action the band of a toast starting at `at` would lie over. */
@@ -53,7 +55,8 @@ export function placeToasts() {
 
 /**
  * A ref for a page's header row: top-right toasts start below it, so they never cover its actions
- * (Trigger, Edit, Delete, Create…). A page may give it more than one row (the header, then the settings tabs):
+ * (Trigger, Edit, Delete, Create…). A page may give it more than one row (the header, then the settings tabs, or the
+ * card of facts under it: Status, Last Deployed… read right after an action):
  * the toasts start below the lowest, and past the primary actions just below it (toastTop). Re-measured when a row or
  * the content above it resizes, and as each toast opens (toast.ts).
  */

@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import type { ClusterStatus } from '@gantry/contracts';
 import { podCountColor } from '../lib/cluster-status';
 import { CardGrid } from '../../../ui/CardGrid';
+import { toastClearance } from '../../../ui/toast-clearance';
 
 function Figure({
   label,
@@ -53,7 +54,7 @@ export function StatusHeader({ status, loading, endpoint }: { status: ClusterSta
   const dash = '—';
   const url = status?.endpoint || endpoint;
   return (
-    <Card withBorder radius="md" padding="lg" data-testid="cluster-header">
+    <Card ref={toastClearance} withBorder radius="md" padding="lg" data-testid="cluster-header">
       {/* A figure needs 120 px (its label, 'available / total'): five in a row from 680 px of the card's own width. */}
       <CardGrid minWidth={120} max={5}>
         <Figure

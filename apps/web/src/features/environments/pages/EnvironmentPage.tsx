@@ -23,6 +23,7 @@ import { ConfirmModal } from '../../../ui/ConfirmModal';
 import { CopyToClipboard } from '../../../ui/CopyToClipboard';
 import { EmptyState } from '../../../ui/EmptyState';
 import { PageHeader } from '../../../ui/PageHeader';
+import { toastClearance } from '../../../ui/toast-clearance';
 import { StatusBadge } from '../../../ui/StatusBadge';
 import { useErrorToast } from '../../../ui/use-error-toast';
 import { useStage } from '../api/stages';
@@ -253,7 +254,7 @@ export default function EnvironmentPage() {
           </Group>
         }
       />
-      <Card withBorder radius="md" padding="lg" data-testid="environment-facts">
+      <Card ref={toastClearance} withBorder radius="md" padding="lg" data-testid="environment-facts">
         {/* A fact needs 150 px: its label on one line ('Deployment time', 'Environment ID'), 'Amazon Web Services'. */}
         <CardGrid minWidth={150} max={terraform ? 6 : 5}>
           <Fact label="Status">

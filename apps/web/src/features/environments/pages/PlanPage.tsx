@@ -9,6 +9,7 @@ import { toast } from '../../../api/toast';
 import { CardGrid } from '../../../ui/CardGrid';
 import { CopyToClipboard } from '../../../ui/CopyToClipboard';
 import { PageHeader } from '../../../ui/PageHeader';
+import { toastClearance } from '../../../ui/toast-clearance';
 import { useStage } from '../api/stages';
 import { usePlan, useStageActions } from '../api/deployments';
 import { providerLabel, toolLabel } from '../lib/labels';
@@ -63,7 +64,7 @@ export default function PlanPage() {
           </Button>
         }
       />
-      <Card withBorder radius="md" padding="lg" data-testid="plan-facts">
+      <Card ref={toastClearance} withBorder radius="md" padding="lg" data-testid="plan-facts">
         {/* columns from the card's own width, not the window's: a fact needs 150 px, as on the environment's page */}
         <CardGrid minWidth={150} max={4}>
           <div>

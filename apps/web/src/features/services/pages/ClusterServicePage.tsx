@@ -8,6 +8,7 @@ import { useProjectPermission } from '../../../api/permissions';
 import { useCurrentProject } from '../../../api/session';
 import { CardGrid } from '../../../ui/CardGrid';
 import { PageHeader } from '../../../ui/PageHeader';
+import { toastClearance } from '../../../ui/toast-clearance';
 import { RelativeTime } from '../../../ui/RelativeTime';
 import { useErrorToast } from '../../../ui/use-error-toast';
 import { useClusters } from '../../clusters';
@@ -105,7 +106,7 @@ export default function ClusterServicePage() {
           </>
         }
       />
-      <Card withBorder radius="md" padding="lg" data-testid="cluster-service-header">
+      <Card ref={toastClearance} withBorder radius="md" padding="lg" data-testid="cluster-service-header">
         {/* columns from the card's own width, not the window's; 140 px a field keeps the five on one row at 1280 px */}
         <CardGrid minWidth={140} max={5}>
           <Field label="Name" loading={false}>
