@@ -6,11 +6,11 @@
  * it after the confirmation — the Deployment, Service and autoscaler are gone from the cluster.
  */
 import { afterAll, describe, expect, test } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { deployMessages, serviceMessages } from '@gantry/contracts';
 import { startKubeStandin, startRegistry } from '@gantry/test-support';
 import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
-import { cutLabels, expectFactsFit } from './src/ui.js';
+import { cutLabels, expectFactsFit, onTop } from './src/ui.js';
 
 const k = await startKubeStandin({ namespaces: ['team-a'] });
 const registry = await startRegistry({ auth: 'htpasswd', users: { pusher: 'Push-Secret-1' } });
@@ -39,12 +39,6 @@ const recordToasts = (page: Page) =>
 const toastsSeen = (page: Page, text: string) =>
   page.evaluate((t) => (window as unknown as { toastsSeen: string[] }).toastsSeen.filter((s) => s.includes(t)).length, text);
 const DASHBOARD = '/kubernetes/clusters/standin';
-/** Whether clicks across the element, left to right, reach it (nothing, e.g. a toast, lies over any part of it). */
-const onTop = (locator: Locator) =>
-  locator.evaluate((el) => {
-    const r = el.getBoundingClientRect();
-    return [0.1, 0.5, 0.9].every((at) => el.contains(document.elementFromPoint(r.x + r.width * at, r.y + r.height / 2)));
-  });
 
 describe('kubernetes services', () => {
   const stack = useStack();
@@ -136,6 +130,19 @@ describe('kubernetes services', () => {
     await deploy.click();
     const dialog = page.getByRole('dialog');
     await dialog.getByTestId('deploy-form').waitFor();
+    // Cancel and Deploy are in sight without scrolling the dialog, its fields scroll above them (the dialog was taller
+    // than an 800 px window: both were below it)
+    for (const [width, height] of [
+      [1280, 800],
+      [1099, 700],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      for (const name of ['Cancel', 'Deploy']) {
+        await expect.poll(() => onTop(dialog.getByRole('button', { name, exact: true })), { message: `${name} at ${width}×${height}` }).toBe(true);
+      }
+      await page.screenshot({ path: `e2e/.artifacts/deploy-dialog-${width}x${height}.png` });
+    }
+    await page.setViewportSize({ width: 1366, height: 900 });
     // the utilization sliders' mark labels, 0% and 100% too, stay inside the slider's column
     const sliders = await dialog.locator('.mantine-Slider-root').all();
     expect(sliders.length).toBe(2);

@@ -33,6 +33,14 @@ import { canAddEnvRow, deployFormInitial, deployFormInput, deployFormSchema, reb
 const MONO = { input: { fontFamily: 'var(--mantine-font-family-monospace)' } };
 const MARKS = [0, 20, 40, 60, 80, 100].map((value) => ({ value, label: `${value}%` }));
 const MARK_LABEL_INSET = 16;
+/** Stuck to the foot of the dialog's scrolling content, over the fields that scroll under it (the loading overlay is over it). */
+const FOOTER = {
+  position: 'sticky',
+  bottom: 0,
+  zIndex: 2,
+  background: 'var(--mantine-color-body)',
+  borderTop: '1px solid var(--mantine-color-default-border)',
+} as const;
 
 export interface DeployDialogProps {
   projectId: string;
@@ -347,7 +355,8 @@ function DeployForm({
             <Text size="xs">{errorMessage(versions.error)}</Text>
           </Alert>
         )}
-        <Group justify="flex-end" mt="sm">
+        {/* the actions stay at the dialog's foot while its fields scroll (taller than an 800 px window: Deploy was below it) */}
+        <Group justify="flex-end" mt="sm" py="sm" style={FOOTER}>
           <Button variant="default" onClick={onClose} disabled={deploy.isPending}>
             Cancel
           </Button>
