@@ -3,7 +3,7 @@ import { createTestApp, registerUser, createProject, type TestApp } from '../../
 import { gitAccounts } from '../git-accounts/git-accounts.tables.js';
 import { pipelines } from '../pipelines/pipelines.tables.js';
 import { createBuildsStore, monthOf } from './builds.store.js';
-import { buildLogs } from './builds.tables.js';
+import { buildLogs, builds } from './builds.tables.js';
 import { eq } from 'drizzle-orm';
 
 /**
@@ -139,5 +139,33 @@ describe("a step's end", () => {
     expect(await logs()).toEqual(["First#3:it's\ndone", 'Second#0:late']);
     // and its time counted once
     expect(await store.usedMs(projectId)).toBe(usedBefore + (stop.getTime() - started.getTime()));
+  });
+});
+
+describe('build numbers', () => {
+  it('are one more each time, never given twice to concurrent triggers, nor reused after a delete, and follow builds written with a number', async () => {
+    const store = createBuildsStore(t.app.services.database.db);
+    const db = t.app.services.database.db;
+    const [pipeline] = await db.select().from(pipelines).where(eq(pipelines.id, pipelineId));
+    const [other] = await db
+      .insert(pipelines)
+      .values({ ...pipeline!, id: undefined, name: 'numbers', createdAt: undefined, updatedAt: undefined })
+      .returning();
+    const insert = (status: 'QUEUED' | 'RUNNING' = 'QUEUED') =>
+      store.insertWithSteps({ projectId, pipelineId: other!.id, branch: 'main', trigger: 'manual', status }, []);
+    const concurrent = await Promise.all(Array.from({ length: 12 }, () => insert()));
+    expect(concurrent.map((b) => b.number).sort((a, b) => a - b)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+    // the latest deleted: its number is not given again
+    await db.delete(builds).where(eq(builds.id, concurrent.find((b) => b.number === 12)!.id));
+    expect((await insert()).number).toBe(13);
+    // a build written with a number of its own (an import, a seed): the next trigger follows it
+    await db.insert(builds).values({ projectId, pipelineId: other!.id, branch: 'main', trigger: 'manual', status: 'SUCCEEDED', number: 40 });
+    expect((await insert()).number).toBe(41);
+    // steps written with the build, in one transaction
+    const withSteps = await store.insertWithSteps({ projectId, pipelineId: other!.id, branch: 'main', trigger: 'manual', status: 'QUEUED' }, [
+      { name: 'Build', position: 0, type: 'build' },
+    ]);
+    expect(withSteps.number).toBe(42);
+    expect(await store.steps(withSteps.id)).toHaveLength(1);
   });
 });

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, lt, sql, or, ilike, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../platform/db.js';
 import type { LogChunk } from '../../platform/log-sink.js';
-import { buildArtifacts, buildLogs, buildMinutes, builds, buildSteps, webhookDeliveries } from './builds.tables.js';
+import { buildArtifacts, buildLogs, buildMinutes, buildNumbers, builds, buildSteps, webhookDeliveries } from './builds.tables.js';
 import { pipelines } from '../pipelines/pipelines.tables.js';
 
 export type BuildRow = typeof builds.$inferSelect;
@@ -29,23 +29,33 @@ function stepsUpdateSql(buildId: string, ended: StepEnd, next: { name: string; s
     where build_id = ${buildId} and name in (${ended.name}, ${next?.name ?? ended.name})${when ? sql` and ${when}` : sql``}`;
 }
 
+/**
+ * The pipeline's next build number, taken: one more than the last given, or than the highest of its builds when
+ * that is higher (the first build since numbers are kept, or builds written without one); the row lock of the
+ * upsert orders concurrent triggers, and what a trigger's snapshot missed the last given covers.
+ */
+const nextNumber = (q: Db | Tx, pipelineId: string) =>
+  q.$with('next_number', { last: sql<number>`last` }).as(
+    sql`insert into ${buildNumbers} (pipeline_id, last)
+      values (${pipelineId}, (select coalesce(max(${builds.number}), 0) + 1 from ${builds} where ${builds.pipelineId} = ${pipelineId}))
+      on conflict (pipeline_id) do update set last = greatest(${buildNumbers}.last, excluded.last - 1) + 1
+      returning last`,
+  );
+
 export function createBuildsStore(db: Db) {
   return {
+    /** A new build with the pipeline's next number (and its steps, when known): one statement without steps. */
     async insertWithSteps(build: Omit<typeof builds.$inferInsert, 'number'>, steps: Omit<typeof buildSteps.$inferInsert, 'buildId'>[]) {
-      return db.transaction(async (tx) => {
-        // Serialise numbering per pipeline: the row lock on the pipeline's latest build is not enough when there is none.
-        await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${build.pipelineId}))`);
-        const [{ next }] = (await tx
-          .select({ next: sql<number>`coalesce(max(${builds.number}), 0) + 1` })
-          .from(builds)
-          .where(eq(builds.pipelineId, build.pipelineId))) as [{ next: number }];
-        const [row] = await tx
+      const insert = async (q: Db | Tx) => {
+        const [row] = await q
+          .with(nextNumber(q, build.pipelineId))
           .insert(builds)
-          .values({ ...build, number: Number(next) })
+          .values({ ...build, number: sql`(select last from next_number)` })
           .returning();
-        if (steps.length) await tx.insert(buildSteps).values(steps.map((s) => ({ ...s, buildId: row!.id })));
+        if (steps.length) await q.insert(buildSteps).values(steps.map((s) => ({ ...s, buildId: row!.id })));
         return row!;
-      });
+      };
+      return steps.length ? db.transaction((tx) => insert(tx)) : insert(db);
     },
     /** A claimed build's commit, spec and steps, resolved in its run: written together; answers the build and its steps in order. */
     resolved: (id: string, values: Partial<typeof builds.$inferInsert>, steps: Omit<typeof buildSteps.$inferInsert, 'buildId'>[]) =>

@@ -40,6 +40,18 @@ export const builds = pgTable(
   ],
 );
 
+/**
+ * The last build number given per pipeline. A trigger takes the next in the statement that inserts its build: the
+ * row's lock orders concurrent triggers of one pipeline, where a transaction with an advisory lock and a max() took
+ * five round trips. A number is never given twice, nor reused after its build is deleted.
+ */
+export const buildNumbers = pgTable('build_numbers', {
+  pipelineId: uuid('pipeline_id')
+    .primaryKey()
+    .references(() => pipelines.id, { onDelete: 'cascade' }),
+  last: integer('last').notNull(),
+});
+
 export const buildSteps = pgTable(
   'build_steps',
   {
