@@ -160,7 +160,22 @@ describe('pipelines: git account, pipeline, spec, build, logs, artifacts', () =>
   });
 
   test("the pipelines page's metric tiles take their columns from the page's width", async () => {
+    // A queued build's commit is resolved by its run: until then the list shows the build's branch, not a bare '—'.
+    // The list is answered as the server answers it for such a build (QUEUED, not started, no commit yet).
+    const list = /\/ms-ap\/projects\/[^/]+\/pipelines(\?.*)?$/;
+    await page.route(list, async (route) => {
+      if (route.request().method() !== 'GET') return route.fallback();
+      const response = await route.fetch();
+      const body = await response.json();
+      for (const p of body.pipelines) p.latestBuild &&= { ...p.latestBuild, status: 'QUEUED', startDate: null, stopDate: null, metadata: { commit: null } };
+      return route.fulfill({ response, json: body });
+    });
     await page.goto('/pipelines');
+    const row = page.getByRole('row').filter({ hasText: 'storefront-ci' });
+    await row.getByText('QUEUED').waitFor();
+    expect(await row.getByRole('cell').nth(2).innerText()).toMatch(/^main\s+Resolving commit…$/);
+    await row.screenshot({ path: 'e2e/.artifacts/pipelines-queued-commit.png' });
+    await page.unrouteAll({ behavior: 'wait' }); // a poll's answer in flight is still rewritten
     await page.getByTestId('metric-tiles').getByTestId('tile-value').first().waitFor();
     await expectFactsFit(page, page.getByTestId('metric-tiles'), 'pipelines-metric-tiles');
   });

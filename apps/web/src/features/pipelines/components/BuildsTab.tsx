@@ -121,7 +121,7 @@ export function BuildsTab({ pipelineId, repositoryUrl, provider }: { pipelineId:
         </Stack>
       ),
     },
-    { key: 'commit', header: 'Commit', render: (b) => <CommitCell commit={b.metadata.commit} repositoryUrl={repositoryUrl} provider={provider} /> },
+    { key: 'commit', header: 'Commit', render: (b) => <CommitCell commit={b.metadata.commit} build={b} repositoryUrl={repositoryUrl} provider={provider} /> },
     { key: 'reports', header: 'Reports', render: (b) => <ReportsCell build={b} to={buildLink(b)} /> },
   ];
 

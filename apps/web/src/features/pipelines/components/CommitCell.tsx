@@ -1,15 +1,44 @@
 import { Anchor, Avatar, Group, Stack, Text, Tooltip } from '@mantine/core';
-import { IconGitCommit } from '@tabler/icons-react';
-import type { Commit } from '@gantry/contracts';
+import { IconGitBranch, IconGitCommit } from '@tabler/icons-react';
+import { ACTIVE_BUILD_STATUSES, type BuildStatus, type Commit } from '@gantry/contracts';
 import { commitUrl, shortSha } from '../lib/commit';
 
-/** The commit of a build: 7-character hash (a link unless the version has a dash), message and author. */
-export function CommitCell({ commit, repositoryUrl, provider }: { commit: Commit | null | undefined; repositoryUrl: string; provider?: string | null }) {
+/**
+ * The commit of a build: 7-character hash (a link unless the version has a dash), message and author. Before the run
+ * has resolved it (a queued build), the build's branch and 'Resolving commit…'; without a build, a dash.
+ */
+export function CommitCell({
+  commit,
+  build,
+  repositoryUrl,
+  provider,
+}: {
+  commit: Commit | null | undefined;
+  /** The build the commit is of: its branch stands in for a commit not known yet. */
+  build?: { branch: string; status: BuildStatus } | null;
+  repositoryUrl: string;
+  provider?: string | null;
+}) {
   if (!commit?.name) {
+    if (!build) {
+      return (
+        <Text size="sm" c="dimmed">
+          —
+        </Text>
+      );
+    }
     return (
-      <Text size="sm" c="dimmed">
-        —
-      </Text>
+      <Stack gap={0} style={{ minWidth: 0 }} data-testid="commit-unresolved">
+        <Group gap={4} wrap="nowrap">
+          <IconGitBranch size={14} color="var(--mantine-color-dimmed)" />
+          <Text ff="monospace" size="sm" fw={500} truncate="end" title={build.branch}>
+            {build.branch}
+          </Text>
+        </Group>
+        <Text size="xs" c="dimmed">
+          {ACTIVE_BUILD_STATUSES.includes(build.status) ? 'Resolving commit…' : 'No commit resolved'}
+        </Text>
+      </Stack>
     );
   }
   const href = commitUrl({ repositoryUrl, sha: commit.name, version: commit.version, provider });

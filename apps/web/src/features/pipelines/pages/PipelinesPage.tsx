@@ -109,7 +109,9 @@ export default function PipelinesPage() {
     {
       key: 'commit',
       header: 'Commit',
-      render: (p) => <CommitCell commit={p.latestBuild?.metadata.commit} repositoryUrl={p.repositoryUrl} provider={providerOf.get(p.gitAccountId)} />,
+      render: (p) => (
+        <CommitCell commit={p.latestBuild?.metadata.commit} build={p.latestBuild} repositoryUrl={p.repositoryUrl} provider={providerOf.get(p.gitAccountId)} />
+      ),
     },
     {
       key: 'reports',
