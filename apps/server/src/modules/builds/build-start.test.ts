@@ -46,6 +46,7 @@ let projectId: string;
 let gitAccountId: string;
 let repoUrl: string;
 let twoStepsUrl: string;
+let greetUrl: string;
 // the provider's answer to the branch's commit, held until the test lets it through
 let commitAsked: () => void = () => undefined;
 let answerCommit: Promise<void> = Promise.resolve();
@@ -56,6 +57,7 @@ let movesLetThrough: Promise<void> = Promise.resolve();
 beforeAll(async () => {
   git = createLocalGit();
   repoUrl = git.createRepo('acme/steps', { 'gantry.yaml': 'steps:\n  Build:\n    commands:\n      - echo built\n' }).url;
+  greetUrl = git.createRepo('acme/greet', { 'gantry.yaml': 'steps:\n  Greet:\n    commands:\n      - echo "greeting=$GREETING"\n' }).url;
   twoStepsUrl = git.createRepo('acme/two-steps', {
     'gantry.yaml': 'steps:\n  First:\n    commands:\n      - echo one\n  Second:\n    commands:\n      - touch moved-on\n      - echo two\n',
   }).url;
@@ -222,5 +224,39 @@ describe("a build's start", () => {
         .join('\n');
     expect(await lines('First')).toMatch(/\$ echo one\none$/);
     expect(await lines('Second')).toMatch(/\$ touch moved-on\n\$ echo two\ntwo$/);
+  });
+
+  it('reads the pipeline as last saved: an edit between two triggers is what the next build runs with', async () => {
+    const pipelineId = await pipelineNamed('greet', greetUrl);
+    const body = (value: string) => ({
+      gitAccountId,
+      repositoryUrl: greetUrl,
+      branchFilter: 'main',
+      automatedTrigger: false,
+      environmentVariables: [{ key: 'GREETING', value, sensitive: false }],
+    });
+    const greetingOf = async () => {
+      const res = await api('POST', `/pipelines/${pipelineId}/builds`, { ref: 'refs/heads/main' });
+      expect(res.statusCode, res.body).toBe(201);
+      const buildId = res.json().buildId as string;
+      const done = await until(
+        async () => (await api('GET', `/pipelines/${pipelineId}/builds/${buildId}`)).json(),
+        (b) => ['SUCCEEDED', 'FAILED', 'ABORTED'].includes(b.status),
+        'the build to end',
+      );
+      expect(done.status, done.errorMessage).toBe('SUCCEEDED');
+      const logs = (await api('GET', `/pipelines/${pipelineId}/builds/${buildId}/steps/Greet/logs`)).json();
+      return /^greeting=(.*)$/m.exec(logs.chunks.map((c: { text: string }) => c.text).join('\n'))?.[1];
+    };
+    for (const value of ['hello', 'bonjour', 'hallo']) {
+      const saved = await t.app.inject({
+        method: 'PUT',
+        url: `/ms-ap/projects/${projectId}/pipelines/${pipelineId}`,
+        headers: bearer(idToken),
+        payload: body(value),
+      });
+      expect(saved.statusCode, saved.body).toBe(200);
+      expect(await greetingOf()).toBe(value);
+    }
   });
 });

@@ -41,7 +41,7 @@ export const pipelinesModule = defineModule({
     const cacheRoot = path.join(config.dataDir, 'build-cache');
     const pipelines = createPipelinesService({
       db: platform.db,
-      store: createPipelinesStore(platform.db),
+      store: createPipelinesStore(platform.db, platform.database.cache),
       secrets: platform.secrets,
       billing: needs.billing,
       git,

@@ -1,10 +1,13 @@
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
-import type { Db, Tx } from '../../platform/db.js';
+import { memoOf, type Db, type Tx } from '../../platform/db.js';
+import type { ReadCache } from '../../platform/read-cache.js';
 import { pipelines } from './pipelines.tables.js';
 
 export type PipelineRow = typeof pipelines.$inferSelect;
 
-export function createPipelinesStore(db: Db) {
+export function createPipelinesStore(db: Db, cache?: ReadCache) {
+  // every trigger reads its pipeline before it asks the provider for the commit; pipelines change seldom
+  const memo = memoOf(cache);
   return {
     /** Up to `limit` pipelines by name, after the name `after` (keyset on the project's unique name index). */
     page: (projectId: string, limit: number, after?: string) =>
@@ -14,15 +17,18 @@ export function createPipelinesStore(db: Db) {
         .where(and(eq(pipelines.projectId, projectId), after === undefined ? undefined : gt(pipelines.name, after)))
         .orderBy(asc(pipelines.name))
         .limit(limit),
-    byId: async (projectId: string, id: string, tx: Tx = db) =>
-      (
-        await tx
-          .select()
-          .from(pipelines)
-          .where(and(eq(pipelines.projectId, projectId), eq(pipelines.id, id)))
-      )[0],
+    byId: memo(
+      [pipelines],
+      async (projectId: string, id: string) =>
+        (
+          await db
+            .select()
+            .from(pipelines)
+            .where(and(eq(pipelines.projectId, projectId), eq(pipelines.id, id)))
+        )[0],
+    ),
     /** A pipeline by id alone, for webhooks (they carry no project). */
-    byIdAnyProject: async (id: string) => (await db.select().from(pipelines).where(eq(pipelines.id, id)))[0],
+    byIdAnyProject: memo([pipelines], async (id: string) => (await db.select().from(pipelines).where(eq(pipelines.id, id)))[0]),
     byName: async (projectId: string, name: string) =>
       (
         await db
