@@ -53,6 +53,7 @@ let answerCommit: Promise<void> = Promise.resolve();
 // the statement that ends one step and starts the next, held until the test lets it through
 let stepsMoving: () => void = () => undefined;
 let movesLetThrough: Promise<void> = Promise.resolve();
+let failNextMove = false;
 
 beforeAll(async () => {
   git = createLocalGit();
@@ -79,6 +80,10 @@ beforeAll(async () => {
     async stepsMoved(...args) {
       stepsMoving();
       await movesLetThrough;
+      if (failNextMove) {
+        failNextMove = false;
+        throw new Error('the database went away');
+      }
       return store.stepsMoved(...args);
     },
   });
@@ -258,5 +263,26 @@ describe("a build's start", () => {
       expect(saved.statusCode, saved.body).toBe(200);
       expect(await greetingOf()).toBe(value);
     }
+  });
+
+  it("ends a step of commands started while the step before it's end was written FAILED when that write fails, and writes that end on its own", async () => {
+    const pipelineId = await pipelineNamed('two-steps-failing-write', twoStepsUrl);
+    failNextMove = true;
+    const res = await api('POST', `/pipelines/${pipelineId}/builds`, { ref: 'refs/heads/main' });
+    expect(res.statusCode, res.body).toBe(201);
+    const buildId = res.json().buildId as string;
+    const done = await until(
+      async () => (await api('GET', `/pipelines/${pipelineId}/builds/${buildId}`)).json(),
+      (b) => ['SUCCEEDED', 'FAILED', 'ABORTED'].includes(b.status),
+      'the build to end',
+    );
+    expect(done.status).toBe('FAILED');
+    expect(done.errorMessage).toBe('the database went away');
+    // nothing left RUNNING: the first step's commands succeeded, the second's end says why the build stopped
+    expect(done.steps.map((s: { name: string; status: string }) => [s.name, s.status])).toEqual([
+      ['First', 'SUCCEEDED'],
+      ['Second', 'FAILED'],
+    ]);
+    expect(done.steps[1].errorMessage).toBe('the database went away');
   });
 });

@@ -341,9 +341,17 @@ export function createBuildsJobs(deps: {
             );
             // a step of commands reads nothing the steps before it wrote: it starts while that statement is written;
             // any other waits for it (a deploy reads the component an earlier step built)
-            if (specSteps.get(next.name)?.type === 'build') moved.catch(() => undefined);
-            else await moved;
-            movedOn = moved;
+            if (specSteps.get(next.name)?.type === 'build') {
+              // should it fail, the next step (started meanwhile) fails with the reason, and this one's end is written on its own
+              movedOn = moved.catch(async (err: unknown) => {
+                await store.updateStep(buildId, step.name, ended).catch(() => undefined);
+                throw err;
+              });
+              movedOn.catch(() => undefined);
+            } else {
+              await moved;
+              movedOn = moved;
+            }
           }
         } catch (err) {
           const aborted = err instanceof AbortedError || signal.aborted;
