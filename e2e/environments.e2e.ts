@@ -79,6 +79,14 @@ describe('environments and deployments', () => {
     await page.waitForURL(/\/environments\/[0-9a-f-]{36}$/);
     stageUrl = new URL(page.url()).pathname;
     await page.getByText('Review the components on the right and choose which to add to this environment.').waitFor();
+    // not deployed yet, on Starter: the insights offer the first deployment, and no upgrade (the plan hides nothing yet)
+    await page.goto(`${stageUrl}/deployment-insights`);
+    await page.getByText('No deployments yet').waitFor();
+    expect(await page.getByTestId('deployment-list').getByRole('link').allInnerTexts()).toEqual(['Create new Deployment']);
+    await page.getByRole('link', { name: 'Create new Deployment' }).click();
+    await page.waitForURL((u) => u.pathname === stageUrl);
+    await page.getByText('Review the components on the right and choose which to add to this environment.').waitFor();
+    expect(await toast(page, 'Upgrade your plan').count()).toBe(0);
     // the side list's search box stays inside its card (it ran past the card's padding at this width)
     const sideList = page.getByTestId('component-side-list');
     const [card, search] = await Promise.all([sideList.boundingBox(), sideList.getByRole('textbox', { name: 'Search components' }).boundingBox()]);

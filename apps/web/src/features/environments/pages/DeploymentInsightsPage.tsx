@@ -36,9 +36,12 @@ function Insights({ projectId, stageId }: { projectId: string; stageId: string }
   const told = useRef(false);
   useErrorToast(history.error);
   const list = useMemo(() => history.data?.deployments ?? [], [history.data]);
-  const limited = history.data?.limitedByPlan || isPlanLimit(history.error);
+  // the plan refused the history (402): its empty state leads to the upgrade
+  const blocked = isPlanLimit(history.error);
+  // the plan hides something: the history, or what the latest deployment leaves out (never an environment not yet deployed)
+  const limited = blocked || Boolean(history.data?.limitedByPlan && list.length > 0);
   // a missing environment (deleted, or another project's) has nothing to deploy: no deployment is offered
-  const unavailable = (stage.isError || history.isError) && !limited;
+  const unavailable = (stage.isError || history.isError) && !blocked;
 
   useEffect(() => {
     if (!list.length) return;
@@ -100,7 +103,7 @@ function Insights({ projectId, stageId }: { projectId: string; stageId: string }
                   color="indigo"
                   description="Deploy the environment to see every run here."
                   action={
-                    limited ? (
+                    blocked ? (
                       <Button component={Link} to={UPGRADE_PATH}>
                         Upgrade Plan
                       </Button>
