@@ -160,10 +160,28 @@ describe('environments and deployments', () => {
     await page.getByTestId('deployment-card').first().getByText('DEPLOYED').waitFor();
     await page.getByTestId('deployment-card').first().getByText('current').waitFor();
     await shot(page, 'insights');
+    const netRow = page
+      .getByTestId('deployment-card')
+      .first()
+      .getByRole('row')
+      .filter({ has: page.getByRole('cell', { name: 'net', exact: true }) });
+    const deployedVersion = await netRow.getByRole('cell').nth(2).innerText();
+    expect(deployedVersion).toMatch(/^[0-9a-f]{7}$/);
 
     await page.goto(stageUrl);
     await page.getByRole('button', { name: 'Resource net', exact: true }).click();
     await page.getByTestId('resource-outputs').getByText('http://shop-net.internal').waitFor();
+    // the card tells the deployed commit, and its body the branch, the configured version's commit and that version (spec §2)
+    const netCard = page.getByTestId('resource-card').filter({ has: page.getByRole('button', { name: 'Resource net', exact: true }) });
+    await expect.poll(() => netCard.getByTestId('deployed-commit').innerText()).toBe(deployedVersion);
+    const facts = netCard.getByTestId('resource-facts');
+    await expect.poll(() => facts.innerText()).toMatch(new RegExp(`^Branch\n+main\n+Commit\n+${deployedVersion}\n+Configured version\n+LATEST\n+`));
+    // a fixed version reads as the modal offers it, its commit's 7 characters (it read the build id's)
+    await netCard.getByRole('button', { name: 'Configure' }).click();
+    await choose(page, page.getByRole('dialog').getByRole('textbox', { name: 'Version' }), deployedVersion);
+    await page.getByRole('button', { name: 'Update', exact: true }).click();
+    await toast(page, 'Successfully updated resource configuration.').waitFor();
+    await expect.poll(() => facts.innerText()).toMatch(new RegExp(`Configured version\n+${deployedVersion}\n+`));
 
     // The facts take their columns from the card's width (container queries): with the side menu beside the page (1280)
     // or in a drawer (1099), no label wraps or is cut.

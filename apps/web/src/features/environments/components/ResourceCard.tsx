@@ -1,16 +1,19 @@
 import { ActionIcon, Anchor, Button, Card, Collapse, Group, Menu, Stack, Table, Text, UnstyledButton } from '@mantine/core';
-import { IconChevronDown, IconChevronRight, IconCloudOff, IconDots, IconSettings, IconTrash } from '@tabler/icons-react';
+import { IconChevronDown, IconChevronRight, IconCloudOff, IconDots, IconGitCommit, IconSettings, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { outputsAvailable, resourceActions, type Resource, type Stage } from '@gantry/contracts';
+import { outputsAvailable, resourceActions, RESOURCE_LATEST, versionLabel, type Resource, type Stage } from '@gantry/contracts';
+import { useComponents, useComponentVersions } from '../../components';
+import { useHistory } from '../api/deployments';
 import { StatusBadge } from '../../../ui/StatusBadge';
 import { useOutputs } from '../api/resources';
 import { statusLabel, versionText } from '../lib/labels';
 import { useProjectPermission } from '../../../api/permissions';
 
 /**
- * A collapsible resource card (spec §2): name, component, status, Configure and the menu
- * (Configure, Delete, Undeploy with the resource rules of §4); outputs load when it opens.
+ * A collapsible resource card (spec §2): name, component, status, the deployed commit, Configure and the menu
+ * (Configure, Delete, Undeploy with the resource rules of §4); its body the branch, the commit of the configured
+ * version and that version (LATEST, or its commit's 7 characters as the modal offers it); outputs load when it opens.
  */
 export function ResourceCard({
   projectId,
@@ -33,6 +36,16 @@ export function ResourceCard({
   const available = outputsAvailable(stage);
   const outputs = useOutputs(projectId, stage.id, resource.name, open && available && resource.isDeployed);
   const kubernetes = resource.component.type.toLowerCase() === 'kubernetes';
+  const versions = useComponentVersions(projectId, resource.component.id);
+  const branch = useComponents(projectId).data?.find((c) => c.id === resource.component.id)?.branchFilter;
+  const configured =
+    resource.componentVersion === RESOURCE_LATEST
+      ? (versions.data?.find((v) => v.isLatestVersion) ?? versions.data?.[0])
+      : versions.data?.find((v) => v.id === resource.componentVersion);
+  const commit = configured?.metadata.commit ?? null;
+  // the version the environment's current deployment applied (LATEST resolved then); none once undeployed
+  const current = useHistory(projectId, stage.id).data?.deployments.find((d) => d.id === stage.currentDeploymentId);
+  const deployed = resource.isDeployed ? current?.resources.find((r) => r.name === resource.name)?.version : null;
   return (
     <Card withBorder radius="md" padding="md" data-testid="resource-card">
       <Group justify="space-between" wrap="nowrap">
@@ -50,6 +63,14 @@ export function ResourceCard({
           </Group>
         </UnstyledButton>
         <Group gap="xs" wrap="nowrap">
+          {deployed && (
+            <Group gap={4} wrap="nowrap" title="Deployed commit" data-testid="deployed-commit">
+              <IconGitCommit size={14} color="var(--mantine-color-dimmed)" />
+              <Text size="xs" ff="monospace" c="dimmed">
+                {versionLabel(deployed)}
+              </Text>
+            </Group>
+          )}
           <StatusBadge status={resource.status} label={statusLabel(resource.status)} size="xs" />
           <Button size="xs" variant="light" leftSection={<IconSettings size={14} />} onClick={onConfigure}>
             Configure
@@ -76,13 +97,29 @@ export function ResourceCard({
       </Group>
       <Collapse in={open}>
         <Stack gap="sm" mt="md" pl={30}>
-          <Group gap="xl">
+          <Group gap="xl" data-testid="resource-facts">
+            <div>
+              <Text size="xs" c="dimmed">
+                Branch
+              </Text>
+              <Text size="sm" ff="monospace">
+                {branch || '—'}
+              </Text>
+            </div>
+            <div>
+              <Text size="xs" c="dimmed">
+                Commit
+              </Text>
+              <Text size="sm" ff="monospace" title={commit?.message}>
+                {commit ? versionLabel(commit.name) : '—'}
+              </Text>
+            </div>
             <div>
               <Text size="xs" c="dimmed">
                 Configured version
               </Text>
               <Text size="sm" ff="monospace">
-                {versionText(resource.componentVersion)}
+                {resource.componentVersion === RESOURCE_LATEST ? 'LATEST' : versionText(configured?.version ?? resource.componentVersion)}
               </Text>
             </div>
             <div>
