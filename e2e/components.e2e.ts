@@ -18,11 +18,13 @@ afterAll(async () => standin.close());
 describe('components', () => {
   const stack = useStack({ env: standin.env });
   let page: Page;
+  let idToken: string;
+  let projectId: string;
 
   test("a component is created on a pipeline's terraform-build step and shows its version, inputs and outputs", async () => {
     const email = 'cora.component@example.com';
-    const idToken = await verifiedUser(stack, { email, password: 'Component1', firstName: 'Cora', lastName: 'Comp' });
-    const { id: projectId } = await stack.api('POST', '/ms-project/projects', { name: 'Infra', description: 'Infrastructure' }, idToken);
+    idToken = await verifiedUser(stack, { email, password: 'Component1', firstName: 'Cora', lastName: 'Comp' });
+    ({ id: projectId } = await stack.api('POST', '/ms-project/projects', { name: 'Infra', description: 'Infrastructure' }, idToken));
     await builtPipeline(stack, standin, idToken, projectId, 'network-module');
 
     page = await stack.newPage({ keep: true });
@@ -86,5 +88,24 @@ describe('components', () => {
     expect(await readme.getByTestId('readme-table').getByRole('row').count()).toBe(7); // the head and six inputs
     await readme.locator('em', { hasText: 'Static site bucket' }).waitFor();
     expect(await readme.innerText()).not.toMatch(/\| --- \||\*Static site bucket\*/);
+  });
+
+  test('a component shared with another project reads "Provided by project Infra" there, once, and has no menu', async () => {
+    const { id: mobileId } = await stack.api('POST', '/ms-project/projects', { name: 'Mobile', description: 'The mobile app' }, idToken);
+    const { components } = await stack.api('GET', `/ms-engine/projects/${projectId}/components`, undefined, idToken);
+    const network = components.find((c: { name: string }) => c.name === 'network');
+    await stack.api('POST', `/ms-engine/projects/${projectId}/components/${network.id}/share`, { granteeId: mobileId }, idToken);
+
+    await page.goto('/projects');
+    await page.getByRole('button', { name: 'Open project Mobile', exact: true }).click();
+    await page.waitForURL('**/overview');
+    await page.goto('/components');
+    // the server's text is shown as it is (it read 'Provided by project Provided by project Infra')
+    await expect.poll(() => page.getByTestId('component-provided-by').allInnerTexts()).toEqual(['Provided by project Infra']);
+    expect(await page.getByRole('button', { name: /Actions of component/ }).count()).toBe(0);
+    await page.getByText('network', { exact: true }).click();
+    await page.waitForURL(`**/components/${network.id}`);
+    await page.getByText('Provided by project Infra', { exact: true }).waitFor();
+    expect(await page.getByText(/Provided by project Provided/).count()).toBe(0);
   });
 });

@@ -45,7 +45,7 @@ export function ComponentCard({ component: c, withMenu, onDelete }: { component:
         <Group gap={6} mt="md" wrap="nowrap">
           <IconShare size={14} color="var(--mantine-color-dimmed)" />
           <Text size="xs" c="dimmed" data-testid="component-provided-by">
-            Provided by project {c.providedBy}
+            {c.providedBy}
           </Text>
         </Group>
       )}

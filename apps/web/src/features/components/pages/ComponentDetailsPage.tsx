@@ -160,7 +160,7 @@ export default function ComponentDetailsPage() {
             )}
             {c?.providedBy && (
               <Text size="xs" c="dimmed">
-                Provided by project {c.providedBy}
+                {c.providedBy}
               </Text>
             )}
           </Stack>
