@@ -6,7 +6,7 @@
  * log, the insights and the outputs read, and the environment undeployed and deleted.
  */
 import { afterAll, describe, expect, test } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator, Page, Response } from 'playwright-core';
 import { startGitStandin } from '@gantry/test-support/git-standin/index';
 import { connectAwsAccount, useAwsStandin } from './src/aws-standin.js';
 import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
@@ -237,11 +237,19 @@ describe('environments and deployments', () => {
     await page.getByTestId('deployment-card').first().getByText('TERMINATED').waitFor({ timeout: 60_000 });
 
     await page.goto(stageUrl);
+    // deleted from its own page, the environment is not asked for again (its page asked for it and its resources: two 404s)
+    const askedAfter: string[] = [];
+    const onAnswer = (r: Response) => {
+      if (r.status() === 404 && r.url().includes(stageUrl.split('/').pop()!)) askedAfter.push(new URL(r.url()).pathname);
+    };
     await page.getByRole('button', { name: 'Actions of environment staging' }).click();
     await page.getByRole('menuitem', { name: 'Delete' }).click();
+    page.on('response', onAnswer);
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     await page.waitForURL('**/environments');
     await expect.poll(() => page.getByTestId('environment-name').allInnerTexts()).toEqual(['cms']);
+    page.off('response', onAnswer);
+    expect(askedAfter).toEqual([]);
     await shot(page, 'environments-list');
 
     // its deployments stay on the overview's timeline, which says the environment is gone

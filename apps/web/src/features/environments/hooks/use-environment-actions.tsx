@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Stage } from '@gantry/contracts';
@@ -20,6 +20,15 @@ export function useEnvironmentActions(projectId: string) {
   const qc = useQueryClient();
   const [pending, setPending] = useState<Pending>(null);
   const [busy, setBusy] = useState(false);
+  // Environments deleted here: their queries go once this page is gone. Removed while the environment's own page still
+  // showed them, its next render asked for the deleted environment and its resources again (two 404s in the console).
+  const deleted = useRef<string[]>([]);
+  useEffect(() => {
+    const ids = deleted.current;
+    return () => {
+      for (const id of ids.splice(0)) qc.removeQueries({ queryKey: stageKeys.detail(projectId, id) });
+    };
+  }, [qc, projectId]);
 
   const run = async () => {
     if (!pending) return;
@@ -32,7 +41,8 @@ export function useEnvironmentActions(projectId: string) {
         navigate(`/environments/${pending.stage.id}/deployment-insights`);
       } else {
         await deleteStage(projectId, pending.stage.id);
-        qc.removeQueries({ queryKey: stageKeys.detail(projectId, pending.stage.id) });
+        deleted.current.push(pending.stage.id);
+        void qc.cancelQueries({ queryKey: stageKeys.detail(projectId, pending.stage.id) });
         void qc.invalidateQueries({ queryKey: stageKeys.list(projectId) });
         toast.success(`Deleted environment ${pending.stage.name}.`);
         navigate('/environments');
