@@ -85,6 +85,18 @@ describe('kubernetes services', () => {
     await page.getByTestId('cluster-not-connected').waitFor({ state: 'detached' });
     await page.getByTestId('namespaces-card').getByRole('tab', { name: 'team-a' }).click();
     await page.getByTestId('namespaces-card').getByText('No deployment information available').waitFor();
+
+    // The page of a workload Gantry did not create, reached by typing its address, says 'Service not found' once, as its
+    // state (it also said so in a toast and in the deployment history's card), with the way back to the cluster.
+    const asked = ['/microservices/legacy-worker', '/legacy-worker/status'].map((end) => page.waitForResponse((r) => r.url().endsWith(end)));
+    await page.goto(`${DASHBOARD}/namespaces/team-a/legacy-worker/details`);
+    await Promise.all(asked);
+    const notFound = page.getByTestId('cluster-service-not-found');
+    await notFound.getByText(serviceMessages.notFound).waitFor();
+    expect(await page.getByText(serviceMessages.notFound).count()).toBe(1);
+    await page.screenshot({ path: 'e2e/.artifacts/cluster-service-not-found.png' });
+    await notFound.getByRole('link', { name: 'Back to standin' }).click();
+    await page.waitForURL(`**${DASHBOARD}`);
   });
 
   test('a service is created on the pushed image, validated on submit', async () => {

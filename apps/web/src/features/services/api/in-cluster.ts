@@ -8,12 +8,12 @@ import type { ServiceInCluster } from './deployments';
 const path = (projectId: string, s: ServiceInCluster) => serviceInClusterPath(projectId, s.clusterId, s.namespace, s.name);
 const key = (projectId: string, s: ServiceInCluster) => serviceKeys.inCluster(projectId, s.clusterId, s.namespace, s.name);
 
-export const usePods = (projectId: string, s: ServiceInCluster) =>
+export const usePods = (projectId: string, s: ServiceInCluster, enabled = true) =>
   useQuery({
     queryKey: [...key(projectId, s), 'pods'],
     queryFn: ({ signal }) => http.get<PodList>(`${path(projectId, s)}/pods`, { signal }),
     select: (d: PodList) => d.pods,
-    enabled: Boolean(projectId),
+    enabled: enabled && Boolean(projectId),
     refetchInterval: 10_000,
     retry: false,
   });

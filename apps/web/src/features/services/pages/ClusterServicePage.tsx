@@ -1,12 +1,13 @@
 import { Anchor, Button, Card, Group, Skeleton, Stack, Tabs, Text, Tooltip } from '@mantine/core';
-import { IconArrowLeft, IconChartBar, IconFileCode, IconList, IconRefresh, IconRocket, IconTerminal2, IconTrash } from '@tabler/icons-react';
+import { IconArrowLeft, IconChartBar, IconFileCode, IconList, IconRefresh, IconRocket, IconSearch, IconTerminal2, IconTrash } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { SERVICE_VIEW_VERSION_CHARS } from '@gantry/contracts';
-import { errorMessage } from '../../../api/errors';
+import { SERVICE_VIEW_VERSION_CHARS, serviceMessages } from '@gantry/contracts';
+import { errorMessage, isApiError } from '../../../api/errors';
 import { useProjectPermission } from '../../../api/permissions';
 import { useCurrentProject } from '../../../api/session';
 import { CardGrid } from '../../../ui/CardGrid';
+import { EmptyState } from '../../../ui/EmptyState';
 import { PageHeader } from '../../../ui/PageHeader';
 import { toastClearance } from '../../../ui/toast-clearance';
 import { RelativeTime } from '../../../ui/RelativeTime';
@@ -37,10 +38,14 @@ function Field({ label, children, loading }: { label: string; children: ReactNod
   );
 }
 
+/** The answer for a name that is none of the project's services (a workload Gantry did not create, a deleted service). */
+const isUnknownService = (e: unknown) => isApiError(e) && e.status === 404 && e.message === serviceMessages.notFound;
+
 /**
  * /kubernetes/clusters/:clusterId/namespaces/:namespace/:microserviceName/details (spec §2): the header (Name, Image
  * and Version as 6 characters, Last Deployed, Status), Logs / Events / Insights, the Kubernetes Spec modal and the
- * deployment history; Redeploy and Undeploy for members who may write.
+ * deployment history; Redeploy and Undeploy for members who may write. For a name that is none of the project's services
+ * (reached by typing its address), a not-found state with the way back to the cluster, and nothing more asked.
  */
 export default function ClusterServicePage() {
   const { clusterId = '', namespace = '', microserviceName = '' } = useParams();
@@ -54,14 +59,16 @@ export default function ClusterServicePage() {
   const [redeploying, setRedeploying] = useState(false);
   const [undeploying, setUndeploying] = useState(false);
 
+  const service = useMicroservice(projectId, microserviceName);
   const rows = useMicroservicesStatus(projectId, clusterId);
   const row = rows.data?.find((r) => r.namespace === namespace && r.name === microserviceName);
-  const status = useDeploymentStatus(projectId, target, { poll: 10_000 });
-  const pods = usePods(projectId, target);
+  const status = useDeploymentStatus(projectId, target, { poll: 10_000, enabled: !isUnknownService(service.error) });
+  // the page says 'Service not found' once, as its state, not also in a toast and in the history's card
+  const unknown = isUnknownService(service.error) || isUnknownService(status.error);
+  const pods = usePods(projectId, target, !unknown);
   const events = usePodEvents(projectId, target, tab === 'events');
-  const service = useMicroservice(projectId, microserviceName);
   const cluster = useClusters(projectId).data?.find((c) => c.id === clusterId);
-  useErrorToast(rows.error ?? status.error);
+  useErrorToast(rows.error ?? (unknown ? null : status.error));
 
   const loading = rows.isPending && Boolean(projectId);
   const image = row ? (row.registry ? `${row.registry}/${row.imageRepository}` : row.imageRepository) : (service.data?.imageRepository ?? '');
@@ -69,20 +76,48 @@ export default function ClusterServicePage() {
   // Nothing to undeploy once the service is gone from this namespace (an older line of the overview's timeline opens this page).
   const deployed = Boolean(row) || status.data?.deployed === true;
   const dashboard = `/kubernetes/clusters/${encodeURIComponent(clusterId)}`;
+  const clusterName = cluster?.name ?? clusterId;
+
+  if (unknown) {
+    return (
+      <Stack gap="lg">
+        <PageHeader
+          title={microserviceName}
+          description={
+            <>
+              Namespace <b>{namespace}</b> of cluster <b>{clusterName}</b>
+            </>
+          }
+        />
+        <Card withBorder radius="md" padding={0} data-testid="cluster-service-not-found">
+          <EmptyState
+            icon={<IconSearch size={28} stroke={1.5} />}
+            title={serviceMessages.notFound}
+            description={`${microserviceName} is not one of this project's services: Gantry did not deploy it to ${namespace}, or the service was deleted since.`}
+            action={
+              <Button component={Link} to={dashboard} leftSection={<IconArrowLeft size={16} />}>
+                Back to {clusterName}
+              </Button>
+            }
+          />
+        </Card>
+      </Stack>
+    );
+  }
 
   return (
     <Stack gap="lg">
       <Anchor component={Link} to={dashboard} size="sm" c="dimmed">
         <Group gap={4}>
           <IconArrowLeft size={14} />
-          Back to {cluster?.name ?? clusterId}
+          Back to {clusterName}
         </Group>
       </Anchor>
       <PageHeader
         title={microserviceName}
         description={
           <>
-            Namespace <b>{namespace}</b> of cluster <b>{cluster?.name ?? clusterId}</b> ·{' '}
+            Namespace <b>{namespace}</b> of cluster <b>{clusterName}</b> ·{' '}
             <Anchor component={Link} to={serviceRoute(microserviceName)} size="sm">
               service details
             </Anchor>
@@ -176,7 +211,7 @@ export default function ClusterServicePage() {
         projectId={projectId}
         service={redeploying ? (service.data ?? null) : null}
         clusterId={clusterId}
-        clusterName={cluster?.name ?? clusterId}
+        clusterName={clusterName}
         namespace={namespace}
         onClose={() => setRedeploying(false)}
       />
