@@ -31,7 +31,7 @@ function stepsUpdateSql(buildId: string, ended: StepEnd, next: { name: string; s
 
 /**
  * The pipeline's next build number, taken: one more than the last given, or than the highest of its builds when
- * that is higher (the first build since numbers are kept, or builds written without one); the row lock of the
+ * that is higher (the first build since numbers are kept, or builds written with a number of their own); the row lock of the
  * upsert orders concurrent triggers, and what a trigger's snapshot missed the last given covers.
  */
 const nextNumber = (q: Db | Tx, pipelineId: string) =>
