@@ -45,7 +45,7 @@ async function onlyQuietDay(scope: Locator) {
 }
 
 describe('cloud waste manager on a paid plan', () => {
-  const stack = useStack();
+  const stack = useStack({ expectedConsoleErrors: [] });
   const owner = { email: 'wendy.waste@example.com', password: 'Savings1234', firstName: 'Wendy', lastName: 'Waste' };
   let page: Page;
 

@@ -64,7 +64,7 @@ const LIST = '/kubernetes/clusters';
 const podsOf = (phase: string) => k.list('pods').filter((p) => p.status?.phase === phase).length;
 
 describe('kubernetes clusters', () => {
-  const stack = useStack();
+  const stack = useStack({ expectedConsoleErrors: [] });
   let page: Page;
   const email = 'kira.kube@example.com';
   const password = 'Clusters1234';

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startGitStandin } from '@gantry/test-support/git-standin/index';
 import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
-import { crowdedFactLabels } from './src/ui.js';
+import { crowdedFactLabels, expectNothingCut } from './src/ui.js';
 import { builtPipeline } from './src/pipelines.js';
 import { createNetworkComponent, createNetworkModuleRepo } from './src/network-module.js';
 
@@ -16,7 +16,7 @@ await createNetworkModuleRepo(standin, { name: 'network_id', value: 'terraform_d
 afterAll(async () => standin.close());
 
 describe('components', () => {
-  const stack = useStack({ env: standin.env });
+  const stack = useStack({ env: standin.env, expectedConsoleErrors: [] });
   let page: Page;
   let idToken: string;
   let projectId: string;
@@ -103,6 +103,7 @@ describe('components', () => {
     // the server's text is shown as it is (it read 'Provided by project Provided by project Infra')
     await expect.poll(() => page.getByTestId('component-provided-by').allInnerTexts()).toEqual(['Provided by project Infra']);
     expect(await page.getByRole('button', { name: /Actions of component/ }).count()).toBe(0);
+    await expectNothingCut(page, page.locator('main'));
     await page.getByText('network', { exact: true }).click();
     await page.waitForURL(`**/components/${network.id}`);
     await page.getByText('Provided by project Infra', { exact: true }).waitFor();

@@ -44,7 +44,7 @@ const shot = async (page: Page, name: string) => {
 };
 
 describe('environments and deployments', () => {
-  const stack = useStack({ env: git.env });
+  const stack = useStack({ env: git.env, expectedConsoleErrors: [] });
   let page: Page;
   let stageUrl: string;
 

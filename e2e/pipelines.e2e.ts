@@ -8,7 +8,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startGitStandin } from '@gantry/test-support/git-standin/index';
 import { linkFromMail, pathOf, useStack } from './src/harness.js';
-import { choose, expectFactsFit } from './src/ui.js';
+import { choose, expectFactsFit, expectNothingCut } from './src/ui.js';
 import { createPipelineInUi, triggerBuild } from './src/pipelines.js';
 
 const standin = await startGitStandin();
@@ -50,7 +50,7 @@ async function setEditorText(page: Page, text: string) {
 }
 
 describe('pipelines: git account, pipeline, spec, build, logs, artifacts', () => {
-  const stack = useStack({ env: standin.env });
+  const stack = useStack({ env: standin.env, expectedConsoleErrors: [] });
   let page: Page;
   let pipelineId: string;
 
@@ -175,6 +175,7 @@ describe('pipelines: git account, pipeline, spec, build, logs, artifacts', () =>
     await row.getByText('QUEUED').waitFor();
     expect(await row.getByRole('cell').nth(2).innerText()).toMatch(/^main\s+Resolving commit…$/);
     await row.screenshot({ path: 'e2e/.artifacts/pipelines-queued-commit.png' });
+    await expectNothingCut(page, page.getByTestId('page-header'), page.getByRole('table'));
     await page.unrouteAll({ behavior: 'wait' }); // a poll's answer in flight is still rewritten
     await page.getByTestId('metric-tiles').getByTestId('tile-value').first().waitFor();
     await expectFactsFit(page, page.getByTestId('metric-tiles'), 'pipelines-metric-tiles');

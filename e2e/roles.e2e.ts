@@ -57,7 +57,7 @@ async function refused(page: Page, control: Locator, why: string) {
 }
 
 describe('a read member sees no enabled action', () => {
-  const stack = useStack({ env: git.env });
+  const stack = useStack({ env: git.env, expectedConsoleErrors: [] });
   let pipelineId: string;
   let stageId: string;
   let ownerToken: string;

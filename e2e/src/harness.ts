@@ -45,15 +45,29 @@ export interface Stack {
   close(): Promise<void>;
 }
 
+/** A browser console error a spec expects (matched against '<path>: <text>'), and why it is expected. */
+export interface ExpectedConsoleError {
+  match: RegExp;
+  why: string;
+}
+
 export interface StackOptions {
   /** Extra environment-style settings for the server (e.g. GANTRY_ID_TOKEN_TTL_SECONDS). */
   env?: Record<string, string>;
+  /**
+   * The console guard of a screen's main flow: given (an empty list when nothing is expected), every console error or
+   * uncaught page error of a test's pages fails the test (useStack's afterEach), but those listed here, which the
+   * spec's flows provoke on purpose (a refused login, a form the server refuses), each with its reason.
+   */
+  expectedConsoleErrors?: ExpectedConsoleError[];
 }
 
 interface InternalStack extends Stack {
   contexts: Map<BrowserContext, { keep: boolean }>;
   /** Content-Security-Policy refusals the browser reported since the last test ended */
   cspViolations: string[];
+  /** Console errors and uncaught errors of the pages since the last test ended, as '<path>: <text>' */
+  consoleErrors: string[];
 }
 
 /** Starts the stack; the caller closes it. Prefer useStack() in a spec file. */
@@ -98,6 +112,7 @@ async function startInternal(options: StackOptions): Promise<InternalStack> {
 
   const contexts = new Map<BrowserContext, { keep: boolean }>();
   const cspViolations: string[] = [];
+  const consoleErrors: string[] = [];
   const b = browser;
   const g = gantry;
   const stack: InternalStack = {
@@ -107,6 +122,7 @@ async function startInternal(options: StackOptions): Promise<InternalStack> {
     browser: b,
     contexts,
     cspViolations,
+    consoleErrors,
     async newPage(opts = {}) {
       const context = await b.newContext({ baseURL: url, viewport: { width: 1366, height: 900 } });
       context.setDefaultTimeout(20_000);
@@ -119,8 +135,14 @@ async function startInternal(options: StackOptions): Promise<InternalStack> {
       page.on('console', (m) => {
         if (m.type() === 'error' || m.type() === 'warning') log.push(`[console.${m.type()}] ${m.text()}`);
         if (m.text().includes('Content Security Policy') && page.url().startsWith(url)) cspViolations.push(`${page.url()}: ${m.text()}`);
+        // a refused request's line names no address: its resource's path (and query) is added
+        const resource = m.location().url.startsWith(url) ? ` (${m.location().url.slice(url.length)})` : '';
+        if (m.type() === 'error' && page.url().startsWith(url)) consoleErrors.push(`${new URL(page.url()).pathname}: ${m.text()}${resource}`);
       });
-      page.on('pageerror', (e) => log.push(`[pageerror] ${e.message}`));
+      page.on('pageerror', (e) => {
+        log.push(`[pageerror] ${e.message}`);
+        consoleErrors.push(`${page.url().startsWith(url) ? new URL(page.url()).pathname : page.url()}: uncaught ${e.message}`);
+      });
       page.on('requestfailed', (r) => log.push(`[requestfailed] ${r.method()} ${r.url()} ${r.failure()?.errorText ?? ''}`));
       page.on('response', (r) => {
         if (r.status() >= 400) log.push(`[http ${r.status()}] ${r.request().method()} ${r.url()}`);
@@ -173,6 +195,10 @@ export function useStack(options: StackOptions = {}): Stack {
     // the server's Content-Security-Policy must not break a screen: a refused script, style or request fails the test
     const refused = current.cspViolations.splice(0);
     if (refused.length) throw new Error(`the page broke Gantry's Content-Security-Policy:\n${refused.join('\n')}`);
+    // a screen's flow logs no console error but those its spec expects (each with its reason)
+    const expected = options.expectedConsoleErrors;
+    const unexpected = current.consoleErrors.splice(0).filter((e) => expected && !expected.some((x) => x.match.test(e)));
+    if (unexpected.length && ctx.task.result?.state !== 'fail') throw new Error(`the browser's console logged errors:\n${unexpected.join('\n')}`);
   });
   afterAll(async () => {
     await current?.close();

@@ -79,6 +79,17 @@ export const cutLabels = (scope: Locator) =>
   );
 
 /**
+ * A screen's main table and header keep their texts whole at 1280 px (the side menu beside the page): nothing in
+ * `scopes` is cut to '…' (cutLabels). The window is as wide as before after.
+ */
+export async function expectNothingCut(page: Page, ...scopes: Locator[]): Promise<void> {
+  const size = page.viewportSize() ?? { width: 1366, height: 900 };
+  await page.setViewportSize({ width: 1280, height: size.height });
+  for (const scope of scopes) await expect.poll(() => cutLabels(scope), { message: `cut at 1280 px in ${scope}` }).toEqual([]);
+  await page.setViewportSize(size);
+}
+
+/**
  * The fact grid of `card` takes its columns from the card's own width (container queries): with the side menu beside
  * the page (1280 px) and in a drawer (1099 px) no label wraps or is cut. A screenshot at each width,
  * e2e/.artifacts/<name>-<width>.png; the window is 1366 px wide again after.
