@@ -30,7 +30,7 @@ const toast = (page: Page, text: string | RegExp) => page.getByRole('alert').fil
 const LIST = '/kubernetes/docker-registries';
 
 describe('docker registries', () => {
-  const stack = useStack();
+  const stack = useStack({ expectedConsoleErrors: [] });
   let page: Page;
   const email = 'rhea.registry@example.com';
   const password = 'Registry1234';
