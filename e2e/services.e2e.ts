@@ -41,7 +41,19 @@ const toastsSeen = (page: Page, text: string) =>
 const DASHBOARD = '/kubernetes/clusters/standin';
 
 describe('kubernetes services', () => {
-  const stack = useStack();
+  const stack = useStack({
+    expectedConsoleErrors: [
+      // a cluster page opened before its cluster is connected learns so from the cluster's 404 (and its status and namespaces')
+      { match: /status of 404 .*\(\/ms-kube\/projects\/[^/]+\/kubernetes\/standin(\/status|\/namespaces)?\)$/, why: 'a cluster not connected yet' },
+      // the page of a workload Gantry did not create learns so from its service's, history's, status' and pods' 404s
+      {
+        match: /status of 404 .*\(\/ms-kube\/projects\/[^/]+\/(kubernetes\/standin\/namespaces\/team-a\/)?microservices\/legacy-worker[/?)]/,
+        why: 'a workload Gantry did not create',
+      },
+      // the deploys the tests have the server refuse (a version the registry does not have)
+      { match: /status of 400 .*\/microservices\/nginx\/deploy\)$/, why: 'a deploy the server refuses' },
+    ],
+  });
   let page: Page;
   /** The overview in a second tab of the same session (the timeline test opens it, the undeploy test reads it). */
   let overview: Page;

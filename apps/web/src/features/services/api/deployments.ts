@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DeployBody, DeployResult, DeployedMicroserviceList, DeploymentStatus, MicroservicesStatus } from '@gantry/contracts';
 import { http } from '../../../api/http';
 import { isPlanLimit } from '../../../api/errors';
-import { clusterServicesPath, serviceInClusterPath, serviceKeys } from './keys';
+import { clusterServicesPath, isPodLogsKey, serviceInClusterPath, serviceKeys } from './keys';
 
 /** Spec §9: the dashboard reads again every 10 seconds (as the cluster status does). */
 export const SERVICES_STATUS_POLL_MS = 10_000;
@@ -48,7 +48,8 @@ export const undeployMicroservice = (projectId: string, s: ServiceInCluster) =>
 function useRefreshCluster(projectId: string) {
   const qc = useQueryClient();
   return (s: ServiceInCluster) => {
-    void qc.invalidateQueries({ queryKey: serviceKeys.cluster(projectId, s.clusterId) });
+    // but a pod's logs: that pod may be gone with it (the page follows the pods it reads anew)
+    void qc.invalidateQueries({ queryKey: serviceKeys.cluster(projectId, s.clusterId), predicate: (q) => !isPodLogsKey(q.queryKey) });
     void qc.invalidateQueries({ queryKey: [...serviceKeys.all(projectId), 'history', s.name] });
     // The cluster's own figures (deployments, pods) are the clusters area's keys: refresh them by their prefix.
     void qc.invalidateQueries({ queryKey: ['clusters', projectId] });

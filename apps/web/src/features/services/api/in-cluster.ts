@@ -31,7 +31,7 @@ export const usePodEvents = (projectId: string, s: ServiceInCluster, enabled: bo
 /** Pod logs (spec §2): refreshed every 5 seconds while auto-refresh is on; `previous` reads the last terminated container's. */
 export const usePodLogs = (projectId: string, s: ServiceInCluster, pod: string | null, o: { previous: boolean; autoRefresh: boolean; enabled: boolean }) =>
   useQuery({
-    queryKey: [...key(projectId, s), 'logs', pod ?? '', o.previous],
+    queryKey: serviceKeys.podLogs(projectId, s, pod ?? '', o.previous),
     queryFn: ({ signal }) => http.get<PodLogs>(`${path(projectId, s)}/logs`, { query: { pod, previous: o.previous ? 'true' : undefined }, signal }),
     enabled: o.enabled && Boolean(projectId && pod),
     refetchInterval: o.autoRefresh ? POD_LOG_REFRESH_MS : false,

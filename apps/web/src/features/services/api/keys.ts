@@ -11,7 +11,13 @@ export const serviceKeys = {
   clusterStatus: (projectId: string, clusterId: string) => [...serviceKeys.cluster(projectId, clusterId), 'microservices-status'] as const,
   inCluster: (projectId: string, clusterId: string, namespace: string, name: string) =>
     [...serviceKeys.cluster(projectId, clusterId), 'ns', namespace, name] as const,
+  /** A pod's logs ('podLogs' is no Kubernetes name, those are lower-case: no namespace or service is taken for it). */
+  podLogs: (projectId: string, s: { clusterId: string; namespace: string; name: string }, pod: string, previous: boolean) =>
+    [...serviceKeys.inCluster(projectId, s.clusterId, s.namespace, s.name), 'podLogs', pod, previous] as const,
 };
+
+/** Whether a query reads a pod's logs (a deploy or an undeploy may have taken that pod away). */
+export const isPodLogsKey = (queryKey: readonly unknown[]) => queryKey.includes('podLogs');
 
 const base = (projectId: string) => `/ms-kube/projects/${projectId}`;
 export const microservicesPath = (projectId: string) => `${base(projectId)}/microservices`;
