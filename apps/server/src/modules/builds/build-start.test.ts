@@ -108,6 +108,20 @@ async function pipelineNamed(name: string, repositoryUrl = repoUrl) {
   return created.json().pipelineId as string;
 }
 
+/** Triggers a build of the pipeline on main; answers its id. */
+async function trigger(pipelineId: string) {
+  const res = await api('POST', `/pipelines/${pipelineId}/builds`, { ref: 'refs/heads/main' });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().buildId as string;
+}
+/** The build once it ended (SUCCEEDED, FAILED or ABORTED). */
+const ended = (pipelineId: string, buildId: string) =>
+  until(
+    async () => (await api('GET', `/pipelines/${pipelineId}/builds/${buildId}`)).json(),
+    (b) => ['SUCCEEDED', 'FAILED', 'ABORTED'].includes(b.status),
+    'the build to end',
+  );
+
 describe("a build's start", () => {
   it('is claimed as it is inserted, opens its box while the provider is still asked for the commit and spec, and runs its steps in it', async () => {
     const pipelineId = await pipelineNamed('steps');
@@ -115,9 +129,7 @@ describe("a build's start", () => {
     let release!: () => void;
     answerCommit = new Promise<void>((r) => (release = r));
     const asked = new Promise<void>((r) => (commitAsked = r));
-    const res = await api('POST', `/pipelines/${pipelineId}/builds`, { ref: 'refs/heads/main' });
-    expect(res.statusCode, res.body).toBeLessThan(300);
-    const buildId = res.json().buildId as string;
+    const buildId = await trigger(pipelineId);
     await asked;
     try {
       // claimed by this process as it was inserted: running at once, with no job queued for another worker
@@ -136,11 +148,7 @@ describe("a build's start", () => {
     } finally {
       release();
     }
-    const done = await until(
-      async () => (await api('GET', `/pipelines/${pipelineId}/builds/${buildId}`)).json(),
-      (b) => ['SUCCEEDED', 'FAILED', 'ABORTED'].includes(b.status),
-      'the build to end',
-    );
+    const done = await ended(pipelineId, buildId);
     expect(done.status, done.errorMessage).toBe('SUCCEEDED');
     const logs = (await api('GET', `/pipelines/${pipelineId}/builds/${buildId}/steps/Build/logs`)).json();
     expect(logs.chunks.map((c: { text: string }) => c.text).join('\n')).toContain('built');
@@ -155,14 +163,8 @@ describe("a build's start", () => {
   it('opens a box for the next build once one ended: that build is inserted with its id and runs its first step in it at once', async () => {
     const pipelineId = await pipelineNamed('spare');
     const build = async () => {
-      const res = await api('POST', `/pipelines/${pipelineId}/builds`, { ref: 'refs/heads/main' });
-      expect(res.statusCode, res.body).toBe(201);
-      const buildId = res.json().buildId as string;
-      const done = await until(
-        async () => (await api('GET', `/pipelines/${pipelineId}/builds/${buildId}`)).json(),
-        (b) => ['SUCCEEDED', 'FAILED', 'ABORTED'].includes(b.status),
-        'the build to end',
-      );
+      const buildId = await trigger(pipelineId);
+      const done = await ended(pipelineId, buildId);
       expect(done.status, done.errorMessage).toBe('SUCCEEDED');
       return buildId;
     };
@@ -195,9 +197,7 @@ describe("a build's start", () => {
     const moving = new Promise<void>((r) => (stepsMoving = r));
     let buildId = '';
     try {
-      const res = await api('POST', `/pipelines/${pipelineId}/builds`, { ref: 'refs/heads/main' });
-      expect(res.statusCode, res.body).toBe(201);
-      buildId = res.json().buildId as string;
+      buildId = await trigger(pipelineId);
       await moving;
       // the first step's end is still being written, and the second step's commands already ran in the workspace
       await until(
@@ -213,11 +213,7 @@ describe("a build's start", () => {
       letThrough();
       movesLetThrough = Promise.resolve();
     }
-    const done = await until(
-      async () => (await api('GET', `/pipelines/${pipelineId}/builds/${buildId}`)).json(),
-      (b) => ['SUCCEEDED', 'FAILED', 'ABORTED'].includes(b.status),
-      'the build to end',
-    );
+    const done = await ended(pipelineId, buildId);
     expect(done.status, done.errorMessage).toBe('SUCCEEDED');
     expect(done.steps.map((s: { status: string }) => s.status)).toEqual(['SUCCEEDED', 'SUCCEEDED']);
     const [first, second] = done.steps as { startDate: string; stopDate: string }[];
@@ -241,14 +237,8 @@ describe("a build's start", () => {
       environmentVariables: [{ key: 'GREETING', value, sensitive: false }],
     });
     const greetingOf = async () => {
-      const res = await api('POST', `/pipelines/${pipelineId}/builds`, { ref: 'refs/heads/main' });
-      expect(res.statusCode, res.body).toBe(201);
-      const buildId = res.json().buildId as string;
-      const done = await until(
-        async () => (await api('GET', `/pipelines/${pipelineId}/builds/${buildId}`)).json(),
-        (b) => ['SUCCEEDED', 'FAILED', 'ABORTED'].includes(b.status),
-        'the build to end',
-      );
+      const buildId = await trigger(pipelineId);
+      const done = await ended(pipelineId, buildId);
       expect(done.status, done.errorMessage).toBe('SUCCEEDED');
       const logs = (await api('GET', `/pipelines/${pipelineId}/builds/${buildId}/steps/Greet/logs`)).json();
       return /^greeting=(.*)$/m.exec(logs.chunks.map((c: { text: string }) => c.text).join('\n'))?.[1];
@@ -268,14 +258,8 @@ describe("a build's start", () => {
   it("ends a step of commands started while the step before it's end was written FAILED when that write fails, and writes that end on its own", async () => {
     const pipelineId = await pipelineNamed('two-steps-failing-write', twoStepsUrl);
     failNextMove = true;
-    const res = await api('POST', `/pipelines/${pipelineId}/builds`, { ref: 'refs/heads/main' });
-    expect(res.statusCode, res.body).toBe(201);
-    const buildId = res.json().buildId as string;
-    const done = await until(
-      async () => (await api('GET', `/pipelines/${pipelineId}/builds/${buildId}`)).json(),
-      (b) => ['SUCCEEDED', 'FAILED', 'ABORTED'].includes(b.status),
-      'the build to end',
-    );
+    const buildId = await trigger(pipelineId);
+    const done = await ended(pipelineId, buildId);
     expect(done.status).toBe('FAILED');
     expect(done.errorMessage).toBe('the database went away');
     // nothing left RUNNING: the first step's commands succeeded, the second's end says why the build stopped
