@@ -12,11 +12,11 @@ export const getClusterStatus = (projectId: string, clusterId: string, signal?: 
   http.get<ClusterStatus>(`${clusterPath(projectId, clusterId)}/status`, { signal });
 
 /** The cluster's status, polled every 10 s; polling stops on a 402 (the trial-expired page replaces the dashboard). */
-export const useClusterStatus = (projectId: string, clusterId: string | undefined) =>
+export const useClusterStatus = (projectId: string, clusterId: string | undefined, enabled = true) =>
   useQuery({
     queryKey: clusterKeys.status(projectId, clusterId ?? ''),
     queryFn: ({ signal }) => getClusterStatus(projectId, clusterId ?? '', signal),
-    enabled: Boolean(projectId && clusterId),
+    enabled: enabled && Boolean(projectId && clusterId),
     refetchInterval: (q) => (isPlanLimit(q.state.error) ? false : STATUS_POLL_MS),
     retry: false,
   });

@@ -40,11 +40,15 @@ export default function ClusterDashboardPage() {
   const { rollout, follow, close } = useHandedRollout(projectId);
   const [undeploying, setUndeploying] = useState<ServiceInCluster | null>(null);
   const cluster = useCluster(projectId, clusterId);
-  const status = useClusterStatus(projectId, clusterId);
+  // The status and the namespaces are the connected cluster's: asked once its read answered it (a cluster not
+  // connected yet answers 404, and so would they, each logged by the browser).
+  const status = useClusterStatus(projectId, clusterId, cluster.isSuccess);
   const expired = isPlanLimit(status.error);
   const notConnected = [cluster.error, status.error].some((e) => isApiError(e) && e.status === 404);
   const [connecting, setConnecting] = useState(false);
-  const namespaces = useNamespaces(projectId, clusterId, !expired && !notConnected);
+  const namespaces = useNamespaces(projectId, clusterId, cluster.isSuccess && !expired && !notConnected);
+  // what is not asked while the cluster's read failed is not loading either
+  const statusLoading = status.isPending && !cluster.isError && Boolean(projectId);
   const catalogue = useMicroservices(projectId);
   // One toast for one failure: an unreachable cluster fails its status and its namespaces with the same message.
   useErrorToast(notConnected ? null : (status.error ?? namespaces.error ?? cluster.error));
@@ -92,14 +96,14 @@ export default function ClusterDashboardPage() {
         <NotConnected clusterId={clusterId} onConnect={() => setConnecting(true)} />
       ) : (
         <>
-          <StatusHeader status={status.data} loading={status.isPending && Boolean(projectId)} endpoint={cluster.data?.endpoint} />
-          <UtilizationCharts status={status.data} loading={status.isPending && Boolean(projectId)} />
+          <StatusHeader status={status.data} loading={statusLoading} endpoint={cluster.data?.endpoint} />
+          <UtilizationCharts status={status.data} loading={statusLoading} />
           <NamespacesCard
             clusterId={clusterId}
             namespaces={namespaces.data}
-            loading={namespaces.isPending && Boolean(projectId)}
+            loading={namespaces.isPending && !cluster.isError && Boolean(projectId)}
             services={status.data?.microservicesStatus}
-            servicesLoading={status.isPending && Boolean(projectId)}
+            servicesLoading={statusLoading}
             servicesError={status.isError && !status.data ? errorMessage(status.error) : null}
             canWrite={canWrite}
             onAction={onAction}
