@@ -10,7 +10,7 @@ import type { Locator, Page, Response } from 'playwright-core';
 import { startGitStandin } from '@gantry/test-support/git-standin/index';
 import { connectAwsAccount, useAwsStandin } from './src/aws-standin.js';
 import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
-import { choose, crowdedFactLabels, expectFactsFit, underToasts } from './src/ui.js';
+import { choose, crowdedFactLabels, expectFactsFit, textLines, underToasts } from './src/ui.js';
 import { builtPipeline } from './src/pipelines.js';
 import { createNetworkComponent, createNetworkModuleRepo } from './src/network-module.js';
 
@@ -83,6 +83,14 @@ describe('environments and deployments', () => {
     await page.goto(`${stageUrl}/deployment-insights`);
     await page.getByText('No deployments yet').waitFor();
     expect(await page.getByTestId('deployment-list').getByRole('link').allInnerTexts()).toEqual(['Create new Deployment']);
+    // the deployment time's title and total read on one line each in its narrow column at 1280 px (the title wrapped)
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const timePanel = page.getByTestId('deployment-time-panel');
+    await timePanel.getByText(/min in all$/).waitFor();
+    expect(await textLines(timePanel.getByText('Deployment time this month'))).toBe(1);
+    expect(await textLines(timePanel.getByText(/min in all$/))).toBe(1);
+    await timePanel.screenshot({ path: 'e2e/.artifacts/deployment-time-1280.png' });
+    await page.setViewportSize({ width: 1366, height: 900 });
     await page.getByRole('link', { name: 'Create new Deployment' }).click();
     await page.waitForURL((u) => u.pathname === stageUrl);
     await page.getByText('Review the components on the right and choose which to add to this environment.').waitFor();

@@ -46,6 +46,14 @@ export async function underToasts(page: Page, ...scopes: Locator[]): Promise<str
   return covered.flat();
 }
 
+/** On how many lines an element's text lies (1: it does not wrap). */
+export const textLines = (locator: Locator) =>
+  locator.evaluate((el) => {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    return new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top))).size;
+  });
+
 /**
  * The labels of a fact grid (the first grid inside `card`) that do not fit their cell: wrapped onto a second line,
  * or wider than the cell (clipped). Each cell's label is its first element holding text only. Empty when all fit.

@@ -9,12 +9,13 @@ export function DeploymentTimePanel({ projectId, highlight }: { projectId: strin
   const max = Math.max(1, ...stages.map((s) => s.deploymentTime));
   return (
     <Card withBorder radius="md" padding="md" data-testid="deployment-time-panel">
-      <Group justify="space-between" mb="xs">
+      {/* the title over its total: side by side they need more than the insights' column beside the list */}
+      <Stack gap={2} mb="xs">
         <Text fw={650}>Deployment time this month</Text>
         <Text size="sm" c="dimmed">
           {deploymentMinutes(time.data?.deploymentTime ?? 0)} min in all
         </Text>
-      </Group>
+      </Stack>
       <Stack gap={10}>
         {!stages.length && (
           <Text size="sm" c="dimmed">

@@ -1,4 +1,4 @@
-import { Anchor, Button, Card, Grid, Stack, Text } from '@mantine/core';
+import { Anchor, Button, Card, Stack, Text } from '@mantine/core';
 import { IconMapPinOff, IconRocket } from '@tabler/icons-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
@@ -14,6 +14,7 @@ import { useHistory } from '../api/deployments';
 import { DeploymentCard } from '../components/DeploymentCard';
 import { DeploymentTimePanel } from '../components/DeploymentTimePanel';
 import { useDeploymentUpdates } from '../hooks/use-deployment-updates';
+import classes from './DeploymentInsightsPage.module.css';
 
 /**
  * /environments/{stageId}/deployment-insights (also …/deployments): a card per deployment, latest
@@ -75,8 +76,8 @@ function Insights({ projectId, stageId }: { projectId: string; stageId: string }
           )
         }
       />
-      <Grid gutter="lg">
-        <Grid.Col span={{ base: 12, md: 8 }}>
+      <div className={classes.layout}>
+        <div className={classes.columns}>
           <Stack gap="sm" data-testid="deployment-list">
             {unavailable ? (
               <Card withBorder radius="md" padding={0}>
@@ -137,11 +138,9 @@ function Insights({ projectId, stageId }: { projectId: string; stageId: string }
               </Text>
             )}
           </Stack>
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 4 }}>
           <DeploymentTimePanel projectId={projectId} highlight={stageId} />
-        </Grid.Col>
-      </Grid>
+        </div>
+      </div>
     </Stack>
   );
 }
