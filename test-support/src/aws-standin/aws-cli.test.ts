@@ -1,4 +1,7 @@
 import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAwsStandin, type AwsStandin } from './index.js';
 
@@ -32,6 +35,8 @@ function aws(args: string[]): Promise<{ code: number; json: any; stderr: string 
 
 beforeAll(async () => {
   s = await startAwsStandin({
+    // a stack's resource takes 1.5 s, so that an update is still running when the next CLI call cancels it
+    cfnStepMs: 1500,
     now: () => NOW,
     world: {
       instances: [
@@ -289,5 +294,228 @@ describe('the AWS stand-in read by the AWS CLI', { timeout: 240_000 }, () => {
     ]);
     expect(forecast.code).not.toBe(0);
     expect(forecast.stderr).toContain('DataUnavailableException');
+  });
+});
+
+// CloudFormation and S3 as Gantry uses them: nested templates uploaded to a bucket, a parent stack
+// of nested stacks, its events, updates, rollbacks and deletes, all read by botocore's models.
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'standin-cfn-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+const file = (name: string, text: string) => {
+  fs.writeFileSync(path.join(dir, name), text);
+  return `file://${path.join(dir, name)}`;
+};
+const VPC = `Parameters:
+  CidrBlock: { Type: String, Default: 10.20.0.0/16 }
+Resources:
+  Vpc:
+    Type: AWS::EC2::VPC
+    Properties: { CidrBlock: !Ref CidrBlock }
+  Subnet:
+    Type: AWS::EC2::Subnet
+    Properties:
+      VpcId: !Ref Vpc
+      AvailabilityZone: !Select [0, !GetAZs '']
+      CidrBlock: !Select [1, !Cidr [!Ref CidrBlock, 4, 8]]
+Outputs:
+  VpcId: { Value: !Ref Vpc }
+  SubnetCidr: { Value: !Sub '\${Subnet} in \${AWS::Region}' }
+`;
+const BUCKET = 'gantry-templates-123456789012-eu-west-1';
+const parent = (cidr: string, version = 'v1') =>
+  JSON.stringify({
+    Resources: {
+      net: {
+        Type: 'AWS::CloudFormation::Stack',
+        Properties: {
+          TemplateURL: `${s.url}/${BUCKET}/${version}/net.template`,
+          Parameters: { CidrBlock: cidr },
+          Tags: [{ Key: 'gantry:environment', Value: 'e1' }],
+        },
+      },
+    },
+    Outputs: { netVpcId: { Description: 'net.VpcId', Value: { 'Fn::GetAtt': ['net', 'Outputs.VpcId'] } } },
+  });
+const settledStack = async (name: string) => {
+  for (;;) {
+    const d = await aws(['cloudformation', 'describe-stacks', '--stack-name', name]);
+    expect(d.code, d.stderr).toBe(0);
+    if (!d.json.Stacks[0].StackStatus.endsWith('_IN_PROGRESS')) return d.json.Stacks[0];
+    await new Promise((r) => setTimeout(r, 100));
+  }
+};
+/** The stack's events, oldest first, as `LogicalId STATUS [reason]`. */
+const eventLines = async (ref: string) => {
+  const e = await aws(['cloudformation', 'describe-stack-events', '--stack-name', ref]);
+  expect(e.code, e.stderr).toBe(0);
+  return e.json.StackEvents.reverse().map(
+    (x: any) => `${x.LogicalResourceId} ${x.ResourceStatus}${x.ResourceStatusReason ? ` ${x.ResourceStatusReason}` : ''}`,
+  );
+};
+
+describe('CloudFormation and S3 of the AWS stand-in read by the AWS CLI', { timeout: 240_000 }, () => {
+  it('S3: a missing bucket is a 404, made in its region, a lifecycle, objects written, read and listed', async () => {
+    const missing = await aws(['s3api', 'head-bucket', '--bucket', BUCKET]);
+    expect([missing.code === 0, missing.stderr]).toEqual([
+      false,
+      expect.stringContaining('An error occurred (404) when calling the HeadBucket operation: Not Found'),
+    ]);
+    const made = await aws(['s3api', 'create-bucket', '--bucket', BUCKET, '--create-bucket-configuration', 'LocationConstraint=eu-west-1']);
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.json.Location).toBe(`/${BUCKET}`);
+    const again = await aws(['s3api', 'create-bucket', '--bucket', BUCKET, '--create-bucket-configuration', 'LocationConstraint=eu-west-1']);
+    expect(again.stderr).toContain('BucketAlreadyOwnedByYou');
+    expect((await aws(['s3api', 'head-bucket', '--bucket', BUCKET])).code).toBe(0);
+    const rules = { Rules: [{ ID: 'expire', Status: 'Enabled', Filter: { Prefix: '' }, Expiration: { Days: 30 } }] };
+    const lifecycle = await aws(['s3api', 'put-bucket-lifecycle-configuration', '--bucket', BUCKET, '--lifecycle-configuration', JSON.stringify(rules)]);
+    expect(lifecycle.code, lifecycle.stderr).toBe(0);
+    expect((await aws(['s3api', 'get-bucket-lifecycle-configuration', '--bucket', BUCKET])).json.Rules).toEqual(rules.Rules);
+    file('x', VPC);
+    const put = await aws(['s3api', 'put-object', '--bucket', BUCKET, '--key', 'v1/net.template', '--body', path.join(dir, 'x')]);
+    expect(put.code, put.stderr).toBe(0);
+    expect(put.json.ETag).toMatch(/^"[0-9a-f]{32}"$/);
+    const got = await aws(['s3api', 'get-object', '--bucket', BUCKET, '--key', 'v1/net.template', path.join(dir, 'got')]);
+    expect([got.code, got.json?.ETag, fs.readFileSync(path.join(dir, 'got'), 'utf8')]).toEqual([0, put.json.ETag, VPC]);
+    const listed = await aws(['s3api', 'list-objects-v2', '--bucket', BUCKET, '--prefix', 'v1/']);
+    expect(listed.json.Contents.map((o: any) => [o.Key, o.Size])).toEqual([['v1/net.template', Buffer.byteLength(VPC)]]);
+    const noKey = await aws(['s3api', 'get-object', '--bucket', BUCKET, '--key', 'nope', path.join(dir, 'nope')]);
+    expect(noKey.stderr).toContain('NoSuchKey');
+  });
+
+  it('a stack of a nested stack from S3: created over time with events in order, outputs, resources; no-op update refused', async () => {
+    const parentFile = file('parent.json', parent('10.20.0.0/16'));
+    const created = await aws(
+      `cloudformation create-stack --stack-name gantry-shop --template-body ${parentFile} --tags Key=gantry:environment,Value=e1`.split(' '),
+    );
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.json.StackId).toMatch(/^arn:aws:cloudformation:eu-west-1:123456789012:stack\/gantry-shop\/[0-9a-f-]{36}$/);
+    const done = await settledStack('gantry-shop');
+    expect(done).toMatchObject({ StackStatus: 'CREATE_COMPLETE', Tags: [{ Key: 'gantry:environment', Value: 'e1' }] });
+    expect(done.Outputs).toEqual([{ OutputKey: 'netVpcId', OutputValue: expect.stringMatching(/^vpc-0[0-9a-f]{16}$/), Description: 'net.VpcId' }]);
+    expect(await eventLines('gantry-shop')).toEqual([
+      'gantry-shop CREATE_IN_PROGRESS User Initiated',
+      'net CREATE_IN_PROGRESS',
+      'net CREATE_IN_PROGRESS Resource creation Initiated',
+      'net CREATE_COMPLETE',
+      'gantry-shop CREATE_COMPLETE',
+    ]);
+    const res = await aws(['cloudformation', 'describe-stack-resources', '--stack-name', 'gantry-shop']);
+    const net = res.json.StackResources[0];
+    expect(net).toMatchObject({ LogicalResourceId: 'net', ResourceType: 'AWS::CloudFormation::Stack', ResourceStatus: 'CREATE_COMPLETE' });
+    const child = await settledStack(net.PhysicalResourceId);
+    expect(child).toMatchObject({
+      StackName: expect.stringMatching(/^gantry-shop-net-[A-Z0-9]{12}$/),
+      ParentId: created.json.StackId,
+      RootId: created.json.StackId,
+    });
+    expect(child.Parameters).toEqual([{ ParameterKey: 'CidrBlock', ParameterValue: '10.20.0.0/16' }]);
+    expect(child.Outputs.find((o: any) => o.OutputKey === 'SubnetCidr').OutputValue).toMatch(/^subnet-0[0-9a-f]{16} in eu-west-1$/);
+    // the child's events: Subnet waits for Vpc
+    expect((await eventLines(net.PhysicalResourceId)).map((l: string) => l.replace(child.StackName, 'child'))).toEqual([
+      'child CREATE_IN_PROGRESS User Initiated',
+      'Vpc CREATE_IN_PROGRESS',
+      'Vpc CREATE_IN_PROGRESS Resource creation Initiated',
+      'Vpc CREATE_COMPLETE',
+      'Subnet CREATE_IN_PROGRESS',
+      'Subnet CREATE_IN_PROGRESS Resource creation Initiated',
+      'Subnet CREATE_COMPLETE',
+      'child CREATE_COMPLETE',
+    ]);
+    const same = await aws(['cloudformation', 'update-stack', '--stack-name', 'gantry-shop', '--template-body', file('parent.json', parent('10.20.0.0/16'))]);
+    expect([same.code === 0, same.stderr]).toEqual([
+      false,
+      expect.stringContaining('ValidationError) when calling the UpdateStack operation: No updates are to be performed.'),
+    ]);
+    const none = await aws(['cloudformation', 'describe-stacks', '--stack-name', 'gantry-nothing']);
+    expect(none.stderr).toContain('Stack with id gantry-nothing does not exist');
+    const refused = await aws([
+      'cloudformation',
+      'create-stack',
+      '--stack-name',
+      'gantry-bad',
+      '--template-body',
+      file('bad.yaml', 'Resources:\n  X:\n    Type: AWS::Nope\n'),
+    ]);
+    expect(refused.stderr).toContain('Template format error: Unrecognized resource types: [AWS::Nope]');
+  });
+
+  it('an update whose nested resource fails rolls back; a cancelled update rolls back; delete leaves the stack by its id', async () => {
+    const bad = await aws(['cloudformation', 'update-stack', '--stack-name', 'gantry-shop', '--template-body', file('parent.json', parent('10.20.0.0/33'))]);
+    expect(bad.code, bad.stderr).toBe(0);
+    const rolled = await settledStack('gantry-shop');
+    expect(rolled).toMatchObject({ StackStatus: 'UPDATE_ROLLBACK_COMPLETE' });
+    const lines = (await eventLines('gantry-shop')).slice(5);
+    expect(lines[0]).toBe('gantry-shop UPDATE_IN_PROGRESS User Initiated');
+    expect(lines[1]).toBe('net UPDATE_IN_PROGRESS');
+    expect(lines[2]).toMatch(
+      /^net UPDATE_FAILED Embedded stack arn:\S+ was not successfully updated. Currently in UPDATE_ROLLBACK_COMPLETE with reason: The following resource\(s\) failed to update: \[Vpc\]. $/,
+    );
+    expect(lines.slice(3)).toEqual([
+      'gantry-shop UPDATE_ROLLBACK_IN_PROGRESS The following resource(s) failed to update: [net]. ',
+      'net UPDATE_IN_PROGRESS',
+      'net UPDATE_COMPLETE',
+      'gantry-shop UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS',
+      'gantry-shop UPDATE_ROLLBACK_COMPLETE',
+    ]);
+    const childId = (await aws(['cloudformation', 'describe-stack-resources', '--stack-name', 'gantry-shop'])).json.StackResources[0].PhysicalResourceId;
+    expect((await eventLines(childId)).filter((l: string) => l.startsWith('Vpc UPDATE_FAILED'))).toEqual([
+      expect.stringMatching(/^Vpc UPDATE_FAILED Value \(10.20.0.0\/33\) for parameter cidrBlock is invalid. This is not a valid CIDR block. \(Service: EC2/),
+    ]);
+
+    file('x', VPC);
+    expect((await aws(['s3api', 'put-object', '--bucket', BUCKET, '--key', 'v2/net.template', '--body', path.join(dir, 'x')])).code).toBe(0);
+    expect(
+      (await aws(['cloudformation', 'update-stack', '--stack-name', 'gantry-shop', '--template-body', file('parent.json', parent('10.30.0.0/16', 'v2'))])).code,
+    ).toBe(0);
+    const cancelled = await aws(['cloudformation', 'cancel-update-stack', '--stack-name', 'gantry-shop']);
+    expect(cancelled.code, cancelled.stderr).toBe(0);
+    expect(await settledStack('gantry-shop')).toMatchObject({ StackStatus: 'UPDATE_ROLLBACK_COMPLETE', StackStatusReason: 'Resource update cancelled' });
+    const notNow = await aws(['cloudformation', 'cancel-update-stack', '--stack-name', 'gantry-shop']);
+    expect(notNow.stderr).toContain('CancelUpdateStack cannot be called from current stack status');
+
+    const id = rolled.StackId;
+    expect((await aws(['cloudformation', 'delete-stack', '--stack-name', 'gantry-shop'])).code).toBe(0);
+    expect(await settledStack(id)).toMatchObject({ StackStatus: 'DELETE_COMPLETE', DeletionTime: expect.any(String) });
+    expect((await aws(['cloudformation', 'describe-stacks', '--stack-name', 'gantry-shop'])).stderr).toContain('Stack with id gantry-shop does not exist');
+    expect(await settledStack(childId)).toMatchObject({ StackStatus: 'DELETE_COMPLETE' });
+    expect((await eventLines(id)).slice(-4)).toEqual([
+      'gantry-shop DELETE_IN_PROGRESS User Initiated',
+      'net DELETE_IN_PROGRESS',
+      'net DELETE_COMPLETE',
+      'gantry-shop DELETE_COMPLETE',
+    ]);
+  });
+
+  it('a first create whose resource fails rolls back to ROLLBACK_COMPLETE, which cannot be updated', async () => {
+    const template = file('broken.yaml', VPC);
+    const made = await aws(
+      `cloudformation create-stack --stack-name gantry-broken --template-body ${template} --parameters ParameterKey=CidrBlock,ParameterValue=10.0.0.0/8`.split(
+        ' ',
+      ),
+    );
+    expect(made.code, made.stderr).toBe(0);
+    expect(await settledStack('gantry-broken')).toMatchObject({
+      StackStatus: 'ROLLBACK_COMPLETE',
+      StackStatusReason: 'The following resource(s) failed to create: [Vpc]. Rollback requested by user.',
+    });
+    expect((await eventLines('gantry-broken')).slice(-4)).toEqual([
+      'gantry-broken ROLLBACK_IN_PROGRESS The following resource(s) failed to create: [Vpc]. Rollback requested by user.',
+      'Vpc DELETE_IN_PROGRESS',
+      'Vpc DELETE_COMPLETE',
+      'gantry-broken ROLLBACK_COMPLETE',
+    ]);
+    const update = await aws(['cloudformation', 'update-stack', '--stack-name', 'gantry-broken', '--use-previous-template']);
+    expect(update.stderr).toMatch(
+      /Stack:arn:aws:cloudformation:eu-west-1:123456789012:stack\/gantry-broken\/\S+ is in ROLLBACK_COMPLETE state and can not be updated./,
+    );
+    const missingParam = await aws([
+      'cloudformation',
+      'create-stack',
+      '--stack-name',
+      'gantry-p',
+      '--template-body',
+      file('p.yaml', 'Parameters:\n  Size: { Type: String }\nResources:\n  T:\n    Type: AWS::SNS::Topic\n'),
+    ]);
+    expect(missingParam.stderr).toContain('Parameters: [Size] must have values');
   });
 });

@@ -9,9 +9,12 @@ import { rds, RDS_NS } from './rds.js';
 import { cloudwatchJson, cloudwatchQuery, CLOUDWATCH_NS } from './cloudwatch.js';
 import { pricing } from './pricing.js';
 import { costExplorer } from './cost-explorer.js';
+import { cloudformation, CLOUDFORMATION_NS, type CfnSimulation } from './cloudformation.js';
+import { s3, s3Error, S3Error } from './s3.js';
 
 export * from './state.js';
 export * from './seed.js';
+export { findStack, type CfnStack, type CfnEvent, type CfnResource } from './cloudformation.js';
 
 export interface StandinCall {
   service: string;
@@ -25,17 +28,21 @@ export interface StandinCall {
  * the CLI, AWS JSON 1.0 for SDK v3), Cost Explorer and Pricing (AWS JSON 1.1). The service and
  * region come from the SigV4 credential scope, as AWS's own front ends read them. Point clients at
  * it with `env()` (AWS_ENDPOINT_URL_<SERVICE>). `now` is the clock the recorded series hang from.
+ * For Gantry's deployments it also speaks CloudFormation (AWS query; stacks and nested stacks run
+ * their operations over time, each resource `cfnStepMs` from in progress to complete) and the S3
+ * calls that store nested templates (REST XML, path style).
  */
-export async function startAwsStandin(o: { world?: Partial<StandinWorld>; now?: () => number } = {}) {
+export async function startAwsStandin(o: { world?: Partial<StandinWorld>; now?: () => number; cfnStepMs?: number } = {}) {
   const world: StandinWorld = { ...emptyWorld(), ...o.world };
   const now = o.now ?? Date.now;
+  const sim: CfnSimulation = { stepMs: o.cfnStepMs ?? 20, closed: false, lastAt: 0 };
   const calls: StandinCall[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const a = handle(world, req, Buffer.concat(chunks).toString('utf8'), now(), calls);
-      res.writeHead(a.status, { 'content-type': a.contentType, 'x-amzn-requestid': crypto.randomUUID() });
+      const a = handle(world, sim, req, Buffer.concat(chunks), now(), calls);
+      res.writeHead(a.status, { 'content-type': a.contentType, 'x-amzn-requestid': crypto.randomUUID(), ...a.headers });
       res.end(a.body);
     });
   });
@@ -48,19 +55,31 @@ export async function startAwsStandin(o: { world?: Partial<StandinWorld>; now?: 
     /** The endpoint variables of the SDK v3 for every service the stand-in speaks. */
     env: (): Record<string, string> =>
       Object.fromEntries(
-        ['EC2', 'AUTO_SCALING', 'ELASTIC_LOAD_BALANCING', 'ELASTIC_LOAD_BALANCING_V2', 'RDS', 'CLOUDWATCH', 'COST_EXPLORER', 'PRICING'].map((s) => [
-          `AWS_ENDPOINT_URL_${s}`,
-          url,
-        ]),
+        [
+          'EC2',
+          'AUTO_SCALING',
+          'ELASTIC_LOAD_BALANCING',
+          'ELASTIC_LOAD_BALANCING_V2',
+          'RDS',
+          'CLOUDWATCH',
+          'COST_EXPLORER',
+          'PRICING',
+          'CLOUDFORMATION',
+          'S3',
+        ].map((s) => [`AWS_ENDPOINT_URL_${s}`, url]),
       ),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => {
+      sim.closed = true;
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }
 export type AwsStandin = Awaited<ReturnType<typeof startAwsStandin>>;
 
 const SCOPE = /Credential=[^/]+\/\d{8}\/([^/]+)\/([^/]+)\/aws4_request/;
 
-function handle(w: StandinWorld, req: http.IncomingMessage, body: string, now: number, calls: StandinCall[]): Answer {
+function handle(w: StandinWorld, sim: CfnSimulation, req: http.IncomingMessage, raw: Buffer, now: number, calls: StandinCall[]): Answer {
+  const body = raw.toString('utf8');
   const scope = SCOPE.exec(String(req.headers.authorization ?? ''));
   const target = String(req.headers['x-amz-target'] ?? '');
   const json = String(req.headers['content-type'] ?? '').includes('json');
@@ -71,6 +90,16 @@ function handle(w: StandinWorld, req: http.IncomingMessage, body: string, now: n
       body: '<ErrorResponse><Error><Type>Sender</Type><Code>MissingAuthenticationToken</Code><Message>Request is missing Authentication Token</Message></Error></ErrorResponse>',
     };
   const [, region, service] = scope as unknown as [string, string, string];
+  if (service === 's3') {
+    const url = new URL(req.url ?? '/', 'http://s3');
+    calls.push({ service, region, action: `${req.method} ${url.pathname}${url.search}` });
+    try {
+      return s3(w, region, { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body: raw }, now);
+    } catch (err) {
+      if (!(err instanceof S3Error)) throw err;
+      return s3Error(err, req.method ?? 'GET');
+    }
+  }
   const params: Params = json ? {} : Object.fromEntries(new URLSearchParams(body));
   const action = json ? target.split('.').pop()! : (params.Action ?? '');
   calls.push({ service, region, action });
@@ -93,6 +122,8 @@ function handle(w: StandinWorld, req: http.IncomingMessage, body: string, now: n
         return rds(w, region, action, params);
       case 'monitoring':
         return cloudwatchQuery(w, region, action, params, now);
+      case 'cloudformation':
+        return cloudformation(w, sim, region, action, params);
       default:
         throw new AwsError(400, 'InvalidAction', `The stand-in does not speak ${service}`);
     }
@@ -107,9 +138,11 @@ function handle(w: StandinWorld, req: http.IncomingMessage, body: string, now: n
           ? RDS_NS
           : service === 'monitoring'
             ? CLOUDWATCH_NS
-            : params.Version === '2012-06-01'
-              ? ELB_NS
-              : ELBV2_NS;
+            : service === 'cloudformation'
+              ? CLOUDFORMATION_NS
+              : params.Version === '2012-06-01'
+                ? ELB_NS
+                : ELBV2_NS;
     return queryError(ns, err);
   }
 }

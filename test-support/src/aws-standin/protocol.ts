@@ -65,6 +65,8 @@ export interface Answer {
   status: number;
   contentType: string;
   body: string;
+  /** More response headers (S3's ETag, Location …). */
+  headers?: Record<string, string>;
 }
 export const requestId = () => crypto.randomUUID();
 

@@ -53,8 +53,25 @@ export interface StandinCost {
   amount: number;
 }
 
+/** An S3 object: its bytes as text (templates), ETag and when it was written. */
+export interface StandinObject {
+  body: string;
+  etag: string;
+  contentType: string;
+  lastModified: number;
+}
+export interface StandinBucket {
+  name: string;
+  region: string;
+  objects: Map<string, StandinObject>;
+  lifecycle: string | null;
+}
+
 export interface StandinWorld {
   accountId: string;
+  buckets: StandinBucket[];
+  /** CloudFormation stacks, deleted ones included (they still answer by their id); see cloudformation.ts. */
+  stacks: import('./cloudformation.js').CfnStack[];
   instances: StandinInstance[];
   asgs: StandinAsg[];
   lbs: StandinLb[];
@@ -69,6 +86,8 @@ export interface StandinWorld {
 
 export const emptyWorld = (): StandinWorld => ({
   accountId: '123456789012',
+  buckets: [],
+  stacks: [],
   instances: [],
   asgs: [],
   lbs: [],
