@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { deployMessages, serviceMessages } from '@gantry/contracts';
 import { startKubeStandin, startRegistry } from '@gantry/test-support';
 import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
-import { cutLabels, expectFactsFit, onTop } from './src/ui.js';
+import { cutLabels, expectFactsFit, onTop, underToasts } from './src/ui.js';
 
 const k = await startKubeStandin({ namespaces: ['team-a'] });
 const registry = await startRegistry({ auth: 'htpasswd', users: { pusher: 'Push-Secret-1' } });
@@ -391,8 +391,10 @@ describe('kubernetes services', () => {
     await page.keyboard.press('Escape');
   });
 
-  test('in a window too narrow to leave a toast room beside the deploy dialog, the failure lies over it, not behind it', async () => {
-    await page.setViewportSize({ width: 800, height: 600 });
+  test('in a window too narrow to leave a toast room beside the deploy dialog, the failure lies over it, not behind it nor over its header', async () => {
+    await page.setViewportSize({ width: 1099, height: 700 });
+    // the last test's failure is closed (over the dialog, it would lie over its fields)
+    for (const close of await page.locator('.mantine-Notification-root .mantine-CloseButton-root').all()) await close.click();
     await page.getByRole('button', { name: 'Add to Cluster', exact: true }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByTestId('deploy-form').waitFor();
@@ -406,10 +408,12 @@ describe('kubernetes services', () => {
     await failure.waitFor();
     await new Promise((r) => setTimeout(r, 600)); // its opening transition
     await page.screenshot({ path: 'e2e/.artifacts/deploy-dialog-narrow-toast.png' });
-    // 180 px either side of the dialog: the toast lay under its content, unread
+    // 160 px either side of the dialog: the toast lay under its content, unread
     const content = (await dialog.boundingBox())!;
-    expect(800 - (content.x + content.width)).toBeLessThan(200 + 28);
+    expect(1099 - (content.x + content.width)).toBeLessThan(200 + 28);
     expect(await onTop(failure)).toBe(true);
+    // over it, below its header: at the window's top it lay over the close button
+    expect(await underToasts(page, dialog.locator('.mantine-Modal-header'))).toEqual([]);
     await page.unroute('**/microservices/nginx/deploy');
     await page.keyboard.press('Escape');
     await page.setViewportSize({ width: 1366, height: 900 });

@@ -19,8 +19,8 @@ export const onTop = (locator: Locator) =>
   });
 
 /**
- * What of `scopes` (a page's header, its card of facts) a toast lies over: their buttons and the cells of their fact
- * grids, each by its text (or label) with the toast's. Waits for a toast, and measures once the toasts stand still
+ * What of `scopes` (a page's header, its card of facts, a dialog's header) a toast lies over: their buttons (a dialog's
+ * close button too) and the cells of their fact grids, each by its text (or label, or kind: 'CloseButton') with the toast's. Waits for a toast, and measures once the toasts stand still
  * (their opening slide ended). Empty when nothing is covered.
  */
 export async function underToasts(page: Page, ...scopes: Locator[]): Promise<string[]> {
@@ -33,11 +33,12 @@ export async function underToasts(page: Page, ...scopes: Locator[]): Promise<str
       scope.evaluate((root) => {
         const toasts = Array.from(document.querySelectorAll('.mantine-Notification-root'), (t) => ({ text: t.textContent, box: t.getBoundingClientRect() }));
         const grid = [root, ...Array.from(root.querySelectorAll('*'))].find((e) => getComputedStyle(e).display === 'grid');
-        const items = [...Array.from(root.querySelectorAll('.mantine-Button-root, .mantine-ActionIcon-root')), ...Array.from(grid?.children ?? [])];
+        const buttons = root.querySelectorAll('.mantine-Button-root, .mantine-ActionIcon-root, .mantine-CloseButton-root');
+        const items = [...Array.from(buttons), ...Array.from(grid?.children ?? [])];
         return items.flatMap((item) => {
           const r = item.getBoundingClientRect();
           const over = toasts.find(({ box }) => r.width > 0 && box.left < r.right && box.right > r.left && box.top < r.bottom && box.bottom > r.top);
-          const name = item.getAttribute('aria-label') ?? item.textContent?.trim().replace(/\s+/g, ' ');
+          const name = item.getAttribute('aria-label') ?? (item.textContent?.trim().replace(/\s+/g, ' ') || item.className.match(/mantine-(\w+)-root/)?.[1]);
           return over ? [`${name} under '${over.text}'`] : [];
         });
       }),

@@ -27,10 +27,25 @@ describe('toastPlace', () => {
   });
 
   it('puts them over a dialog or drawer that leaves no room beside nor below (they lay behind it, unread)', () => {
-    expect(toastPlace({ width: 800, height: 600 }, [box(180, 620, 30, 570)])).toEqual({ over: true });
-    expect(toastPlace({ width: 1024, height: 700 }, [box(24, 1000, 0, 700)])).toEqual({ over: true });
+    expect(toastPlace({ width: 800, height: 600 }, [box(180, 620, 30, 570)])).toEqual({ over: true, top: 16 });
+    expect(toastPlace({ width: 1024, height: 700 }, [box(24, 1000, 0, 700)])).toEqual({ over: true, top: 16 });
     // a 1,000 px drawer on the right of a 1,024 px window
-    expect(toastPlace({ width: 1024, height: 700 }, [box(24, 1024, 0, 700)])).toEqual({ over: true });
+    expect(toastPlace({ width: 1024, height: 700 }, [box(24, 1024, 0, 700)])).toEqual({ over: true, top: 16 });
+  });
+
+  it("puts them over a dialog below its header, not over its close button (at the window's top they lay over it)", () => {
+    // the deploy dialog at 1099×700: 132 px beside it, and no room below; its header row ends at 106 px
+    expect(toastPlace({ width: 1099, height: 700 }, [{ ...box(160, 940, 48, 652), header: 105.5 }])).toEqual({ over: true, top: 118 });
+    // a drawer's header under a dialog's: below the lowest
+    expect(
+      toastPlace({ width: 1024, height: 700 }, [
+        { ...box(24, 1024, 0, 700), header: 60 },
+        { ...box(100, 900, 40, 660), header: 100 },
+      ]),
+    ).toEqual({
+      over: true,
+      top: 112,
+    });
   });
 
   it('looks for the free column nearest the right edge among several open boxes', () => {

@@ -17,12 +17,13 @@ export const TOAST_MAX_HEIGHT = 480;
 /** Over a dialog's or drawer's content (theme.ts puts it at the modal's z-index + 2), below popovers (300). */
 export const TOAST_OVER_Z_INDEX = getDefaultZIndex('modal') + 3;
 
-/** An open dialog's or drawer's content, in px from the window's top left. */
+/** An open dialog's or drawer's content, in px from the window's top left; `header`: its header row's bottom (title, close button). */
 export interface Box {
   left: number;
   right: number;
   top: number;
   bottom: number;
+  header?: number;
 }
 
 /**
@@ -31,14 +32,15 @@ export interface Box {
  *   (`right` is the toasts' distance from the window's right edge, `maxWidth` their width there): right of a dialog
  *   or of a drawer on the left, left of a drawer on the right;
  * - else below them, over the overlay, when the window leaves MIN_TOAST_ROOM_BELOW under their lowest edge (`top`);
- * - else over their content (`over`, at the window's top): in a narrow window a toast lay behind the dialog whose
- *   action it answers, unread, and a drawer on the right hid every toast whatever the window.
+ * - else over their content (`over`, from `top`): in a narrow window a toast lay behind the dialog whose action it
+ *   answers, unread, and a drawer on the right hid every toast whatever the window. Below their headers: at the
+ *   window's top a toast lay over a dialog's close button (1099×700, the deploy dialog).
  * Undefined: nothing open, toasts where the page puts them.
  */
 export function toastPlace(
   window: { width: number; height: number },
   boxes: Box[],
-): { right: number; maxWidth: number } | { top: number } | { over: true } | undefined {
+): { right: number; maxWidth: number } | { top: number } | { over: true; top: number } | undefined {
   if (!boxes.length) return undefined;
   let free = window.width; // the right end of the column being looked at
   for (const box of [...boxes].sort((a, b) => b.right - a.right)) {
@@ -52,7 +54,7 @@ export function toastPlace(
   if (column) return column;
   const lowest = Math.max(...boxes.map((b) => b.bottom));
   if (window.height - lowest - GAP - EDGE >= MIN_TOAST_ROOM_BELOW) return { top: Math.ceil(lowest + GAP) };
-  return { over: true };
+  return { over: true, top: Math.ceil(Math.max(EDGE - GAP, ...boxes.map((b) => b.header ?? 0)) + GAP) };
 }
 
 /** Toasts in the free column [from, to] of the window (the window's edges keep EDGE, a dialog's or drawer's GAP). */
@@ -75,17 +77,22 @@ export function keepToastsBesideDialogs(): () => void {
   const place = () => {
     frame = 0;
     // The content's offsets are those of its layout, not of its opening transition's scale or slide.
-    const boxes = [...document.querySelectorAll<HTMLElement>('.mantine-Modal-content, .mantine-Drawer-content')].map((c) => ({
-      left: c.offsetLeft,
-      right: c.offsetLeft + c.offsetWidth,
-      top: c.offsetTop,
-      bottom: c.offsetTop + c.offsetHeight,
-    }));
+    const boxes = [...document.querySelectorAll<HTMLElement>('.mantine-Modal-content, .mantine-Drawer-content')].map((c) => {
+      // the header is the content's first row, and stays its top one while the body scrolls (sticky)
+      const header = c.querySelector<HTMLElement>(':scope > .mantine-Modal-header, :scope > .mantine-Drawer-header');
+      return {
+        left: c.offsetLeft,
+        right: c.offsetLeft + c.offsetWidth,
+        top: c.offsetTop,
+        bottom: c.offsetTop + c.offsetHeight,
+        header: header ? c.offsetTop + header.offsetHeight : undefined,
+      };
+    });
     const root = document.documentElement;
     const at = toastPlace({ width: root.clientWidth, height: root.clientHeight }, boxes);
     set(MAX_WIDTH, at && 'maxWidth' in at ? `${at.maxWidth}px` : undefined);
     set(RIGHT, at && 'right' in at ? `${at.right}px` : undefined);
-    set(TOP, at && 'top' in at ? `${at.top}px` : at && 'over' in at ? `${EDGE}px` : undefined);
+    set(TOP, at && 'top' in at ? `${at.top}px` : undefined);
     set(Z_INDEX, at && 'over' in at ? String(TOAST_OVER_Z_INDEX) : undefined);
   };
   const schedule = () => {
