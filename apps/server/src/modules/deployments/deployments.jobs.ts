@@ -4,7 +4,7 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import diagnostics from 'node:diagnostics_channel';
 import type { FastifyBaseLogger } from 'fastify';
-import { createLogSink } from '../../platform/log-sink.js';
+import { createLogSink, type LogChunk, type LogSink } from '../../platform/log-sink.js';
 import { createMasker } from '../../platform/masking.js';
 import { eventsLeave, type Realtime } from '../../platform/realtime.js';
 import type { StagesApi, StageRow, StageResourceRow } from '../stages/stages.port.js';
@@ -339,15 +339,16 @@ export function createDeploymentsJobs(deps: {
     } finally {
       warm?.close();
       await pids.settled();
-      // stored and published before the end: on PostgreSQL a broadcast to the log's room and one to the project's,
-      // sent together, may arrive the other way round (a client may leave the log's room once it hears the end)
-      await sink.flush();
     }
-    // the state the run left is written with its end, in its transaction
-    await finish(stage, { ...row, status: st.running }, outcome, error, reported, left);
+    // the state the run left and its log's last lines are written with its end (the resources' statuses from theirs
+    // when it began: while it ran, only it wrote them)
+    await finish(stage, { ...row, status: st.running }, outcome, error, reported, left, { before: resources, sink });
   }
 
-  /** Writes how a run ended; `left`: the state its engine left, stored here (its plain copies removed once committed). */
+  /**
+   * Writes how a run ended; `left`: the state its engine left, stored here (its plain copies removed once committed);
+   * `run`: its resources as it read them when it began, and its log, whose last lines go with the end.
+   */
   async function finish(
     stage: StageRow,
     row: DeploymentRow,
@@ -355,6 +356,7 @@ export function createDeploymentsJobs(deps: {
     error: string | null,
     reported?: { status: string; logs?: ErrorLogs },
     left?: LeftState,
+    run?: { before: StageResourceRow[]; sink: LogSink },
   ) {
     const st =
       endsOf(row.status) ??
@@ -364,35 +366,45 @@ export function createDeploymentsJobs(deps: {
       );
     const status = reported?.status ?? (outcome === 'COMPLETE' ? st.done : st.failed);
     const { deployed, statusOf } = await resourceStatuses(stage, row, outcome, left?.deployed);
-    // one transaction: the state, the resources, the plans, the environment and the run end
-    // together (the environment is free for the next run only with everything else written)
-    const expired = await statuses.write(async (w: StatusWriter) => {
-      await w.resources(
-        stage.id,
-        deployed,
-        statusOf,
-        row.kind === 'UNDEPLOY_RESOURCE'
-          ? // the environment stays deployed while other resources are; it is DELETE_COMPLETE once none is
-            !deployed.size && outcome === 'COMPLETE'
-            ? { status: 'DELETE_COMPLETE' }
-            : {}
-          : {
-              status,
-              ...(outcome === 'COMPLETE' && row.kind !== 'UNDEPLOY' ? { currentDeploymentId: row.id, lastDeployed: new Date() } : {}),
-            },
+    const stageValues =
+      row.kind === 'UNDEPLOY_RESOURCE'
+        ? // the environment stays deployed while other resources are; it is DELETE_COMPLETE once none is
+          !deployed.size && outcome === 'COMPLETE'
+          ? { status: 'DELETE_COMPLETE' }
+          : {}
+        : {
+            status,
+            ...(outcome === 'COMPLETE' && row.kind !== 'UNDEPLOY' ? { currentDeploymentId: row.id, lastDeployed: new Date() } : {}),
+          };
+    const ended = { status, error, active: false, processId: null, finishedAt: new Date(), ...(reported?.logs ? { logs: reported.logs } : {}) };
+    // one transaction of two statements: the resources with the environment, and the run's end with the plans it made
+    // stale (any run may have changed the state: stored plans no longer describe it), the state it left and its last log
+    // lines (the environment is free for the next run only with everything else written). The last lines are published
+    // once it committed, before the end is told (a client may leave the log's room once it hears the end).
+    const write = (chunk: LogChunk | null, committed?: () => void) =>
+      statuses.write(
+        async (w: StatusWriter) => {
+          await w.resources(stage.id, deployed, statusOf, stageValues, run?.before);
+          return w.ended(row.id, ended, { stageId: stage.id, sealed: left?.sealed, chunk });
+        },
+        { committed },
       );
-      // Any run may have changed the state: stored plans no longer describe it (written with the state it left)
-      const plans = await w.expirePlans(stage.id, left?.sealed);
-      await w.deployment(row.id, {
-        status,
-        error,
-        active: false,
-        processId: null,
-        finishedAt: new Date(),
-        ...(reported?.logs ? { logs: reported.logs } : {}),
-      });
-      return plans;
-    });
+    let unstored: LogChunk | null = null;
+    const expired = run
+      ? await run.sink
+          .end(async (chunk, written) => {
+            unstored = chunk;
+            const plans = await write(chunk, written);
+            unstored = null;
+            return plans;
+          })
+          .catch(async (err: unknown) => {
+            // the end was not written: its last lines are kept on their own
+            const chunk = unstored as LogChunk | null;
+            if (chunk) await store.appendLog([{ deploymentId: row.id, ...chunk }]).catch(() => undefined);
+            throw err;
+          })
+      : await write(null);
     phase(row.id, 'ended');
     left?.stored();
     for (const p of expired) if (p.planFile) await fs.promises.rm(p.planFile, { force: true }).catch(() => undefined);

@@ -1,6 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { io as connect, type Socket } from 'socket.io-client';
 import type { AddressInfo } from 'node:net';
+import crypto from 'node:crypto';
 import {
   createTestApp,
   connectAwsAccount,
@@ -387,7 +388,7 @@ describe('deployment rules checked before anything runs (a Starter project: no d
          values ('${starterStage}', '${starter}', 'DEPLOY', 'UPDATE_COMPLETE', false, ${at}, date_trunc('milliseconds', ${at}) - interval '${minutes} minutes')
          returning id, date_trunc('milliseconds', ${at}) as "endedAt"`);
     const { id, endedAt } = rows[0] as { id: string; endedAt: string | Date };
-    await createDeploymentsStore(t.app.services.database.db).setStatus(id, { finishedAt: new Date(endedAt) });
+    await createDeploymentsStore(t.app.services.database.db).endRun(id, { finishedAt: new Date(endedAt) }, { stageId: starterStage });
   };
 
   beforeAll(async () => {
@@ -481,11 +482,59 @@ describe('deployment rules checked before anything runs (a Starter project: no d
          values ('${starterStage}', '${starter}', 'DEPLOY', 'UPDATE_IN_PROGRESS', false, date_trunc('milliseconds', now()) - interval '2 minutes') returning id`);
     const id = (rows[0] as { id: string }).id;
     const before = await store.usedMs(starter);
-    await store.setStatus(id, { status: 'UPDATE_COMPLETE', finishedAt: new Date() });
+    await store.endRun(id, { status: 'UPDATE_COMPLETE', finishedAt: new Date() }, { stageId: starterStage });
     const after = await store.usedMs(starter);
     expect(Math.abs(after - before - 2 * 60_000)).toBeLessThan(5_000);
     expect(after).toBe(await report());
-    await store.setStatus(id, { status: 'UPDATE_FAILED', finishedAt: new Date(Date.now() + 60_000) });
+    await store.endRun(id, { status: 'UPDATE_FAILED', finishedAt: new Date(Date.now() + 60_000) }, { stageId: starterStage });
     expect(await store.usedMs(starter)).toBe(after);
+  });
+
+  it("writes a run's end in one statement: counted once when two ends race, its last lines, the state it left and the plans it made stale", async () => {
+    const store = createDeploymentsStore(t.app.services.database.db);
+    const { rows } = await sql(`insert into deployments (stage_id, project_id, kind, status, active, started_at)
+         values ('${starterStage}', '${starter}', 'DEPLOY', 'UPDATE_IN_PROGRESS', true, date_trunc('milliseconds', now()) - interval '3 minutes') returning id`);
+    const id = (rows[0] as { id: string }).id;
+    const plan = await store.insertPlan({ stageId: starterStage, projectId: starter, createdBy: null, resources: [] });
+    await store.setPlanStatus(plan.id, { status: 'READY' });
+    const before = await store.usedMs(starter);
+    // two ends at once (a worker's and a recovery's), each in a transaction of its own: the second is written while the
+    // first is not committed yet (on PostgreSQL it waits for the first's row lock; on PGlite for its transaction)
+    let firstWritten!: () => void;
+    const written = new Promise<void>((r) => (firstWritten = r));
+    const end = (status: string, seq: number, finishedAt: Date, hold?: boolean) =>
+      t.app.services.database.db.transaction(async (tx) => {
+        const ended = await store.endRun(
+          id,
+          { status, active: false, processId: null, finishedAt },
+          { stageId: starterStage, sealed: `sealed-${seq}`, chunk: { seq, text: `last line ${seq}` } },
+          tx,
+        );
+        if (hold) {
+          firstWritten();
+          await new Promise((r) => setTimeout(r, 300));
+        }
+        return ended;
+      });
+    const firstEnd = end('UPDATE_COMPLETE', 0, new Date(), true);
+    await Promise.race([written, firstEnd]);
+    const [first, second] = await Promise.all([firstEnd, end('UPDATE_FAILED', 1, new Date(Date.now() + 60_000))]);
+    expect(Math.abs((await store.usedMs(starter)) - before - 3 * 60_000)).toBeLessThan(5_000);
+    expect([first.row?.id, second.row?.id]).toEqual([id, id]);
+    expect([first.row?.active, first.row?.finishedAt instanceof Date]).toEqual([false, true]);
+    // whichever came first expired the plan (and told it); the other found none left
+    expect([...first.expired, ...second.expired]).toEqual([
+      { id: plan.id, stageId: starterStage, projectId: starter, status: 'EXPIRED', error: null, planFile: null },
+    ]);
+    expect((await store.logs(id)).map((c) => c.text)).toEqual(['last line 0', 'last line 1']);
+    expect(['sealed-0', 'sealed-1']).toContain(await store.sealedState(starterStage));
+    // a run gone meanwhile: nothing written of it, nothing told
+    expect(
+      await store.endRun(crypto.randomUUID(), { status: 'UPDATE_COMPLETE', finishedAt: new Date() }, { stageId: starterStage, chunk: { seq: 0, text: 'x' } }),
+    ).toEqual({
+      row: undefined,
+      expired: [],
+    });
+    await sql(`delete from deployments where id = '${id}'`);
   });
 });

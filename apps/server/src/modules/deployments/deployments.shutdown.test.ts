@@ -62,13 +62,18 @@ function fixture(o: { engine?: DeploymentEngine; credentials?: Record<string, st
       await new Promise((r) => setTimeout(r, 5)); // a database write takes a moment
       logs.push(...values.map((v) => ({ seq: v.seq, text: v.text })));
     },
-    expirePlans: async () => [],
+    endRun: async (_id: string, values: object, o: { chunk?: { seq: number; text: string } | null }) => {
+      row = { ...row, ...values };
+      if (o.chunk) logs.push({ seq: o.chunk.seq, text: o.chunk.text });
+      events.push(`finished ${row.status}`);
+      return { row: undefined, expired: [] }; // nothing told: the fake row is not a whole one
+    },
   };
   const stages = {
     rowById: async () => ({ id: 's1', projectId: 'p1', name: 'staging', iacTool: 'terraform' }),
     resourceRows: async () => [],
     setDeploymentState: async () => undefined,
-    setResourcesDeployed: async () => [],
+    setRunOutcome: async () => undefined,
   };
   const log = { warn: () => undefined, error: () => undefined, info: () => undefined } as unknown as FastifyBaseLogger;
   const runner = createDeploymentsJobs({

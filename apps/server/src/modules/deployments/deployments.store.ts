@@ -1,4 +1,5 @@
-import { and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gt, gte, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import type { LogChunk } from '../../platform/log-sink.js';
 import type { Db, Tx } from '../../platform/db.js';
 import { deployments, deploymentLogs, deploymentMinutes, deploymentPlans, removedStageDeployments, terraformStates } from './deployments.tables.js';
 
@@ -12,6 +13,22 @@ const isUniqueViolation = (err: unknown) => {
   const e = err as { code?: string; cause?: { code?: string } };
   return e.code === '23505' || e.cause?.code === '23505';
 };
+
+/** A plan a run's end made stale, as its end tells it. */
+export type ExpiredPlan = Pick<PlanRow, 'id' | 'stageId' | 'projectId' | 'status' | 'error' | 'planFile'>;
+
+/** The state a run left, stored (or replacing the one before) as a CTE of the statement that writes its end. */
+const sealedState = (tx: Db | Tx, stageId: string, sealed: string | undefined) =>
+  sealed
+    ? [
+        tx.$with('sealed_state').as(
+          tx
+            .insert(terraformStates)
+            .values({ stageId, sealed })
+            .onConflictDoUpdate({ target: terraformStates.stageId, set: { sealed, updatedAt: new Date() } }),
+        ),
+      ]
+    : [];
 
 export function createDeploymentsStore(db: Db) {
   return {
@@ -98,23 +115,68 @@ export function createDeploymentsStore(db: Db) {
     remove: (id: string) => db.delete(deployments).where(eq(deployments.id, id)),
     /** Bookkeeping of a run (heartbeat, pid, cancel flag); its status is written through status-events. */
     update: (id: string, values: Partial<typeof deployments.$inferInsert>) => db.update(deployments).set(values).where(eq(deployments.id, id)),
+    /** A status write while a run is queued or runs: answers the row as written (its end is written by endRun). */
+    setStatus: async (id: string, values: Partial<typeof deployments.$inferInsert>, tx: Tx = db) =>
+      (await tx.update(deployments).set(values).where(eq(deployments.id, id)).returning())[0],
     /**
-     * A status write: answers the row as written. The write of a run's end (finishedAt) adds its time to the
-     * project's minutes of that month, once: only while the row has no end yet (locked, so two ends never both count).
+     * A run's end as one statement (a statement is a round trip, on PGlite through its one thread, on the way to the
+     * end a user waits for): its status write, its time added to the project's minutes of the month once (only while
+     * the row has no end yet, locked first: of two ends only the first counts); the plans it made stale EXPIRED (made
+     * before the run changed the state, they can no longer be applied) with the state it left; and its log's last
+     * chunk. Answers the row as written (undefined when it is gone) and the plans expired.
      */
-    async setStatus(id: string, values: Partial<typeof deployments.$inferInsert>, tx: Tx = db) {
-      if (values.finishedAt) {
-        const end = values.finishedAt.toISOString();
-        await tx.execute(sql`
-          insert into ${deploymentMinutes} (project_id, month, ms)
-          select ${deployments.projectId}, ${monthOf(values.finishedAt).toISOString()}::timestamptz,
-                 greatest(0, round(extract(epoch from (${end}::timestamptz - ${deployments.startedAt})) * 1000))::bigint
-          from ${deployments}
-          where ${deployments.id} = ${id} and ${deployments.finishedAt} is null and ${deployments.startedAt} is not null
-          for update
-          on conflict (project_id, month) do update set ms = ${deploymentMinutes}.ms + excluded.ms`);
-      }
-      return (await tx.update(deployments).set(values).where(eq(deployments.id, id)).returning())[0];
+    async endRun(
+      id: string,
+      values: Partial<typeof deployments.$inferInsert> & { finishedAt: Date },
+      o: { stageId: string; sealed?: string; chunk?: LogChunk | null },
+      tx: Tx = db,
+    ) {
+      const end = values.finishedAt.toISOString();
+      const before = tx.$with('before_end', {}).as(sql`select finished_at as was_finished from ${deployments} where id = ${id} for update`);
+      const expired = tx.$with('expired').as(
+        tx
+          .update(deploymentPlans)
+          .set({ status: 'EXPIRED' })
+          .where(and(eq(deploymentPlans.stageId, o.stageId), eq(deploymentPlans.status, 'READY')))
+          .returning(),
+      );
+      const updated = tx.$with('updated').as(
+        tx
+          .update(deployments)
+          .set(values)
+          .where(and(eq(deployments.id, id), sql`exists (select 1 from before_end)`))
+          .returning({
+            ...getTableColumns(deployments),
+            expired: sql<
+              ExpiredPlan[]
+            >`(select coalesce(json_agg(json_build_object('id', e.id, 'stageId', e.stage_id, 'projectId', e.project_id, 'status', e.status, 'error', e.error, 'planFile', e.plan_file)), '[]'::json) from expired e)`.as(
+              'expired',
+            ),
+          }),
+      );
+      const counted = tx.$with('counted', {}).as(
+        sql`insert into ${deploymentMinutes} (project_id, month, ms)
+          select u.project_id, ${monthOf(values.finishedAt).toISOString()}::timestamptz,
+                 greatest(0, round(extract(epoch from (${end}::timestamptz - u.started_at)) * 1000))::bigint
+          from updated u, before_end b where b.was_finished is null and u.started_at is not null
+          on conflict (project_id, month) do update set ms = ${deploymentMinutes}.ms + excluded.ms`,
+      );
+      const log = o.chunk
+        ? [
+            tx
+              .$with('last_log', {})
+              .as(
+                sql`insert into ${deploymentLogs} (deployment_id, seq, text) select ${id}, ${o.chunk.seq}, ${o.chunk.text} where exists (select 1 from updated)`,
+              ),
+          ]
+        : [];
+      const [written] = await tx
+        .with(before, expired, updated, counted, ...log, ...sealedState(tx, o.stageId, o.sealed))
+        .select()
+        .from(updated);
+      if (!written) return { row: undefined, expired: [] as ExpiredPlan[] };
+      const { expired: plans, ...row } = written;
+      return { row: row as DeploymentRow, expired: plans };
     },
     /** Deployment time (ms) of the project's runs that ended in the month of `at`, from the running counter. */
     usedMs: async (projectId: string, at = new Date()) =>
@@ -220,29 +282,6 @@ export function createDeploymentsStore(db: Db) {
           .from(deploymentPlans)
           .where(and(eq(deploymentPlans.stageId, stageId), eq(deploymentPlans.status, 'CREATING')))
       )[0],
-    /**
-     * Plans made before a deployment changed the state can no longer be applied. `sealed`: the state the run that
-     * changed it left, stored in the same statement (a data-modifying CTE: a statement is a round trip more on the
-     * way to the run's end, on PGlite through its one thread).
-     */
-    expirePlans: (stageId: string, tx: Tx = db, sealed?: string) => {
-      const state = sealed
-        ? [
-            tx.$with('sealed_state').as(
-              tx
-                .insert(terraformStates)
-                .values({ stageId, sealed })
-                .onConflictDoUpdate({ target: terraformStates.stageId, set: { sealed, updatedAt: new Date() } }),
-            ),
-          ]
-        : [];
-      return tx
-        .with(...state)
-        .update(deploymentPlans)
-        .set({ status: 'EXPIRED' })
-        .where(and(eq(deploymentPlans.stageId, stageId), eq(deploymentPlans.status, 'READY')))
-        .returning();
-    },
     /** Takes a stale CREATING plan for this recovery sweep, like claimStale. */
     claimStalePlan: async (id: string, before: Date) =>
       (

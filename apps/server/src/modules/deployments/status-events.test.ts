@@ -163,7 +163,7 @@ describe('deployment and environment status events', () => {
       store,
       stages: {
         setDeploymentState: (id, values, tx) => stagesStore.updateById(id, values, tx),
-        setResourcesDeployed: async () => [],
+        setRunOutcome: async () => undefined,
       },
       realtime: { toProject: (projectId, event, payload, o) => void told.push({ projectId, event, payload, committed, order: o?.order }) },
     });

@@ -2,7 +2,8 @@ import type { DeploymentUpdateEvent, PlanUpdateEvent, StageUpdateEvent } from '@
 import type { Tx } from '../../platform/db.js';
 import type { EmitOrder, Realtime } from '../../platform/realtime.js';
 import type { StagesApi } from '../stages/stages.port.js';
-import type { DeploymentsStore, DeploymentRow, PlanRow } from './deployments.store.js';
+import type { DeploymentsStore, DeploymentRow, ExpiredPlan, PlanRow } from './deployments.store.js';
+import type { LogChunk } from '../../platform/log-sink.js';
 import type { deployments } from './deployments.tables.js';
 
 type DeploymentValues = Partial<typeof deployments.$inferInsert>;
@@ -48,7 +49,12 @@ const stageEvent = (s: WrittenStage): StageUpdateEvent => ({
   dateUpdated: s.updatedAt.toISOString(),
 });
 
-const planEvent = (p: PlanRow): PlanUpdateEvent => ({ stageId: p.stageId, planId: p.id, status: p.status, error: p.error });
+const planEvent = (p: Pick<PlanRow, 'stageId' | 'id' | 'status' | 'error'>): PlanUpdateEvent => ({
+  stageId: p.stageId,
+  planId: p.id,
+  status: p.status,
+  error: p.error,
+});
 
 /** The status writes of one transaction; what they wrote is told once it commits. */
 export interface StatusWriter {
@@ -69,14 +75,15 @@ export interface StatusWriter {
     deployed: Set<string>,
     statusOf: (name: string, isDeployed: boolean, previous: string) => string,
     stage?: StageValues,
+    before?: Parameters<StagesApi['setRunOutcome']>[1]['before'],
   ): Promise<void>;
   /** A plan's status. */
   plan(id: string, values: Partial<PlanRow>): Promise<void>;
   /**
-   * Plans made before a run changed the state: EXPIRED; answers them (their files go after the commit). `sealed`: the
-   * state the run left, stored with them.
+   * A run's end in one statement: its status write, the plans it made stale EXPIRED with the state it left (`sealed`), and
+   * its log's last chunk; answers the plans expired (their files go after the commit).
    */
-  expirePlans(stageId: string, sealed?: string): Promise<PlanRow[]>;
+  ended(id: string, values: DeploymentValues & { finishedAt: Date }, o: { stageId: string; sealed?: string; chunk?: LogChunk | null }): Promise<ExpiredPlan[]>;
 }
 
 /**
@@ -88,8 +95,8 @@ export interface StatusWriter {
 export function createStatusWrites(deps: {
   /** Runs `fn` in one transaction (db.transaction); tests without a database hand in a pass-through. */
   transaction: <T>(fn: (tx: Tx | undefined) => Promise<T>) => Promise<T>;
-  store: Pick<DeploymentsStore, 'setStatus' | 'claim' | 'setPlanStatus' | 'expirePlans'>;
-  stages: Pick<StagesApi, 'setDeploymentState' | 'setResourcesDeployed'>;
+  store: Pick<DeploymentsStore, 'setStatus' | 'claim' | 'setPlanStatus' | 'endRun'>;
+  stages: Pick<StagesApi, 'setDeploymentState' | 'setRunOutcome'>;
   realtime: Pick<Realtime, 'toProject'>;
 }) {
   const { store, stages } = deps;
@@ -118,18 +125,18 @@ export function createStatusWrites(deps: {
         const s = await stages.setDeploymentState(stageId, values, tx);
         if (s) stageWritten(s.projectId, stageEvent(s));
       },
-      async resources(stageId, deployed, statusOf, stage = {}) {
-        const rows = await stages.setResourcesDeployed(stageId, deployed, statusOf, tx);
-        const s = await stages.setDeploymentState(stageId, stage, tx);
-        if (s) stageWritten(s.projectId, { ...stageEvent(s), resources: rows.map((r) => ({ name: r.name, status: r.status, isDeployed: r.isDeployed })) });
+      async resources(stageId, deployed, statusOf, stage = {}, before) {
+        const s = await stages.setRunOutcome(stageId, { deployed, statusOf, before, values: stage }, tx);
+        if (s) stageWritten(s.projectId, { ...stageEvent(s), resources: s.resources });
       },
       async plan(id, values) {
         const p = await store.setPlanStatus(id, values, tx);
         if (p) tell(p.projectId, 'plan:update', planEvent(p));
       },
-      async expirePlans(stageId, sealed) {
-        const expired = await store.expirePlans(stageId, tx, sealed);
+      async ended(id, values, o) {
+        const { row, expired } = await store.endRun(id, values, o, tx);
         for (const p of expired) tell(p.projectId, 'plan:update', planEvent(p));
+        deploymentWritten(row);
         return expired;
       },
     };
@@ -139,11 +146,13 @@ export function createStatusWrites(deps: {
     /**
      * Runs the status writes of one step in a transaction, then tells the project rooms what they wrote.
      * `oneWrite`: the step makes a single write, committed on its own without a transaction around it
-     * (its begin and commit are two round trips more on the way to a run's start).
+     * (its begin and commit are two round trips more on the way to a run's start). `committed`: told once it
+     * committed, before the rooms are (a run's last log chunk is published ahead of its end).
      */
-    async write<T>(fn: (w: StatusWriter) => Promise<T>, o: { oneWrite?: boolean } = {}): Promise<T> {
+    async write<T>(fn: (w: StatusWriter) => Promise<T>, o: { oneWrite?: boolean; committed?: () => void } = {}): Promise<T> {
       const told: Told[] = [];
       const result = o.oneWrite ? await fn(writerOn(undefined, told)) : await deps.transaction((tx) => fn(writerOn(tx, told)));
+      o.committed?.();
       for (const t of told) deps.realtime.toProject(t.projectId, t.event, t.payload, t.order);
       return result;
     },

@@ -33,6 +33,8 @@ type ResourceInput = z.output<typeof ResourceBody>;
 type FromTemplateBody = z.output<typeof StageFromTemplateBody>;
 /** What a resource's references are checked against: the environment's other resources. */
 type SiblingResource = Pick<ResourceRow, 'name' | 'componentId' | 'componentVersion'>;
+/** What a deployment writes of its environment: its status and deployment pointers. */
+export type DeploymentStateValues = { status?: string; lastDeploymentId?: string; currentDeploymentId?: string; lastDeployed?: Date };
 
 /** What resources need of components (the components service answers). */
 export interface ComponentLookup {
@@ -321,23 +323,29 @@ export function createStagesService(deps: {
     /** The environment's resources as stored (deployments resolve and deploy them). */
     resourceRows: (stageId: string) => store.resources(stageId),
     /** A deployment moved the environment on: its status and deployment pointers; answers the row as written. */
-    setDeploymentState: (stageId: string, values: { status?: string; lastDeploymentId?: string; currentDeploymentId?: string; lastDeployed?: Date }, tx?: Tx) =>
-      store.updateById(stageId, values, tx),
-    /** After a run: which resources have cloud objects now, each status from its one before; answers the rows as written. */
-    async setResourcesDeployed(stageId: string, deployed: Set<string>, statusOf: (name: string, isDeployed: boolean, previous: string) => string, tx?: Tx) {
-      const rows = await store.resources(stageId, tx);
-      // one update per distinct outcome (usually one for all)
-      const groups = new Map<string, { values: { isDeployed: boolean; status: string }; ids: string[] }>();
-      for (const r of rows) {
-        const isDeployed = deployed.has(r.name);
-        const values = { isDeployed, status: statusOf(r.name, isDeployed, r.status) };
-        const key = JSON.stringify(values);
-        const group = groups.get(key) ?? groups.set(key, { values, ids: [] }).get(key)!;
-        group.ids.push(r.id);
-      }
-      const written = new Map<string, ResourceRow>();
-      for (const g of groups.values()) for (const r of await store.updateResources(g.ids, g.values, tx)) written.set(r.id, r);
-      return rows.map((r) => written.get(r.id)!);
+    setDeploymentState: (stageId: string, values: DeploymentStateValues, tx?: Tx) => store.updateById(stageId, values, tx),
+    /**
+     * After a run, in one statement: which resources have cloud objects now, each status from its one before, and the
+     * environment's own values. `before`: the resources as the run read them when it began (while it runs, only it writes
+     * their statuses; one added meanwhile keeps its own), else read here. Answers the environment as written with the
+     * resources' new statuses, or undefined when it is gone.
+     */
+    async setRunOutcome(
+      stageId: string,
+      o: {
+        deployed: Set<string>;
+        statusOf: (name: string, isDeployed: boolean, previous: string) => string;
+        before?: Pick<ResourceRow, 'id' | 'name' | 'status'>[];
+        values: DeploymentStateValues;
+      },
+      tx?: Tx,
+    ) {
+      const rows = o.before ?? (await store.resources(stageId, tx));
+      const outcomes = rows.map((r) => {
+        const isDeployed = o.deployed.has(r.name);
+        return { id: r.id, isDeployed, status: o.statusOf(r.name, isDeployed, r.status) };
+      });
+      return store.updateAfterRun(stageId, outcomes, o.values, tx);
     },
     /** Opens a sealed sensitive input value for a deployment run. */
     openSecret: (sealed: string) => secrets.open(sealed),

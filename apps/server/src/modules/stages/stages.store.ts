@@ -1,4 +1,4 @@
-import { and, count, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import { and, count, eq, getTableColumns, inArray, notInArray, sql } from 'drizzle-orm';
 import { memoOf, tableNames, type Db, type Tx } from '../../platform/db.js';
 import type { ReadCache } from '../../platform/read-cache.js';
 import type { CloudAccountRef } from '../../platform/hooks.js';
@@ -7,6 +7,8 @@ import { stages, stageResources } from './stages.tables.js';
 export type StageRow = typeof stages.$inferSelect;
 export type ResourceRow = typeof stageResources.$inferSelect;
 const NOT_DEPLOYED = ['NOT_DEPLOYED', 'DELETE_COMPLETE'];
+/** A resource's outcome of a run, as written. */
+export type ResourceOutcome = { id: string; isDeployed: boolean; status: string };
 
 function accountMatches(account: CloudAccountRef) {
   if (account.provider === 'aws') return and(eq(stages.cloudProvider, 'aws'), eq(stages.awsAccountId, account.awsAccountId));
@@ -55,6 +57,32 @@ export function createStagesStore(db: Db, cache?: ReadCache) {
           .returning()
       )[0],
     byIdAnyProject: async (id: string) => (await db.select().from(stages).where(eq(stages.id, id)))[0],
+    /**
+     * After a run, in one statement: the resources' new statuses (by id; one gone meanwhile is left out) and the
+     * environment's values. Answers the environment as written with the resources it updated, or undefined when
+     * the environment is gone.
+     */
+    updateAfterRun: async (stageId: string, resources: ResourceOutcome[], values: Partial<typeof stages.$inferInsert>, tx: Tx = db) => {
+      const outcomes = resources.map((r) => ({ id: r.id, is_deployed: r.isDeployed, status: r.status }));
+      const updated = tx.$with('updated_resources', {}).as(
+        sql`update ${stageResources} r set is_deployed = v.is_deployed, status = v.status
+          from jsonb_to_recordset(${JSON.stringify(outcomes)}::jsonb) as v(id uuid, is_deployed boolean, status text)
+          where r.id = v.id and r.stage_id = ${stageId}
+          returning r.name, r.status, r.is_deployed, r.created_at`,
+      );
+      const [row] = await tx
+        .with(updated)
+        .update(stages)
+        .set({ ...values, updatedAt: new Date() })
+        .where(eq(stages.id, stageId))
+        .returning({
+          ...getTableColumns(stages),
+          resources: sql<
+            { name: string; status: string; isDeployed: boolean }[]
+          >`(select coalesce(json_agg(json_build_object('name', u.name, 'status', u.status, 'isDeployed', u.is_deployed) order by u.created_at), '[]'::json) from updated_resources u)`,
+        });
+      return row as typeof row | undefined;
+    },
     delete: (projectId: string, id: string) => db.delete(stages).where(and(eq(stages.projectId, projectId), eq(stages.id, id))),
     deployedNames: async (projectId: string) =>
       (
