@@ -274,10 +274,10 @@ export function createDeploymentsJobs(deps: {
     return claimed ? { row: claimed, stage, st, resources } : undefined;
   }
   /** A claimed run; `warm`: what its engine started for it while its request was still answered (startHere). */
-  type Claimed = NonNullable<Awaited<ReturnType<typeof claim>>> & { warm?: WarmStart };
+  type Claimed = NonNullable<Awaited<ReturnType<typeof claim>>> & { warm?: WarmStart } & Pick<QueuedDeployment, 'sealedState' | 'shown'>;
 
   /** Runs a claimed deployment with its engine, then writes how it ended. */
-  async function execute({ row, stage, st, resources, warm: warmed }: Claimed, signal: AbortSignal) {
+  async function execute({ row, stage, st, resources, warm: warmed, sealedState, shown }: Claimed, signal: AbortSignal) {
     let outcome: Outcome = 'COMPLETE';
     let error: string | null = null;
     let reported: EngineOutcome | undefined;
@@ -304,6 +304,7 @@ export function createDeploymentsJobs(deps: {
       sink = sinkFor(row.id, mask);
       const engineRun: EngineRun = {
         warm,
+        sealedState,
         stage,
         resources: prepared,
         credentials,
@@ -342,6 +343,7 @@ export function createDeploymentsJobs(deps: {
     }
     // the state the run left and its log's last lines are written with its end (the resources' statuses from theirs
     // when it began: while it ran, only it wrote them)
+    await shown; // never before its request's write of the environment (which does not throw)
     await finish(stage, { ...row, status: st.running }, outcome, error, reported, left, { before: resources, sink });
   }
 
@@ -581,12 +583,14 @@ export function createDeploymentsJobs(deps: {
         const now = new Date();
         return { status: statusesFor(kind, anyDeployed).running, startedAt: now, heartbeatAt: now, workerId: slot.workerId };
       },
-      start: ({ row, stage: queuedStage, resources }) => {
+      start: ({ row, stage: queuedStage, resources, sealedState, shown }) => {
         started = true;
         slot.start(row.id, {
           row,
           stage: queuedStage,
           resources,
+          sealedState,
+          shown,
           st: statusesFor(
             row.kind,
             resources.some((r) => r.isDeployed),

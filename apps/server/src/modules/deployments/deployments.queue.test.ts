@@ -13,6 +13,7 @@ function fixture(o: { slot: boolean; active?: boolean; planCreating?: boolean; o
   const started: QueuedDeployment[] = [];
   const slots = { taken: 0, released: 0 };
   const reads = { resources: 0 };
+  const stateRead: boolean[] = [];
   // the order in which the request reads and reserves
   const order: string[] = [];
   const stage = {
@@ -29,8 +30,11 @@ function fixture(o: { slot: boolean; active?: boolean; planCreating?: boolean; o
     : [{ name: 'site', componentId: 'c1', componentVersion: 'latest', isDeployed: false, status: 'NOT_DEPLOYED', configurations: [] }];
   const store = {
     usedMs: async () => (order.push('minutes read'), 0),
-    // a plan created while the request ran: seen by its check after the insert only
-    creatingPlan: async () => (o.planCreating && inserted.length ? { id: 'plan' } : undefined),
+    // a plan created while the request ran: seen by its check after the insert only (with the state, for a run here)
+    afterInsert: async (_stageId: string, read: { state: boolean }) => {
+      stateRead.push(read.state);
+      return { planCreating: !!(o.planCreating && inserted.length), sealed: read.state ? 'sealed state' : null };
+    },
     insert: async (values: Record<string, unknown>) => {
       if (o.active) return null;
       inserted.push(values);
@@ -44,7 +48,10 @@ function fixture(o: { slot: boolean; active?: boolean; planCreating?: boolean; o
     slots.taken++;
     return {
       claim: () => ({ status: 'CREATE_IN_PROGRESS', startedAt: new Date(0), heartbeatAt: new Date(0), workerId: 'host:1:w' }),
-      start: (queued) => void started.push(queued),
+      start: (queued) => {
+        order.push('run started');
+        started.push(queued);
+      },
       release: () => void slots.released++,
     };
   };
@@ -53,7 +60,12 @@ function fixture(o: { slot: boolean; active?: boolean; planCreating?: boolean; o
     statuses: createStatusWrites({
       transaction: (fn) => fn(undefined),
       store: {} as any,
-      stages: { setDeploymentState: async () => undefined } as any,
+      stages: {
+        setDeploymentState: async () => {
+          await new Promise((r) => setTimeout(r, 5)); // a database write takes a moment
+          order.push('environment shown');
+        },
+      } as any,
       realtime: { toProject: () => undefined },
     }),
     stages: {
@@ -73,7 +85,17 @@ function fixture(o: { slot: boolean; active?: boolean; planCreating?: boolean; o
     startHere,
     recover: async () => undefined,
   });
-  return { deploy: () => service.deploy('p1', 's1', 'u1'), undeploy: () => service.undeploy('p1', 's1', 'u1'), inserted, jobs, started, slots, reads, order };
+  return {
+    deploy: () => service.deploy('p1', 's1', 'u1'),
+    undeploy: () => service.undeploy('p1', 's1', 'u1'),
+    inserted,
+    jobs,
+    started,
+    slots,
+    reads,
+    order,
+    stateRead,
+  };
 }
 
 describe('queueing a deployment', () => {
@@ -89,13 +111,18 @@ describe('queueing a deployment', () => {
     expect(f.started[0]!.resources.map((r) => r.name)).toEqual(['site']);
     expect(f.jobs).toEqual([]);
     expect(f.reads.resources).toBe(1);
+    // its state read with the plan check after the insert (its terraform then starts without reading it); it starts while
+    // the environment is written as running, and the answer waits for that write, as the run's end does (`shown`)
+    expect([f.stateRead, f.started[0]!.sealedState]).toEqual([[true], 'sealed state']);
+    expect(f.order.slice(-2)).toEqual(['run started', 'environment shown']);
+    expect(f.started[0]!.shown).toBeInstanceOf(Promise);
   });
 
   it('reserves its slot as soon as the environment is read, its engine warming up while the other checks read', async () => {
     const f = fixture({ slot: true });
     await f.deploy();
     expect(f.order.slice(0, 2)).toEqual(['environment read', 'slot reserved']);
-    expect(f.order.slice(2).sort()).toEqual(['minutes read', 'resources read']);
+    expect(f.order.slice(2, 4).sort()).toEqual(['minutes read', 'resources read']);
   });
 
   it('a check that fails after the slot was reserved gives it back, and nothing starts', async () => {
@@ -118,6 +145,7 @@ describe('queueing a deployment', () => {
     expect(f.inserted).toEqual([expect.objectContaining({ status: 'DEPLOY_QUEUED' })]);
     expect(f.inserted[0]).not.toHaveProperty('workerId');
     expect(f.jobs).toEqual([{ queue: DEPLOYMENT_QUEUE, data: { deploymentId: 'd1' } }]);
+    expect(f.stateRead).toEqual([false]); // the worker that claims it reads the state itself
     expect(f.started).toEqual([]);
   });
 

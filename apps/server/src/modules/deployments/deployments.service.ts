@@ -34,6 +34,10 @@ export interface QueuedDeployment {
   row: DeploymentRow;
   stage: StageRow;
   resources: StageResourceRow[];
+  /** The environment's sealed state, read with the checks after the row was inserted (run here: Terraform). */
+  sealedState?: string | null;
+  /** The environment shown queued or running (written while the run starts): the run's end is written after it. */
+  shown?: Promise<unknown>;
 }
 
 /** A slot to run a deployment in this process from its request on (the jobs' startHere), its engine warming up meanwhile. */
@@ -193,22 +197,26 @@ export function createDeploymentsService(deps: {
       resources: extra.resources,
     });
     if (!row) throw new Conflict('A deployment of this environment is already running');
-    // a plan shares the environment's work dir and state: whichever of the two came second backs out
-    if (await store.creatingPlan(stage.id)) {
+    // a plan shares the environment's work dir and state: whichever of the two came second backs out (a Terraform run
+    // here reads the state in the same statement: its engine then starts without reading it)
+    const after = await store.afterInsert(stage.id, { state: !!local && stage.iacTool === 'terraform' });
+    if (after.planCreating) {
       await store.remove(row.id);
       throw new Conflict(PLAN_RUNNING);
     }
     const stageStatus = kind === 'UNDEPLOY_RESOURCE' ? stage.status : row.status;
-    await deps.statuses.write(
+    const shown = deps.statuses.write(
       async (w) => {
         w.written(row);
         await w.stage(stage.id, { status: stageStatus, lastDeploymentId: row.id });
       },
       { oneWrite: true },
     );
-    // claimed here: it runs now with what was read here; otherwise the durable job is there for any worker
-    if (local) local.start({ row, stage, resources });
-    else await jobs.send(DEPLOYMENT_QUEUE, { deploymentId: row.id });
+    // claimed here: it runs now with what was read here, while the environment is shown running (its end waits for
+    // that write); otherwise the durable job is there for any worker
+    if (local) local.start({ row, stage, resources, sealedState: after.sealed, shown: shown.catch(() => undefined) });
+    await shown;
+    if (!local) await jobs.send(DEPLOYMENT_QUEUE, { deploymentId: row.id });
     return { deploymentId: row.id, status: stageStatus };
   }
 

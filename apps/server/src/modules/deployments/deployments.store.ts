@@ -275,6 +275,21 @@ export function createDeploymentsStore(db: Db) {
     /** A plan's status write: answers the plan as written. */
     setPlanStatus: async (id: string, values: Partial<typeof deploymentPlans.$inferInsert>, tx: Tx = db) =>
       (await tx.update(deploymentPlans).set(values).where(eq(deploymentPlans.id, id)).returning())[0],
+    /**
+     * Once a run's row is inserted, one statement: whether a plan of the environment is being made (the run backs out then),
+     * and, with `state`, the environment's sealed state (null: none), read after the row, hence after any run before it ended.
+     */
+    afterInsert: async (stageId: string, o: { state: boolean }) => {
+      const [r] = await db
+        .select({
+          planCreating: sql<boolean>`exists (select 1 from ${deploymentPlans} where ${deploymentPlans.stageId} = ${stageId} and ${deploymentPlans.status} = 'CREATING')`,
+          sealed: o.state
+            ? sql<string | null>`(select ${terraformStates.sealed} from ${terraformStates} where ${terraformStates.stageId} = ${stageId})`
+            : sql<null>`null`,
+        })
+        .from(sql`(select 1) as one`);
+      return { planCreating: r!.planCreating, sealed: r!.sealed ?? null };
+    },
     creatingPlan: async (stageId: string) =>
       (
         await db

@@ -33,6 +33,8 @@ export interface EngineRun {
   onStateLeft?: (state: LeftState) => void;
   /** What the engine's warmUp started for this run. */
   warm?: WarmStart;
+  /** The environment's sealed state as read once the run's row was inserted (null: none stored); read by the engine when absent. */
+  sealedState?: string | null;
 }
 
 /** A run's state as the engine left it: sealed, not stored yet; its plain copies stay on disk until `stored` removes them. */

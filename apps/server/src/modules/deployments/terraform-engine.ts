@@ -85,9 +85,12 @@ export function createTerraformEngine(o: TerraformEngineOptions): DeploymentEngi
   const sealedPlansDir = (stageId: string) => path.join(o.root, 'plans', stageId);
   const legacyStateFile = (stageId: string) => path.join(o.root, 'state', `${stageId}.tfstate`);
 
-  /** The environment's state as JSON text, taking over a state file or `pg` schema an older Gantry left. */
-  async function loadState(stageId: string): Promise<string | undefined> {
-    const sealed = await o.states.get(stageId);
+  /**
+   * The environment's state as JSON text, taking over a state file or `pg` schema an older Gantry left. `read`: its sealed
+   * state as the run read it already (null: none stored).
+   */
+  async function loadState(stageId: string, read?: string | null): Promise<string | undefined> {
+    const sealed = read === undefined ? await o.states.get(stageId) : (read ?? undefined);
     if (sealed) return o.secrets.open(sealed);
     const legacyFile = legacyStateFile(stageId);
     const legacy = fs.existsSync(legacyFile) ? fs.readFileSync(legacyFile, 'utf8') : await o.legacyPgState?.(stageId);
@@ -262,7 +265,7 @@ export function createTerraformEngine(o: TerraformEngineOptions): DeploymentEngi
     for (const f of fs.readdirSync(dir)) if (f.endsWith('.tf.json') && f !== BACKEND_FILE) fs.rmSync(path.join(dir, f), { recursive: true, force: true });
     writeRootModule(dir, root); // O_NOFOLLOW: never through a link the last run left
     for (const d of [path.join(dir, '.home'), pluginCacheDir(run.stage)]) ensureRealDir(d);
-    const state = await loadState(run.stage.id);
+    const state = await loadState(run.stage.id, run.sealedState);
     if (state !== undefined) writeFileNoFollow(stateFile(run.stage.id), state, 0o600);
     handOver(run, [...Object.keys(root.files).map((f) => path.join(dir, f)), path.join(dir, '.home'), stateFile(run.stage.id)]);
     try {
