@@ -11,27 +11,19 @@ import {
   cancelUpdate,
   continueRollback as continueUpdateRollback,
   nestedStacks,
-  sleep,
-  TERMINAL,
-  PollingAborted,
-  type NestedStack,
+  followStack,
+  stackAndNestedEvents,
+  type Following,
+  type StackOutcome,
 } from './stack.js';
-import { toStackEvent, errorLogsByResource, type ErrorLogs, type OwnedEvent, type StackEventView } from './events.js';
+import type { StackEventView } from './events.js';
+export type { Following, StackOutcome };
 
 /** Which stack, where, as whom. `credentials`: either form (`credentialsFor`'s env vars are fine). */
 export interface StackTarget {
   stackName: string;
   region: string;
   credentials: AwsCredentials | AwsEnvCredentials;
-}
-
-export interface Following {
-  /** Each new stack status (CloudFormation's own: CREATE_IN_PROGRESS, UPDATE_ROLLBACK_FAILED …). */
-  onStatus?: (status: string) => Promise<void> | void;
-  /** New events of the stack and of its nested stacks, oldest first, each told once. */
-  onEvents?: (events: StackEventView[]) => Promise<void> | void;
-  /** Stops following (rejects with PollingAborted); the stack operation itself goes on (see `cancel`). */
-  signal?: AbortSignal;
 }
 
 export interface DeployInput extends StackTarget, Following {
@@ -44,16 +36,6 @@ export interface DeployInput extends StackTarget, Following {
   tags?: Record<string, string>;
 }
 
-export interface StackOutcome {
-  /** The final stack status. */
-  status: string;
-  /** Whether it is the end the operation aims at (a cancelled create ending DELETE_COMPLETE is no deploy success). */
-  succeeded: boolean;
-  /** The status of each resource's nested stack. */
-  resources: Record<string, string>;
-  /** Error events by resource (the deployment's `logs`). */
-  logs: ErrorLogs;
-}
 export interface DeployOutcome extends StackOutcome {
   /** False when CloudFormation had nothing to update ("No updates are to be performed."). */
   changed: boolean;
@@ -76,68 +58,12 @@ export interface CloudFormationAdapterOptions {
 const DEPLOYED = ['CREATE_COMPLETE', 'UPDATE_COMPLETE'] as const;
 const UNDEPLOYED = ['DELETE_COMPLETE'] as const;
 const SETTLED = ['CREATE_COMPLETE', 'UPDATE_COMPLETE', 'UPDATE_ROLLBACK_COMPLETE', 'DELETE_COMPLETE', 'IMPORT_COMPLETE', 'IMPORT_ROLLBACK_COMPLETE'] as const;
-const byTime = (a: OwnedEvent, b: OwnedEvent) => (a.event.Timestamp?.getTime() ?? 0) - (b.event.Timestamp?.getTime() ?? 0);
-const view = (o: OwnedEvent) => toStackEvent(o.event, o.resource ?? undefined);
 const ids = (events: CfnEvent[]) => new Set(events.flatMap((e) => (e.EventId ? [e.EventId] : [])));
 
 export function createCloudFormationAdapter(opts: CloudFormationAdapterOptions = {}) {
   const make = opts.clients ?? clientsFor;
   const clients = (t: Pick<StackTarget, 'region' | 'credentials'>) => make(toSession(t.region, t.credentials));
   const pollMs = opts.pollMs ?? 3000;
-
-  /**
-   * Follows a stack (by name or id) and its nested stacks to a terminal status. `seen`: the
-   * parent's events from before this operation. A nested stack's older history is left out by
-   * time: it starts at the parent's first new event (CloudFormation's clock, not ours).
-   */
-  async function follow(c: CfnClients, ref: string, stackName: string, f: Following, seen: Set<string>, goal: readonly string[]): Promise<StackOutcome> {
-    let stackRef = ref;
-    const owned: OwnedEvent[] = [];
-    // nested stacks whose events were read at a terminal status: read again only when it changes (a rollback)
-    const settled = new Map<string, string>();
-    let nested: NestedStack[] = [];
-    let since: number | null = null;
-    let last: string | null = null;
-    const take = (e: CfnEvent) => !!e.EventId && !seen.has(e.EventId) && !!seen.add(e.EventId);
-    for (;;) {
-      if (f.signal?.aborted) throw new PollingAborted(last);
-      const stack = await describeStack(c, stackRef);
-      // by id from here: a deleted stack still answers by its id (a cancelled create ends deleted)
-      if (stack?.StackId) stackRef = stack.StackId;
-      const status = stack?.StackStatus ?? 'DELETE_COMPLETE';
-      const fresh: OwnedEvent[] = (await rawStackEvents(c, stackRef))
-        .reverse()
-        .filter(take)
-        .map((event) => ({ resource: null, event }));
-      for (const { event } of fresh) since = Math.min(since ?? Infinity, event.Timestamp?.getTime() ?? Infinity);
-      // a deleted stack still answers by its id, with its resources' last statuses
-      if (stack) nested = await nestedStacks(c, stackRef);
-      for (const n of nested) {
-        if (!n.stackId.startsWith('arn:') || settled.get(n.stackId) === n.status || since === null) continue;
-        for (const event of (await rawStackEvents(c, n.stackId)).reverse()) {
-          // the child's events about itself repeat what the parent says of the nested stack
-          if (event.PhysicalResourceId === n.stackId || (event.Timestamp?.getTime() ?? 0) < since) continue;
-          if (take(event)) fresh.push({ resource: n.name, event });
-        }
-        if (TERMINAL(n.status)) settled.set(n.stackId, n.status);
-      }
-      owned.push(...fresh);
-      if (fresh.length) await f.onEvents?.(fresh.sort(byTime).map(view));
-      if (status !== last) {
-        last = status;
-        await f.onStatus?.(status);
-      }
-      if (TERMINAL(status)) {
-        return {
-          status,
-          succeeded: goal.includes(status),
-          resources: Object.fromEntries(nested.map((n) => [n.name, n.status])),
-          logs: errorLogsByResource(owned, stackName),
-        };
-      }
-      await sleep(pollMs, f.signal);
-    }
-  }
 
   const seenNow = async (c: CfnClients, stackRef: string) => ids(await rawStackEvents(c, stackRef));
 
@@ -159,7 +85,7 @@ export function createCloudFormationAdapter(opts: CloudFormationAdapterOptions =
       if (existing?.StackStatus === 'ROLLBACK_COMPLETE') {
         const seen = await seenNow(c, existing.StackId ?? i.stackName);
         await deleteStack(c, i.stackName);
-        const gone = await follow(c, existing.StackId ?? i.stackName, i.stackName, i, seen, UNDEPLOYED);
+        const gone = await followStack(c, existing.StackId ?? i.stackName, i.stackName, i, seen, UNDEPLOYED, pollMs);
         if (!gone.succeeded) return { ...gone, changed: false };
         existing = null;
       }
@@ -170,7 +96,7 @@ export function createCloudFormationAdapter(opts: CloudFormationAdapterOptions =
         const resources = Object.fromEntries((await nestedStacks(c, i.stackName)).map((n) => [n.name, n.status]));
         return { status: existing!.StackStatus!, succeeded: true, changed: false, resources, logs: {} };
       }
-      return { ...(await follow(c, i.stackName, i.stackName, i, seen, DEPLOYED)), changed: true };
+      return { ...(await followStack(c, i.stackName, i.stackName, i, seen, DEPLOYED, pollMs)), changed: true };
     },
 
     /** DeleteStack, followed (by stack id) to DELETE_COMPLETE or DELETE_FAILED. No stack: DELETE_COMPLETE at once. */
@@ -181,7 +107,7 @@ export function createCloudFormationAdapter(opts: CloudFormationAdapterOptions =
       const ref = existing.StackId ?? t.stackName;
       const seen = await seenNow(c, ref);
       await deleteStack(c, t.stackName);
-      return follow(c, ref, t.stackName, t, seen, UNDEPLOYED);
+      return followStack(c, ref, t.stackName, t, seen, UNDEPLOYED, pollMs);
     },
 
     /**
@@ -215,7 +141,7 @@ export function createCloudFormationAdapter(opts: CloudFormationAdapterOptions =
      */
     async watch(t: StackTarget & Following & { goal?: readonly string[] }): Promise<StackOutcome> {
       const c = clients(t);
-      return follow(c, t.stackName, t.stackName, t, await seenNow(c, t.stackName), t.goal ?? SETTLED);
+      return followStack(c, t.stackName, t.stackName, t, await seenNow(c, t.stackName), t.goal ?? SETTLED, pollMs);
     },
 
     /** The stack's status, or null when there is no stack. */
@@ -230,13 +156,7 @@ export function createCloudFormationAdapter(opts: CloudFormationAdapterOptions =
 
     /** The newest events of the stack and of its nested stacks (`resource/LogicalId`), newest first. */
     async events(t: StackTarget): Promise<StackEventView[]> {
-      const c = clients(t);
-      const owned: OwnedEvent[] = (await rawStackEvents(c, t.stackName)).map((event) => ({ resource: null, event }));
-      for (const n of await nestedStacks(c, t.stackName)) {
-        if (!n.stackId.startsWith('arn:')) continue;
-        for (const event of await rawStackEvents(c, n.stackId)) if (event.PhysicalResourceId !== n.stackId) owned.push({ resource: n.name, event });
-      }
-      return owned.sort(byTime).reverse().map(view);
+      return stackAndNestedEvents(clients(t), t.stackName);
     },
 
     /** Outputs per resource, read from the parent's re-exports (their description names the source). */

@@ -57,4 +57,15 @@ export { toCredentials, type AwsCredentials, type AwsEnvCredentials } from './cl
 // The lower-level steps modules/deployments/cloudformation-engine.ts composes itself.
 export { clientsFor, sessionFromEnv, type AwsSession, type CfnClients } from './clients.js';
 export { uploadTemplates, ensureBucket } from './bucket.js';
-export { TERMINAL, describeStack, stackEvents, createOrUpdate, waitForStack, deleteStack, cancelUpdate, continueRollback, nestedStacks } from './stack.js';
+export {
+  TERMINAL,
+  describeStack,
+  rawStackEvents,
+  stackEvents,
+  createOrUpdate,
+  followStack,
+  deleteStack,
+  cancelUpdate,
+  continueRollback,
+  nestedStacks,
+} from './stack.js';

@@ -13,7 +13,7 @@ import {
   type Parameter,
 } from '@aws-sdk/client-cloudformation';
 import type { CfnClients } from './clients.js';
-import { toStackEvent, type StackEventView } from './events.js';
+import { toStackEvent, errorLogsByResource, type ErrorLogs, type OwnedEvent, type StackEventView } from './events.js';
 
 /** Nested stacks may hold IAM roles (EKS, ECS), and templates may use macros. */
 export const CAPABILITIES: Capability[] = ['CAPABILITY_IAM', 'CAPABILITY_NAMED_IAM', 'CAPABILITY_AUTO_EXPAND'];
@@ -91,42 +91,89 @@ export const sleep = (ms: number, signal?: AbortSignal) =>
     }
   });
 
+export interface Following {
+  /** Each new stack status (CloudFormation's own: CREATE_IN_PROGRESS, UPDATE_ROLLBACK_FAILED …). */
+  onStatus?: (status: string) => Promise<void> | void;
+  /** New events of the stack and of its nested stacks, oldest first, each told once. */
+  onEvents?: (events: StackEventView[]) => Promise<void> | void;
+  /** Stops following (rejects with PollingAborted); the stack operation itself goes on (see `cancel`). */
+  signal?: AbortSignal;
+}
+
+export interface StackOutcome {
+  /** The final stack status. */
+  status: string;
+  /** Whether it is the end the operation aims at (a cancelled create ending DELETE_COMPLETE is no deploy success). */
+  succeeded: boolean;
+  /** The status of each resource's nested stack. */
+  resources: Record<string, string>;
+  /** Error events by resource (the deployment's `logs`). */
+  logs: ErrorLogs;
+}
+
+const byTime = (a: OwnedEvent, b: OwnedEvent) => (a.event.Timestamp?.getTime() ?? 0) - (b.event.Timestamp?.getTime() ?? 0);
+const view = (o: OwnedEvent) => toStackEvent(o.event, o.resource ?? undefined);
+
 /**
- * Polls the stack until a terminal status, telling each status change and each new event once
- * (oldest first). `seen` holds event ids not to tell (those from before the operation). With a
- * `signal`, an abort stops the polling (PollingAborted); the stack itself carries on.
+ * Follows a stack (by name or id) and its nested stacks to a terminal status. `seen`: the
+ * parent's events from before this operation. A nested stack's older history is left out by
+ * time: it starts at the parent's first new event (CloudFormation's clock, not ours). `goal`: the
+ * statuses that count as the operation's success.
  */
-export async function waitForStack(
+export async function followStack(
   c: CfnClients,
-  o: {
-    stackName: string;
-    pollMs?: number;
-    signal?: AbortSignal;
-    seen?: Set<string>;
-    onStatus?: (status: string) => Promise<void> | void;
-    onEvent?: (e: StackEventView) => void;
-    /** Called each poll after the parent's events, for callers that follow nested stacks too. */
-    onPoll?: (stack: Stack | null) => Promise<void>;
-  },
-): Promise<string> {
-  const seen = o.seen ?? new Set<string>();
+  ref: string,
+  stackName: string,
+  f: Following,
+  seen: Set<string>,
+  goal: readonly string[],
+  pollMs: number,
+): Promise<StackOutcome> {
+  let stackRef = ref;
+  const owned: OwnedEvent[] = [];
+  // nested stacks whose events were read at a terminal status: read again only when it changes (a rollback)
+  const settled = new Map<string, string>();
+  let nested: NestedStack[] = [];
+  let since: number | null = null;
   let last: string | null = null;
+  const take = (e: CfnEvent) => !!e.EventId && !seen.has(e.EventId) && !!seen.add(e.EventId);
   for (;;) {
-    if (o.signal?.aborted) throw new PollingAborted(last);
-    const stack = await describeStack(c, o.stackName);
+    if (f.signal?.aborted) throw new PollingAborted(last);
+    const stack = await describeStack(c, stackRef);
+    // by id from here: a deleted stack still answers by its id (a cancelled create ends deleted)
+    if (stack?.StackId) stackRef = stack.StackId;
     const status = stack?.StackStatus ?? 'DELETE_COMPLETE';
-    for (const e of (await rawStackEvents(c, o.stackName)).reverse()) {
-      if (!e.EventId || seen.has(e.EventId)) continue;
-      seen.add(e.EventId);
-      o.onEvent?.(toStackEvent(e));
+    const fresh: OwnedEvent[] = (await rawStackEvents(c, stackRef))
+      .reverse()
+      .filter(take)
+      .map((event) => ({ resource: null, event }));
+    for (const { event } of fresh) since = Math.min(since ?? Infinity, event.Timestamp?.getTime() ?? Infinity);
+    // a deleted stack still answers by its id, with its resources' last statuses
+    if (stack) nested = await nestedStacks(c, stackRef);
+    for (const n of nested) {
+      if (!n.stackId.startsWith('arn:') || settled.get(n.stackId) === n.status || since === null) continue;
+      for (const event of (await rawStackEvents(c, n.stackId)).reverse()) {
+        // the child's events about itself repeat what the parent says of the nested stack
+        if (event.PhysicalResourceId === n.stackId || (event.Timestamp?.getTime() ?? 0) < since) continue;
+        if (take(event)) fresh.push({ resource: n.name, event });
+      }
+      if (TERMINAL(n.status)) settled.set(n.stackId, n.status);
     }
-    await o.onPoll?.(stack);
+    owned.push(...fresh);
+    if (fresh.length) await f.onEvents?.(fresh.sort(byTime).map(view));
     if (status !== last) {
       last = status;
-      await o.onStatus?.(status);
+      await f.onStatus?.(status);
     }
-    if (TERMINAL(status)) return status;
-    await sleep(o.pollMs ?? 3000, o.signal);
+    if (TERMINAL(status)) {
+      return {
+        status,
+        succeeded: goal.includes(status),
+        resources: Object.fromEntries(nested.map((n) => [n.name, n.status])),
+        logs: errorLogsByResource(owned, stackName),
+      };
+    }
+    await sleep(pollMs, f.signal);
   }
 }
 
@@ -158,4 +205,14 @@ export async function nestedStacks(c: CfnClients, stackName: string): Promise<Ne
     if (notFound(err)) return [];
     throw err;
   }
+}
+
+/** The newest events of the stack and of its nested stacks (`resource/LogicalId`), newest first. */
+export async function stackAndNestedEvents(c: CfnClients, stackName: string): Promise<StackEventView[]> {
+  const owned: OwnedEvent[] = (await rawStackEvents(c, stackName)).map((event) => ({ resource: null, event }));
+  for (const n of await nestedStacks(c, stackName)) {
+    if (!n.stackId.startsWith('arn:')) continue;
+    for (const event of await rawStackEvents(c, n.stackId)) if (event.PhysicalResourceId !== n.stackId) owned.push({ resource: n.name, event });
+  }
+  return owned.sort(byTime).reverse().map(view);
 }

@@ -174,6 +174,7 @@ describe('CloudFormation engine', () => {
     cfn.on(CreateStackCommand).resolves({ StackId: STACK_ID });
     cfn
       .on(DescribeStackEventsCommand)
+      .rejectsOnce(new Error(`Stack with id ${STACK} does not exist`))
       .resolvesOnce({ StackEvents: [event('e1', STACK, 'AWS::CloudFormation::Stack', 'CREATE_IN_PROGRESS', 'User Initiated')] })
       .resolves({
         StackEvents: [
@@ -183,7 +184,8 @@ describe('CloudFormation engine', () => {
       });
     const r = run();
     expect(await engine.deploy(r)).toEqual({ status: 'CREATE_COMPLETE', logs: {} });
-    expect(r.statuses).toEqual(['CREATE_IN_PROGRESS', 'CREATE_COMPLETE']);
+    // the end is written by the run itself, with its logs (not told while the run still holds the environment)
+    expect(r.statuses).toEqual(['CREATE_IN_PROGRESS']);
     expect(r.lines.filter((l) => l.includes(STACK))).toEqual([
       `2026-11-22T10:00:00.000Z ${STACK} AWS::CloudFormation::Stack CREATE_IN_PROGRESS — User Initiated`,
       `2026-11-22T10:03:00.000Z ${STACK} AWS::CloudFormation::Stack CREATE_COMPLETE`,
@@ -226,18 +228,21 @@ describe('CloudFormation engine', () => {
       .rejectsOnce(new Error(`Stack with id ${STACK} does not exist`))
       .resolves(stack('ROLLBACK_COMPLETE'));
     cfn.on(CreateStackCommand).resolves({ StackId: STACK_ID });
-    cfn.on(DescribeStackEventsCommand).resolves({
-      StackEvents: [
-        event('e3', STACK, 'AWS::CloudFormation::Stack', 'ROLLBACK_COMPLETE'),
-        event(
-          'e2',
-          'app',
-          'AWS::CloudFormation::Stack',
-          'CREATE_FAILED',
-          'Embedded stack arn:aws:cloudformation:eu-west-1:123456789012:stack/app was not successfully created: Parameter Size failed to satisfy constraint',
-        ),
-      ],
-    });
+    cfn
+      .on(DescribeStackEventsCommand)
+      .rejectsOnce(new Error(`Stack with id ${STACK} does not exist`))
+      .resolves({
+        StackEvents: [
+          event('e3', STACK, 'AWS::CloudFormation::Stack', 'ROLLBACK_COMPLETE'),
+          event(
+            'e2',
+            'app',
+            'AWS::CloudFormation::Stack',
+            'CREATE_FAILED',
+            'Embedded stack arn:aws:cloudformation:eu-west-1:123456789012:stack/app was not successfully created: Parameter Size failed to satisfy constraint',
+          ),
+        ],
+      });
     const failure = await engine.deploy(run()).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(EngineFailure);
     expect((failure as EngineFailure).status).toBe('ROLLBACK_COMPLETE');
@@ -265,11 +270,9 @@ describe('CloudFormation engine', () => {
   });
 
   it('undeploys the stack, reads outputs per nested stack, lists events and continues a rollback', async () => {
-    cfn
-      .on(DescribeStacksCommand, { StackName: STACK })
-      .resolvesOnce(stack('UPDATE_COMPLETE'))
-      .resolvesOnce(stack('DELETE_IN_PROGRESS'))
-      .rejects(new Error(`Stack with id ${STACK} does not exist`));
+    cfn.on(DescribeStacksCommand, { StackName: STACK }).resolves(stack('UPDATE_COMPLETE'));
+    // followed by its id: a deleted stack answers only by it
+    cfn.on(DescribeStacksCommand, { StackName: STACK_ID }).resolvesOnce(stack('DELETE_IN_PROGRESS')).resolves(stack('DELETE_COMPLETE'));
     cfn.on(DeleteStackCommand).resolves({});
     cfn.on(DescribeStackEventsCommand).resolves({ StackEvents: [] });
     expect(await engine.undeploy(run())).toEqual({ status: 'DELETE_COMPLETE', logs: {} });

@@ -7,14 +7,15 @@ import {
   parentTemplate,
   uploadTemplates,
   createOrUpdate,
-  waitForStack,
+  followStack,
+  TERMINAL,
   describeStack,
+  rawStackEvents,
   stackEvents,
   deleteStack,
   cancelUpdate,
   continueRollback,
   nestedStacks,
-  errorLogs,
   type CfnClients,
   type NestedResource,
   type StackEventView,
@@ -42,9 +43,16 @@ export function createCloudFormationEngine(deps: {
   const clients = async (stage: StageRow, creds?: Record<string, string>) =>
     make(sessionFromEnv(stage.awsRegion ?? 'us-east-1', creds ?? (await deps.credentialsFor(stage))));
 
-  async function settle(c: CfnClients, stage: StageRow, run: EngineRun) {
+  /** The ids of the stack's events so far: what its next operation's following leaves out. */
+  const eventsBefore = async (c: CfnClients, stackRef: string) => new Set((await rawStackEvents(c, stackRef)).flatMap((e) => (e.EventId ? [e.EventId] : [])));
+
+  /**
+   * Follows the operation just started (by the stack's id once known, as a deleted stack answers only by it) to its end:
+   * its events and its nested stacks' in the log as they come, their failures as the run's logs (the nested stacks'
+   * own causes under their resource). `seen`: the events from before the operation.
+   */
+  async function settle(c: CfnClients, stage: StageRow, run: EngineRun, ref: string, seen: Set<string>) {
     const stackName = stackNameOf(stage);
-    const events: StackEventView[] = [];
     const onAbort = () =>
       void (async () => {
         // cancel: an update rolls back; a create cannot be cancelled, so the half-made stack is deleted
@@ -54,18 +62,22 @@ export function createCloudFormationEngine(deps: {
       })().catch((err) => run.log(`[gantry] cancel failed: ${(err as Error).message}`));
     run.signal.addEventListener('abort', onAbort, { once: true });
     try {
-      const status = await waitForStack(c, {
+      const { status, logs } = await followStack(
+        c,
+        ref,
         stackName,
-        pollMs: deps.pollMs,
-        onStatus: run.onStatus,
-        onEvent: (e) => {
-          events.push(e);
-          run.log(eventLine(e));
+        {
+          // the end is the run's to write, with its logs and resources: told here, the deployment would read ended while its run still holds the environment
+          onStatus: (status) => (TERMINAL(status) ? undefined : run.onStatus?.(status)),
+          onEvents: (events) => events.forEach((e) => run.log(eventLine(e))),
         },
-      });
-      if (run.signal.aborted) throw new EngineFailure('Deployment cancelled', status, errorLogs(events));
-      if (!done(status)) throw new EngineFailure(`The stack ended in ${status}`, status, errorLogs(events));
-      return { status, logs: errorLogs(events) };
+        seen,
+        [],
+        deps.pollMs ?? 3000,
+      );
+      if (run.signal.aborted) throw new EngineFailure('Deployment cancelled', status, logs);
+      if (!done(status)) throw new EngineFailure(`The stack ended in ${status}`, status, logs);
+      return { status, logs };
     } finally {
       run.signal.removeEventListener('abort', onAbort);
     }
@@ -90,20 +102,25 @@ export function createCloudFormationEngine(deps: {
         prefix: `${run.stage.id}/${Date.now()}`,
         resources,
       });
-      const changed = await createOrUpdate(c, { stackName: stackNameOf(run.stage), templateBody: parentTemplate(resources, (n) => urls[n]!, tags), tags });
+      const stackName = stackNameOf(run.stage);
+      const seen = await eventsBefore(c, stackName);
+      const changed = await createOrUpdate(c, { stackName, templateBody: parentTemplate(resources, (n) => urls[n]!, tags), tags });
       if (!changed) {
         run.log('[gantry] No updates are to be performed.');
-        return { status: (await describeStack(c, stackNameOf(run.stage)))?.StackStatus ?? 'UPDATE_COMPLETE' };
+        return { status: (await describeStack(c, stackName))?.StackStatus ?? 'UPDATE_COMPLETE' };
       }
-      return settle(c, run.stage, run);
+      return settle(c, run.stage, run, stackName, seen);
     },
 
     async undeploy(run, resourceName) {
       if (resourceName) throw new Error('CloudFormation resources are undeployed with their environment');
       const c = await clients(run.stage, run.credentials);
-      if (!(await describeStack(c, stackNameOf(run.stage)))) return { status: 'DELETE_COMPLETE' };
+      const stack = await describeStack(c, stackNameOf(run.stage));
+      if (!stack) return { status: 'DELETE_COMPLETE' };
+      const ref = stack.StackId ?? stackNameOf(run.stage);
+      const seen = await eventsBefore(c, ref);
       await deleteStack(c, stackNameOf(run.stage));
-      return settle(c, run.stage, run);
+      return settle(c, run.stage, run, ref, seen);
     },
 
     async deployedResources(stage) {
