@@ -62,6 +62,7 @@ export {
   describeStack,
   rawStackEvents,
   stackEvents,
+  stackAndNestedEvents,
   createOrUpdate,
   followStack,
   deleteStack,

@@ -307,12 +307,24 @@ describe('CloudFormation engine', () => {
     cfn.on(DescribeStacksCommand, { StackName: 'arn:aws:cloudformation:eu-west-1:123456789012:stack/shop-app-1/def' }).resolves(stack('ROLLBACK_COMPLETE'));
     expect(await engine.outputs(stage)).toEqual({ vpc: [{ key: 'VpcId', value: 'vpc-0a1b2c3d', sensitive: false }], app: [] });
     expect(await engine.deployedResources(stage)).toEqual(['vpc']);
-    cfn.on(DescribeStackEventsCommand).resolves({ StackEvents: [event('e9', 'vpc', 'AWS::EC2::VPC', 'CREATE_COMPLETE')] });
+    cfn.on(DescribeStackEventsCommand, { StackName: STACK }).resolves({ StackEvents: [event('e9', 'vpc', 'AWS::CloudFormation::Stack', 'CREATE_COMPLETE')] });
+    cfn
+      .on(DescribeStackEventsCommand, { StackName: 'arn:aws:cloudformation:eu-west-1:123456789012:stack/shop-vpc-1/abc' })
+      .resolves({ StackEvents: [event('e8', 'Vpc', 'AWS::EC2::VPC', 'CREATE_COMPLETE', undefined, '2026-11-22T09:59:00.000Z')] });
+    // newest first, a nested stack's own events named by their resource
     expect(await engine.events!(stage)).toEqual([
       {
         eventId: 'e9',
         timestamp: '2026-11-22T10:00:00.000Z',
         logicalResourceId: 'vpc',
+        resourceType: 'AWS::CloudFormation::Stack',
+        resourceStatus: 'CREATE_COMPLETE',
+        statusReason: null,
+      },
+      {
+        eventId: 'e8',
+        timestamp: '2026-11-22T09:59:00.000Z',
+        logicalResourceId: 'vpc/Vpc',
         resourceType: 'AWS::EC2::VPC',
         resourceStatus: 'CREATE_COMPLETE',
         statusReason: null,

@@ -11,7 +11,7 @@ import {
   TERMINAL,
   describeStack,
   rawStackEvents,
-  stackEvents,
+  stackAndNestedEvents,
   deleteStack,
   cancelUpdate,
   continueRollback,
@@ -139,7 +139,8 @@ export function createCloudFormationEngine(deps: {
     },
 
     async events(stage) {
-      return stackEvents(await clients(stage), stackNameOf(stage));
+      // the nested stacks' own events too (net/Vpc): there the causes of a failed resource are
+      return stackAndNestedEvents(await clients(stage), stackNameOf(stage));
     },
 
     async continueRollback(stage) {

@@ -128,6 +128,8 @@ describe('CloudFormation deployments against the AWS stand-in', { timeout: 120_0
     expect(events[0]).toMatchObject({ logicalResourceId: stack.name, resourceType: 'AWS::CloudFormation::Stack', resourceStatus: 'CREATE_COMPLETE' });
     expect(events.at(-1)).toMatchObject({ logicalResourceId: stack.name, resourceStatus: 'CREATE_IN_PROGRESS', statusReason: 'User Initiated' });
     expect(events.map((e: { logicalResourceId: string }) => e.logicalResourceId)).toContain('net');
+    // and the nested stack's, named by their resource
+    expect(events).toContainEqual(expect.objectContaining({ logicalResourceId: 'net/Vpc', resourceType: 'AWS::EC2::VPC', resourceStatus: 'CREATE_COMPLETE' }));
     expect(await logText(stageId, created.id)).toContain('net AWS::CloudFormation::Stack CREATE_COMPLETE');
 
     await setCidr(stageId, '10.30.0.0/16');
@@ -148,6 +150,9 @@ describe('CloudFormation deployments against the AWS stand-in', { timeout: 120_0
     );
     expect(await stageOf(stageId)).toMatchObject({ status: 'UPDATE_ROLLBACK_COMPLETE', currentDeploymentId: updated.id });
     expect(child.parameters).toEqual({ CidrBlock: '10.30.0.0/16' });
+    expect((await engine('GET', `/stages/${stageId}/events`)).json().events).toContainEqual(
+      expect.objectContaining({ logicalResourceId: 'net/Vpc', resourceStatus: 'UPDATE_FAILED', statusReason: expect.stringContaining('(10.30.0.0/33)') }),
+    );
     expect(await logText(stageId, refused.id)).toMatch(/net\/Vpc AWS::EC2::VPC UPDATE_FAILED — Value \(10.30.0.0\/33\)/);
 
     // the next deploy tells its own events only: no failure of the one before
