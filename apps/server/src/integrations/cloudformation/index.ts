@@ -60,6 +60,7 @@ export { uploadTemplates, ensureBucket } from './bucket.js';
 export {
   TERMINAL,
   describeStack,
+  deletedStackId,
   rawStackEvents,
   stackEvents,
   stackAndNestedEvents,

@@ -5,6 +5,7 @@ import {
   DescribeStacksCommand,
   DescribeStackEventsCommand,
   DescribeStackResourcesCommand,
+  ListStacksCommand,
   CancelUpdateStackCommand,
   ContinueUpdateRollbackCommand,
   type Stack,
@@ -25,11 +26,31 @@ export const noUpdates = (err: unknown) => /No updates are to be performed/.test
 
 export async function describeStack(c: CfnClients, stackName: string): Promise<Stack | null> {
   try {
-    return (await c.cfn.send(new DescribeStacksCommand({ StackName: stackName }))).Stacks?.[0] ?? null;
+    return (await c.cfn.send(new DescribeStacksCommand({ StackName: stackName })))?.Stacks?.[0] ?? null;
   } catch (err) {
     if (notFound(err)) return null;
     throw err;
   }
+}
+
+/**
+ * The id of the newest deleted stack of this name (no parent), or null. A deleted stack answers only by its id
+ * (CloudFormation keeps it 90 days): after an undeploy, its events are read by it.
+ */
+export async function deletedStackId(c: CfnClients, stackName: string): Promise<string | null> {
+  let newest: { id: string; at: number } | null = null;
+  let NextToken: string | undefined;
+  for (let page = 0; page < 20; page += 1) {
+    const res = await c.cfn.send(new ListStacksCommand({ StackStatusFilter: ['DELETE_COMPLETE'], ...(NextToken ? { NextToken } : {}) }));
+    for (const s of res?.StackSummaries ?? []) {
+      if (s.StackName !== stackName || s.ParentId || !s.StackId) continue;
+      const at = (s.DeletionTime ?? s.CreationTime)?.getTime() ?? 0;
+      if (!newest || at > newest.at) newest = { id: s.StackId, at };
+    }
+    NextToken = res?.NextToken;
+    if (!NextToken) break;
+  }
+  return newest?.id ?? null;
 }
 
 /** The newest page of a stack's events (newest first), as CloudFormation answers them. */

@@ -13,6 +13,7 @@ import {
   DescribeStackResourcesCommand,
   CancelUpdateStackCommand,
   ContinueUpdateRollbackCommand,
+  ListStacksCommand,
   type StackEvent,
   type Stack,
   type ResourceStatus,
@@ -333,5 +334,45 @@ describe('CloudFormation engine', () => {
     cfn.on(ContinueUpdateRollbackCommand).resolves({});
     await engine.continueRollback!(stage);
     expect(cfn.commandCalls(ContinueUpdateRollbackCommand)[0]!.args[0].input).toEqual({ StackName: STACK });
+  });
+
+  it("an undeployed environment's events are its deleted stack's, read by its id (its name no longer answers)", async () => {
+    cfn.reset();
+    cfn.on(DescribeStacksCommand, { StackName: STACK }).rejects(new Error(`Stack with id ${STACK} does not exist`));
+    const older = STACK_ID.replace('1f2e3d4c', '0a0a0a0a');
+    cfn.on(ListStacksCommand).resolves({
+      StackSummaries: [
+        {
+          StackId: older,
+          StackName: STACK,
+          CreationTime: new Date('2026-11-01T10:00:00Z'),
+          DeletionTime: new Date('2026-11-02T10:00:00Z'),
+          StackStatus: 'DELETE_COMPLETE',
+        },
+        {
+          StackId: STACK_ID,
+          StackName: STACK,
+          CreationTime: new Date('2026-11-22T10:00:00Z'),
+          DeletionTime: new Date('2026-11-22T11:00:00Z'),
+          StackStatus: 'DELETE_COMPLETE',
+        },
+        // its nested stack, deleted with it; another environment's stack
+        {
+          StackId: `${STACK_ID}-net`,
+          StackName: `${STACK}-net-X1`,
+          ParentId: STACK_ID,
+          CreationTime: new Date('2026-11-22T10:00:00Z'),
+          StackStatus: 'DELETE_COMPLETE',
+        },
+        { StackId: 'arn:other', StackName: 'gantry-other-12345678', CreationTime: new Date('2026-11-23T10:00:00Z'), StackStatus: 'DELETE_COMPLETE' },
+      ],
+    });
+    cfn.on(DescribeStackResourcesCommand).resolves({ StackResources: [] });
+    cfn.on(DescribeStackEventsCommand, { StackName: STACK }).rejects(new Error(`Stack [${STACK}] does not exist`));
+    cfn
+      .on(DescribeStackEventsCommand, { StackName: STACK_ID })
+      .resolves({ StackEvents: [event('e20', STACK, 'AWS::CloudFormation::Stack', 'DELETE_COMPLETE', undefined, '2026-11-22T11:00:00.000Z')] });
+    expect((await engine.events!(stage)).map((e) => [e.eventId, e.logicalResourceId, e.resourceStatus])).toEqual([['e20', STACK, 'DELETE_COMPLETE']]);
+    expect(cfn.commandCalls(ListStacksCommand)[0]!.args[0].input).toEqual({ StackStatusFilter: ['DELETE_COMPLETE'] });
   });
 });

@@ -10,6 +10,7 @@ import {
   followStack,
   TERMINAL,
   describeStack,
+  deletedStackId,
   rawStackEvents,
   stackAndNestedEvents,
   deleteStack,
@@ -139,8 +140,12 @@ export function createCloudFormationEngine(deps: {
     },
 
     async events(stage) {
+      const c = await clients(stage);
+      const name = stackNameOf(stage);
+      // an undeployed environment's stack answers only by its id: its deletion's events are read by it
+      const ref = (await describeStack(c, name))?.StackId ?? (await deletedStackId(c, name)) ?? name;
       // the nested stacks' own events too (net/Vpc): there the causes of a failed resource are
-      return stackAndNestedEvents(await clients(stage), stackNameOf(stage));
+      return stackAndNestedEvents(c, ref);
     },
 
     async continueRollback(stage) {

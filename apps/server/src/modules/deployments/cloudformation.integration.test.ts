@@ -168,6 +168,12 @@ describe('CloudFormation deployments against the AWS stand-in', { timeout: 120_0
     expect(findStack(aws.world, REGION, stack.id).status).toBe('DELETE_COMPLETE');
     expect(child.status).toBe('DELETE_COMPLETE');
     expect((await stageOf(stageId)).status).toBe('DELETE_COMPLETE');
+    // the events table still tells the undeploy, by the deleted stack's id (its name answers 'does not exist')
+    expect((await engine('GET', `/stages/${stageId}/events`)).json().events[0]).toMatchObject({
+      logicalResourceId: stack.name,
+      resourceType: 'AWS::CloudFormation::Stack',
+      resourceStatus: 'DELETE_COMPLETE',
+    });
   });
 
   it('a first create that rolls back leaves ROLLBACK_COMPLETE: Quick Deploy is refused until it is undeployed', async () => {
