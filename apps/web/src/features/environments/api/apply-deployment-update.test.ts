@@ -86,6 +86,17 @@ describe('deployment:update and stage:update in the cache', () => {
     expect(stale()).toBe(true);
   });
 
+  it("has the environment's stack events read again when a run ends (their poll stopped with it), not while it runs", () => {
+    const qc = cache();
+    qc.setQueryData(stageKeys.events(P, S), { events: [] });
+    qc.setQueryData(stageKeys.events(P, 'other'), { events: [] });
+    const stale = (stageId: string) => qc.getQueryState(stageKeys.events(P, stageId))!.isInvalidated;
+    applyDeploymentUpdate(qc, P, event(deployment('d1', 'UPDATE_IN_PROGRESS', { startedAt: T1 })));
+    expect(stale(S)).toBe(false);
+    applyDeploymentUpdate(qc, P, event(deployment('d1', 'UPDATE_ROLLBACK_COMPLETE', { startedAt: T1, finishedAt: T2, durationMs: 1000 })));
+    expect([stale(S), stale('other')]).toEqual([true, false]);
+  });
+
   it('never takes a status back: a late event of an earlier state is ignored', () => {
     const qc = cache();
     applyDeploymentUpdate(qc, P, event(deployment('d1', 'UPDATE_FAILED', { error: 'boom' })));

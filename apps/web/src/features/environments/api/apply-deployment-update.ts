@@ -23,7 +23,7 @@ const withStage = (held: Stage, e: StageUpdateEvent): Stage => {
 /**
  * A `deployment:update` (deployments status-events: the row once written) put into the deployment's
  * details and the environment's history at once; a deployment the history does not list yet comes first.
- * A run's end also has the month's deployment time read again.
+ * A run's end also has the month's deployment time and the environment's stack events read again.
  */
 export function applyDeploymentUpdate(qc: QueryClient, projectId: string, e: DeploymentUpdateEvent) {
   qc.setQueryData<Deployment>(stageKeys.deployment(projectId, e.stageId, e.id), (held) => (held ? withDeployment(held, e) : held));
@@ -37,6 +37,9 @@ export function applyDeploymentUpdate(qc: QueryClient, projectId: string, e: Dep
   });
   // a run's end adds its time to the month's deployment minutes (insights panel, environment header)
   if (e.finishedAt) void qc.invalidateQueries({ queryKey: deploymentTimeKeys.project(projectId) });
+  // and its last stack events (the stack's *_COMPLETE, a failure's cause): the events' poll stops at the end, and its
+  // last read could be seconds before it
+  if (e.finishedAt) void qc.invalidateQueries({ queryKey: stageKeys.events(projectId, e.stageId), exact: true });
 }
 
 /**
