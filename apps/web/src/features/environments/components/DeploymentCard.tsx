@@ -3,6 +3,7 @@ import { IconChevronDown, IconChevronRight } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { deploymentCardSuccess, statusClass, stackStatusDisplay, type Deployment } from '@gantry/contracts';
 import { RelativeTime } from '../../../ui/RelativeTime';
+import { Breakable } from './Breakable';
 
 const classColor = { warning: 'yellow', fail: 'red', queued: 'blue', nobuild: 'gray', aborted: 'gray', success: 'teal' } as const;
 const KIND_LABEL: Record<Deployment['kind'], string> = {
@@ -95,7 +96,7 @@ export function DeploymentCard({
             </Table.Tbody>
           </Table>
           {errors.length > 0 && (
-            <Table withTableBorder fz="sm">
+            <Table withTableBorder fz="sm" data-testid="deployment-errors">
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>Resource</Table.Th>
@@ -108,9 +109,16 @@ export function DeploymentCard({
                 {errors.map((e, i) => (
                   <Table.Tr key={i}>
                     <Table.Td>{e.resource}</Table.Td>
-                    <Table.Td>{e.logicalResourceId}</Table.Td>
-                    <Table.Td>{e.resourceType}</Table.Td>
-                    <Table.Td>{e.statusReason}</Table.Td>
+                    <Table.Td>
+                      <Breakable text={e.logicalResourceId} />
+                    </Table.Td>
+                    <Table.Td>
+                      <Breakable text={e.resourceType} />
+                    </Table.Td>
+                    {/* a cause holds long words (a nested stack's ARN, a request id): they break anywhere, so the table keeps to the card */}
+                    <Table.Td>
+                      <div style={{ minWidth: 160, overflowWrap: 'anywhere' }}>{e.statusReason}</div>
+                    </Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>
