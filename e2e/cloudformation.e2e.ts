@@ -143,4 +143,44 @@ describe('CloudFormation environments', () => {
     await shot(page, 'details-undeployed');
     expect(aws.world.stacks.filter((s) => s.deleted === null)).toEqual([]);
   });
+
+  test('a first create EC2 refuses leaves ROLLBACK_COMPLETE: Quick Deploy says it must be undeployed first, and Undeploy clears it', async () => {
+    await page.goto('/environments/create');
+    await page.getByRole('textbox', { name: 'Name' }).fill('broken');
+    await page.getByRole('textbox', { name: 'Description' }).fill('A block EC2 refuses');
+    await choose(page, page.getByRole('textbox', { name: 'IaC Tool' }), 'Cloudformation');
+    await choose(page, page.getByRole('textbox', { name: 'AWS Account' }), /production/);
+    await choose(page, page.getByRole('textbox', { name: 'Region' }), 'eu-west-1');
+    await page.getByRole('button', { name: 'Create Environment' }).click();
+    await page.waitForURL(/\/environments\/[0-9a-f-]{36}$/);
+    const brokenUrl = new URL(page.url()).pathname;
+    await page.getByRole('button', { name: 'Add AWS VPC' }).click();
+    await page.getByTestId('resource-name').fill('net');
+    await page.getByTestId('input-CidrBlock').fill('10.0.0.0/8');
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await toast(page, 'Successfully added resource in the environment.').waitFor();
+    await page.getByRole('button', { name: 'Quick Deploy' }).click();
+    await page.waitForURL(/deployment-insights$/);
+    const latest = page.getByTestId('deployment-card').first();
+    await latest.getByTestId('deployment-status').getByText('ROLLBACKED').waitFor({ timeout: 30_000 });
+    await latest
+      .getByTestId('deployment-errors')
+      .getByText(/^Value \(10\.0\.0\.0\/8\) for parameter cidrBlock is invalid/)
+      .waitFor();
+
+    // spec §4: the prompt, no deploy started
+    await page.goto(brokenUrl);
+    await page.getByTestId('environment-facts').getByText('ROLLBACKED').waitFor();
+    await page.getByRole('button', { name: 'Quick Deploy' }).click();
+    const prompt = page.getByRole('dialog').filter({ hasText: 'Stack cannot be deployed' });
+    await prompt.getByText('Stack is in ROLLBACK_COMPLETE status, you must undeploy it first').waitFor();
+    await shot(page, 'rollback-complete-refused');
+    await prompt.getByRole('button', { name: 'OK', exact: true }).click();
+    await page.getByRole('button', { name: 'Actions of environment broken' }).click();
+    await page.getByRole('menuitem', { name: 'Undeploy' }).click();
+    await page.getByRole('button', { name: 'Undeploy', exact: true }).click();
+    await page.waitForURL(/deployment-insights$/);
+    await latest.getByTestId('deployment-status').getByText('TERMINATED').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('deployment-card').count()).toBe(2);
+  });
 });
