@@ -18,7 +18,10 @@ afterAll(() => standin.close());
 const toast = (page: Page, text: string | RegExp) => page.getByRole('alert').filter({ hasText: text });
 
 describe('billing', () => {
-  const stack = useStack({ env: { STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: standin.url } });
+  const stack = useStack({
+    env: { STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: standin.url },
+    expectedConsoleErrors: [],
+  });
   const admin = { email: 'ada.admin@example.com', password: 'Admin12345', firstName: 'Ada', lastName: 'Admin' };
   const owner = { email: 'otto.owner@example.com', password: 'Owner12345', firstName: 'Otto', lastName: 'Owner' };
   let ownerPage: Page;
@@ -86,7 +89,7 @@ describe('billing', () => {
 });
 
 describe('billing without card payments', () => {
-  const stack = useStack();
+  const stack = useStack({ expectedConsoleErrors: [] });
   const admin = { email: 'ada.admin@example.com', password: 'Admin12345', firstName: 'Ada', lastName: 'Admin' };
   const reader = { email: 'rick.reader@example.com', password: 'Reader12345', firstName: 'Rick', lastName: 'Reader' };
 
