@@ -10,7 +10,7 @@ const standin = await startGitStandin({ providers: ['github'] });
 afterAll(async () => standin.close());
 
 describe('GitHub sign-in', () => {
-  const stack = useStack({ env: standin.env });
+  const stack = useStack({ env: standin.env, expectedConsoleErrors: [] });
 
   test('a new user signs in with GitHub and lands on /projects with a session', async () => {
     const page = await stack.newPage();
