@@ -52,7 +52,7 @@ const LIST = '/kubernetes/docker-registries';
 /** Picks an option of a Mantine Select (or a native select) by its label. */
 
 describe('docker-push: registry, pipeline, build, pushed image, registry versions', () => {
-  const stack = useStack({ env: standin.env });
+  const stack = useStack({ env: standin.env, expectedConsoleErrors: [] });
   let page: Page;
   const email = 'ida.image@example.com';
   const password = 'Imagery1234';
