@@ -59,7 +59,7 @@ const slowPolls = (page: Page) => page.addInitScript(() => window.localStorage.s
 
 describe('deployment statuses pushed over the socket', () => {
   // the gate is on the host's loopback, which a box reaches only on the ports the admin lists
-  const stack = useStack({ env: { ...git.env, GANTRY_BOX_LOOPBACK_PORTS: String((gate.address() as AddressInfo).port) } });
+  const stack = useStack({ env: { ...git.env, GANTRY_BOX_LOOPBACK_PORTS: String((gate.address() as AddressInfo).port) }, expectedConsoleErrors: [] });
 
   test('a Quick Deploy shows DEPLOYING while its log streams and DEPLOYED at once, on its page and in the environments list', async () => {
     const idToken = await verifiedUser(stack, USER);
