@@ -87,6 +87,11 @@ describe('kubernetes clusters', () => {
     await dialog.getByText(clusterMessages.nameRequired).waitFor();
     await dialog.getByText(clusterMessages.endpointRequired).waitFor();
     await dialog.getByText(clusterMessages.tokenRequired).waitFor();
+    // The API token (a password field) is written as large as the fields around it: it read 16 px beside their 14 px
+    // (its placeholder visibly larger, seen on the walk at 1280×800 and 1099×700).
+    const fontSize = (field: ReturnType<Page['getByLabel']>) => field.evaluate((el) => getComputedStyle(el).fontSize);
+    expect(await fontSize(dialog.getByLabel('API token'))).toBe(await fontSize(dialog.getByRole('textbox', { name: 'API server endpoint' })));
+    await page.screenshot({ path: 'e2e/.artifacts/cluster-connect-fields.png' });
 
     await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('Stand_In');
     await dialog.getByRole('textbox', { name: 'API server endpoint' }).fill(`  ${k.url}  `);

@@ -26,5 +26,8 @@ export const theme = createTheme({
     Modal: { defaultProps: { overlayProps: { backgroundOpacity: 0.45, blur: 2 } }, styles: aboveToasts },
     Drawer: { styles: aboveToasts },
     Tooltip: { defaultProps: { openDelay: 250 } },
+    // Given no size, a password field's box took Mantine's md font (16 px) where every other field has sm (14 px): a
+    // token, a secret or '(sensitive)' read larger than the fields around it. Its size is now the others'.
+    PasswordInput: { defaultProps: { size: 'sm' } },
   },
 });
