@@ -336,6 +336,27 @@ describe('kubernetes services', () => {
     await expect.poll(() => page.getByRole('button', { name: 'Undeploy' }).isDisabled()).toBe(true);
   });
 
+  test("clicking a service's item anywhere on its row opens it, a public one's too; its name once, its Edit its form", async () => {
+    // Only the name was a link: a click on the row's image or description (the rest of the item) did nothing (seen on the walk).
+    await page.goto('/kubernetes/services');
+    const table = page.getByTestId('services-table');
+    await table.getByRole('row').filter({ hasText: 'api' }).getByText('team/api').click();
+    await page.waitForURL('**/kubernetes/services/api');
+    await page.getByTestId('service-repository').waitFor();
+    await page.goBack();
+    await page.getByRole('tab', { name: /^Public Services/ }).click();
+    await table.getByRole('row').filter({ hasText: 'NGINX web server' }).getByText('NGINX web server').click();
+    await page.waitForURL('**/kubernetes/services/nginx');
+    // the name's link opens the service once: one step back is the list again
+    await page.goto('/kubernetes/services');
+    await table.getByRole('link', { name: 'api', exact: true }).click();
+    await page.waitForURL('**/kubernetes/services/api');
+    await page.goBack();
+    await page.waitForURL((u) => u.pathname === '/kubernetes/services');
+    await table.getByRole('button', { name: 'Edit service api' }).click();
+    await page.waitForURL('**/kubernetes/services/api/edit');
+  });
+
   test("a service's readme is shown as Markdown (a public service's '# nginx' is its heading)", async () => {
     await page.goto('/kubernetes/services/nginx');
     const readme = page.getByTestId('service-readme');

@@ -22,7 +22,8 @@ const TABS: { kind: ServiceKind; label: string }[] = [
 
 /**
  * /kubernetes/services (spec delivery §2): My Services (PRIVATE) and Public Services (PUBLIC), a case-insensitive
- * name search, Edit and Delete on private services only (public ones are read-only), Create Service.
+ * name search, Edit and Delete on private services only (public ones are read-only), Create Service. Clicking an item
+ * (anywhere on its row, not only its name) opens /kubernetes/services/{microserviceName}.
  */
 export default function ServicesPage() {
   const project = useCurrentProject();
@@ -53,7 +54,15 @@ export default function ServicesPage() {
             <IconCube size={19} />
           </ThemeIcon>
           <Stack gap={2} style={{ minWidth: 0 }}>
-            <Anchor component={Link} to={serviceRoute(s.name)} size="sm" fw={600} c="var(--mantine-color-text)" data-testid="service-name">
+            <Anchor
+              component={Link}
+              to={serviceRoute(s.name)}
+              size="sm"
+              fw={600}
+              c="var(--mantine-color-text)"
+              data-testid="service-name"
+              onClick={(e) => e.stopPropagation()} // the link opens it: the row's click would open it a second time
+            >
               {s.name}
             </Anchor>
             <Text size="xs" c="dimmed" truncate="end" maw={420} title={s.description}>
@@ -82,7 +91,7 @@ export default function ServicesPage() {
       align: 'right',
       width: 110,
       render: (s) => (
-        <Group gap={4} justify="flex-end" wrap="nowrap">
+        <Group gap={4} justify="flex-end" wrap="nowrap" onClick={(e) => e.stopPropagation()}>
           <Tooltip label="Edit" withArrow>
             <ActionIcon variant="subtle" color="gray" aria-label={`Edit service ${s.name}`} onClick={() => navigate(`${serviceRoute(s.name)}/edit`)}>
               <IconPencil size={16} />
@@ -139,7 +148,14 @@ export default function ServicesPage() {
         total={services.data && rows.length}
         error={services.isError && !services.data ? { message: errorMessage(services.error) } : null}
       >
-        <DataTable columns={columns} rows={rows} rowKey={(s) => s.id} loading={services.isPending && Boolean(projectId)} data-testid="services-table" />
+        <DataTable
+          columns={columns}
+          rows={rows}
+          rowKey={(s) => s.id}
+          loading={services.isPending && Boolean(projectId)}
+          onRowClick={(s) => navigate(serviceRoute(s.name))}
+          data-testid="services-table"
+        />
       </SearchableTableCard>
       <DeleteServiceModal projectId={projectId} service={removing} onClose={() => setRemoving(null)} />
     </Stack>
