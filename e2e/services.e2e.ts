@@ -378,6 +378,12 @@ describe('kubernetes services', () => {
     await expect.poll(() => version.getAttribute('placeholder')).toBe('Select a version');
     const rowGap = async () => Math.abs((await version.boundingBox())!.y - (await namespace.boundingBox())!.y);
     await expect.poll(rowGap).toBeLessThan(1); // once the dialog's opening transition is over
+    // and their errors lie on one line too: Namespace's stood a line above Version's, under its description (seen on the walk)
+    await dialog.getByRole('button', { name: 'Deploy', exact: true }).click();
+    const errorTop = async (text: string) => (await dialog.getByText(text, { exact: true }).boundingBox())!.y;
+    const [versionError, namespaceError] = [await errorTop(deployMessages.versionRequired), await errorTop(deployMessages.namespaceRequired)];
+    await page.screenshot({ path: 'e2e/.artifacts/deploy-dialog-public-errors.png' });
+    expect(Math.abs(versionError - namespaceError)).toBeLessThan(1);
 
     // A long failure, its cluster reason on a new line (spec §8), while the dialog stays open.
     const message = 'The cluster rejected the request: Deployment.apps "nginx" is invalid: spec.template.spec.containers[0].image: Invalid value';

@@ -54,6 +54,9 @@ export interface DeployDialogProps {
   onDeployed?: (target: ServiceInCluster) => void;
 }
 
+/** A field's description under its input (the fields of a row keep their inputs on one line, and their errors too). */
+const DESCRIPTION_UNDER: ('label' | 'input' | 'description' | 'error')[] = ['label', 'input', 'description', 'error'];
+
 /** Deploy failure text (spec §8): the message, and the cluster's own reason on a new line when present. */
 export function deployErrorText(error: unknown): string {
   const k = isApiError(error) ? (error.body.kubernetesError as { message?: unknown } | undefined) : undefined;
@@ -220,7 +223,7 @@ function DeployForm({
               withAsterisk
               placeholder={versionPlaceholder}
               description="The tag of the public image"
-              inputWrapperOrder={['label', 'input', 'description', 'error']}
+              inputWrapperOrder={DESCRIPTION_UNDER}
               data={versionOptions.map((o) => o.value)}
               styles={MONO}
               value={form.values.version ?? ''}
@@ -238,6 +241,9 @@ function DeployForm({
               data={namespaces.data ?? []}
               placeholder={namespaces.isPending ? 'Loading namespaces…' : 'Select a namespace'}
               nothingFoundMessage={namespaces.isError ? errorMessage(namespaces.error) : 'No namespaces'}
+              // beside a public image's Version, whose description lies under its field, this one has its own there:
+              // without it, 'Please select a namespace' stood a line above 'Please select a version'
+              {...(service.registry ? {} : { description: `A namespace of ${clusterName}`, inputWrapperOrder: DESCRIPTION_UNDER })}
               styles={MONO}
               {...form.getInputProps('namespace')}
             />
