@@ -111,6 +111,8 @@ describe('CloudFormation environments', () => {
     const cause = latest.getByTestId('deployment-errors').getByRole('cell', { name: /^Value \(10\.30\.0\.0\/33\) for parameter cidrBlock is invalid/ });
     await cause.waitFor();
     expect(await fitsIn(cause, latest)).toBe(true);
+    // and its table keeps to the card's padding, as the resources' table above it (it ran 13 px past)
+    expect(await fitsIn(latest.getByTestId('deployment-errors'), latest.locator('table').first())).toBe(true);
     await shot(page, 'insights-refused');
 
     await latest.getByRole('link', { name: 'View logs' }).click();

@@ -117,7 +117,7 @@ export function DeploymentCard({
                     </Table.Td>
                     {/* a cause holds long words (a nested stack's ARN, a request id): they break anywhere, so the table keeps to the card */}
                     <Table.Td>
-                      <div style={{ minWidth: 160, overflowWrap: 'anywhere' }}>{e.statusReason}</div>
+                      <div style={{ minWidth: 140, overflowWrap: 'anywhere' }}>{e.statusReason}</div>
                     </Table.Td>
                   </Table.Tr>
                 ))}
