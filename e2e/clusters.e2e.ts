@@ -13,7 +13,7 @@ import type { Page } from 'playwright-core';
 import { clusterMessages } from '@gantry/contracts';
 import { startKubeStandin } from '@gantry/test-support';
 import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
-import { crowdedFactLabels, cutLabels } from './src/ui.js';
+import { crowdedFactLabels, cutLabels, textLines } from './src/ui.js';
 
 const k = await startKubeStandin({ namespaces: ['team-a'] });
 afterAll(() => k.close());
@@ -155,6 +155,10 @@ describe('kubernetes clusters', () => {
     for (const width of [1280, 1099]) {
       await page.setViewportSize({ width, height: 900 });
       await expect.poll(() => crowdedFactLabels(header), { message: `${width} px` }).toEqual([]);
+      // the services table's headers each on one line ('Last Deployed' broke after 'Last', seen on the walk)
+      for (const th of await namespaces.getByRole('columnheader').all()) {
+        expect(await textLines(th.locator('p')), `${await th.innerText()} at ${width} px`).toBe(1);
+      }
       await page.screenshot({ path: `e2e/.artifacts/cluster-header-${width}.png` });
     }
     await page.setViewportSize({ width: 1366, height: 900 });
