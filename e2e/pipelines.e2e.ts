@@ -123,6 +123,17 @@ describe('pipelines: git account, pipeline, spec, build, logs, artifacts', () =>
 
   test('edits the spec: a validation error blocks saving, the fixed spec saves', async () => {
     await expect.poll(() => page.getByTestId('spec-mode').textContent(), { timeout: 10_000 }).toBe('EDITABLE');
+    // The steps catalogue's descriptions read whole beside the editor (the search filters by them): they were cut to two
+    // lines ending in '…' ('Clone the Git repository of the…', seen on the walk at 1280 and 1099 px).
+    const descriptions = page.getByTestId('step-catalogue').locator('.gantry-catalogue-item p:last-of-type');
+    const cut = () => descriptions.evaluateAll((els) => els.filter((e) => e.scrollHeight > e.clientHeight + 1).map((e) => e.textContent));
+    for (const width of [1280, 1099]) {
+      await page.setViewportSize({ width, height: 800 });
+      await expect.poll(() => descriptions.count()).toBe(8);
+      await expect.poll(cut, { message: `${width} px` }).toEqual([]);
+      await page.screenshot({ path: `e2e/.artifacts/steps-catalogue-${width}.png` });
+    }
+    await page.setViewportSize({ width: 1366, height: 900 });
     // no gantry.yaml on main: the tab says the spec is Gantry's default, not the repository's
     await expect.poll(() => page.getByTestId('spec-file').textContent()).toBe('Kept in Gantry');
     await expect

@@ -68,7 +68,8 @@ export function StepCatalogue({ disabled, onInsert }: { disabled: boolean; onIns
                   <Text size="sm" fw={600}>
                     {e.title}
                   </Text>
-                  <Text size="xs" c="dimmed" lineClamp={2}>
+                  {/* whole: the search filters by this text (spec §5), and cut to two lines a match could be out of sight */}
+                  <Text size="xs" c="dimmed">
                     {e.description}
                   </Text>
                 </div>
