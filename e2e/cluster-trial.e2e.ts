@@ -34,7 +34,13 @@ async function moveTrialBack(projectId: string, days: number) {
 }
 
 describe('the Kubernetes dashboard trial', () => {
-  const stack = useStack({ env: { DATABASE_URL: postgres.url } });
+  const stack = useStack({
+    env: { DATABASE_URL: postgres.url },
+    expectedConsoleErrors: [
+      // the expired trial: the dashboard learns it from its cluster status' 402, and shows the trial-expired page
+      { match: /status of 402 .*\(\/ms-kube\/projects\/[^/]+\/kubernetes\/edge\/status\)$/, why: 'the Kubernetes trial has expired' },
+    ],
+  });
   const email = 'tess.trial@example.com';
   const password = 'TrialOver1234';
 
