@@ -46,7 +46,15 @@ const USER = { email: 'stella.status@example.com', password: 'Status123', firstN
 
 describe('statuses pushed over the socket', () => {
   // the gates are on the host's loopback, which a box reaches only on the ports the admin lists
-  const stack = useStack({ env: { ...standin.env, GANTRY_BOX_LOOPBACK_PORTS: String((gates.address() as AddressInfo).port) } });
+  const stack = useStack({
+    env: { ...standin.env, GANTRY_BOX_LOOPBACK_PORTS: String((gates.address() as AddressInfo).port) },
+    expectedConsoleErrors: [
+      // the failed login the test makes on purpose: 401 with the spec's message
+      { match: /status of 401 .*\(\/ms-usermanagement\/auth\/login\)$/, why: 'a wrong password is refused' },
+      // the insights page of an environment that is not there learns so from the environment's own 404
+      { match: /status of 404 .*\(\/ms-engine\/projects\/[^/]+\/stages\/00000000-0000-4000-8000-000000000000\)$/, why: 'a missing environment' },
+    ],
+  });
   let page: Page;
 
   test("a step's card turns running while its log streams, and SUCCEEDED at once, with the polls out of the way", async () => {
@@ -99,8 +107,14 @@ describe('statuses pushed over the socket', () => {
   });
 
   test("a missing environment's insights page says so and offers no deployment", async () => {
-    await page.goto('/environments/00000000-0000-4000-8000-000000000000/deployment-insights');
+    const missing = '00000000-0000-4000-8000-000000000000';
+    const asked: string[] = [];
+    page.on('request', (r) => void (r.url().includes(`/stages/${missing}`) && asked.push(new URL(r.url()).pathname)));
+    await page.goto(`/environments/${missing}/deployment-insights`);
     await page.getByText('Environment not available', { exact: true }).waitFor();
+    await page.waitForLoadState('networkidle');
+    // the environment is asked for, and not its deployments: they would answer 404 too, logged by the browser
+    expect(asked.map((a) => a.replace(/^.*\/stages\//, ''))).toEqual([missing]);
     await page.getByRole('link', { name: 'Back to Environments', exact: true }).waitFor();
     expect(await page.getByText('Create new Deployment').count()).toBe(0);
     expect(await page.getByRole('link', { name: 'View Environment', exact: true }).count()).toBe(0);

@@ -52,7 +52,8 @@ export const historyQuery = (projectId: string, stageId: string) =>
     refetchInterval: (q) => (q.state.data?.deployments[0] && !deploymentSettled(q.state.data.deployments[0].status) ? pollMs(POLL.deploymentListMs) : false),
     structuralSharing: (cached, fetched) => replaceEqualDeep(cached, keepFurtherHistory(cached, fetched)),
   });
-export const useHistory = (projectId: string, stageId: string) => useQuery({ ...historyQuery(projectId, stageId), enabled: Boolean(projectId && stageId) });
+export const useHistory = (projectId: string, stageId: string, enabled = true) =>
+  useQuery({ ...historyQuery(projectId, stageId), enabled: enabled && Boolean(projectId && stageId) });
 
 /** One deployment, every 5 s until it settles (spec §4); the socket's events come first, a poll never takes a status back. */
 export const useDeployment = (projectId: string, stageId: string, id: string | null | undefined) =>

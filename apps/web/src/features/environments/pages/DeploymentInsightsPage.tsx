@@ -32,7 +32,9 @@ export default function DeploymentInsightsPage() {
 function Insights({ projectId, stageId }: { projectId: string; stageId: string }) {
   const { hash } = useLocation();
   const stage = useStage(projectId, stageId);
-  const history = useHistory(projectId, stageId);
+  // the deployments are asked once the environment's read answered it: an environment that is not there (deleted,
+  // another project's) answers 404, and so would its deployments, each logged by the browser
+  const history = useHistory(projectId, stageId, stage.isSuccess);
   const [openIds, setOpenIds] = useState<Set<string>>(new Set());
   const told = useRef(false);
   useErrorToast(history.error);
