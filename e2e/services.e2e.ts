@@ -347,6 +347,16 @@ describe('kubernetes services', () => {
     await page.getByRole('tab', { name: /^Public Services/ }).click();
     await table.getByRole('row').filter({ hasText: 'NGINX web server' }).getByText('NGINX web server').click();
     await page.waitForURL('**/kubernetes/services/nginx');
+    // Back to services from a public service is the Public Services tab again, as is the browser's back from it (both
+    // opened My Services: the tab was not in the address; seen on the walk)
+    await page.getByRole('link', { name: 'Back to services' }).click();
+    await page.waitForURL((u) => u.pathname === '/kubernetes/services' && u.searchParams.get('tab') === 'public');
+    expect(await page.getByRole('tab', { name: /^Public Services/ }).getAttribute('aria-selected')).toBe('true');
+    await table.getByRole('link', { name: 'nginx', exact: true }).click();
+    await page.waitForURL('**/kubernetes/services/nginx');
+    await page.goBack();
+    await table.getByRole('link', { name: 'nginx', exact: true }).waitFor();
+    expect(await page.getByRole('tab', { name: /^Public Services/ }).getAttribute('aria-selected')).toBe('true');
     // the name's link opens the service once: one step back is the list again
     await page.goto('/kubernetes/services');
     await table.getByRole('link', { name: 'api', exact: true }).click();

@@ -29,6 +29,9 @@ export const serviceInClusterPath = (projectId: string, clusterId: string, names
 
 /** Where a service lives in the web. */
 export const servicesRoute = '/kubernetes/services';
+/** The services list's Public Services tab: /kubernetes/services?tab=public (My Services has no tab parameter). */
+export const PUBLIC_TAB = 'public';
+export const publicServicesRoute = `${servicesRoute}?tab=${PUBLIC_TAB}`;
 export const serviceRoute = (name: string) => `${servicesRoute}/${encodeURIComponent(name)}`;
 export const serviceInClusterRoute = (clusterId: string, namespace: string, name: string) =>
   `/kubernetes/clusters/${encodeURIComponent(clusterId)}/namespaces/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}/details`;

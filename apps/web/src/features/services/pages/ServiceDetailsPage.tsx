@@ -10,7 +10,7 @@ import { EmptyState } from '../../../ui/EmptyState';
 import { PageHeader } from '../../../ui/PageHeader';
 import { Readme } from '../../../ui/Readme';
 import { useErrorToast } from '../../../ui/use-error-toast';
-import { serviceRoute, servicesRoute } from '../api/keys';
+import { publicServicesRoute, serviceRoute, servicesRoute } from '../api/keys';
 import { useMicroservice } from '../api/get-microservice';
 import { AddToCluster } from '../components/AddToCluster';
 import { DeleteServiceModal } from '../components/DeleteServiceModal';
@@ -43,7 +43,7 @@ export default function ServiceDetailsPage() {
   const s = service.data;
 
   const backLink = (
-    <Anchor component={Link} to={servicesRoute} size="sm" c="dimmed">
+    <Anchor component={Link} to={s?.isPublic ? publicServicesRoute : servicesRoute} size="sm" c="dimmed">
       <Group gap={4}>
         <IconArrowLeft size={14} />
         Back to services

@@ -1,7 +1,7 @@
 import { ActionIcon, Anchor, Badge, Button, Group, Stack, Tabs, Text, ThemeIcon, Tooltip } from '@mantine/core';
 import { IconCube, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { matchesSearch, type Microservice, type ServiceKind } from '@gantry/contracts';
 import { errorMessage } from '../../../api/errors';
 import { useProjectPermission } from '../../../api/permissions';
@@ -10,7 +10,7 @@ import { DataTable, type Column } from '../../../ui/DataTable';
 import { PageHeader } from '../../../ui/PageHeader';
 import { SearchableTableCard } from '../../../ui/SearchableTableCard';
 import { useErrorToast } from '../../../ui/use-error-toast';
-import { servicesRoute, serviceRoute } from '../api/keys';
+import { PUBLIC_TAB, servicesRoute, serviceRoute } from '../api/keys';
 import { useMicroservices } from '../api/list-microservices';
 import { DeleteServiceModal } from '../components/DeleteServiceModal';
 import { ServiceImage } from '../components/ServiceImage';
@@ -31,7 +31,10 @@ export default function ServicesPage() {
   const canWrite = useProjectPermission().can('change');
   const navigate = useNavigate();
   const services = useMicroservices(projectId);
-  const [kind, setKind] = useState<ServiceKind>('PRIVATE');
+  // the tab is in the address (?tab=public), so the way back from a public service (its Back link, the browser's) finds it again
+  const [params, setParams] = useSearchParams();
+  const kind: ServiceKind = params.get('tab') === PUBLIC_TAB ? 'PUBLIC' : 'PRIVATE';
+  const setKind = (next: ServiceKind) => setParams(next === 'PUBLIC' ? { tab: PUBLIC_TAB } : {}, { replace: true });
   const [search, setSearch] = useState('');
   const [removing, setRemoving] = useState<Microservice | null>(null);
   useErrorToast(services.error);
