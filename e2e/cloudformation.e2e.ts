@@ -38,6 +38,25 @@ const fitsIn = async (element: Locator, box: Locator) => {
   return whole && e!.x >= b!.x && e!.x + e!.width <= b!.x + b!.width + 0.5;
 };
 
+/** A new CloudFormation environment on the project's AWS account with the vendor AWS VPC as `net`; answers its page's path. */
+async function environmentWithVpc(page: Page, o: { name: string; description: string; cidr: string }) {
+  await page.goto('/environments/create');
+  await page.getByRole('textbox', { name: 'Name' }).fill(o.name);
+  await page.getByRole('textbox', { name: 'Description' }).fill(o.description);
+  await choose(page, page.getByRole('textbox', { name: 'IaC Tool' }), 'Cloudformation');
+  await choose(page, page.getByRole('textbox', { name: 'AWS Account' }), /production/);
+  await choose(page, page.getByRole('textbox', { name: 'Region' }), 'eu-west-1');
+  await page.getByRole('button', { name: 'Create Environment' }).click();
+  await page.waitForURL(/\/environments\/[0-9a-f-]{36}$/);
+  const stagePath = new URL(page.url()).pathname;
+  await page.getByRole('button', { name: 'Add AWS VPC' }).click();
+  await page.getByTestId('resource-name').fill('net');
+  await page.getByTestId('input-CidrBlock').fill(o.cidr);
+  await page.getByRole('button', { name: 'Create', exact: true }).click();
+  await toast(page, 'Successfully added resource in the environment.').waitFor();
+  return stagePath;
+}
+
 async function setCidr(page: Page, cidr: string) {
   await page.getByTestId('resource-card').getByRole('button', { name: 'Configure' }).click();
   await page.getByTestId('input-CidrBlock').fill(cidr);
@@ -61,20 +80,7 @@ describe('CloudFormation environments', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await logInAndOpenProject(page, email, 'Stacks1234', 'Network');
 
-    await page.goto('/environments/create');
-    await page.getByRole('textbox', { name: 'Name' }).fill('network');
-    await page.getByRole('textbox', { name: 'Description' }).fill('The shop network');
-    await choose(page, page.getByRole('textbox', { name: 'IaC Tool' }), 'Cloudformation');
-    await choose(page, page.getByRole('textbox', { name: 'AWS Account' }), /production/);
-    await choose(page, page.getByRole('textbox', { name: 'Region' }), 'eu-west-1');
-    await page.getByRole('button', { name: 'Create Environment' }).click();
-    await page.waitForURL(/\/environments\/[0-9a-f-]{36}$/);
-    stageUrl = new URL(page.url()).pathname;
-    await page.getByRole('button', { name: 'Add AWS VPC' }).click();
-    await page.getByTestId('resource-name').fill('net');
-    await page.getByTestId('input-CidrBlock').fill('10.20.0.0/16');
-    await page.getByRole('button', { name: 'Create', exact: true }).click();
-    await toast(page, 'Successfully added resource in the environment.').waitFor();
+    stageUrl = await environmentWithVpc(page, { name: 'network', description: 'The shop network', cidr: '10.20.0.0/16' });
 
     await page.getByRole('button', { name: 'Quick Deploy' }).click();
     await page.waitForURL(/deployment-insights$/);
@@ -147,20 +153,7 @@ describe('CloudFormation environments', () => {
   });
 
   test('a first create EC2 refuses leaves ROLLBACK_COMPLETE: Quick Deploy says it must be undeployed first, and Undeploy clears it', async () => {
-    await page.goto('/environments/create');
-    await page.getByRole('textbox', { name: 'Name' }).fill('broken');
-    await page.getByRole('textbox', { name: 'Description' }).fill('A block EC2 refuses');
-    await choose(page, page.getByRole('textbox', { name: 'IaC Tool' }), 'Cloudformation');
-    await choose(page, page.getByRole('textbox', { name: 'AWS Account' }), /production/);
-    await choose(page, page.getByRole('textbox', { name: 'Region' }), 'eu-west-1');
-    await page.getByRole('button', { name: 'Create Environment' }).click();
-    await page.waitForURL(/\/environments\/[0-9a-f-]{36}$/);
-    const brokenUrl = new URL(page.url()).pathname;
-    await page.getByRole('button', { name: 'Add AWS VPC' }).click();
-    await page.getByTestId('resource-name').fill('net');
-    await page.getByTestId('input-CidrBlock').fill('10.0.0.0/8');
-    await page.getByRole('button', { name: 'Create', exact: true }).click();
-    await toast(page, 'Successfully added resource in the environment.').waitFor();
+    const brokenUrl = await environmentWithVpc(page, { name: 'broken', description: 'A block EC2 refuses', cidr: '10.0.0.0/8' });
     await page.getByRole('button', { name: 'Quick Deploy' }).click();
     await page.waitForURL(/deployment-insights$/);
     const latest = page.getByTestId('deployment-card').first();
