@@ -59,6 +59,12 @@ await k.settle();
 k.failPod('team-a', 'one-off', { crashLoop: false, reason: 'Error', message: 'exit code 1' });
 await k.settle();
 
+// The nodes at 1.5 % of their allocatable CPU and 2 % of their memory: small shares, which the rings drew as a dot.
+for (const node of k.list('nodes')) {
+  const alloc = node.status.allocatable;
+  k.setNodeMetrics(node.metadata.name, { cpu: `${parseInt(alloc.cpu, 10) * 0.015}m`, memory: `${Math.round(parseInt(alloc.memory, 10) * 0.02)}Ki` });
+}
+
 const toast = (page: Page, text: string | RegExp) => page.getByRole('alert').filter({ hasText: text });
 const LIST = '/kubernetes/clusters';
 const podsOf = (phase: string) => k.list('pods').filter((p) => p.status?.phase === phase).length;
@@ -142,6 +148,25 @@ describe('kubernetes clusters', () => {
     // The stand-in serves metrics.k8s.io: two rings with 2-decimal percentages.
     await expect.poll(() => page.getByTestId('cpu-utilization').textContent()).toMatch(/^\d+(\.\d{1,2})?%$/);
     expect(await page.getByTestId('memory-utilization').textContent()).toMatch(/^\d+(\.\d{1,2})?%$/);
+    // A small share draws as a small arc: each ring's arc, with its ends, is as long as its figure (at 1.5 % and 2 % the
+    // round caps added 14 px, 3 % of the circle, and the arc read as a round dot at the top).
+    for (const [id, figure] of [
+      ['cpu-utilization', 1.5],
+      ['memory-utilization', 2],
+    ] as const) {
+      expect(await page.getByTestId(id).textContent()).toBe(`${figure}%`);
+      const drawn = await page.getByTestId(id).evaluate((label) => {
+        const arc = label.closest('.mantine-RingProgress-root')!.querySelectorAll('svg circle')[1] as SVGCircleElement;
+        const style = getComputedStyle(arc);
+        const caps = style.strokeLinecap === 'butt' ? 0 : parseFloat(style.strokeWidth);
+        return ((parseFloat(style.strokeDasharray) + caps) / (2 * Math.PI * arc.r.baseVal.value)) * 100;
+      });
+      expect(drawn, `${id}: the arc's share of the circle`).toBeCloseTo(figure, 1);
+    }
+    await page
+      .getByTestId('cpu-utilization')
+      .locator('xpath=ancestor::div[contains(@class, "mantine-Card-root")][1]/..')
+      .screenshot({ path: 'e2e/.artifacts/cluster-rings-small.png' });
 
     // Associated with team-a: Gantry works only there, so that is the one tab, selected.
     const namespaces = page.getByTestId('namespaces-card');

@@ -5,6 +5,10 @@ import type { ClusterStatus } from '@gantry/contracts';
 import { deploymentSlices, podSlices, ringValue, round2, utilizationColor } from '../lib/cluster-status';
 import { PieChart } from './PieChart';
 
+/**
+ * A utilization ring: its arc is as long as its share. Butt ends, not round ones: a round cap adds half the ring's
+ * thickness at each end (about 3 % of the circle), so at 1–2 % the arc drew as a round dot at the top, not a share.
+ */
 function Ring({ label, value, testId }: { label: string; value: number; testId: string }) {
   const shown = round2(value);
   return (
@@ -16,7 +20,6 @@ function Ring({ label, value, testId }: { label: string; value: number; testId: 
         <RingProgress
           size={160}
           thickness={14}
-          roundCaps
           sections={[{ value: ringValue(shown), color: utilizationColor(shown), tooltip: `${label}: ${shown}%` }]}
           label={
             <Text ta="center" fz={19} fw={650} data-testid={testId}>
