@@ -190,6 +190,18 @@ describe('environments and deployments', () => {
     await page.getByRole('button', { name: 'Update', exact: true }).click();
     await toast(page, 'Successfully updated resource configuration.').waitFor();
     await expect.poll(() => facts.innerText()).toMatch(new RegExp(`Configured version\n+${deployedVersion}\n+`));
+    // The page's success closes when the user leaves for the insights (it stayed its 5 s there, over the events' Reason
+    // column); read a moment later, it is not the announcement of the page the user goes to.
+    await page.waitForTimeout(1200);
+    expect(await toast(page, 'Successfully updated resource configuration.').isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Actions of environment staging' }).click();
+    await page.getByRole('menuitem', { name: 'Deployment Insights' }).click();
+    await page.waitForURL(/deployment-insights$/);
+    await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Successfully updated resource configuration.' }).count(), { timeout: 1500 }).toBe(0);
+    await page.getByTestId('deployment-card').first().getByText('DEPLOYED').waitFor();
+    await page.screenshot({ path: 'e2e/.artifacts/insights-after-toast.png' });
+    await page.goBack();
+    await page.waitForURL(`**${stageUrl}`);
 
     // The facts take their columns from the card's width (container queries): with the side menu beside the page (1280)
     // or in a drawer (1099), no label wraps or is cut.

@@ -17,10 +17,38 @@ export const UPGRADE_PATH = '/settings?tab=billing';
 
 let formErrorsId: string | undefined;
 
+/**
+ * A page's success toasts close when the user leaves the page (its route's path changes): what they confirm was done
+ * there, and left up they lay over the next page's content (an environment's 'Successfully updated …' over the
+ * insights' events table, its Reason column). Errors, warnings and infos stay their time: they may still need reading.
+ * A success shown just before a route change announces the page it goes to (save, then the details): it stays there,
+ * and closes when the user leaves that one.
+ */
+const pageSuccesses = new Map<string, number>();
+/** How shortly before a route change a success is the change's own (shown in the same step as its navigate()). */
+export const ANNOUNCES_NAVIGATION_MS = 1000;
+let currentPath: string | undefined;
+
+/** Told every route (the router's, or its pending navigation's, path): closes the success toasts of a page left. */
+export function followRoute(pathname: string, now = Date.now()) {
+  const left = currentPath !== undefined && pathname !== currentPath;
+  currentPath = pathname;
+  if (!left) return;
+  for (const [id, shownAt] of pageSuccesses) {
+    if (now - shownAt <= ANNOUNCES_NAVIGATION_MS) continue;
+    pageSuccesses.delete(id);
+    notifications.hide(id);
+  }
+}
+
 export const toast = {
   /** Closes every toast shown or waiting (a login: what the signed-out attempts said no longer holds). */
   clear: () => notifications.clean(),
-  success: (message: string, title?: string) => show({ ...base, color: 'teal', title, message }),
+  success: (message: string, title?: string) => {
+    const id: string = show({ ...base, color: 'teal', title, message, onClose: () => pageSuccesses.delete(id) });
+    pageSuccesses.set(id, Date.now());
+    return id;
+  },
   info: (message: string, title?: string) => show({ ...base, color: 'blue', title, message }),
   /** Closes a toast before its time (shown ones answer their id), e.g. a 'Please wait...' once the wait is over. */
   dismiss: (id: string) => notifications.hide(id),

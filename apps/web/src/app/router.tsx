@@ -19,6 +19,7 @@ import { registryRoutes } from '../features/registries/routes';
 import { scheduleRoutes } from '../features/schedules/routes';
 import { serviceRoutes } from '../features/services/routes';
 import { settingsRoutes } from '../features/settings/routes';
+import { followRoute } from '../api/toast';
 import { lazyPage } from '../ui/lazy-page';
 
 /** The route table of spec §2.1. */
@@ -68,3 +69,7 @@ export const routes: RouteObject[] = [
 ];
 
 export const router = createBrowserRouter(routes);
+
+// A page's success toasts close when the user leaves it (toast.ts): told the path a navigation goes to as it starts.
+followRoute(router.state.location.pathname);
+router.subscribe((state) => followRoute(state.navigation.location?.pathname ?? state.location.pathname));
