@@ -5,7 +5,7 @@
  * open the artifacts.
  */
 import { afterAll, describe, expect, test } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { startGitStandin } from '@gantry/test-support/git-standin/index';
 import { linkFromMail, pathOf, useStack } from './src/harness.js';
 import { choose, expectFactsFit, expectNothingCut } from './src/ui.js';
@@ -168,6 +168,36 @@ describe('pipelines: git account, pipeline, spec, build, logs, artifacts', () =>
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Download bundle' }).click();
     expect((await download).suggestedFilename()).toBe('bundle.zip');
+  });
+
+  test("a build's Reports read the same in the pipelines list and the pipeline's Builds tab", async () => {
+    // The list showed 'View' for any latest build, the Builds tab '—' for the same build (it had no artifacts to count).
+    // Both now tell its reports by one rule: 'View' with its artifacts, pushed images and scans, '—' when it has none.
+    await page.goto('/pipelines');
+    const reportsIn = (row: Locator) => row.getByRole('cell').nth(3);
+    const listRow = page.getByRole('row').filter({ hasText: 'storefront-ci' });
+    await expect.poll(() => reportsIn(listRow).innerText()).toMatch(/^View\s+1 artifact$/i);
+    await listRow.getByRole('link', { name: 'storefront-ci', exact: true }).click();
+    await page.getByRole('tab', { name: 'Builds' }).click();
+    const buildRow = page.getByTestId('builds-table').getByRole('row').filter({ hasText: 'SUCCEEDED' });
+    await expect.poll(() => reportsIn(buildRow).innerText()).toMatch(/^View\s+1 artifact$/i);
+    await page.getByTestId('builds-table').screenshot({ path: 'e2e/.artifacts/builds-tab-reports.png' });
+
+    // a latest build with no reports (its steps with no artifact, scan or image): '—' in the list, as in the Builds tab
+    const list = /\/ms-ap\/projects\/[^/]+\/pipelines(\?.*)?$/;
+    await page.route(list, async (route) => {
+      if (route.request().method() !== 'GET') return route.fallback();
+      const response = await route.fetch();
+      const body = await response.json();
+      for (const p of body.pipelines)
+        p.latestBuild &&= { ...p.latestBuild, steps: p.latestBuild.steps.map((st: object) => ({ ...st, artifacts: [], reports: null })) };
+      return route.fulfill({ response, json: body });
+    });
+    await page.goto('/pipelines');
+    await listRow.getByText('SUCCEEDED').waitFor();
+    expect(await reportsIn(listRow).innerText()).toBe('—');
+    await page.getByRole('table').screenshot({ path: 'e2e/.artifacts/pipelines-reports-none.png' });
+    await page.unrouteAll({ behavior: 'wait' });
   });
 
   test("the pipelines page's metric tiles take their columns from the page's width", async () => {

@@ -119,7 +119,8 @@ export const Pipeline = z.object({
   workDir: z.string(),
   modifiedFiles: z.string(),
   environmentVariables: z.array(EnvironmentVariable),
-  latestBuild: Build.omit({ steps: true, stages: true }).nullable(),
+  /** The latest build with its steps and their artifacts (spec §3), by which the list's Reports column reads as the Builds tab's. */
+  latestBuild: Build.omit({ stages: true }).nullable(),
   createdAt: z.string(),
 });
 export type Pipeline = z.infer<typeof Pipeline>;

@@ -202,6 +202,12 @@ describe('builds', () => {
 
     const list = (await api('GET', '/pipelines', reader.idToken)).json().pipelines;
     expect(list.find((p: any) => p.id === pipelineId).latestBuild).toMatchObject({ id: build.id, status: 'SUCCEEDED' });
+    // the list's latest build and the builds' page carry the steps' artifacts: both Reports cells count them (spec §3)
+    const names = (b: any) => b.steps.flatMap((st: any) => st.artifacts.map((a: any) => a.name));
+    expect(names(list.find((p: any) => p.id === pipelineId).latestBuild)).toEqual(names(build));
+    const listed = (await api('GET', `/pipelines/${pipelineId}/builds?limit=10&offset=0`, reader.idToken)).json().builds;
+    expect(names(listed.find((b: any) => b.id === build.id))).toEqual(names(build));
+    expect(names(build)).toHaveLength(2);
     const metrics = (await api('GET', `/pipelines/${pipelineId}/metrics`, reader.idToken)).json();
     expect(metrics.successfulExecutions).toBe(1);
     expect(metrics.buildTime).toBeGreaterThan(0);

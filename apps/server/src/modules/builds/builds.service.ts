@@ -334,12 +334,15 @@ export function createBuildsService(deps: {
     async list(projectId: string, pipelineId: string, page: { limit: number; offset: number; cursor?: string; search?: string }): Promise<Build[]> {
       const pipeline = await pipelineOf(projectId, pipelineId);
       const rows = await store.page(pipelineId, { ...page, search: page.search?.trim() || undefined });
-      const steps = await store.stepsFor(rows.map((r) => r.id));
+      const ids = rows.map((r) => r.id);
+      // with their artifacts: the Builds tab's Reports column counts them (as the pipelines list does its latest build's)
+      const [steps, artifacts] = await Promise.all([store.stepsFor(ids), store.artifacts(ids)]);
       return rows.map((r) =>
         toBuild(
           r,
           pipeline.name,
           steps.filter((s) => s.buildId === r.id),
+          artifacts.filter((a) => a.buildId === r.id),
         ),
       );
     },

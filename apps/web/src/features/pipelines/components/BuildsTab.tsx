@@ -1,6 +1,6 @@
-import { Anchor, Badge, Button, Card, Center, Group, Loader, Stack, Text } from '@mantine/core';
+import { Anchor, Card, Center, Group, Loader, Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconBrandDocker, IconCircleCheck, IconCircleX, IconClockHour4, IconPercentage, IconReportAnalytics } from '@tabler/icons-react';
+import { IconCircleCheck, IconCircleX, IconClockHour4, IconPercentage } from '@tabler/icons-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { msToMinutes, successRate, type Build } from '@gantry/contracts';
@@ -12,48 +12,10 @@ import { usePipelineMetrics } from '../api/get-pipeline-metrics';
 import { usePipelineBuilds } from '../api/list-pipeline-builds';
 import { useListErrorToast } from '../hooks/use-list-error-toast';
 import { buildNumberText, elapsedMs, formatHms } from '../lib/format';
-import { containerScanOf, containerScanSummary, pushedImageOf } from '../lib/scan';
 import { BuildStatusBadge } from './BuildStatusBadge';
 import { CommitCell } from './CommitCell';
+import { ReportsCell } from './ReportsCell';
 import { MetricTiles } from './MetricTiles';
-
-function ReportsCell({ build, to }: { build: Build; to: string }) {
-  const artifacts = build.steps.reduce((n, s) => n + s.artifacts.length, 0);
-  const scans = build.steps.map(containerScanOf).filter((s) => s !== null);
-  const failedScan = scans.find((s) => s.status === 'FAILED');
-  const total = scans.reduce((n, s) => n + Object.values(s.severityCounts ?? {}).reduce((a, c) => a + (Number(c) || 0), 0), 0);
-  const issues = scans.length ? containerScanSummary(failedScan ?? { severityCounts: { all: total } }) : null;
-  const images = build.steps.filter((s) => pushedImageOf(s) !== null).length;
-  if (!artifacts && !issues && !images) {
-    return (
-      <Text size="sm" c="dimmed">
-        —
-      </Text>
-    );
-  }
-  return (
-    <Group gap={6} wrap="nowrap">
-      <Button component={Link} to={to} variant="subtle" size="compact-sm" leftSection={<IconReportAnalytics size={15} />}>
-        View
-      </Button>
-      {artifacts > 0 && (
-        <Badge variant="outline" color="gray" radius="sm" size="sm">
-          {artifacts === 1 ? '1 artifact' : `${artifacts} artifacts`}
-        </Badge>
-      )}
-      {images > 0 && (
-        <Badge variant="outline" color="indigo" radius="sm" size="sm" leftSection={<IconBrandDocker size={12} />}>
-          {images === 1 ? '1 image' : `${images} images`}
-        </Badge>
-      )}
-      {issues && (
-        <Badge variant="light" color={issues.tone === 'ok' ? 'teal' : 'orange'} radius="sm" size="sm">
-          {issues.text}
-        </Badge>
-      )}
-    </Group>
-  );
-}
 
 /** The builds tab (spec §2): tiles, search by build id, infinitely scrolling executions (10 per page). */
 export function BuildsTab({ pipelineId, repositoryUrl, provider }: { pipelineId: string; repositoryUrl: string; provider?: string | null }) {

@@ -1,16 +1,5 @@
 import { ActionIcon, Anchor, Button, Card, Group, Stack, Text, Tooltip } from '@mantine/core';
-import {
-  IconCircleCheck,
-  IconCircleX,
-  IconClockHour4,
-  IconGitBranch,
-  IconPencil,
-  IconPercentage,
-  IconPlus,
-  IconReportAnalytics,
-  IconRocket,
-  IconTrash,
-} from '@tabler/icons-react';
+import { IconCircleCheck, IconCircleX, IconClockHour4, IconGitBranch, IconPencil, IconPercentage, IconPlus, IconRocket, IconTrash } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { matchesSearch, successRate, type Pipeline } from '@gantry/contracts';
@@ -32,6 +21,7 @@ import { BuildStatusBadge } from '../components/BuildStatusBadge';
 import { CommitCell } from '../components/CommitCell';
 import { DeletePipelineModal } from '../components/DeletePipelineModal';
 import { MetricTiles } from '../components/MetricTiles';
+import { ReportsCell } from '../components/ReportsCell';
 import { UpgradeModal } from '../components/UpgradeModal';
 import { useBuildUpdates } from '../hooks/use-build-updates';
 import { useListErrorToast } from '../hooks/use-list-error-toast';
@@ -116,23 +106,7 @@ export default function PipelinesPage() {
     {
       key: 'reports',
       header: 'Reports',
-      render: (p) =>
-        p.latestBuild ? (
-          <Button
-            component={Link}
-            to={`/pipelines/${p.id}/builds/${p.latestBuild.id}`}
-            variant="subtle"
-            size="compact-sm"
-            leftSection={<IconReportAnalytics size={15} />}
-            aria-label={`Reports of ${p.name}`}
-          >
-            View
-          </Button>
-        ) : (
-          <Text size="sm" c="dimmed">
-            —
-          </Text>
-        ),
+      render: (p) => <ReportsCell build={p.latestBuild} to={`/pipelines/${p.id}/builds/${p.latestBuild?.id}`} label={`Reports of ${p.name}`} />,
     },
     ...(!mayChange
       ? []
