@@ -167,6 +167,30 @@ describe('kubernetes clusters', () => {
       .getByTestId('cpu-utilization')
       .locator('xpath=ancestor::div[contains(@class, "mantine-Card-root")][1]/..')
       .screenshot({ path: 'e2e/.artifacts/cluster-rings-small.png' });
+    // Each pie's labels lie whole on the pie: white on a slice, a label past the pie's edge lost its ends on the page
+    // (the Pods pie's third at the left read 'iled 33.33%', its two thirds 'Ready 66.67').
+    for (const chart of ['deployments-chart', 'pods-chart']) {
+      const outside = await page
+        .getByTestId(chart)
+        .locator('svg')
+        .evaluate((svg) => {
+          const size = (svg as unknown as SVGSVGElement).viewBox.baseVal.width;
+          // the pie's radius: half the width its slices cover together
+          const boxes = Array.from(svg.querySelectorAll('path')).map((p) => p.getBBox());
+          const r = (Math.max(...boxes.map((b) => b.x + b.width)) - Math.min(...boxes.map((b) => b.x))) / 2;
+          return Array.from(svg.querySelectorAll('text')).flatMap((t) => {
+            const b = (t as SVGTextElement).getBBox();
+            const corners = [
+              [b.x, b.y],
+              [b.x + b.width, b.y],
+              [b.x, b.y + b.height],
+              [b.x + b.width, b.y + b.height],
+            ];
+            return corners.some(([x, y]) => Math.hypot(x! - size / 2, y! - size / 2) > r + 0.5) ? [t.textContent] : [];
+          });
+        });
+      expect(outside, `${chart}: labels past the pie's edge`).toEqual([]);
+    }
 
     // Associated with team-a: Gantry works only there, so that is the one tab, selected.
     const namespaces = page.getByTestId('namespaces-card');

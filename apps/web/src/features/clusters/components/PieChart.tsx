@@ -6,6 +6,23 @@ const R = 70;
 const C = SIZE / 2;
 
 const point = (angle: number, r: number) => [C + r * Math.sin(angle), C - r * Math.cos(angle)] as const;
+/** The labels' font: 11 px, bold; a character of it is at most about this wide (DejaVu Sans Bold, the widest of the usual sans fonts), a line this high. */
+const LABEL_PX = 11;
+const CHAR_PX = 7.6;
+const LINE_PX = 14;
+
+/**
+ * Where a slice's label is centred: at the middle of its slice, moved in along its line so that the whole label lies
+ * on the pie. White on a slice, a label reaching past the pie's edge lost its ends on the page ('iled 33.33%' for
+ * 'Failed 33.33%' on a third at the left).
+ */
+function labelX(x: number, y: number, label: string) {
+  const half = (label.length * CHAR_PX) / 2;
+  const dy = Math.abs(y - C) + LINE_PX / 2;
+  const room = Math.sqrt(Math.max(0, R * R - dy * dy)) - 3;
+  if (room <= half) return C;
+  return Math.min(Math.max(x, C - room + half), C + room - half);
+}
 
 function arc(start: number, end: number) {
   if (end - start >= 2 * Math.PI - 1e-9) return `M ${C} ${C - R} A ${R} ${R} 0 1 1 ${C - 0.01} ${C - R} Z`;
@@ -27,7 +44,8 @@ export function PieChart({ title, slices, empty, testId }: { title: string; slic
       const start = angle;
       angle += (s.percent / 100) * 2 * Math.PI;
       const [lx, ly] = point((start + angle) / 2, R * 0.62);
-      return { ...s, d: arc(start, angle), lx, ly, label: pieLabel(s.name, s.percent) };
+      const label = pieLabel(s.name, s.percent);
+      return { ...s, d: arc(start, angle), lx: label ? labelX(lx, ly, label) : lx, ly, label };
     });
   return (
     <Card withBorder radius="md" padding="lg" data-testid={testId}>
@@ -57,7 +75,7 @@ export function PieChart({ title, slices, empty, testId }: { title: string; slic
                     y={s.ly}
                     textAnchor="middle"
                     dominantBaseline="middle"
-                    fontSize={11}
+                    fontSize={LABEL_PX}
                     fontWeight={600}
                     fill="white"
                     data-testid="pie-label"
