@@ -1,11 +1,10 @@
-import type { StackEvent as CfnEvent } from '@aws-sdk/client-cloudformation';
 import { ENVIRONMENT_TAG_KEY } from '@gantry/contracts';
 import { clientsFor, toSession, type AwsCredentials, type AwsEnvCredentials, type AwsSession, type CfnClients } from './clients.js';
 import { objectUrl, templateBucketFor, templateKey, uploadTemplates } from './bucket.js';
 import { buildParentTemplate, OUTPUT_SOURCE, type NestedResource } from './parent-template.js';
 import {
   describeStack,
-  rawStackEvents,
+  eventIdsOf,
   createOrUpdate,
   deleteStack,
   cancelUpdate,
@@ -58,14 +57,11 @@ export interface CloudFormationAdapterOptions {
 const DEPLOYED = ['CREATE_COMPLETE', 'UPDATE_COMPLETE'] as const;
 const UNDEPLOYED = ['DELETE_COMPLETE'] as const;
 const SETTLED = ['CREATE_COMPLETE', 'UPDATE_COMPLETE', 'UPDATE_ROLLBACK_COMPLETE', 'DELETE_COMPLETE', 'IMPORT_COMPLETE', 'IMPORT_ROLLBACK_COMPLETE'] as const;
-const ids = (events: CfnEvent[]) => new Set(events.flatMap((e) => (e.EventId ? [e.EventId] : [])));
 
 export function createCloudFormationAdapter(opts: CloudFormationAdapterOptions = {}) {
   const make = opts.clients ?? clientsFor;
   const clients = (t: Pick<StackTarget, 'region' | 'credentials'>) => make(toSession(t.region, t.credentials));
   const pollMs = opts.pollMs ?? 3000;
-
-  const seenNow = async (c: CfnClients, stackRef: string) => ids(await rawStackEvents(c, stackRef));
 
   return {
     /**
@@ -83,13 +79,13 @@ export function createCloudFormationAdapter(opts: CloudFormationAdapterOptions =
 
       let existing = await describeStack(c, i.stackName);
       if (existing?.StackStatus === 'ROLLBACK_COMPLETE') {
-        const seen = await seenNow(c, existing.StackId ?? i.stackName);
+        const seen = await eventIdsOf(c, existing.StackId ?? i.stackName);
         await deleteStack(c, i.stackName);
         const gone = await followStack(c, existing.StackId ?? i.stackName, i.stackName, i, seen, UNDEPLOYED, pollMs);
         if (!gone.succeeded) return { ...gone, changed: false };
         existing = null;
       }
-      const seen = existing ? await seenNow(c, i.stackName) : new Set<string>();
+      const seen = existing ? await eventIdsOf(c, i.stackName) : new Set<string>();
       await uploadTemplates(c, { bucket, region: i.region, prefix, resources: i.resources });
       const changed = await createOrUpdate(c, { stackName: i.stackName, templateBody: parent.body, tags, parameters: parent.parameters, exists: !!existing });
       if (!changed) {
@@ -105,7 +101,7 @@ export function createCloudFormationAdapter(opts: CloudFormationAdapterOptions =
       const existing = await describeStack(c, t.stackName);
       if (!existing) return { status: 'DELETE_COMPLETE', succeeded: true, resources: {}, logs: {} };
       const ref = existing.StackId ?? t.stackName;
-      const seen = await seenNow(c, ref);
+      const seen = await eventIdsOf(c, ref);
       await deleteStack(c, t.stackName);
       return followStack(c, ref, t.stackName, t, seen, UNDEPLOYED, pollMs);
     },
@@ -141,7 +137,7 @@ export function createCloudFormationAdapter(opts: CloudFormationAdapterOptions =
      */
     async watch(t: StackTarget & Following & { goal?: readonly string[] }): Promise<StackOutcome> {
       const c = clients(t);
-      return followStack(c, t.stackName, t.stackName, t, await seenNow(c, t.stackName), t.goal ?? SETTLED, pollMs);
+      return followStack(c, t.stackName, t.stackName, t, await eventIdsOf(c, t.stackName), t.goal ?? SETTLED, pollMs);
     },
 
     /** The stack's status, or null when there is no stack. */

@@ -20,20 +20,6 @@ export const toStackEvent = (e: CfnEvent, resource?: string): StackEventView => 
 
 export const isFailureEvent = (status: string | undefined) => !!status && status.endsWith('_FAILED');
 
-/** Error events grouped per logical id (the events of one stack). */
-export function errorLogs(events: StackEventView[]): ErrorLogs {
-  const logs: ErrorLogs = {};
-  for (const e of events) {
-    if (!isFailureEvent(e.resourceStatus) || !e.statusReason) continue;
-    (logs[e.logicalResourceId] ??= { errorMessages: [] }).errorMessages.push({
-      logicalResourceId: e.logicalResourceId,
-      resourceType: e.resourceType,
-      statusReason: e.statusReason,
-    });
-  }
-  return logs;
-}
-
 /** An event and the environment resource it belongs to: the nested stack's name, or null for the parent's own. */
 export interface OwnedEvent {
   resource: string | null;

@@ -49,7 +49,7 @@ export {
 } from './adapter.js';
 export { TemplateError, parseTemplate, parameterNames, outputNames, CFN_YAML_TAGS } from './child-template.js';
 export { buildParentTemplate, parentTemplate, type NestedResource, type ParentTemplate } from './parent-template.js';
-export { toStackEvent, errorLogs, errorLogsByResource, type StackEventView, type ErrorLogs } from './events.js';
+export { toStackEvent, errorLogsByResource, type StackEventView, type ErrorLogs } from './events.js';
 export { PollingAborted } from './stack.js';
 export { templateBucketFor } from './bucket.js';
 export { toCredentials, type AwsCredentials, type AwsEnvCredentials } from './clients.js';
@@ -61,8 +61,7 @@ export {
   TERMINAL,
   describeStack,
   deletedStackId,
-  rawStackEvents,
-  stackEvents,
+  eventIdsOf,
   stackAndNestedEvents,
   createOrUpdate,
   followStack,

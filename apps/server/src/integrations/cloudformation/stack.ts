@@ -63,8 +63,9 @@ export async function rawStackEvents(c: CfnClients, stackName: string): Promise<
   }
 }
 
-export const stackEvents = async (c: CfnClients, stackName: string): Promise<StackEventView[]> =>
-  (await rawStackEvents(c, stackName)).map((e) => toStackEvent(e));
+/** The ids of a stack's events so far: what the following of its next operation leaves out (`seen`). */
+export const eventIdsOf = async (c: CfnClients, stackRef: string) =>
+  new Set((await rawStackEvents(c, stackRef)).flatMap((e) => (e.EventId ? [e.EventId] : [])));
 
 const tagList = (tags: Record<string, string>) => Object.entries(tags).map(([Key, Value]) => ({ Key, Value }));
 

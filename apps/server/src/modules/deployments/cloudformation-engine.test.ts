@@ -20,7 +20,7 @@ import {
   type StackStatus,
 } from '@aws-sdk/client-cloudformation';
 import { S3Client, HeadBucketCommand, CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { parentTemplate, errorLogs, toStackEvent } from '../../integrations/cloudformation/index.js';
+import { parentTemplate, errorLogsByResource } from '../../integrations/cloudformation/index.js';
 import type { StageRow } from '../stages/stages.store.js';
 import { createCloudFormationEngine, stackNameOf } from './cloudformation-engine.js';
 import { EngineFailure, type EngineRun } from './engine.js';
@@ -153,10 +153,13 @@ describe('parent template', () => {
 
   it('groups failure events per resource', () => {
     expect(
-      errorLogs([
-        toStackEvent(event('e1', 'app', 'AWS::CloudFormation::Stack', 'CREATE_FAILED', 'Embedded stack was not successfully created')),
-        toStackEvent(event('e2', 'vpc', 'AWS::CloudFormation::Stack', 'CREATE_COMPLETE')),
-      ]),
+      errorLogsByResource(
+        [
+          { resource: null, event: event('e1', 'app', 'AWS::CloudFormation::Stack', 'CREATE_FAILED', 'Embedded stack was not successfully created') },
+          { resource: null, event: event('e2', 'vpc', 'AWS::CloudFormation::Stack', 'CREATE_COMPLETE') },
+        ],
+        'gantry-shop',
+      ),
     ).toEqual({
       app: {
         errorMessages: [{ logicalResourceId: 'app', resourceType: 'AWS::CloudFormation::Stack', statusReason: 'Embedded stack was not successfully created' }],

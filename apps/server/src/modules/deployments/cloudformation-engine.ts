@@ -11,7 +11,7 @@ import {
   TERMINAL,
   describeStack,
   deletedStackId,
-  rawStackEvents,
+  eventIdsOf,
   stackAndNestedEvents,
   deleteStack,
   cancelUpdate,
@@ -43,9 +43,6 @@ export function createCloudFormationEngine(deps: {
   const make = deps.clients ?? clientsFor;
   const clients = async (stage: StageRow, creds?: Record<string, string>) =>
     make(sessionFromEnv(stage.awsRegion ?? 'us-east-1', creds ?? (await deps.credentialsFor(stage))));
-
-  /** The ids of the stack's events so far: what its next operation's following leaves out. */
-  const eventsBefore = async (c: CfnClients, stackRef: string) => new Set((await rawStackEvents(c, stackRef)).flatMap((e) => (e.EventId ? [e.EventId] : [])));
 
   /**
    * Follows the operation just started (by the stack's id once known, as a deleted stack answers only by it) to its end:
@@ -104,7 +101,7 @@ export function createCloudFormationEngine(deps: {
         resources,
       });
       const stackName = stackNameOf(run.stage);
-      const seen = await eventsBefore(c, stackName);
+      const seen = await eventIdsOf(c, stackName);
       const changed = await createOrUpdate(c, { stackName, templateBody: parentTemplate(resources, (n) => urls[n]!, tags), tags });
       if (!changed) {
         run.log('[gantry] No updates are to be performed.');
@@ -119,7 +116,7 @@ export function createCloudFormationEngine(deps: {
       const stack = await describeStack(c, stackNameOf(run.stage));
       if (!stack) return { status: 'DELETE_COMPLETE' };
       const ref = stack.StackId ?? stackNameOf(run.stage);
-      const seen = await eventsBefore(c, ref);
+      const seen = await eventIdsOf(c, ref);
       await deleteStack(c, stackNameOf(run.stage));
       return settle(c, run.stage, run, ref, seen);
     },

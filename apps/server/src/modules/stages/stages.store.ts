@@ -102,8 +102,6 @@ export function createStagesStore(db: Db, cache?: ReadCache) {
     insertResource: async (values: typeof stageResources.$inferInsert, tx: Tx = db) => (await tx.insert(stageResources).values(values).returning())[0]!,
     updateResource: async (id: string, values: Partial<typeof stageResources.$inferInsert>, tx: Tx = db) =>
       (await tx.update(stageResources).set(values).where(eq(stageResources.id, id)).returning())[0]!,
-    updateResources: (ids: string[], values: Partial<typeof stageResources.$inferInsert>, tx: Tx = db) =>
-      tx.update(stageResources).set(values).where(inArray(stageResources.id, ids)).returning(),
     deleteResource: (id: string) => db.delete(stageResources).where(eq(stageResources.id, id)),
     /** Names of the environments that use a component. */
     stagesUsingComponent: async (componentId: string) => [
