@@ -10,16 +10,29 @@ export interface StatusBadgeProps {
   color?: MantineColor;
   label?: string;
   size?: 'xs' | 'sm' | 'md';
+  /**
+   * Its words wrap where its column is narrow: a whole 'UPDATE ROLLBACK COMPLETE CLEANUP IN PROGRESS' on one line took
+   * a table's room from its other columns (the stack events' reason ran past the page at 1280 px).
+   */
+  wrap?: boolean;
 }
 
 /**
  * A status as a small coloured badge. It keeps its whole word: a table squeezed by a narrow window shrank the status
  * column until the pipelines list read 'SUC…' for SUCCEEDED (Badge cuts its label); now the other columns wrap instead.
  */
-export function StatusBadge({ status, tone, color, label, size = 'sm' }: StatusBadgeProps) {
+export function StatusBadge({ status, tone, color, label, size = 'sm', wrap = false }: StatusBadgeProps) {
   const c = color ?? toneColor[tone ?? environmentStatusTone(status)];
   return (
-    <Badge color={c} variant="light" size={size} radius="sm" miw="max-content">
+    <Badge
+      color={c}
+      variant="light"
+      size={size}
+      radius="sm"
+      {...(wrap
+        ? { h: 'auto', py: 2, styles: { label: { whiteSpace: 'normal', overflow: 'visible', textOverflow: 'clip', lineHeight: 1.35 } } }
+        : { miw: 'max-content' })}
+    >
       {label ?? status.replace(/_/g, ' ')}
     </Badge>
   );

@@ -1,8 +1,8 @@
-import { Alert, Badge, Button, Card, Group, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Card, Group, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { IconPlayerStop, IconRotate, IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { canCancelDeployment, canContinueRollback, environmentStatusTone, stackStatusDisplay, type StackEvent } from '@gantry/contracts';
+import { canCancelDeployment, canContinueRollback, stackStatusDisplay, type StackEvent } from '@gantry/contracts';
 import { useCurrentProject } from '../../../api/session';
 import { toast } from '../../../api/toast';
 import { ConfirmModal } from '../../../ui/ConfirmModal';
@@ -15,27 +15,6 @@ import { TerraformLog } from '../components/TerraformLog';
 import { Breakable } from '../components/Breakable';
 import { LastDeployed } from '../components/LastDeployed';
 import { useDeploymentUpdates } from '../hooks/use-deployment-updates';
-
-/**
- * An event's status as a badge whose words wrap: a whole 'UPDATE ROLLBACK COMPLETE CLEANUP IN PROGRESS' on one line
- * took the reason's room (the table ran past the page at 1280 px).
- */
-function EventStatus({ status }: { status: string }) {
-  return (
-    <Badge
-      color={STATUS_COLOR[environmentStatusTone(status)]}
-      variant="light"
-      size="xs"
-      radius="sm"
-      h="auto"
-      py={2}
-      styles={{ label: { whiteSpace: 'normal', overflow: 'visible', textOverflow: 'clip', lineHeight: 1.35 } }}
-    >
-      {status.replace(/_/g, ' ')}
-    </Badge>
-  );
-}
-const STATUS_COLOR = { success: 'teal', warning: 'yellow', fail: 'red', placeholder: 'gray' } as const;
 
 /**
  * /environments/{stageId}/details (spec §2 "Deployment details"): the live terraform log of the
@@ -142,7 +121,7 @@ export default function DeploymentDetailsPage() {
             { key: 'timestamp', header: 'Timestamp', render: (e) => new Date(e.timestamp).toLocaleString() },
             { key: 'logicalResourceId', header: 'Logical resource', render: (e) => <Breakable text={e.logicalResourceId} /> },
             { key: 'resourceType', header: 'Type', render: (e) => <Breakable text={e.resourceType} /> },
-            { key: 'resourceStatus', header: 'Status', render: (e) => <EventStatus status={e.resourceStatus} /> },
+            { key: 'resourceStatus', header: 'Status', render: (e) => <StatusBadge status={e.resourceStatus} size="xs" wrap /> },
             // a cause holds long words (a nested stack's ARN, a request id): they break anywhere, so the reason stays in the page
             { key: 'statusReason', header: 'Reason', render: (e) => <div style={{ minWidth: 200, overflowWrap: 'anywhere' }}>{e.statusReason ?? ''}</div> },
           ]}
