@@ -7,12 +7,13 @@ const EVERY_MS = 5_000;
 /**
  * Tables that changed size by more than a tenth since their statistics were gathered (or never had
  * any): the pages ANALYZE last saw (`relpages`) against the pages now. Tiny tables are left alone.
+ * Each table's size is read once: `pg_relation_size` (a stat of its files, in a data dir) is most of what the look costs.
  */
 const STALE_TABLES = `
   select format('%I.%I', n.nspname, c.relname) as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+   cross join lateral (select pg_relation_size(c.oid) / current_setting('block_size')::int as pages) on_disk
    where c.relkind = 'r' and n.nspname not in ('pg_catalog', 'information_schema')
-     and (pg_relation_size(c.oid) / current_setting('block_size')::int) >= 8
-     and (c.reltuples < 0 or abs(pg_relation_size(c.oid) / current_setting('block_size')::int - c.relpages) > c.relpages / 10)`;
+     and on_disk.pages >= 8 and (c.reltuples < 0 or abs(on_disk.pages - c.relpages) > c.relpages / 10)`;
 
 /**
  * PostgreSQL's autovacuum keeps the planner's statistics up to date; PGlite runs none, so a table is
