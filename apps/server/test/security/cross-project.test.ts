@@ -11,8 +11,11 @@ import {
   acceptingCloudVerifier,
   TEST_AWS_ACCOUNT,
   awsStage,
+  until,
   type TestApp,
 } from '../helpers.js';
+import { io as ioClient } from 'socket.io-client';
+import { REALTIME_PATH } from '../../src/platform/realtime.js';
 import { COST_TAG_KEY, SCALING_DEFAULTS, scheduleToCron } from '@gantry/contracts';
 import { pipelines } from '../../src/modules/pipelines/pipelines.tables.js';
 import { gitAccounts } from '../../src/modules/git-accounts/git-accounts.tables.js';
@@ -552,5 +555,43 @@ describe('every project route, against another project and the lowest roles', { 
     expect(versions.statusCode, versions.body).toBe(404);
     expect(versions.json().message).toMatch(/registry/i);
     expect(wrong).toEqual([]);
+  });
+
+  it("a socket of B's member joins none of A's rooms: A's project, A's build log or deployment log, also under B's project id", async () => {
+    const url = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const connect = (idToken: string) =>
+      ioClient(url, { path: REALTIME_PATH, query: { Authorization: idToken }, transports: ['websocket'], reconnection: false });
+    const spy = connect(outsider.idToken);
+    const heard: unknown[] = [];
+    spy.onAny((event, payload) => heard.push({ event, payload }));
+    const build = { pipelineId: A.pipelineId, buildId: A.buildId, step: A.step, type: 'pipeline' };
+    const deployment = { stageId: A.stageId, deploymentId: A.deploymentId, typeOfLogs: 'terraform' };
+    const answers = {
+      project: await spy.emitWithAck('project:join', A.projectId),
+      buildInA: await spy.emitWithAck('logs:subscribe', { projectId: A.projectId, ...build }),
+      buildInB: await spy.emitWithAck('logs:subscribe', { projectId: projectB, ...build }),
+      buildByNumberInB: await spy.emitWithAck('logs:subscribe', { projectId: projectB, ...build, buildId: '1' }),
+      deploymentInA: await spy.emitWithAck('deployment-logs:subscribe', { projectId: A.projectId, ...deployment }),
+      deploymentInB: await spy.emitWithAck('deployment-logs:subscribe', { projectId: projectB, ...deployment }),
+    };
+    for (const [what, answer] of Object.entries(answers)) expect(answer, what).toMatchObject({ ok: false });
+    // what A's rooms carry now is not heard (A's own member hears it: the rooms are real)
+    const member = connect(roles.read.idToken);
+    const memberHeard: string[] = [];
+    member.on('logs', (c: { text: string }) => memberHeard.push(c.text));
+    expect(await member.emitWithAck('logs:subscribe', { projectId: A.projectId, ...build })).toEqual({ ok: true });
+    expect(await member.emitWithAck('project:join', A.projectId)).toEqual({ ok: true });
+    t.app.services.realtime.toProject(A.projectId!, 'build:update', { pipelineId: A.pipelineId, buildId: A.buildId, status: 'RUNNING' });
+    await until(
+      async () => memberHeard,
+      (h) => h.includes('alpha log line'),
+      "the member to hear A's log",
+      10_000,
+      50,
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    expect(heard).toEqual([]);
+    spy.close();
+    member.close();
   });
 });
