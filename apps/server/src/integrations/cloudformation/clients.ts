@@ -6,8 +6,6 @@ export interface AwsCredentials {
   secretAccessKey: string;
   sessionToken?: string;
 }
-/** The environment-variable form the cloud-accounts service's `credentialsFor` answers. */
-export type AwsEnvCredentials = Record<string, string | undefined>;
 export interface AwsSession {
   region: string;
   credentials: AwsCredentials;
@@ -17,19 +15,7 @@ export interface CfnClients {
   s3: S3Client;
 }
 
-/** Either credentials form, checked: an empty key would silently fall back to nothing useful. */
-export function toCredentials(given: AwsCredentials | AwsEnvCredentials): AwsCredentials {
-  const c = given as Partial<AwsCredentials> & AwsEnvCredentials;
-  const accessKeyId = c.accessKeyId ?? c.AWS_ACCESS_KEY_ID;
-  const secretAccessKey = c.secretAccessKey ?? c.AWS_SECRET_ACCESS_KEY;
-  const sessionToken = c.sessionToken ?? c.AWS_SESSION_TOKEN;
-  if (!accessKeyId || !secretAccessKey) throw new Error('AWS credentials need an access key id and a secret access key');
-  return { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) };
-}
-
-export const toSession = (region: string, credentials: AwsCredentials | AwsEnvCredentials): AwsSession => ({ region, credentials: toCredentials(credentials) });
-
-/** From the env-var form, without checks (kept for callers that validated already). */
+/** A session from the environment-variable form of credentials (what the cloud-accounts service's `credentialsFor` answers). */
 export const sessionFromEnv = (region: string, env: Record<string, string>): AwsSession => ({
   region,
   credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID ?? '', secretAccessKey: env.AWS_SECRET_ACCESS_KEY ?? '', sessionToken: env.AWS_SESSION_TOKEN },

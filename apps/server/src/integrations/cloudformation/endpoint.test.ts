@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createCloudFormationAdapter, clientsFor, toCredentials, uploadTemplates } from './index.js';
+import { clientsFor, describeStack, sessionFromEnv, uploadTemplates } from './index.js';
 
 /**
  * The SDK's own endpoint chain (DESIGN §8): with AWS_ENDPOINT_URL_CLOUDFORMATION and
@@ -66,11 +66,11 @@ const credentials = { AWS_ACCESS_KEY_ID: 'ASIAROLEEXAMPLE', AWS_SECRET_ACCESS_KE
 
 describe('endpoints from the SDK chain', () => {
   it('CloudFormation calls go to AWS_ENDPOINT_URL_CLOUDFORMATION, signed with the given credentials', async () => {
-    const cfn = createCloudFormationAdapter();
-    const target = { stackName: STACK, region: 'eu-west-1', credentials };
-    expect(await cfn.status(target)).toBe('UPDATE_ROLLBACK_FAILED');
-    expect(await cfn.outputs(target)).toEqual({ vpc: [{ key: 'VpcId', value: 'vpc-0a1b2c3d4e5f67890' }] });
-    expect(await cfn.status({ ...target, stackName: 'gantry-gone-00000000' })).toBeNull();
+    const c = clientsFor(sessionFromEnv('eu-west-1', credentials));
+    const stack = await describeStack(c, STACK);
+    expect(stack?.StackStatus).toBe('UPDATE_ROLLBACK_FAILED');
+    expect(stack?.Outputs).toEqual([{ OutputKey: 'vpcVpcId', OutputValue: 'vpc-0a1b2c3d4e5f67890', Description: 'vpc.VpcId' }]);
+    expect(await describeStack(c, 'gantry-gone-00000000')).toBeNull();
     const call = seen.find((s) => s.url === '/cfn/')!;
     expect(new URLSearchParams(call.body).get('Action')).toBe('DescribeStacks');
     expect(call.auth).toMatch(/Credential=ASIAROLEEXAMPLE\/\d{8}\/eu-west-1\/cloudformation\/aws4_request/);
@@ -78,7 +78,7 @@ describe('endpoints from the SDK chain', () => {
   });
 
   it('templates go to AWS_ENDPOINT_URL_S3 (path style), and their URLs point there', async () => {
-    const c = clientsFor({ region: 'eu-west-1', credentials: toCredentials(credentials) });
+    const c = clientsFor(sessionFromEnv('eu-west-1', credentials));
     const urls = await uploadTemplates(c, {
       bucket: 'gantry-templates-123456789012-eu-west-1',
       region: 'eu-west-1',

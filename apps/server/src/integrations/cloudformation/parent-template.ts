@@ -18,8 +18,6 @@ export interface ParentTemplate {
 }
 
 const LOGICAL_ID = /^[A-Za-z][A-Za-z0-9]*$/;
-/** The re-exported output's description names its source; `outputs()` reads it back. */
-export const OUTPUT_SOURCE = /^([A-Za-z][A-Za-z0-9]*)\.([A-Za-z0-9]+)$/;
 
 /** Logical ids are alphanumeric only, so `vpc`+`IdX` and `vpcId`+`X` could meet: number the later one. */
 function uniqueId(base: string, used: Set<string>) {

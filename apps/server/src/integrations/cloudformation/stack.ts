@@ -95,31 +95,13 @@ export async function createOrUpdate(
   }
 }
 
-export class PollingAborted extends Error {
-  override name = 'AbortError';
-  constructor(readonly lastStatus: string | null) {
-    super('Stopped following the stack');
-  }
-}
-
-export const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const t = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-    function done() {
-      clearTimeout(t);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-  });
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export interface Following {
   /** Each new stack status (CloudFormation's own: CREATE_IN_PROGRESS, UPDATE_ROLLBACK_FAILED …). */
   onStatus?: (status: string) => Promise<void> | void;
   /** New events of the stack and of its nested stacks, oldest first, each told once. */
   onEvents?: (events: StackEventView[]) => Promise<void> | void;
-  /** Stops following (rejects with PollingAborted); the stack operation itself goes on (see `cancel`). */
-  signal?: AbortSignal;
 }
 
 export interface StackOutcome {
@@ -160,7 +142,6 @@ export async function followStack(
   let last: string | null = null;
   const take = (e: CfnEvent) => !!e.EventId && !seen.has(e.EventId) && !!seen.add(e.EventId);
   for (;;) {
-    if (f.signal?.aborted) throw new PollingAborted(last);
     const stack = await describeStack(c, stackRef);
     // by id from here: a deleted stack still answers by its id (a cancelled create ends deleted)
     if (stack?.StackId) stackRef = stack.StackId;
@@ -195,7 +176,7 @@ export async function followStack(
         logs: errorLogsByResource(owned, stackName),
       };
     }
-    await sleep(pollMs, f.signal);
+    await sleep(pollMs);
   }
 }
 

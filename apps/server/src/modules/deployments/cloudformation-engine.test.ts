@@ -273,6 +273,32 @@ describe('CloudFormation engine', () => {
     expect((failure as EngineFailure).status).toBe('UPDATE_ROLLBACK_COMPLETE');
   });
 
+  it('cancel deletes a stack being created (a create cannot be cancelled), followed by its id to DELETE_COMPLETE', async () => {
+    const abort = new AbortController();
+    cfn
+      .on(DescribeStacksCommand, { StackName: STACK })
+      .rejectsOnce(new Error(`Stack with id ${STACK} does not exist`))
+      .resolves(stack('CREATE_IN_PROGRESS'));
+    cfn.on(DescribeStacksCommand, { StackName: STACK_ID }).resolves(stack('CREATE_IN_PROGRESS'));
+    cfn.on(CreateStackCommand).callsFake(() => {
+      setTimeout(() => abort.abort(), 5);
+      return { StackId: STACK_ID };
+    });
+    cfn.on(DescribeStackEventsCommand).resolves({ StackEvents: [] });
+    cfn.on(DeleteStackCommand).callsFake(() => {
+      // deleted, the stack answers only by its id
+      cfn.on(DescribeStacksCommand, { StackName: STACK }).rejects(new Error(`Stack with id ${STACK} does not exist`));
+      cfn.on(DescribeStacksCommand, { StackName: STACK_ID }).resolves(stack('DELETE_COMPLETE'));
+      return {};
+    });
+    const failure = await engine.deploy(run(abort)).catch((e: unknown) => e);
+    expect(cfn.commandCalls(DeleteStackCommand)[0]!.args[0].input).toEqual({ StackName: STACK });
+    expect(cfn.commandCalls(CancelUpdateStackCommand)).toHaveLength(0);
+    expect(failure).toBeInstanceOf(EngineFailure);
+    expect((failure as EngineFailure).message).toBe('Deployment cancelled');
+    expect((failure as EngineFailure).status).toBe('DELETE_COMPLETE');
+  });
+
   it('undeploys the stack, reads outputs per nested stack, lists events and continues a rollback', async () => {
     cfn.on(DescribeStacksCommand, { StackName: STACK }).resolves(stack('UPDATE_COMPLETE'));
     // followed by its id: a deleted stack answers only by it

@@ -17,6 +17,7 @@ import {
   cancelUpdate,
   continueRollback,
   nestedStacks,
+  templateBucketFor,
   type CfnClients,
   type NestedResource,
   type StackEventView,
@@ -26,7 +27,7 @@ import { EngineFailure, type DeploymentEngine, type EngineRun, type ResourceOutp
 
 /** The environment's stack name: readable and unique. */
 export const stackNameOf = (stage: Pick<StageRow, 'name' | 'id'>) => `gantry-${stage.name}-${stage.id.slice(0, 8)}`;
-export const templateBucket = (stage: Pick<StageRow, 'awsAccountId' | 'awsRegion'>) => `gantry-templates-${stage.awsAccountId}-${stage.awsRegion}`;
+const templateBucket = (stage: Pick<StageRow, 'awsAccountId' | 'awsRegion'>) => templateBucketFor(stage.awsAccountId ?? '', stage.awsRegion ?? 'us-east-1');
 const done = (status: string) => status === 'CREATE_COMPLETE' || status === 'UPDATE_COMPLETE' || status === 'DELETE_COMPLETE';
 const eventLine = (e: StackEventView) =>
   `${e.timestamp} ${e.logicalResourceId} ${e.resourceType} ${e.resourceStatus}${e.statusReason ? ` — ${e.statusReason}` : ''}`;
