@@ -10,7 +10,7 @@ import type { Locator, Page, Response } from 'playwright-core';
 import { startGitStandin } from '@gantry/test-support/git-standin/index';
 import { connectAwsAccount, useAwsStandin } from './src/aws-standin.js';
 import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
-import { choose, crowdedFactLabels, expectFactsFit, textLines, underToasts } from './src/ui.js';
+import { choose, crowdedFactLabels, expectFactsFit, textLines, toastsOverBlocks, underToasts } from './src/ui.js';
 import { builtPipeline } from './src/pipelines.js';
 import { createNetworkComponent, createNetworkModuleRepo } from './src/network-module.js';
 
@@ -168,6 +168,16 @@ describe('environments and deployments', () => {
     await page.getByTestId('deployment-card').first().getByText('DEPLOYED').waitFor();
     await page.getByTestId('deployment-card').first().getByText('current').waitFor();
     await shot(page, 'insights');
+    // On Starter the insights show the latest deployment with the plan's info toast: at 1366×768 it opened over the
+    // deployment time's title and the card's duration; it now opens below them
+    await page.setViewportSize({ width: 1366, height: 768 });
+    await page.reload();
+    await toast(page, 'Upgrade your plan to see more details for your deployments').waitFor();
+    expect(
+      await toastsOverBlocks(page, page.getByTestId('page-header'), page.getByTestId('deployment-list'), page.getByTestId('deployment-time-panel')),
+    ).toEqual([]);
+    await page.screenshot({ path: 'e2e/.artifacts/insights-plan-toast-1366x768.png' });
+    await page.setViewportSize({ width: 1099, height: 800 });
     const netRow = page
       .getByTestId('deployment-card')
       .first()

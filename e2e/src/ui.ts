@@ -24,10 +24,7 @@ export const onTop = (locator: Locator) =>
  * (their opening slide ended). Empty when nothing is covered.
  */
 export async function underToasts(page: Page, ...scopes: Locator[]): Promise<string[]> {
-  await page.waitForFunction(() => {
-    const shown = Array.from(document.querySelectorAll('.mantine-Notification-root'));
-    return shown.length > 0 && shown.every((t) => t.closest('.mantine-Notifications-root')!.getAnimations({ subtree: true }).length === 0);
-  });
+  await toastsStill(page);
   const covered = await Promise.all(
     scopes.map((scope) =>
       scope.evaluate((root) => {
@@ -41,6 +38,33 @@ export async function underToasts(page: Page, ...scopes: Locator[]): Promise<str
           const name = item.getAttribute('aria-label') ?? (item.textContent?.trim().replace(/\s+/g, ' ') || item.className.match(/mantine-(\w+)-root/)?.[1]);
           return over ? [`${name} under '${over.text}'`] : [];
         });
+      }),
+    ),
+  );
+  return covered.flat();
+}
+
+/** Waits for a toast, and for the toasts to stand still (their opening slide ended). */
+const toastsStill = (page: Page) =>
+  page.waitForFunction(() => {
+    const shown = Array.from(document.querySelectorAll('.mantine-Notification-root'));
+    return shown.length > 0 && shown.every((t) => t.closest('.mantine-Notifications-root')!.getAnimations({ subtree: true }).length === 0);
+  });
+
+/**
+ * Which of `blocks` (a page's cards, panels, lists: all of each, not only its buttons and facts as underToasts) a shown
+ * toast lies over, each by its test id (or text) with the toast's; once the toasts stand still. Empty when none.
+ */
+export async function toastsOverBlocks(page: Page, ...blocks: Locator[]): Promise<string[]> {
+  await toastsStill(page);
+  const covered = await Promise.all(
+    blocks.map((block) =>
+      block.evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        const name = el.getAttribute('data-testid') ?? el.textContent?.trim().slice(0, 40);
+        return Array.from(document.querySelectorAll('.mantine-Notification-root'), (t) => ({ text: t.textContent, box: t.getBoundingClientRect() }))
+          .filter(({ box }) => box.left < r.right && box.right > r.left && box.top < r.bottom && box.bottom > r.top)
+          .map(({ text }) => `${name} under '${text}'`);
       }),
     ),
   );

@@ -8,6 +8,7 @@ import { useCurrentProject } from '../../../api/session';
 import { toast, UPGRADE_PATH } from '../../../api/toast';
 import { EmptyState } from '../../../ui/EmptyState';
 import { PageHeader } from '../../../ui/PageHeader';
+import { toastClearance } from '../../../ui/toast-clearance';
 import { useErrorToast } from '../../../ui/use-error-toast';
 import { useStage, useStages } from '../api/stages';
 import { useHistory } from '../api/deployments';
@@ -79,7 +80,9 @@ function Insights({ projectId, stageId }: { projectId: string; stageId: string }
         }
       />
       <div className={classes.layout}>
-        <div className={classes.columns}>
+        {/* Limited by the plan, the list is the latest deployment alone: the toasts (the plan's info among them) open
+            below it and the deployment time beside it, not over the time's title or the card's end (1366×768). */}
+        <div className={classes.columns} ref={limited ? toastClearance : undefined}>
           <Stack gap="sm" data-testid="deployment-list">
             {unavailable ? (
               <Card withBorder radius="md" padding={0}>
