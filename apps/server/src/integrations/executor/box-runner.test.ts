@@ -117,4 +117,15 @@ echo started`,
     await expect(step(box, 'echo again')).rejects.toThrow();
     await box.close();
   });
+
+  it("a step writes its temporary files in the box's own /tmp (TMPDIR), sticky as a /tmp is", async () => {
+    const box = start();
+    try {
+      const tmp = await step(box, 'set -e; f=$(mktemp); echo kept > "$f"; cat "$f"; stat -c %a /tmp', { PATH: '/usr/bin:/bin', TMPDIR: '/tmp' });
+      expect(tmp.lines, tmp.lines.join('\n')).toEqual(['stdout:kept', 'stdout:1777']);
+      expect(tmp.code).toBe(0);
+    } finally {
+      await box.close();
+    }
+  });
 });

@@ -177,7 +177,8 @@ export function createSandbox(o: {
       args.push(...(run.containerBuilder ? ['--cap-add', 'ALL', '--ro-bind', '/sys', '/sys'] : ['--cap-add', 'CAP_SETUID', '--cap-add', 'CAP_SETGID']));
     // hidden dirs are checked per run: the data dir's folders are made by the server as it goes
     for (const dir of hidden) if (fs.existsSync(dir)) args.push('--tmpfs', dir);
-    args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
+    // /tmp as a /tmp is (1777): bwrap makes a tmpfs 0755 and root's, which the sandbox uid cannot write (TMPDIR of every step)
+    args.push('--proc', '/proc', '--dev', '/dev', '--perms', '1777', '--tmpfs', '/tmp');
     // the folders above a mount are made in the box's root, traversable: a 0700 data dir on the host must not lock the box out of its own workspace
     const parents = new Set<string>();
     for (const m of run.mounts) for (let d = path.dirname(m.path); d !== path.dirname(d); d = path.dirname(d)) parents.add(d);
