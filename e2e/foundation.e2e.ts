@@ -187,6 +187,54 @@ describe('foundation: accounts, projects and members', () => {
     );
     expect(projects.find((p) => p.id === projectId)?.description).toBe(PROJECT.description);
   });
+
+  test('the owner makes the member an admin: the member manages users, but is offered no change to the owner', async () => {
+    const row = owner.getByRole('row').filter({ hasText: MEMBER.email });
+    await row.getByRole('button', { name: 'Edit' }).click();
+    const dialog = owner.getByRole('dialog');
+    await choose(owner, dialog.getByLabel('Permission'), 'Admin');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await toast(owner, 'Successful updated user permissions').waitFor();
+    await row.getByText('admin', { exact: true }).waitFor();
+
+    await member.goto('/settings?tab=management');
+    await member.getByRole('button', { name: 'Add New User' }).waitFor();
+    await expect.poll(() => member.getByRole('button', { name: 'Add New User' }).isDisabled()).toBe(false);
+    // the owner's row: Edit and Remove are disabled (the server refuses an admin both), and say why
+    const ownerRow = member.getByRole('row').filter({ hasText: OWNER.email });
+    for (const name of ['Edit', 'Remove']) {
+      const control = ownerRow.getByRole('button', { name });
+      await expect.poll(() => control.isDisabled(), { message: `${name} on the owner's row` }).toBe(true);
+      await control.locator('xpath=ancestor::span[@data-refused][1]').hover();
+      await member.getByRole('tooltip').filter({ hasText: 'Only the project’s owners can change or remove an owner.' }).waitFor();
+      await member.mouse.move(0, 0);
+    }
+    // the member's own row stays theirs to change
+    expect(await member.getByRole('row').filter({ hasText: MEMBER.email }).getByRole('button', { name: 'Edit' }).isDisabled()).toBe(false);
+    // an admin does not make owners: Owner is offered disabled in the invitation
+    await member.getByRole('button', { name: 'Add New User' }).click();
+    const invite = member.getByRole('dialog');
+    const owners = invite.getByLabel('Permission').locator('option[value="owner"]');
+    expect(await owners.isDisabled()).toBe(true);
+    expect(await owners.textContent()).toBe('Owner (only owners can give it)');
+    expect(await invite.getByLabel('Permission').locator('option[value="admin"]').isDisabled()).toBe(false);
+    await member.screenshot({ path: 'e2e/.artifacts/members-admin-invite.png' });
+    await invite.getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  test('the owner removes the member from the project; the member no longer has it', async () => {
+    const row = owner.getByRole('row').filter({ hasText: MEMBER.email });
+    await row.getByRole('button', { name: 'Remove' }).click();
+    const dialog = owner.getByRole('dialog');
+    await dialog.getByText(`Are you sure you want to remove ${MEMBER.email} from the project?`).waitFor();
+    await dialog.getByRole('button', { name: 'Remove' }).click();
+    await toast(owner, 'Successful removed user from project').waitFor();
+    await row.waitFor({ state: 'detached' });
+
+    await member.goto('/projects');
+    await member.getByText('Start Building!').waitFor();
+    expect(await member.getByTestId('project-card').count()).toBe(0);
+  });
 });
 
 describe('session: an expired id token is refreshed silently', () => {

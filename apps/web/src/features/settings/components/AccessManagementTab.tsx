@@ -1,7 +1,7 @@
 import { ActionIcon, Avatar, Badge, Button, Card, Group, Text, Tooltip } from '@mantine/core';
 import { IconMailForward, IconPencil, IconTrash, IconUserPlus } from '@tabler/icons-react';
 import { useState } from 'react';
-import { isPending, matchesSearch, type ProjectUser } from '@gantry/contracts';
+import { canAssign, isPending, matchesSearch, type ProjectUser } from '@gantry/contracts';
 import { toast } from '../../../api/toast';
 import { ConfirmModal } from '../../../ui/ConfirmModal';
 import { DataTable, type Column } from '../../../ui/DataTable';
@@ -16,6 +16,8 @@ import { useProjectPermission } from '../../../api/permissions';
 import { Permitted } from '../../../ui/Permitted';
 
 export const ALREADY_ACCEPTED = 'The user has already accepted the invitation';
+/** Why an admin may not edit or remove an owner's row (the server's rule, canAssign). */
+export const OWNERS_ONLY = 'Only the project’s owners can change or remove an owner.';
 
 const fullName = (u: ProjectUser) => `${u.firstName} ${u.lastName}`.trim();
 
@@ -28,6 +30,9 @@ export function AccessManagementTab({ projectId }: { projectId: string }) {
   const [formOpen, setFormOpen] = useState(false);
   const [editing, setEditing] = useState<ProjectUser | null>(null);
   const [removing, setRemoving] = useState<ProjectUser | null>(null);
+  const { permission, can } = useProjectPermission();
+  // An admin manages users but not owners: an owner's row offers them no edit or removal (the server refuses both).
+  const ownersOnly = (u: ProjectUser) => (permission && !canAssign(permission, u.permission, undefined) ? OWNERS_ONLY : null);
 
   const onResend = (u: ProjectUser) => {
     if (!isPending(u.status)) {
@@ -94,18 +99,21 @@ export function AccessManagementTab({ projectId }: { projectId: string }) {
       width: 140,
       render: (u) => (
         <Group gap={4} justify="flex-end" wrap="nowrap">
-          <Tooltip label="Edit" withArrow>
-            <ActionIcon
-              variant="subtle"
-              color="gray"
-              aria-label="Edit"
-              onClick={() => {
-                setEditing(u);
-                setFormOpen(true);
-              }}
-            >
-              <IconPencil size={16} />
-            </ActionIcon>
+          <Tooltip label={ownersOnly(u) ?? 'Edit'} withArrow multiline maw={260}>
+            <span style={{ display: 'inline-flex' }} data-refused={ownersOnly(u) ? 'owner' : undefined}>
+              <ActionIcon
+                variant="subtle"
+                color="gray"
+                aria-label="Edit"
+                disabled={Boolean(ownersOnly(u))}
+                onClick={() => {
+                  setEditing(u);
+                  setFormOpen(true);
+                }}
+              >
+                <IconPencil size={16} />
+              </ActionIcon>
+            </span>
           </Tooltip>
           <Tooltip label="Resend" withArrow>
             <ActionIcon
@@ -118,17 +126,19 @@ export function AccessManagementTab({ projectId }: { projectId: string }) {
               <IconMailForward size={16} />
             </ActionIcon>
           </Tooltip>
-          <Tooltip label="Remove" withArrow>
-            <ActionIcon variant="subtle" color="red" aria-label="Remove" onClick={() => setRemoving(u)}>
-              <IconTrash size={16} />
-            </ActionIcon>
+          <Tooltip label={ownersOnly(u) ?? 'Remove'} withArrow multiline maw={260}>
+            <span style={{ display: 'inline-flex' }} data-refused={ownersOnly(u) ? 'owner' : undefined}>
+              <ActionIcon variant="subtle" color="red" aria-label="Remove" disabled={Boolean(ownersOnly(u))} onClick={() => setRemoving(u)}>
+                <IconTrash size={16} />
+              </ActionIcon>
+            </span>
           </Tooltip>
         </Group>
       ),
     },
   ];
 
-  const mayManage = useProjectPermission().can('manageUsers');
+  const mayManage = can('manageUsers');
   if (mayManage) columns.push(...actionsColumn);
 
   const visible = (users.data ?? []).filter((u) => matchesSearch(search, fullName(u), u.email));
@@ -168,7 +178,7 @@ export function AccessManagementTab({ projectId }: { projectId: string }) {
           />
         )}
       </Card>
-      <UserFormModal projectId={projectId} opened={formOpen} onClose={() => setFormOpen(false)} user={editing} />
+      <UserFormModal projectId={projectId} opened={formOpen} onClose={() => setFormOpen(false)} user={editing} actor={permission} />
       <ConfirmModal
         opened={Boolean(removing)}
         title="Remove user"

@@ -1,6 +1,6 @@
 import { Button, Group, Modal, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
 import { useEffect } from 'react';
-import { InviteUserBody, PERMISSIONS, type Permission, type ProjectUser } from '@gantry/contracts';
+import { InviteUserBody, PERMISSIONS, canAssign, type Permission, type ProjectUser } from '@gantry/contracts';
 import { toast } from '../../../api/toast';
 import { isApiError } from '../../../api/errors';
 import { useZodForm } from '../../../ui/use-zod-form';
@@ -10,8 +10,28 @@ import { useUpdateUserPermission } from '../api/update-user-permission';
 const permissionLabels: Record<Permission, string> = { owner: 'Owner', admin: 'Admin', write: 'Write', read: 'Read' };
 export const PERMISSION_OPTIONS = PERMISSIONS.map((p) => ({ value: p, label: permissionLabels[p] }));
 
-/** Invite a user (e-mail + permission, default write) or change an existing user's permission (e-mail disabled). */
-export function UserFormModal({ projectId, opened, onClose, user }: { projectId: string; opened: boolean; onClose: () => void; user?: ProjectUser | null }) {
+/** The permissions `actor` may give (only owners make owners, as the server's canAssign says); the others are shown disabled. */
+export function permissionOptions(actor: Permission | undefined, from: Permission | undefined) {
+  return PERMISSION_OPTIONS.map((o) => {
+    const refused = !actor || !canAssign(actor, from, o.value);
+    return refused ? { ...o, label: `${o.label} (only owners can give it)`, disabled: true } : o;
+  });
+}
+
+/** Invite a user (e-mail + permission, default write) or change an existing user's permission (e-mail disabled); `actor` is the signed-in member's permission. */
+export function UserFormModal({
+  projectId,
+  opened,
+  onClose,
+  user,
+  actor,
+}: {
+  projectId: string;
+  opened: boolean;
+  onClose: () => void;
+  user?: ProjectUser | null;
+  actor: Permission | undefined;
+}) {
   const editing = Boolean(user);
   const form = useZodForm(InviteUserBody, { email: '', permission: 'write' });
   const invite = useInviteUser(projectId);
@@ -58,7 +78,7 @@ export function UserFormModal({ projectId, opened, onClose, user }: { projectId:
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
           <TextInput label="Email" type="email" placeholder="teammate@company.com" disabled={editing} data-autofocus {...form.field('email')} />
-          <NativeSelect label="Permission" data={PERMISSION_OPTIONS} {...form.field('permission')} />
+          <NativeSelect label="Permission" data={permissionOptions(actor, user?.permission)} {...form.field('permission')} />
           <Text size="xs" c="dimmed">
             Owner can do everything; Admin can also manage users; Write can create and deploy; Read can only view.
           </Text>
