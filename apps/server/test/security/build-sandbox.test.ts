@@ -428,6 +428,46 @@ ls -l . dir
     expect(stored).toHaveLength(1);
   });
 
+  it("a step named '..' or '.' keeps its artifacts in its own build: a later build replaces none of them", async () => {
+    const spec = `steps:
+  '..':
+    commands:
+      - echo "$GANTRY_PIPELINE_EXECUTION_ID" > mine.txt
+      - printf '{"build":"%s"}' "$GANTRY_PIPELINE_EXECUTION_ID" > mine.json
+    artifacts:
+      files:
+        site:
+          - mine.txt
+      json: mine.json
+  '.':
+    commands:
+      - echo "$GANTRY_PIPELINE_EXECUTION_ID" > dot.txt
+    artifacts:
+      files:
+        site:
+          - dot.txt
+`;
+    const { pipelineId } = await pipelineOf('alice', 'dots', { 'gantry.yaml': spec });
+    const first = await run('alice', pipelineId);
+    expect(first.status, first.errorMessage).toBe('SUCCEEDED');
+    const second = await run('alice', pipelineId);
+    expect(second.status, second.errorMessage).toBe('SUCCEEDED');
+    // what the first build kept is still its own, read after the second
+    const contents: string[] = [];
+    for (const step of first.steps as { name: string; artifacts: { id: string; kind: string }[] }[]) {
+      for (const a of step.artifacts) {
+        const res = await api('alice', 'GET', `/pipelines/${pipelineId}/builds/${first.id}/artifacts/${a.id}`);
+        expect(res.statusCode).toBe(200);
+        contents.push(a.kind === 'json' ? res.json().build : [...unzip(res.rawPayload).values()][0]!.toString().trim());
+      }
+    }
+    expect(contents).toEqual([first.id, first.id, first.id]);
+    const locations = (await t.app.services.database.executeSql(`select location from build_artifacts where build_id = '${first.id}'`)).rows.map(
+      (r) => r.location as string,
+    );
+    for (const l of locations) expect(l.split('/'), l).not.toContain('..');
+  });
+
   it('refuses a work dir that leaves the checkout: ../src2, or a link in the repository to /', async () => {
     const spec = 'steps:\n  Clone:\n    type: git-clone\n  Escape:\n    commands:\n      - echo "escaped-to-$(pwd)"\n      - touch pwned-by-workdir\n';
     // ../src2: the spec cannot come from the repository there, it is kept in Gantry

@@ -7,6 +7,7 @@ import type { BuildsStore } from './builds.store.js';
 import { resolveInside, readFileInside, listFilesInside } from '../../integrations/executor/workspace-files.js';
 import type { StepContext } from './step-handlers.js';
 import { lazy } from '../../platform/lazy.js';
+import { stepSegment } from './step-segment.js';
 
 // loaded when a component is first packed or unpacked, not at start-up (issue 14)
 const loadArchiver = lazy(async () => (await import('archiver')).default);
@@ -97,7 +98,7 @@ async function zip(add: (a: archiver.Archiver) => void) {
 }
 
 async function store(ctx: StepContext, body: Buffer, manifest: ComponentManifest) {
-  const prefix = `pipelines/${ctx.pipeline.id}/${ctx.build.id}/${ctx.step.name.replace(/[^\w.-]/g, '_')}`;
+  const prefix = `pipelines/${ctx.pipeline.id}/${ctx.build.id}/${stepSegment(ctx.step.name)}`;
   const zipLocation = `${prefix}/${COMPONENT_ARTIFACT.files}.zip`;
   const { size } = await ctx.artifacts.put(zipLocation, body);
   await ctx.store.addArtifact({

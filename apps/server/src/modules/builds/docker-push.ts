@@ -9,6 +9,7 @@ import { authFileContent, checkImageName, dockerfileInstructions, imageReference
 import { containerScanReport, scannerCommand } from '../../integrations/scanners/container-scan.js';
 import type { RegistryPushTarget } from '../registries/registries.port.js';
 import { SANDBOX_PATH, sourceDir, workDir, type StepContext } from './step-handlers.js';
+import { stepSegment } from './step-segment.js';
 
 /** What a docker-push step records on itself (`reports.image`), for the UI and deploys. */
 export interface PushedImage {
@@ -67,7 +68,7 @@ export async function dockerPush(ctx: StepContext) {
 
   // the step's own folder: outside the workspace, in the server's folder of the build, which the box
   // shows read-only — this one writable; 0700 and the sandbox uid's; removed whatever happens
-  const dirs = buildahDirs(path.join(ctx.scriptsDir, `image-${ctx.step.name.replace(/[^\w.-]/g, '_')}`));
+  const dirs = buildahDirs(path.join(ctx.scriptsDir, `image-${stepSegment(ctx.step.name)}`));
   await removeTree(dirs.dir);
   try {
     const b = prepareBuildah(dirs, ctx.sandbox.uid);

@@ -18,6 +18,7 @@ import type { EnvironmentDeployRequest, EnvironmentDeployResult } from '../../pl
 import type { RegistriesPort } from '../registries/registries.port.js';
 import { lazy } from '../../platform/lazy.js';
 import { loopbackPortsOf } from '../../integrations/executor/box-network.js';
+import { stepSegment } from './step-segment.js';
 
 /** Loaded when a step first zips an artifact, not at start-up (issue 14). */
 const loadArchiver = lazy(async () => (await import('archiver')).default);
@@ -203,7 +204,7 @@ async function runCommands(ctx: StepContext, cwd: string) {
     ...commands.flatMap((c) => [`printf '%s\\n' ${shellQuote(`$ ${c}`)}`, c]),
   ].join('\n');
   // the script lives in the server's own folder: the workspace is the step's, and a link left there must not redirect this write
-  const scriptFile = path.join(ctx.scriptsDir, `${ctx.step.name.replace(/[^\w.-]/g, '_')}.sh`);
+  const scriptFile = path.join(ctx.scriptsDir, `${stepSegment(ctx.step.name)}.sh`);
   writeFileNoFollow(scriptFile, script);
   const run = { cwd: ctx.workspace, env: processEnv(ctx), signal: ctx.signal, onLine: ctx.log };
   const code = ctx.shellBox ? await ctx.shellBox().run(scriptFile, run) : await runProcess('bash', [scriptFile], { ...run, box: box(ctx) });
@@ -215,7 +216,7 @@ const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 async function collectArtifacts(ctx: StepContext, cwd: string) {
   const spec = ctx.step.artifacts;
   if (!spec) return;
-  const prefix = `pipelines/${ctx.pipeline.id}/${ctx.build.id}/${ctx.step.name.replace(/[^\w.-]/g, '_')}`;
+  const prefix = `pipelines/${ctx.pipeline.id}/${ctx.build.id}/${stepSegment(ctx.step.name)}`;
   for (const [name, paths] of Object.entries(spec.files ?? {})) {
     const { stream, count } = await zipPaths(ctx, cwd, paths.map(ctx.resolve));
     const location = `${prefix}/${name}.zip`;
