@@ -194,7 +194,8 @@ describe('foundation: accounts, projects and members', () => {
     const dialog = owner.getByRole('dialog');
     await choose(owner, dialog.getByLabel('Permission'), 'Admin');
     await dialog.getByRole('button', { name: 'Save' }).click();
-    await toast(owner, 'Successful updated user permissions').waitFor();
+    // the previous test's toast of the same words may still be shown
+    await toast(owner, 'Successful updated user permissions').last().waitFor();
     await row.getByText('admin', { exact: true }).waitFor();
 
     await member.goto('/settings?tab=management');
