@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { removeTree } from '../../integrations/executor/workspace-files.js';
+import { stepSegment } from './step-segment.js';
 
 /**
  * What a build step with `cache: true` keeps between builds of its pipeline: the dependency folders
@@ -18,7 +19,7 @@ type Place = { from: string; label: string; kept: string };
  * link, or whose real path leaves the workspace, is neither saved nor restored over.
  */
 export function stepCache(o: { cacheRoot: string; pipelineId: string; step: string; workspace: string; workDir: string; home: string }) {
-  const dir = path.join(o.cacheRoot, o.pipelineId, o.step.replace(/[^\w.-]/g, '_'));
+  const dir = path.join(o.cacheRoot, o.pipelineId, stepSegment(o.step));
   const places: Place[] = [
     ...CACHED_WORK_DIR_FOLDERS.map((f) => ({ from: path.join(o.workDir, f), label: f, kept: path.join(dir, 'work', f) })),
     ...CACHED_HOME_FOLDERS.map((f) => ({ from: path.join(o.home, f), label: `~/${f}`, kept: path.join(dir, 'home', f) })),
