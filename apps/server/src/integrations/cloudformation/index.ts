@@ -5,8 +5,9 @@
  * call's credentials and region; endpoints come from the SDK's chain (`AWS_ENDPOINT_URL_CLOUDFORMATION`,
  * `AWS_ENDPOINT_URL_S3`). Statuses are CloudFormation's own.
  *
- *  - Templates: `parentTemplate(resources, templateUrl, tags)` — a reference `res.Out` becomes
- *    `Fn::GetAtt [res, Outputs.Out]`; bad names, templates, references or cycles throw `TemplateError`.
+ *  - Templates: `buildParentTemplate(resources, { templateUrl, tags })` — a reference `res.Out` becomes
+ *    `Fn::GetAtt [res, Outputs.Out]`, a sensitive literal a NoEcho parameter of the parent (its value in `parameters`,
+ *    for CreateStack/UpdateStack); bad names, templates, references or cycles throw `TemplateError`.
  *  - Operations: `uploadTemplates`, `createOrUpdate` (false: "No updates are to be performed"), `deleteStack`,
  *    `cancelUpdate`, `continueRollback`.
  *  - Following: `followStack` follows a stack (by its id once known: a deleted stack answers only by it) and its nested
@@ -16,7 +17,7 @@
  *    events as `resource/LogicalId`).
  */
 export { TemplateError, parseTemplate, parameterNames, outputNames, CFN_YAML_TAGS } from './child-template.js';
-export { buildParentTemplate, parentTemplate, type NestedResource, type ParentTemplate } from './parent-template.js';
+export { buildParentTemplate, type NestedResource, type ParentTemplate } from './parent-template.js';
 export { toStackEvent, errorLogsByResource, type StackEventView, type ErrorLogs } from './events.js';
 export { templateBucketFor } from './bucket.js';
 

@@ -104,13 +104,3 @@ export function buildParentTemplate(
   };
   return { body: JSON.stringify(doc, null, 2), parameters: values, outputs };
 }
-
-/**
- * The parent template's body alone (what modules/deployments/cloudformation-engine.ts uses). It has
- * no parameter values to pass along, so sensitive literals stay inline here; `deploy()` keeps them out.
- */
-export const parentTemplate = (resources: NestedResource[], templateUrl: (name: string) => string, tags: Record<string, string>): string =>
-  buildParentTemplate(
-    resources.map((r) => ({ ...r, parameters: r.parameters.map((p) => ({ ...p, sensitive: false })) })),
-    { templateUrl, tags },
-  ).body;

@@ -20,7 +20,7 @@ import {
   type StackStatus,
 } from '@aws-sdk/client-cloudformation';
 import { S3Client, HeadBucketCommand, CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { parentTemplate, errorLogsByResource } from '../../integrations/cloudformation/index.js';
+import { buildParentTemplate, errorLogsByResource } from '../../integrations/cloudformation/index.js';
 import type { StageRow } from '../stages/stages.store.js';
 import { createCloudFormationEngine, stackNameOf } from './cloudformation-engine.js';
 import { EngineFailure, type EngineRun } from './engine.js';
@@ -122,7 +122,7 @@ beforeEach(() => {
 describe('parent template', () => {
   it("makes each resource a nested stack, references GetAtt of the other stack's outputs, tagged with the environment", () => {
     const doc = JSON.parse(
-      parentTemplate(
+      buildParentTemplate(
         [
           { name: 'vpc', templateBody: '', parameters: [] },
           {
@@ -134,9 +134,8 @@ describe('parent template', () => {
             ],
           },
         ],
-        (n) => `https://b.s3.eu-west-1.amazonaws.com/${n}.template`,
-        { 'gantry:environment': stage.id },
-      ),
+        { templateUrl: (n) => `https://b.s3.eu-west-1.amazonaws.com/${n}.template`, tags: { 'gantry:environment': stage.id } },
+      ).body,
     );
     expect(doc.Resources.app).toEqual({
       Type: 'AWS::CloudFormation::Stack',
@@ -147,7 +146,10 @@ describe('parent template', () => {
       },
     });
     expect(() =>
-      parentTemplate([{ name: 'app', templateBody: '', parameters: [{ key: 'VpcId', value: 'ghost.VpcId', reference: true }] }], () => '', {}),
+      buildParentTemplate([{ name: 'app', templateBody: '', parameters: [{ key: 'VpcId', value: 'ghost.VpcId', reference: true }] }], {
+        templateUrl: () => '',
+        tags: {},
+      }),
     ).toThrow('app.VpcId refers to ghost.VpcId, which is no resource output of this environment');
   });
 
@@ -214,6 +216,23 @@ describe('CloudFormation engine', () => {
       secretAccessKey: 'role-secret',
       sessionToken: 'role-token',
     });
+  });
+
+  it('passes a sensitive input as a NoEcho parameter of the parent stack, never in the template', async () => {
+    cfn
+      .on(DescribeStacksCommand)
+      .rejectsOnce(new Error(`Stack with id ${STACK} does not exist`))
+      .resolves(stack('CREATE_COMPLETE'));
+    cfn.on(CreateStackCommand).resolves({ StackId: STACK_ID });
+    cfn.on(DescribeStackEventsCommand).resolves({ StackEvents: [] });
+    const r = run();
+    r.resources[1]!.inputs.push({ key: 'Token', value: 'tok-s3cr3t-42', reference: false, sensitive: true });
+    expect(await engine.deploy(r)).toEqual({ status: 'CREATE_COMPLETE', logs: {} });
+    const created = cfn.commandCalls(CreateStackCommand)[0]!.args[0].input;
+    expect(created.TemplateBody).not.toContain('tok-s3cr3t-42');
+    expect(JSON.parse(created.TemplateBody!).Resources.app.Properties.Parameters.Token).toEqual({ Ref: 'appToken' });
+    expect(JSON.parse(created.TemplateBody!).Parameters.appToken).toMatchObject({ Type: 'String', NoEcho: true });
+    expect(created.Parameters).toEqual([{ ParameterKey: 'appToken', ParameterValue: 'tok-s3cr3t-42' }]);
   });
 
   it('treats "No updates are to be performed" as success', async () => {

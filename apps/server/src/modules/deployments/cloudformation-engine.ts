@@ -4,7 +4,7 @@ import { ENVIRONMENT_TAG_KEY } from '@gantry/contracts';
 import {
   clientsFor,
   sessionFromEnv,
-  parentTemplate,
+  buildParentTemplate,
   uploadTemplates,
   createOrUpdate,
   followStack,
@@ -90,7 +90,8 @@ export function createCloudFormationEngine(deps: {
         return {
           name: r.name,
           templateBody: fs.readFileSync(path.join(r.dir, r.template), 'utf8'),
-          parameters: r.inputs.map((i) => ({ key: i.key, value: i.value, reference: i.reference })),
+          // a sensitive value travels as a NoEcho parameter of the parent stack, never in a template CloudFormation keeps and shows
+          parameters: r.inputs.map((i) => ({ key: i.key, value: i.value, reference: i.reference, sensitive: i.sensitive })),
         };
       });
       const tags = { [ENVIRONMENT_TAG_KEY]: run.stage.id };
@@ -103,7 +104,8 @@ export function createCloudFormationEngine(deps: {
       });
       const stackName = stackNameOf(run.stage);
       const seen = await eventIdsOf(c, stackName);
-      const changed = await createOrUpdate(c, { stackName, templateBody: parentTemplate(resources, (n) => urls[n]!, tags), tags });
+      const parent = buildParentTemplate(resources, { templateUrl: (n) => urls[n]!, tags });
+      const changed = await createOrUpdate(c, { stackName, templateBody: parent.body, parameters: parent.parameters, tags });
       if (!changed) {
         run.log('[gantry] No updates are to be performed.');
         return { status: (await describeStack(c, stackName))?.StackStatus ?? 'UPDATE_COMPLETE' };
