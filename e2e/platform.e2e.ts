@@ -139,6 +139,28 @@ describe('platform: account and notification settings', () => {
     await menu.waitFor();
     expect(await page.getByRole('button', { name: 'Main menu' }).count()).toBe(0);
   });
+
+  test('in a narrow window the settings tabs keep their captions and descriptions within their cards', async () => {
+    await page.goto('/settings?tab=git');
+    await page.getByRole('tab', { name: /Git Accounts/ }).waitFor();
+    for (const width of [390, 480, 600, 800]) {
+      await page.setViewportSize({ width, height: 844 });
+      // how far each tab's texts reach past its card's border, in px (0: within)
+      const past = await page.getByRole('tab').evaluateAll((tabs) =>
+        tabs.flatMap((tab) => {
+          const card = tab.getBoundingClientRect();
+          return Array.from(tab.querySelectorAll('p'), (text) => {
+            const range = document.createRange();
+            range.selectNodeContents(text);
+            return { text: text.textContent, past: Math.max(0, Math.round(range.getBoundingClientRect().right - card.right)) };
+          }).filter((t) => t.past > 0);
+        }),
+      );
+      await page.screenshot({ path: `e2e/.artifacts/settings-tabs-${width}.png` });
+      expect(past, `at ${width} px`).toEqual([]);
+    }
+    await page.setViewportSize({ width: 1366, height: 900 });
+  });
 });
 
 describe('platform: Slack on a paid plan', () => {
