@@ -292,6 +292,33 @@ describe('CloudFormation engine', () => {
     expect((failure as EngineFailure).status).toBe('UPDATE_ROLLBACK_COMPLETE');
   });
 
+  it('a cancel CloudFormation can no longer act on (the update done, cleaning up; a delete) leaves the run to its end, no cancelled run', async () => {
+    s3.on(HeadBucketCommand).resolves({});
+    let status = 'UPDATE_COMPLETE';
+    let abort = new AbortController();
+    cfn.on(DescribeStacksCommand).callsFake(() => stack(status));
+    cfn.on(DescribeStackEventsCommand).resolves({ StackEvents: [] });
+    cfn.on(UpdateStackCommand).callsFake(() => {
+      status = 'UPDATE_COMPLETE_CLEANUP_IN_PROGRESS';
+      setTimeout(() => abort.abort(), 5);
+      setTimeout(() => (status = 'UPDATE_COMPLETE'), 40);
+      return { StackId: STACK_ID };
+    });
+    const r = run(abort);
+    expect(await engine.deploy(r)).toEqual({ status: 'UPDATE_COMPLETE', logs: {} });
+    expect(cfn.commandCalls(CancelUpdateStackCommand)).toHaveLength(0);
+    expect(r.lines).toContain('[gantry] The stack reached UPDATE_COMPLETE before it could be cancelled: nothing was cancelled');
+
+    abort = new AbortController();
+    cfn.on(DeleteStackCommand).callsFake(() => {
+      status = 'DELETE_IN_PROGRESS';
+      setTimeout(() => abort.abort(), 5);
+      setTimeout(() => (status = 'DELETE_COMPLETE'), 40);
+      return {};
+    });
+    expect(await engine.undeploy(run(abort))).toEqual({ status: 'DELETE_COMPLETE', logs: {} });
+  });
+
   it('cancel deletes a stack being created (a create cannot be cancelled), followed by its id to DELETE_COMPLETE', async () => {
     const abort = new AbortController();
     cfn

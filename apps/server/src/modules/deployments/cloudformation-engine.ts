@@ -28,7 +28,9 @@ import { EngineFailure, type DeploymentEngine, type EngineRun, type ResourceOutp
 /** The environment's stack name: readable and unique. */
 export const stackNameOf = (stage: Pick<StageRow, 'name' | 'id'>) => `gantry-${stage.name}-${stage.id.slice(0, 8)}`;
 const templateBucket = (stage: Pick<StageRow, 'awsAccountId' | 'awsRegion'>) => templateBucketFor(stage.awsAccountId ?? '', stage.awsRegion ?? 'us-east-1');
-const done = (status: string) => status === 'CREATE_COMPLETE' || status === 'UPDATE_COMPLETE' || status === 'DELETE_COMPLETE';
+/** The ends each operation aims at. */
+const DEPLOYED = ['CREATE_COMPLETE', 'UPDATE_COMPLETE'];
+const UNDEPLOYED = ['DELETE_COMPLETE'];
 const eventLine = (e: StackEventView) =>
   `${e.timestamp} ${e.logicalResourceId} ${e.resourceType} ${e.resourceStatus}${e.statusReason ? ` — ${e.statusReason}` : ''}`;
 
@@ -48,9 +50,11 @@ export function createCloudFormationEngine(deps: {
   /**
    * Follows the operation just started (by the stack's id once known, as a deleted stack answers only by it) to its end:
    * its events and its nested stacks' in the log as they come, their failures as the run's logs (the nested stacks'
-   * own causes under their resource). `seen`: the events from before the operation.
+   * own causes under their resource). `seen`: the events from before the operation; `goal`: the ends it aims at. A
+   * cancel that comes when CloudFormation can no longer stop the operation (its update done, cleaning up; a delete)
+   * leaves it to reach its goal: then it did what it was asked, and is no cancelled run.
    */
-  async function settle(c: CfnClients, stage: StageRow, run: EngineRun, ref: string, seen: Set<string>) {
+  async function settle(c: CfnClients, stage: StageRow, run: EngineRun, ref: string, seen: Set<string>, goal: string[]) {
     const stackName = stackNameOf(stage);
     const onAbort = () =>
       void (async () => {
@@ -61,7 +65,7 @@ export function createCloudFormationEngine(deps: {
       })().catch((err) => run.log(`[gantry] cancel failed: ${(err as Error).message}`));
     run.signal.addEventListener('abort', onAbort, { once: true });
     try {
-      const { status, logs } = await followStack(
+      const { status, logs, succeeded } = await followStack(
         c,
         ref,
         stackName,
@@ -71,12 +75,15 @@ export function createCloudFormationEngine(deps: {
           onEvents: (events) => events.forEach((e) => run.log(eventLine(e))),
         },
         seen,
-        [],
+        goal,
         deps.pollMs ?? 3000,
       );
+      if (succeeded) {
+        if (run.signal.aborted) run.log(`[gantry] The stack reached ${status} before it could be cancelled: nothing was cancelled`);
+        return { status, logs };
+      }
       if (run.signal.aborted) throw new EngineFailure('Deployment cancelled', status, logs);
-      if (!done(status)) throw new EngineFailure(`The stack ended in ${status}`, status, logs);
-      return { status, logs };
+      throw new EngineFailure(`The stack ended in ${status}`, status, logs);
     } finally {
       run.signal.removeEventListener('abort', onAbort);
     }
@@ -110,7 +117,7 @@ export function createCloudFormationEngine(deps: {
         run.log('[gantry] No updates are to be performed.');
         return { status: (await describeStack(c, stackName))?.StackStatus ?? 'UPDATE_COMPLETE' };
       }
-      return settle(c, run.stage, run, stackName, seen);
+      return settle(c, run.stage, run, stackName, seen, DEPLOYED);
     },
 
     async undeploy(run, resourceName) {
@@ -121,7 +128,7 @@ export function createCloudFormationEngine(deps: {
       const ref = stack.StackId ?? stackNameOf(run.stage);
       const seen = await eventIdsOf(c, ref);
       await deleteStack(c, stackNameOf(run.stage));
-      return settle(c, run.stage, run, ref, seen);
+      return settle(c, run.stage, run, ref, seen, UNDEPLOYED);
     },
 
     async deployedResources(stage) {
