@@ -289,4 +289,20 @@ describe('environments and deployments', () => {
     await page.getByText('Environment staging is no longer available', { exact: true }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/overview');
   });
+
+  test("a Google Cloud environment's zone is chosen anew when its region changes", async () => {
+    await page.goto('/environments/create');
+    await choose(page, page.getByRole('textbox', { name: 'Cloud Provider' }), 'Google Cloud Platform');
+    const region = page.getByRole('textbox', { name: 'Region' });
+    const zone = page.getByRole('textbox', { name: 'Zone' });
+    expect(await zone.isDisabled()).toBe(true);
+    await choose(page, region, 'europe-west1');
+    await choose(page, zone, 'europe-west1-b');
+    expect(await zone.inputValue()).toBe('europe-west1-b');
+    // spec §2: choosing a region clears the zone and limits the zones to it (the field kept showing europe-west1-b)
+    await choose(page, region, 'us-central1');
+    await expect.poll(() => zone.inputValue()).toBe('');
+    await zone.click();
+    expect(await page.getByRole('option').allInnerTexts()).toEqual(['us-central1-a', 'us-central1-b', 'us-central1-c', 'us-central1-f']);
+  });
 });

@@ -105,8 +105,12 @@ export function initialEnvironmentValues(mode: EnvironmentFormMode, stage: Stage
 }
 
 type TextField = Extract<FieldPath<EnvironmentFormValues>, 'awsAccountId' | 'awsRegion' | 'gcpProjectId' | 'gcpZone'>;
-/** A Select over a text field: a cleared choice is '' (what StageBody's messages expect), as before. */
-export const textSelect = (form: EnvironmentForm, path: TextField) => ({
-  ...form.getInputProps(path),
-  onChange: (v: string | null) => form.setFieldValue(path, v ?? ''),
-});
+/**
+ * A Select over a text field: a cleared choice is '' (what StageBody's messages expect), as before. The Select is given
+ * null for '': given '', it kept showing the option chosen before (a zone of the GCP region just changed, cleared in the
+ * form, still read 'europe-west1-b').
+ */
+export const textSelect = (form: EnvironmentForm, path: TextField) => {
+  const props = form.getInputProps(path);
+  return { ...props, value: (props.value as string | undefined) || null, onChange: (v: string | null) => form.setFieldValue(path, v ?? '') };
+};
