@@ -161,6 +161,27 @@ describe('platform: account and notification settings', () => {
     }
     await page.setViewportSize({ width: 1366, height: 900 });
   });
+
+  test("the rail's New project makes the project and opens it, from any page", async () => {
+    for (const [from, name] of [
+      ['/pipelines', 'Second'],
+      ['/overview', 'Third'],
+    ] as const) {
+      await page.goto(from);
+      await page.getByRole('button', { name: 'New project' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByLabel('Project name').fill(name);
+      await dialog.getByLabel('Description').fill('Made from the rail');
+      await dialog.getByRole('button', { name: 'Create' }).click();
+      // the rail shows the first four projects only: the new one is where the user is taken (on /overview the page
+      // reloads for it, as choosing a project there does, spec §2.6)
+      if (from !== '/overview') await toast(page, 'Successfully created project').last().waitFor();
+      await page.waitForURL('**/overview');
+      await page.getByText(`Everything happening in ${name}`).waitFor();
+      await expect.poll(() => page.getByTestId('current-project-name').textContent(), { message: `from ${from}` }).toBe(name);
+    }
+    await page.screenshot({ path: 'e2e/.artifacts/rail-new-project.png' });
+  });
 });
 
 describe('platform: Slack on a paid plan', () => {

@@ -1,13 +1,13 @@
 import { AppShell, Box } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { lazy, Suspense, useEffect, useLayoutEffect, useState } from 'react';
-import { Navigate, Outlet, useLocation, useNavigationType } from 'react-router';
+import { Navigate, Outlet, useLocation, useNavigate, useNavigationType } from 'react-router';
 import { currentProjectOf, session, useCurrentProject } from '../../api/session';
 import { useRealtimeProject } from '../../api/realtime';
 import { ProjectFormModal, useProjects } from '../../features/projects';
 import { PageLoader } from '../guards';
 import { useNotificationUpdates } from './notifications';
-import { ProjectRail } from './ProjectRail';
+import { openProject, ProjectRail } from './ProjectRail';
 import classes from './AppLayout.module.css';
 
 /** Loaded when first opened: the drawer (and its time formatting) is not needed to show a page. */
@@ -84,6 +84,13 @@ export default function AppLayout() {
     session.setProject(first ? currentProjectOf(first) : null);
   }, [projects.data, projects.isFetching, current]);
 
+  // A project made with the rail's New project opens, as choosing it would: the rail shows only the first four, and the
+  // page the user was on belongs to the project before. On /projects its card shows where it is.
+  const navigate = useNavigate();
+  const openCreated = (id: string, name: string) => {
+    if (pathname !== '/projects') openProject({ id, name, permission: 'owner' }, pathname, navigate);
+  };
+
   let content = <Outlet />;
   if (showMenu && !current) {
     // Project pages need a project: wait for the list, and with no project at all go to /projects.
@@ -115,7 +122,7 @@ export default function AppLayout() {
       <AppShell.Main className={classes.main}>
         <Box className={classes.content}>{content}</Box>
       </AppShell.Main>
-      <ProjectFormModal opened={createOpen} onClose={createModal.close} />
+      <ProjectFormModal opened={createOpen} onClose={createModal.close} onCreated={openCreated} />
       {notificationsUsed && (
         <Suspense fallback={null}>
           <NotificationsDrawer opened={notificationsOpen} onClose={notificationsDrawer.close} />

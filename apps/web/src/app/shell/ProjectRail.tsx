@@ -1,8 +1,8 @@
 import { ActionIcon, Avatar, Divider, Indicator, Skeleton, Stack, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconBell, IconLayoutGrid, IconMenu2, IconPlus } from '@tabler/icons-react';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate, type NavigateFunction } from 'react-router';
 import type { Project } from '@gantry/contracts';
-import { currentProjectOf, session } from '../../api/session';
+import { currentProjectOf, session, type CurrentProject } from '../../api/session';
 import { Logo } from '../../ui/Logo';
 import { UserMenu } from './UserMenu';
 import { useUnreadCount } from './notifications';
@@ -28,17 +28,20 @@ export interface ProjectRailProps {
   onMenu?: () => void;
 }
 
+/** Makes `project` the current one and opens its overview (spec §2.6), reloading it when already there. */
+export function openProject(project: CurrentProject, pathname: string, navigate: NavigateFunction) {
+  session.setProject(project);
+  if (pathname === '/overview') window.location.reload();
+  else navigate('/overview', { state: { projectId: project.id } });
+}
+
 /** The narrow dark rail (spec §2.6): the first 4 projects, create, projects list, notifications, user menu. */
 export function ProjectRail({ projects, loading, currentId, onCreate, onNotifications, onMenu }: ProjectRailProps) {
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const unread = useUnreadCount();
 
-  const select = (p: Project) => {
-    session.setProject(currentProjectOf(p));
-    if (pathname === '/overview') window.location.reload();
-    else navigate('/overview', { state: { projectId: p.id } });
-  };
+  const select = (p: Project) => openProject(currentProjectOf(p), pathname, navigate);
 
   return (
     <nav className={classes.rail} aria-label="Projects">
