@@ -32,6 +32,8 @@ describe('foundation: accounts, projects and members', () => {
     expectedConsoleErrors: [
       // the test's own change of the project with a reader's token, straight at the API from the member's page: 403
       { match: /status of 403 .*\(\/ms-project\/projects\/[^/]+\)$/, why: "a reader's change is refused" },
+      // the password a reset replaced: the login is refused 401 with the spec's toast
+      { match: /status of 401 .*\(\/ms-usermanagement\/auth\/login\)$/, why: 'the old password after a reset is refused' },
     ],
   });
   let owner: Page;
@@ -235,6 +237,87 @@ describe('foundation: accounts, projects and members', () => {
     await member.goto('/projects');
     await member.getByText('Start Building!').waitFor();
     expect(await member.getByTestId('project-card').count()).toBe(0);
+  });
+
+  test("the owner renames a project and deletes another, confirming with the spec's words", async () => {
+    await owner.goto('/projects');
+    await owner.getByRole('button', { name: 'Create Project' }).click();
+    let dialog = owner.getByRole('dialog');
+    await dialog.getByLabel('Project name').fill('Scratch');
+    await dialog.getByLabel('Description').fill('To be thrown away');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await toast(owner, 'Successfully created project').last().waitFor();
+    await expect.poll(() => owner.getByTestId('projects-total').textContent()).toContain('Total Projects: 2');
+
+    const card = (name: string) => owner.getByTestId('project-card').filter({ has: owner.getByText(name, { exact: true }) });
+    await card('Scratch').getByRole('button', { name: 'Edit' }).click();
+    dialog = owner.getByRole('dialog');
+    await expect.poll(() => dialog.getByLabel('Project name').inputValue()).toBe('Scratch');
+    await dialog.getByLabel('Project name').fill('A name over twenty chars');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByText('Project name must be at most 20 characters').waitFor();
+    await dialog.getByLabel('Project name').fill('Scratchpad');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await toast(owner, 'Successfully updated project').waitFor();
+    await card('Scratchpad').waitFor();
+
+    await card('Scratchpad').getByRole('button', { name: 'Remove' }).click();
+    dialog = owner.getByRole('dialog');
+    await dialog
+      .getByText('Are you sure you want to delete "Scratchpad" project? Do you really want to delete the project? This action cannot be undone.')
+      .waitFor();
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await toast(owner, 'Successfully deleted project').waitFor();
+    await card('Scratchpad').waitFor({ state: 'detached' });
+    await expect.poll(() => owner.getByTestId('projects-total').textContent()).toContain('Total Projects: 1');
+    // the search is case-insensitive over name and description, and says when nothing matches
+    await owner.getByPlaceholder('Search projects...').fill('SHOP FRONT');
+    await card(PROJECT.name).waitFor();
+    await owner.getByPlaceholder('Search projects...').fill('nothing like it');
+    await owner.getByText('No projects found with that name or description.').waitFor();
+    await owner.getByPlaceholder('Search projects...').fill('');
+  });
+
+  test('a forgotten password is reset through the e-mailed link; only the new one logs in', async () => {
+    const page = await stack.newPage();
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Forgot password?' }).click();
+    await page.getByLabel('Username').fill('not-an-email');
+    await page.getByRole('button', { name: 'Send recovery link' }).click();
+    await page.getByText('Please enter a valid email').waitFor();
+    await page.getByLabel('Username').fill(MEMBER.email);
+    await page.getByRole('button', { name: 'Send recovery link' }).click();
+    await page.waitForURL(`**/account/reset-confirmation/${encodeURIComponent(MEMBER.email)}`);
+    await page.getByText("You've Got Mail!").waitFor();
+    await page.getByText('We sent a recovery link to:').waitFor();
+    await page.getByText(MEMBER.email).waitFor();
+    await page.getByRole('link', { name: 'Back to Login' }).waitFor();
+
+    const mail = await stack.smtp.waitFor((m) => m.to.includes(MEMBER.email) && m.links.some((l) => l.includes('/account/reset/')));
+    await page.goto(pathOf(linkFromMail(mail, '/account/reset/')));
+    await page.getByLabel('New password').fill('newpass1');
+    await page.getByLabel('Confirm password').fill('Other1234');
+    await page.getByRole('button', { name: 'Set New Password' }).click();
+    await page.getByText('Password must contain at least one uppercase letter').waitFor();
+    await page.getByText("Passwords don't match").waitFor();
+    await page.getByLabel('New password').fill('Renewed1234');
+    await page.getByLabel('Confirm password').fill('Renewed1234');
+    await page.getByRole('button', { name: 'Set New Password' }).click();
+    await page.waitForURL('**/login');
+
+    await logIn(page, MEMBER.email, MEMBER.password);
+    await toast(page, 'Incorrect username or password.').waitFor();
+    await logIn(page, MEMBER.email, 'Renewed1234');
+    await page.waitForURL('**/projects');
+  });
+
+  test('a signed-in unknown page goes to /projects; /page-not-found leads back to the dashboard', async () => {
+    await owner.goto('/no/such/page');
+    await owner.waitForURL('**/projects');
+    await owner.goto('/page-not-found');
+    await owner.getByText('Oops, page not found!').waitFor();
+    await owner.getByRole('link', { name: 'Back to Dashboard' }).click();
+    await owner.waitForURL('**/projects');
   });
 });
 
