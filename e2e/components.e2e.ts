@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { startGitStandin } from '@gantry/test-support/git-standin/index';
 import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
 import { crowdedFactLabels, expectNothingCut } from './src/ui.js';
-import { builtPipeline } from './src/pipelines.js';
+import { builtPipeline, triggerBuild } from './src/pipelines.js';
 import { createNetworkComponent, createNetworkModuleRepo } from './src/network-module.js';
 
 const standin = await startGitStandin({ providers: ['github'] });
@@ -25,7 +25,7 @@ describe('components', () => {
     const email = 'cora.component@example.com';
     idToken = await verifiedUser(stack, { email, password: 'Component1', firstName: 'Cora', lastName: 'Comp' });
     ({ id: projectId } = await stack.api('POST', '/ms-project/projects', { name: 'Infra', description: 'Infrastructure' }, idToken));
-    await builtPipeline(stack, standin, idToken, projectId, 'network-module');
+    const { pipelineId } = await builtPipeline(stack, standin, idToken, projectId, 'network-module');
 
     page = await stack.newPage({ keep: true });
     await logInAndOpenProject(page, email, 'Component1', 'Infra');
@@ -54,6 +54,19 @@ describe('components', () => {
       await page.screenshot({ path: `e2e/.artifacts/component-facts-${width}.png` });
     }
     await page.setViewportSize({ width: 1366, height: 900 });
+
+    // A build quicker than the page's 5 s poll of the running build (about 1 s here): its version joins the picker as it
+    // ends (it stayed out until a reload)
+    const buildId = await triggerBuild(stack, idToken, projectId, pipelineId);
+    const builds = `/ms-ap/projects/${projectId}/pipelines/${pipelineId}/builds/${buildId}`;
+    await expect.poll(async () => (await stack.api('GET', builds, undefined, idToken)).status, { timeout: 60_000 }).toBe('SUCCEEDED');
+    const buildNumbers = async () => {
+      await page.getByRole('textbox', { name: 'Version' }).click();
+      const numbers = await page.getByRole('option').evaluateAll((options) => options.map((o) => o.textContent?.match(/#\d+/)?.[0]));
+      await page.keyboard.press('Escape');
+      return numbers;
+    };
+    await expect.poll(buildNumbers, { timeout: 3000 }).toEqual(['#2', '#1']);
   });
 
   test('vendor components are listed read-only in the public tab', async () => {

@@ -23,6 +23,7 @@ import { CardGrid } from '../../../ui/CardGrid';
 import { Permitted } from '../../../ui/Permitted';
 import { useComponent } from '../api/get-component';
 import { useComponentBuilding } from '../api/get-component-building';
+import { useComponentBuildUpdates } from '../hooks/use-component-build-updates';
 import { componentKeys } from '../api/keys';
 import { useComponentVersions } from '../api/list-component-versions';
 import { AddToEnvironmentModal } from '../components/AddToEnvironmentModal';
@@ -82,6 +83,7 @@ export default function ComponentDetailsPage() {
   const versions = useComponentVersions(projectId, componentId);
   const c = component.data;
   const building = useComponentBuilding(projectId, componentId, Boolean(c?.pipelineId));
+  useComponentBuildUpdates(projectId || undefined);
   const [removing, setRemoving] = useState(false);
   const [sharing, setSharing] = useState(false);
   const [adding, setAdding] = useState(false);
