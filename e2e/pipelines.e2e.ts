@@ -50,7 +50,13 @@ async function setEditorText(page: Page, text: string) {
 }
 
 describe('pipelines: git account, pipeline, spec, build, logs, artifacts', () => {
-  const stack = useStack({ env: standin.env, expectedConsoleErrors: [] });
+  const stack = useStack({
+    env: standin.env,
+    expectedConsoleErrors: [
+      // Remove on the Git account the pipeline builds from: refused 409 with the server's reason, as the test means it to be
+      { match: /status of 409 .*\(\/ms-ap\/projects\/[^/]+\/git-accounts\/[^/]+\)$/, why: 'a Git account a pipeline uses is kept' },
+    ],
+  });
   let page: Page;
   let pipelineId: string;
 
@@ -257,5 +263,18 @@ describe('pipelines: git account, pipeline, spec, build, logs, artifacts', () =>
     await expect.poll(() => page.getByTestId('notifications-count').getAttribute('data-count'), { timeout: 20_000 }).toBe('1');
     // the newest first, with its final status
     await expect.poll(() => builds.first().textContent(), { timeout: 20_000 }).toMatch(/build #2.*SUCCEEDED/);
+  });
+
+  test('the Git account the pipeline builds from is not removed; the confirmation does not say otherwise', async () => {
+    await page.goto('/settings?tab=git');
+    const row = page.getByTestId('git-accounts-table').getByRole('row').filter({ hasText: 'GITHUB' });
+    await row.getByRole('button', { name: 'Remove' }).click();
+    const dialog = page.getByRole('dialog');
+    const message = await dialog.getByText(/^Are you sure you want to remove the Github account/).textContent();
+    expect(message).toContain('An account a pipeline builds from is kept until that pipeline is removed.');
+    expect(message).not.toContain('will no longer reach');
+    await dialog.getByRole('button', { name: 'Remove' }).click();
+    await page.getByRole('alert').filter({ hasText: 'The Git account is used by the pipeline storefront-ci; remove it first' }).waitFor();
+    expect(await row.count()).toBe(1);
   });
 });

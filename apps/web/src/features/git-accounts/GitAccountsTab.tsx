@@ -138,7 +138,7 @@ export default function GitAccountsTab({ projectId: given }: { projectId?: strin
         title="Remove Git account"
         message={
           removing
-            ? `Are you sure you want to remove the ${providerOf(removing.type)?.label ?? removing.type} account ${removing.accountName}? Pipelines using it will no longer reach their repository. This action cannot be undone.`
+            ? `Are you sure you want to remove the ${providerOf(removing.type)?.label ?? removing.type} account ${removing.accountName}? This action cannot be undone. An account a pipeline builds from is kept until that pipeline is removed.`
             : ''
         }
         confirmLabel="Remove"
