@@ -6,11 +6,11 @@
  * update rolls back, its cause in the insights and the events table), and undeployed (the deleted stack's events).
  */
 import { afterAll, describe, expect, test } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startAwsStandin } from '@gantry/test-support';
 import { connectAwsAccount, useAwsStandin } from './src/aws-standin.js';
 import { logInAndOpenProject, setProjectPlan, useStack, verifiedUser } from './src/harness.js';
-import { choose } from './src/ui.js';
+import { choose, fitsIn } from './src/ui.js';
 
 // each resource 150 ms from in progress to complete: the VPC's nested stack runs ~1.5 s, long enough to be watched
 const aws = await startAwsStandin({ cfnStepMs: 150 });
@@ -31,12 +31,6 @@ const eventRows = (page: Page) =>
           .join(' '),
       ),
     );
-/** Whether the element lies whole inside `box` (horizontally) and its text is not cut. */
-const fitsIn = async (element: Locator, box: Locator) => {
-  const [e, b] = await Promise.all([element.boundingBox(), box.boundingBox()]);
-  const whole = await element.evaluate((el) => el.scrollWidth <= el.clientWidth + 0.5);
-  return whole && e!.x >= b!.x && e!.x + e!.width <= b!.x + b!.width + 0.5;
-};
 
 /** A new CloudFormation environment on the project's AWS account with the vendor AWS VPC as `net`; answers its page's path. */
 async function environmentWithVpc(page: Page, o: { name: string; description: string; cidr: string }) {

@@ -10,7 +10,7 @@ import type { Locator, Page, Response } from 'playwright-core';
 import { startGitStandin } from '@gantry/test-support/git-standin/index';
 import { connectAwsAccount, useAwsStandin } from './src/aws-standin.js';
 import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
-import { choose, crowdedFactLabels, expectFactsFit, textLines, toastsOverBlocks, underToasts } from './src/ui.js';
+import { choose, crowdedFactLabels, expectFactsFit, fitsIn, textLines, toastsOverBlocks, underToasts } from './src/ui.js';
 import { builtPipeline } from './src/pipelines.js';
 import { createNetworkComponent, createNetworkModuleRepo } from './src/network-module.js';
 
@@ -220,6 +220,21 @@ describe('environments and deployments', () => {
       await expect.poll(() => crowdedFactLabels(page.getByTestId('environment-facts')), { message: `${width} px` }).toEqual([]);
       await page.screenshot({ path: `e2e/.artifacts/environment-facts-${width}.png` });
     }
+
+    // At a phone's width the resource card keeps its name and puts its commit, status and actions under it, inside the
+    // card (the name was squeezed to nothing and Configure ran past the card's edge), and the insights' card reads its
+    // duration on one line (it broke as '1' over 's')
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const part of [netCard.getByRole('button', { name: 'Resource net', exact: true }), netCard.getByRole('button', { name: 'Configure' })])
+      await expect.poll(() => fitsIn(part, netCard)).toBe(true);
+    expect(await fitsIn(netCard.getByRole('button', { name: 'Actions of resource net' }), netCard)).toBe(true);
+    await netCard.screenshot({ path: 'e2e/.artifacts/resource-card-390.png' });
+    await page.goto(`${stageUrl}/deployment-insights`);
+    const duration = page.getByTestId('deployment-card').first().getByTestId('deployment-duration');
+    await duration.waitFor();
+    expect(await textLines(duration)).toBe(1);
+    await page.getByTestId('deployment-card').first().screenshot({ path: 'e2e/.artifacts/deployment-card-390.png' });
+    await page.goto(stageUrl);
     await page.setViewportSize({ width: 1366, height: 900 });
   });
 

@@ -71,6 +71,13 @@ export async function toastsOverBlocks(page: Page, ...blocks: Locator[]): Promis
   return covered.flat();
 }
 
+/** Whether the element lies whole inside `box` (horizontally) and its text is not cut. */
+export const fitsIn = async (element: Locator, box: Locator) => {
+  const [e, b] = await Promise.all([element.boundingBox(), box.boundingBox()]);
+  const whole = await element.evaluate((el) => el.scrollWidth <= el.clientWidth + 0.5);
+  return whole && e!.x >= b!.x && e!.x + e!.width <= b!.x + b!.width + 0.5;
+};
+
 /** On how many lines an element's text lies (1: it does not wrap). */
 export const textLines = (locator: Locator) =>
   locator.evaluate((el) => {

@@ -63,7 +63,7 @@ export function DeploymentCard({
               </Text>
             </div>
           </Group>
-          <Text size="sm" c="dimmed">
+          <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }} data-testid="deployment-duration">
             {duration(d.durationMs)}
           </Text>
         </Group>
@@ -75,26 +75,29 @@ export function DeploymentCard({
               {d.error}
             </Text>
           )}
-          <Table withTableBorder fz="sm">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Resource</Table.Th>
-                <Table.Th>Component</Table.Th>
-                <Table.Th>Version</Table.Th>
-                {lastGood && <Table.Th>Last good version</Table.Th>}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {d.resources.map((r) => (
-                <Table.Tr key={r.name}>
-                  <Table.Td fw={600}>{r.name}</Table.Td>
-                  <Table.Td>{r.component.name}</Table.Td>
-                  <Table.Td ff="monospace">{r.version?.slice(0, 7) ?? '—'}</Table.Td>
-                  {lastGood && <Table.Td ff="monospace">{lastGood[r.name]?.version?.slice(0, 7) ?? '—'}</Table.Td>}
+          {/* a narrow card (a phone's width) scrolls its resources, not past its edge */}
+          <Table.ScrollContainer minWidth={280} type="native">
+            <Table withTableBorder fz="sm">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Resource</Table.Th>
+                  <Table.Th>Component</Table.Th>
+                  <Table.Th>Version</Table.Th>
+                  {lastGood && <Table.Th>Last good version</Table.Th>}
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+              </Table.Thead>
+              <Table.Tbody>
+                {d.resources.map((r) => (
+                  <Table.Tr key={r.name}>
+                    <Table.Td fw={600}>{r.name}</Table.Td>
+                    <Table.Td>{r.component.name}</Table.Td>
+                    <Table.Td ff="monospace">{r.version?.slice(0, 7) ?? '—'}</Table.Td>
+                    {lastGood && <Table.Td ff="monospace">{lastGood[r.name]?.version?.slice(0, 7) ?? '—'}</Table.Td>}
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
           {errors.length > 0 && (
             <Table withTableBorder fz="sm" data-testid="deployment-errors">
               <Table.Thead>

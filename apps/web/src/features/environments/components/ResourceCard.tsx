@@ -48,8 +48,14 @@ export function ResourceCard({
   const deployed = resource.isDeployed ? current?.resources.find((r) => r.name === resource.name)?.version : null;
   return (
     <Card withBorder radius="md" padding="md" data-testid="resource-card">
-      <Group justify="space-between" wrap="nowrap">
-        <UnstyledButton onClick={() => setOpen((o) => !o)} style={{ flex: 1, minWidth: 0 }} aria-expanded={open} aria-label={`Resource ${resource.name}`}>
+      {/* a narrow card (a phone's width) puts the commit, status and actions under the name, not over the card's edge */}
+      <Group justify="space-between" wrap="wrap" gap="xs">
+        <UnstyledButton
+          onClick={() => setOpen((o) => !o)}
+          style={{ flex: '1 1 120px', minWidth: 0 }}
+          aria-expanded={open}
+          aria-label={`Resource ${resource.name}`}
+        >
           <Group gap="sm" wrap="nowrap">
             {open ? <IconChevronDown size={18} /> : <IconChevronRight size={18} />}
             <div style={{ minWidth: 0 }}>
@@ -62,7 +68,7 @@ export function ResourceCard({
             </div>
           </Group>
         </UnstyledButton>
-        <Group gap="xs" wrap="nowrap">
+        <Group gap="xs" wrap="wrap" justify="flex-end" style={{ marginInlineStart: 'auto' }}>
           {deployed && (
             <Group gap={4} wrap="nowrap" title="Deployed commit" data-testid="deployed-commit">
               <IconGitCommit size={14} color="var(--mantine-color-dimmed)" />
