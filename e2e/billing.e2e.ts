@@ -8,7 +8,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import Stripe from 'stripe';
 import { startStripeStandin } from '@gantry/test-support/stripe-standin';
-import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
+import { linkFromMail, logInAndOpenProject, pathOf, useStack, verifiedUser } from './src/harness.js';
 
 const SECRET_KEY = 'sk_test_gantry_e2e';
 const WEBHOOK_SECRET = 'whsec_gantry_e2e';
@@ -89,7 +89,15 @@ describe('billing', () => {
 });
 
 describe('billing without card payments', () => {
-  const stack = useStack({ expectedConsoleErrors: [] });
+  const stack = useStack({
+    expectedConsoleErrors: [
+      // a code that does not exist, at /appsumo and on Redeem: refused 400 with the server's message, as the test means it to be
+      {
+        match: /status of 400 .*\(\/ms-(usermanagement\/promo-codes\/apply|project\/projects\/[^/]+\/promo-code)\)$/,
+        why: 'an unknown promo code is refused',
+      },
+    ],
+  });
   const admin = { email: 'ada.admin@example.com', password: 'Admin12345', firstName: 'Ada', lastName: 'Admin' };
   const reader = { email: 'rick.reader@example.com', password: 'Reader12345', firstName: 'Rick', lastName: 'Reader' };
 
@@ -130,5 +138,64 @@ describe('billing without card payments', () => {
     expect(await readerPage.getByRole('link', { name: 'Free Pilot', exact: true }).count()).toBe(0);
     await pilot.locator('xpath=ancestor::span[@data-refused][1]').hover();
     await readerPage.getByRole('tooltip').filter({ hasText: 'Your permission in this project is Read: only the project’s owners can do this.' }).waitFor();
+  });
+
+  test('an AppSumo code signs a visitor up at /appsumo, and their first project is on the Professional plan', async () => {
+    const [code] = await stack.promoCodes('APPSUMO');
+    const sue = { email: 'sue.sumo@example.com', password: 'Sumo12345', firstName: 'Sue', lastName: 'Sumo' };
+    const page = await stack.newPage();
+    await page.goto(`/appsumo?email=${encodeURIComponent(sue.email)}`);
+    await expect.poll(() => page.getByLabel('Email').inputValue()).toBe(sue.email);
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    await page.getByText('Please enter your code').waitFor();
+    await page.getByLabel('First name').fill(sue.firstName);
+    await page.getByLabel('Last name').fill(sue.lastName);
+    await page.getByLabel('Password', { exact: true }).fill(sue.password);
+    await page.getByLabel('AppSumo code').fill('NOT-A-CODE');
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    await page.getByRole('alert').filter({ hasText: 'This promo code is not valid or was already used.' }).waitFor();
+    await page.getByLabel('AppSumo code').fill(code!);
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    await page.getByRole('heading', { name: "You've Got Mail!" }).waitFor();
+    await page.getByText('We sent a confirmation link to:').waitFor();
+    await page.getByTestId('mail-sent-address').filter({ hasText: sue.email }).waitFor();
+
+    await page.goto(pathOf(linkFromMail(await stack.smtp.waitFor(sue.email), '/account/verify/')));
+    await page.getByText('Your email has been verified!').waitFor();
+    await page.getByRole('link', { name: 'Go to Login' }).click();
+    await page.getByLabel('Username').fill(sue.email);
+    await page.getByLabel('Password', { exact: true }).fill(sue.password);
+    await page.getByRole('button', { name: 'Log In' }).click();
+    await page.getByText('Start Building!').waitFor();
+    await page.getByRole('button', { name: 'Create Project' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Project name').fill('Deal');
+    await dialog.getByLabel('Description').fill('Bought on AppSumo');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('button', { name: 'Open project Deal' }).click();
+    await page.waitForURL('**/overview');
+    await page.goto('/settings?tab=billing');
+    await expect.poll(() => page.getByTestId('subscription-plan').textContent()).toBe('Professional');
+    await page.getByTestId('subscription-history').getByRole('row').filter({ hasText: 'AppSumo' }).filter({ hasText: 'Professional' }).waitFor();
+  });
+
+  test('the owner redeems a promo code on the billing tab: the project is on the Professional plan', async () => {
+    const [code] = await stack.promoCodes('PROMO');
+    const page = await stack.newPage();
+    await logInAndOpenProject(page, admin.email, admin.password, 'Lab');
+    await page.goto('/settings?tab=billing');
+    await expect.poll(() => page.getByTestId('subscription-plan').textContent()).toBe('Starter');
+    const redeem = page.getByRole('button', { name: 'Redeem', exact: true });
+    await redeem.click();
+    await page.getByText('Please enter a promo code').waitFor();
+    await page.getByLabel('Promo code').fill('NOT-A-CODE');
+    await redeem.click();
+    await page.getByRole('alert').filter({ hasText: 'This promo code is not valid or was already used.' }).waitFor();
+    await page.getByLabel('Promo code').fill(code!);
+    await redeem.click();
+    await page.getByRole('alert').filter({ hasText: 'You have successfully redeemed a promo code' }).waitFor();
+    await expect.poll(() => page.getByTestId('subscription-plan').textContent()).toBe('Professional');
+    await page.getByTestId('subscription-history').getByRole('row').filter({ hasText: 'Promo code' }).filter({ hasText: 'Professional' }).waitFor();
+    expect(await page.getByLabel('Promo code').inputValue()).toBe('');
   });
 });

@@ -311,6 +311,24 @@ describe('foundation: accounts, projects and members', () => {
     await page.waitForURL('**/projects');
   });
 
+  test('the marketplace sign-up at /register/aws prefills the e-mail and ends on Email Verification', async () => {
+    const email = 'mara.marketplace@example.com';
+    const page = await stack.newPage();
+    await page.goto(`/register/aws?email=${encodeURIComponent(email)}&code=mp-123`);
+    await expect.poll(() => page.getByLabel('Email').inputValue()).toBe(email);
+    await page.getByLabel('First name').fill('Mara');
+    await page.getByLabel('Last name').fill('Marketplace');
+    await page.getByLabel('Password', { exact: true }).fill('short');
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    await page.getByText('Password must be at least 8 characters long').waitFor();
+    await page.getByLabel('Password', { exact: true }).fill('Market1234');
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    await page.getByRole('heading', { name: 'Email Verification' }).waitFor();
+    await page.getByText('We sent a verification link to the e-mail below. Please follow it to complete your registration.').waitFor();
+    await page.getByTestId('mail-sent-address').filter({ hasText: email }).waitFor();
+    expect(linkFromMail(await stack.smtp.waitFor(email), '/account/verify/')).toContain(`/account/verify/${encodeURIComponent(email)}/`);
+  });
+
   test('a signed-in unknown page goes to /projects; /page-not-found leads back to the dashboard', async () => {
     await owner.goto('/no/such/page');
     await owner.waitForURL('**/projects');

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, type TestContext } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { freePort, linkFromMail, startSmtp, type Mail, type SmtpStandIn } from '@gantry/test-support';
+import { PRO_PLAN_ID } from '@gantry/contracts';
 import { startGantry } from '../../apps/server/src/server.js';
 
 export { extractLinks, linkFromMail, pathOf, type Mail } from '@gantry/test-support';
@@ -42,6 +43,8 @@ export interface Stack {
   newPage(options?: { keep?: boolean }): Promise<Page>;
   /** The JSON answer of an API call (throws with the body on a non-2xx status). */
   api<T = any>(method: string, apiPath: string, body?: unknown, idToken?: string): Promise<T>;
+  /** New promo codes of the Professional plan, as `gantry promo-codes --kind …` prints them (PROMO: Billing's Redeem; APPSUMO: /appsumo). */
+  promoCodes(kind: 'PROMO' | 'APPSUMO', count?: number): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -162,6 +165,7 @@ async function startInternal(options: StackOptions): Promise<InternalStack> {
       if (!res.ok) throw new Error(`${method} ${apiPath} answered ${res.status}: ${text}`);
       return text ? JSON.parse(text) : undefined;
     },
+    promoCodes: (kind, count = 1) => g.app.services.billing.createPromoCodes({ kind, planId: PRO_PLAN_ID, count }),
     async close() {
       for (const c of [...contexts.keys()]) await c.close().catch(() => {});
       await b.close().catch(() => {});
@@ -218,6 +222,7 @@ export function useStack(options: StackOptions = {}): Stack {
     },
     newPage: (opts) => need().newPage(opts),
     api: (...args) => need().api(...args),
+    promoCodes: (...args) => need().promoCodes(...args),
     close: () => need().close(),
   };
 }
