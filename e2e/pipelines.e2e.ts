@@ -265,6 +265,25 @@ describe('pipelines: git account, pipeline, spec, build, logs, artifacts', () =>
     await expect.poll(() => builds.first().textContent(), { timeout: 20_000 }).toMatch(/build #2.*SUCCEEDED/);
   });
 
+  test('the drawer: Unread lists the unread card only, Mark all as read reads them all', async () => {
+    await page.goto('/overview');
+    await expect.poll(() => page.getByTestId('notifications-count').getAttribute('data-count'), { timeout: 20_000 }).toBe('1');
+    await page.getByRole('button', { name: 'Notifications' }).click();
+    const drawer = page.getByRole('dialog').filter({ hasText: 'Mark all as read' });
+    const cards = drawer.getByRole('button', { name: /^Notification Build #/ });
+    await expect.poll(() => cards.count()).toBe(2);
+    await drawer.getByRole('tab', { name: 'Unread' }).click();
+    await expect.poll(() => cards.count()).toBe(1);
+    expect(await cards.first().getAttribute('aria-label')).toMatch(/Build #2 of storefront-ci/);
+    await drawer.getByRole('button', { name: 'Mark all as read' }).click();
+    await drawer.getByText('No unread notifications').waitFor();
+    await expect.poll(() => page.getByTestId('notifications-count').getAttribute('data-count')).toBe('0');
+    expect(await drawer.getByRole('button', { name: 'Mark all as read' }).isDisabled()).toBe(true);
+    await drawer.getByRole('tab', { name: 'All' }).click();
+    await expect.poll(() => cards.count()).toBe(2);
+    await page.keyboard.press('Escape');
+  });
+
   test('the Git account the pipeline builds from is not removed; the confirmation does not say otherwise', async () => {
     await page.goto('/settings?tab=git');
     const row = page.getByTestId('git-accounts-table').getByRole('row').filter({ hasText: 'GITHUB' });
