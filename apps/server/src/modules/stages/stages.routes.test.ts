@@ -11,6 +11,7 @@ import {
   bearer,
   type TestApp,
   acceptingCloudVerifier,
+  grantPlan,
 } from '../../../test/helpers.js';
 
 const verifier = acceptingCloudVerifier;
@@ -236,6 +237,28 @@ describe('environments (stages)', () => {
       expect(updated.statusCode, updated.body).toBe(200);
       const again = await t.app.services.database.executeSql(`select configurations::text as c from stage_resources where name = 'app'`);
       expect(again.rows[0].c).toBe(raw.rows[0].c.replace('"web"', '"web2"').replace(/,\s*\{"key": "backend_url"[^}]*\}/, ''));
+    });
+
+    it('a replica starts with the resources of its environment, not deployed (it started empty)', async () => {
+      await grantPlan(t, owner.idToken, projectId);
+      const source = (await api('GET', `/stages/${envId}`, reader.idToken)).json();
+      const res = await api('POST', '/stages', writer.idToken, awsStage({ name: `${source.name}Replica`, copyFrom: envId }));
+      expect(res.statusCode, res.body).toBe(201);
+      const replicaId = res.json().stageId;
+      const shape = (r: any) => ({ name: r.name, componentId: r.component.id, componentVersion: r.componentVersion, configurations: r.configurations });
+      const own = (await api('GET', `/stages/${envId}/resources`, reader.idToken)).json().resources;
+      const copied = (await api('GET', `/stages/${replicaId}/resources`, reader.idToken)).json().resources;
+      expect(own.map((r: any) => r.name)).toEqual(['site', 'app']);
+      expect(copied.map(shape)).toEqual(own.map(shape));
+      expect(copied.map((r: any) => [r.status, r.isDeployed])).toEqual([
+        ['NOT_DEPLOYED', false],
+        ['NOT_DEPLOYED', false],
+      ]);
+      // the sensitive value goes along sealed, as stored
+      const sealed = async (id: string) =>
+        (await t.app.services.database.executeSql(`select configurations::text as c from stage_resources where stage_id = '${id}' and name = 'app'`)).rows[0].c;
+      expect(await sealed(replicaId)).toBe(await sealed(envId));
+      expect((await api('DELETE', `/stages/${replicaId}`, writer.idToken)).statusCode).toBe(200);
     });
 
     it('keeps a referenced resource and a used component from removal', async () => {

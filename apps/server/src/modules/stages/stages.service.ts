@@ -205,11 +205,23 @@ export function createStagesService(deps: {
     list: async (projectId: string) => (await store.list(projectId)).map(toStage),
     one: async (projectId: string, id: string) => toStage(await get(projectId, id)),
 
-    /** Create, or replicate when copyFrom names another environment of the project. */
+    /**
+     * Create, or replicate when copyFrom names another environment of the project: the replica starts with that
+     * environment's resources (their components, versions and configurations, sealed values as sealed), not deployed.
+     */
     async create(projectId: string, body: Body): Promise<{ stageId: string }> {
       await checkNew(projectId, body);
-      const row = await store.insert({ projectId, ...columns(body), copyFrom: body.copyFrom ?? null });
-      return { stageId: row.id };
+      const copied = body.copyFrom ? await store.resources(body.copyFrom) : [];
+      const stageId = randomUUID();
+      await deps.db.transaction(async (tx) => {
+        await store.insert({ id: stageId, projectId, ...columns(body), copyFrom: body.copyFrom ?? null }, tx);
+        for (const r of copied)
+          await store.insertResource(
+            { stageId, name: r.name, componentId: r.componentId, componentVersion: r.componentVersion, configurations: r.configurations },
+            tx,
+          );
+      });
+      return { stageId };
     },
 
     /**
