@@ -24,6 +24,7 @@ import { apiCaller, benchProject } from './src/bench-project.js';
 import { createSandbox } from '../apps/server/src/integrations/executor/sandbox.js';
 import { startBoxRunner } from '../apps/server/src/integrations/executor/box-runner.js';
 import { SANDBOX_PATH, stepMounts } from '../apps/server/src/modules/builds/step-handlers.js';
+import { DEFAULT_BOX_LIMITS, detectCgroups } from '../apps/server/src/integrations/executor/box-limits.js';
 
 const STEP_COMMANDS = [
   ['echo compile', 'ls -la > /dev/null', 'echo compiled'],
@@ -72,20 +73,26 @@ async function boxFloor(dataDir: string) {
   });
   const env = { PATH: SANDBOX_PATH, HOME: path.join(workspace, '.home'), TMPDIR: '/tmp', LANG: 'C.UTF-8', TERM: 'dumb', CI: 'true' };
   const signal = new AbortController().signal;
+  // as a worker's box, in a cgroup of its own made for it (BENCH_BOX_CGROUP=none: without, as before the limits)
+  const cgroups = process.env.BENCH_BOX_CGROUP === 'none' ? undefined : detectCgroups();
+  let n = 0;
   return {
     async run() {
       const t0 = performance.now();
-      const box = startBoxRunner(sandbox, { mounts: stepMounts(workspace, scriptsDir), cwd: workspace });
+      const group = cgroups?.group(`bench-floor-${process.pid}-${n++}`, DEFAULT_BOX_LIMITS);
+      const box = startBoxRunner(sandbox, { mounts: stepMounts(workspace, scriptsDir), cwd: workspace, limits: group });
       for (const script of scripts) {
         const code = await box.run(script, { cwd: workspace, env, signal, onLine: () => undefined });
         if (code !== 0) throw new Error(`floor step exited with ${code}`);
       }
       const ms = performance.now() - t0;
       await box.close();
+      await group?.end();
       return ms;
     },
     close: () => {
       sandbox.close();
+      cgroups?.close();
       return fs.promises.rm(workspace, { recursive: true, force: true }).then(() => fs.promises.rm(scriptsDir, { recursive: true, force: true }));
     },
   };

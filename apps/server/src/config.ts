@@ -1,8 +1,15 @@
 import { z } from 'zod';
 import path from 'node:path';
 import { TrustProxy } from './platform/trust-proxy.js';
+import { BIGGER_BOX_LIMITS, DEFAULT_BOX_LIMITS, parseSize } from './integrations/executor/box-limits.js';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+/** A size in bytes ("2g", "512M", "1.5GiB", "268435456"), at least 16 MiB. */
+const size = z.string().transform((v, ctx) => {
+  const bytes = parseSize(v);
+  if (!(bytes >= 16 * 1024 ** 2)) ctx.addIssue({ code: 'custom', message: `${v} is not a size of at least 16 MiB (e.g. 2g, 512m)` });
+  return bytes;
+});
 
 /** Every setting Gantry reads from its environment (DESIGN §9), validated once at start. */
 export const ConfigSchema = z.object({
@@ -50,6 +57,16 @@ export const ConfigSchema = z.object({
         ctx.addIssue({ code: 'custom', message: 'GANTRY_BOX_LOOPBACK_PORTS is a comma-separated list of ports (1-65535)' });
       return ports;
     }),
+  /**
+   * What one build's boxes may use together (box-limits.ts): memory ("2g", "512m", bytes; swap included) and
+   * processes, and the bigger sizes for projects whose plan has `biggerRuntimeEnvironments`.
+   */
+  GANTRY_BUILD_MEMORY: size.default(DEFAULT_BOX_LIMITS.memoryBytes),
+  GANTRY_BUILD_PROCESSES: z.coerce.number().int().min(16).default(DEFAULT_BOX_LIMITS.processes),
+  GANTRY_BUILD_MEMORY_BIGGER: size.default(BIGGER_BOX_LIMITS.memoryBytes),
+  GANTRY_BUILD_PROCESSES_BIGGER: z.coerce.number().int().min(16).default(BIGGER_BOX_LIMITS.processes),
+  /** auto: a cgroup per build where one can be made (v2 or v1); none: never (per-process rlimits only, said in every build log). */
+  GANTRY_BUILD_CGROUPS: z.enum(['auto', 'none']).default('auto'),
   TERRAFORM_BIN: z.string().default('terraform'),
   /**
    * A container scanner a docker-push step runs (in the sandbox) on the image it built, `{archive}`

@@ -3,7 +3,7 @@ import readline from 'node:readline';
 import { PassThrough } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { AbortedError, type RunOptions } from './local-executor.js';
-import type { Sandbox, SandboxMount } from './sandbox.js';
+import type { Sandbox, SandboxMount, SandboxRun } from './sandbox.js';
 import { launch } from './launcher.js';
 
 /**
@@ -86,8 +86,8 @@ export interface BoxRunner {
   readonly open: boolean;
 }
 
-export function startBoxRunner(sandbox: Sandbox, o: { mounts: SandboxMount[]; cwd: string; killGraceMs?: number }): BoxRunner {
-  const wrapped = sandbox.wrap('bash', ['-c', RUNNER, 'gantry-step-runner'], { mounts: o.mounts, cwd: o.cwd });
+export function startBoxRunner(sandbox: Sandbox, o: { mounts: SandboxMount[]; cwd: string; killGraceMs?: number; limits?: SandboxRun['limits'] }): BoxRunner {
+  const wrapped = sandbox.wrap('bash', ['-c', RUNNER, 'gantry-step-runner'], { mounts: o.mounts, cwd: o.cwd, limits: o.limits });
   // spawned by the launcher: a fork of the server itself blocks its event loop for as long as its memory is large
   const child = launch(wrapped.command, wrapped.args, { cwd: '/', env: { PATH: '/usr/bin:/bin' }, infoFd: wrapped.infoFd, stdin: true });
   child.stdio[3]?.resume();

@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { inContainerUserNamespace } from './container-userns.js';
 import { BOX_NETWORK_MISSING_HELP, BOX_NETWORK_WRAPPER, boxNetworkArgs, boxNetworkSetup, type BoxNetwork } from './box-network.js';
 import { createNetworkPool, POOLED_BOX_WRAPPER, type PooledNetwork } from './box-network-pool.js';
+import { joinCommand, type BoxGroup } from './box-limits.js';
 
 /**
  * The box every piece of user code runs in (build steps, git, terraform and what its modules
@@ -54,6 +55,11 @@ export interface SandboxRun {
   loopbackPorts?: number[];
   /** The run needs no network (git's local commands): with GANTRY_BOX_NETWORK=box its namespace has only its own loopback, and no pasta is started. */
   offline?: boolean;
+  /**
+   * The group whose limits the box runs under (box-limits.ts): its first process joins it before it execs
+   * bwrap. A group of no cgroup (none writable here): the rlimits instead.
+   */
+  limits?: Pick<BoxGroup, 'joinFiles' | 'limits'>;
 }
 
 export interface WrappedCommand {
@@ -236,7 +242,8 @@ export function createSandbox(o: {
       const reason = unavailable();
       if (reason) throw new Error(reason);
       const inBox = run.containerBuilder ? inContainerUserNamespace(uid, command, args) : dropToUid(command, args);
-      return { ...boxCommand(run, inBox, run.offline ? undefined : pool?.take(portsOf(run))), infoFd: true };
+      const started = boxCommand(run, inBox, run.offline ? undefined : pool?.take(portsOf(run)));
+      return { ...(run.limits ? joinCommand(run.limits, started.command, started.args) : started), infoFd: true };
     },
     warmNetwork(loopbackPorts = []) {
       if (pool && !unavailable()) pool.warm(portsOf({ loopbackPorts }));

@@ -29,6 +29,7 @@ import { settledWithin } from '../../platform/shutdown.js';
 import type { RegistriesPort } from '../registries/registries.port.js';
 import type { EnvironmentDeployRequest, EnvironmentDeployResult } from '../../platform/hooks.js';
 import type { ServiceDeploys } from './deploy-steps.js';
+import { limitHit, noCgroupWarning, type BoxGroup, type BoxLimits, type Cgroups } from '../../integrations/executor/box-limits.js';
 
 /** A build's last step that succeeded: its end, its last log lines and the build's end are written together. */
 type LastStep = { ended: StepEnd; sink: LogSink; started: Promise<unknown> };
@@ -45,6 +46,9 @@ const SPARE_BOX_IDLE_MS = 10 * 60_000;
 /** A spare box a trigger took, and whose run never came to it (its insert failed), is closed after this long. */
 const SPARE_BOX_TAKEN_MS = 60_000;
 
+/** A step that ended over a limit of its box (box-limits.ts). */
+class LimitHit extends Error {}
+
 /** A box opened for the next build this process runs, on the workspace of the id that build will be given. */
 type SpareBox = { buildId: string; box: BoxRunner; timer?: NodeJS.Timeout };
 
@@ -58,6 +62,11 @@ export function createBuildsJobs(deps: {
   workspaceRoot: string;
   /** Where every step's processes run (DESIGN §5): never on the host with the server's rights, unless the admin said BUILD_SANDBOX=none. */
   sandbox: Sandbox;
+  /**
+   * What a build's boxes may use together (box-limits.ts): each build's get a group of their own, sized
+   * `normal`, or `bigger` for a project whose plan has biggerRuntimeEnvironments. Absent: no limits (unsandboxed).
+   */
+  boxLimits?: { cgroups: Cgroups; normal: BoxLimits; bigger: BoxLimits; isBigger: (projectId: string) => Promise<boolean> };
   log: FastifyBaseLogger;
   /** Builds this process starts itself at once (runSoon), at most. */
   concurrency: number;
@@ -85,10 +94,24 @@ export function createBuildsJobs(deps: {
     for (const dir of [path.join(workspace, 'src'), path.join(workspace, '.home'), scriptsDir]) fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
     deps.sandbox.handOver(workspace);
   }
+  /** The groups of the builds' boxes, by build id: made with the build's first box, ended after its last. */
+  const groups = new Map<string, BoxGroup>();
+  const groupOf = (buildId: string) => {
+    if (!deps.boxLimits) return undefined;
+    let group = groups.get(buildId);
+    if (!group) groups.set(buildId, (group = deps.boxLimits.cgroups.group(buildId, deps.boxLimits.normal)));
+    return group;
+  };
+  /** Kills what is left in a build's group and removes it. */
+  const endGroup = async (buildId: string) => {
+    const group = groups.get(buildId);
+    groups.delete(buildId);
+    await group?.end();
+  };
   /** The one box a build's shell steps run in: its workspace writable, its scripts read-only. */
   const openBox = (buildId: string) => {
     const { workspace, scriptsDir } = foldersOf(buildId);
-    return startBoxRunner(deps.sandbox, { mounts: stepMounts(workspace, scriptsDir), cwd: workspace });
+    return startBoxRunner(deps.sandbox, { mounts: stepMounts(workspace, scriptsDir), cwd: workspace, limits: groupOf(buildId) });
   };
 
   /**
@@ -106,6 +129,7 @@ export function createBuildsJobs(deps: {
     clearTimeout(s.timer);
     afterRun(s.buildId, async () => {
       await s.box.close();
+      await endGroup(s.buildId);
       await removeWorkspace(s.buildId);
     });
   };
@@ -192,6 +216,13 @@ export function createBuildsJobs(deps: {
     // the workspace, and the box when a step may run commands, opened before the first step: the box starts while
     // the run's commit and spec are read and its rows written (a box no step used is closed with the run)
     let opened = !!box;
+    // the project's plan sizes the group (made with the normal sizes when its box opened before the plan was read)
+    const sized = deps.boxLimits
+      ? deps.boxLimits.isBigger(build.projectId).then((bigger) => {
+          if (bigger) groupOf(buildId)?.resize(deps.boxLimits!.bigger);
+        })
+      : Promise.resolve();
+    sized.catch(() => undefined); // awaited before the first step
     const openWorkspace = (spec?: ParsedSpec) => {
       if (opened || deps.sandbox.unavailable) return;
       opened = true;
@@ -269,6 +300,8 @@ export function createBuildsJobs(deps: {
         maskNow = createMasker(secrets);
       };
       if (deps.sandbox.unavailable) throw new Error(deps.sandbox.unavailable);
+      await sized;
+      const group = groupOf(buildId);
       steps ??= await store.steps(buildId);
       const specSteps = new Map(spec.steps.map((s) => [s.name, s]));
 
@@ -292,6 +325,9 @@ export function createBuildsJobs(deps: {
           onWriteError: (err, chunk) => deps.log.error({ err, buildId, step: step.name, seq: chunk.seq }, 'could not store build log lines'),
         });
         if (deps.sandbox.warning) sink.line(deps.sandbox.warning);
+        // once a build: its boxes run without a group of their own here
+        if (i === 0 && group && deps.boxLimits?.cgroups.kind === 'none') sink.line(noCgroupWarning(deps.boxLimits.cgroups.reason, group.limits));
+        const eventsBefore = group?.events();
         const ctx: StepContext = {
           build,
           pipeline,
@@ -300,6 +336,7 @@ export function createBuildsJobs(deps: {
           scriptsDir,
           sandbox: deps.sandbox,
           shellBox,
+          boxLimits: group,
           signal: signal,
           log: sink.line,
           env: { ...pipelineEnv, ...platformEnv, ...micEnv },
@@ -327,6 +364,9 @@ export function createBuildsJobs(deps: {
           // written RUNNING with the previous step's end, then stopped before it began
           if (signal.aborted) throw new AbortedError();
           await runStep(ctx);
+          // a step that hit a limit fails, whatever its exit code (a fork bomb's step returns at once, its forks refused behind it)
+          const hitLimit = group && eventsBefore ? limitHit(eventsBefore, group.events(), group.limits) : null;
+          if (hitLimit) throw new LimitHit(hitLimit);
           const ended = { name: step.name, status: 'SUCCEEDED' as const, stopDate: new Date() };
           const next = steps[i + 1];
           if (!next) last = { ended, sink, started };
@@ -356,7 +396,9 @@ export function createBuildsJobs(deps: {
         } catch (err) {
           const aborted = err instanceof AbortedError || signal.aborted;
           const interrupted = aborted && stopReason() === INTERRUPTED;
-          const message = aborted ? stopReason() : mask((err as Error).message);
+          // a step a limit of its box ended says which (a process killed by the memory limit, a fork refused)
+          const hit = err instanceof LimitHit ? null : !aborted && group && eventsBefore ? limitHit(eventsBefore, group.events(), group.limits) : null;
+          const message = aborted ? stopReason() : hit ? `${hit} (${mask((err as Error).message)})` : mask((err as Error).message);
           sink.line(interrupted ? `[gantry] ${INTERRUPTED}` : aborted ? '[gantry] Execution stopped by user' : `[gantry] ${message}`);
           await sink.flush();
           await started.catch(() => undefined);
@@ -381,6 +423,7 @@ export function createBuildsJobs(deps: {
     } finally {
       afterRun(buildId, async () => {
         await box?.close();
+        await endGroup(buildId);
         await removeWorkspace(buildId);
         openSpareBox();
       });
@@ -408,6 +451,16 @@ export function createBuildsJobs(deps: {
     if (!ids.size) return;
     for (const b of await store.active()) ids.delete(b.id);
     for (const id of ids) await removeWorkspace(id);
+  }
+
+  /** The groups of boxes a crash left behind: every one but those of the spare boxes and of the builds still queued or running. */
+  async function sweepGroups() {
+    const cgroups = deps.boxLimits?.cgroups;
+    const names = new Set(cgroups?.names() ?? []);
+    for (const id of [spare?.buildId, ...takenSpares.keys(), ...groups.keys()]) if (id) names.delete(id);
+    if (!names.size) return;
+    for (const b of await store.active()) names.delete(b.id);
+    for (const name of names) if (!groups.has(name)) await cgroups!.remove(name);
   }
 
   /** The workspace and scripts of a build (what its steps wrote may be unwritable to itself: removed whole). */
@@ -464,6 +517,7 @@ export function createBuildsJobs(deps: {
     async start(recoverEveryMs: number) {
       await kit.start(recoverEveryMs);
       afterRun('(sweep)', sweepWorkspaces);
+      afterRun('(sweep groups)', sweepGroups);
     },
     takeSpareBox,
     /** The kit's stop, then the clean-ups of the runs that ended (and the spare boxes). */
@@ -474,6 +528,7 @@ export function createBuildsJobs(deps: {
       spare = undefined;
       takenSpares.clear();
       await settledWithin(Promise.allSettled([...cleaning]), withinMs);
+      if (!cleaning.size) deps.boxLimits?.cgroups.close();
     },
   };
 }

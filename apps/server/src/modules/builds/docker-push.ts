@@ -90,6 +90,7 @@ export async function dockerPush(ctx: StepContext) {
             mounts: [{ path: ctx.workspace, writable: true }, { path: ctx.scriptsDir }, { path: dirs.dir, writable: true }],
             files: b.files,
             containerBuilder: ctx.sandbox.containerBuilds,
+            limits: ctx.boxLimits,
             // the registry it pushes to, when that is on the host's loopback (a local stand-in)
             loopbackPorts: loopbackPortsOf(target.host),
           },

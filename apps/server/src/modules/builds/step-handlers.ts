@@ -19,6 +19,7 @@ import type { RegistriesPort } from '../registries/registries.port.js';
 import { lazy } from '../../platform/lazy.js';
 import { loopbackPortsOf } from '../../integrations/executor/box-network.js';
 import { stepSegment } from './step-segment.js';
+import type { BoxGroup } from '../../integrations/executor/box-limits.js';
 
 /** Loaded when a step first zips an artifact, not at start-up (issue 14). */
 const loadArchiver = lazy(async () => (await import('archiver')).default);
@@ -33,6 +34,8 @@ export interface StepContext {
   sandbox: Sandbox;
   /** The build's one box its shell steps run in, one after the other (absent: each command starts a box of its own). */
   shellBox?: () => BoxRunner;
+  /** The group whose limits every box of the build runs under (box-limits.ts; absent: unsandboxed). */
+  boxLimits?: BoxGroup;
   signal: AbortSignal;
   log: (line: string) => void;
   env: Record<string, string>;
@@ -86,6 +89,7 @@ const box = (ctx: StepContext, o: { offline?: boolean } = {}) => ({
   sandbox: ctx.sandbox,
   run: {
     mounts: stepMounts(ctx.workspace, ctx.scriptsDir),
+    limits: ctx.boxLimits,
     ...(o.offline
       ? { offline: true }
       : { loopbackPorts: loopbackPortsOf(ctx.pipeline.repositoryUrl, ctx.git.client.cloneUrl(ctx.pipeline.repositoryUrl, ctx.git.token)) }),

@@ -16,6 +16,7 @@ import { registerLogStreams } from '../builds/builds.realtime.js';
 import { createComponentBuilds } from '../builds/component-packaging.js';
 import { createLatestBuilds } from '../builds/latest-builds.js';
 import { withStepStatusEvents } from '../builds/status-events.js';
+import { detectCgroups } from '../../integrations/executor/box-limits.js';
 
 const RECOVER_EVERY_MS = 10_000;
 
@@ -71,6 +72,16 @@ export const pipelinesModule = defineModule({
       artifacts,
       workspaceRoot: path.join(config.dataDir, 'workspaces'),
       sandbox: platform.sandbox,
+      // each build's boxes under limits of their own (a worker that runs boxes looks for its cgroups once)
+      boxLimits:
+        runWorkers && platform.sandbox.mode === 'bwrap'
+          ? {
+              cgroups: detectCgroups(config.GANTRY_BUILD_CGROUPS === 'none' ? { kind: 'none' } : {}),
+              normal: { memoryBytes: config.GANTRY_BUILD_MEMORY, processes: config.GANTRY_BUILD_PROCESSES },
+              bigger: { memoryBytes: config.GANTRY_BUILD_MEMORY_BIGGER, processes: config.GANTRY_BUILD_PROCESSES_BIGGER },
+              isBigger: async (projectId) => !!(await needs.billing.limitations(projectId)).biggerRuntimeEnvironments,
+            }
+          : undefined,
       log,
       concurrency,
       registries: overrides.registries ?? needs.registries,

@@ -1,0 +1,383 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * What one build's boxes may use together: memory (swap included) and processes. Without them a fork bomb
+ * or a memory hog in one project's step starves every build of the instance and the server itself (the
+ * boxes all run as the one sandbox uid, under the host's ulimits).
+ *
+ * How (detected once, `detectCgroups`):
+ *  - cgroup v2 (unified, delegated to the server: systemd `Delegate=yes`): a group `gantry/<build id>` below
+ *    the server's own, with `memory.max`, `memory.swap.max` 0 and `pids.max`;
+ *  - cgroup v1 (one hierarchy per controller): the same group in the `pids` and `memory` hierarchies, with
+ *    `pids.max`, `memory.limit_in_bytes` and `memory.memsw.limit_in_bytes` where swap is accounted;
+ *  - neither writable (a container): no group. Each box's processes then get what rlimits can do, per
+ *    process: RLIMIT_DATA (heap and private writable memory: not RLIMIT_AS, which the address space reserved
+ *    by Go, Java or V8 passes at once) at the memory limit, and RLIMIT_NPROC, which counts every process of
+ *    the sandbox uid (all boxes share it), at the process limit. The build log says so once.
+ * A box's first process writes its own pid into its group's `cgroup.procs` and only then execs bwrap
+ * (`joinCommand`): nothing of the box ever runs outside it. When the build ends its group is emptied (every
+ * process left is killed) and removed; a crash leaves groups that the next start sweeps (`sweep`).
+ */
+export interface BoxLimits {
+  memoryBytes: number;
+  processes: number;
+}
+
+export const GIB = 1024 ** 3;
+/** What a CI runner gives a job: 2 GiB, 1024 processes; 8 GiB and 4096 for plans with `biggerRuntimeEnvironments`. */
+export const DEFAULT_BOX_LIMITS: BoxLimits = { memoryBytes: 2 * GIB, processes: 1024 };
+export const BIGGER_BOX_LIMITS: BoxLimits = { memoryBytes: 8 * GIB, processes: 4096 };
+
+/** "2g", "512M", "1.5GiB", "268435456" (bytes) → bytes; NaN when it is none of these. */
+export function parseSize(text: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*$/i.exec(text);
+  if (!m) return NaN;
+  const unit = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 }[m[2]!.toLowerCase() as '' | 'k' | 'm' | 'g' | 't'];
+  return Math.floor(Number(m[1]) * unit);
+}
+
+/** 2147483648 → "2 GiB", 67108864 → "64 MiB". */
+export function formatSize(bytes: number): string {
+  for (const [unit, size] of [
+    ['TiB', 1024 ** 4],
+    ['GiB', 1024 ** 3],
+    ['MiB', 1024 ** 2],
+    ['KiB', 1024],
+  ] as const)
+    if (bytes >= size) return `${Number((bytes / size).toFixed(1))} ${unit}`;
+  return `${bytes} bytes`;
+}
+
+/** What the limits of a group did since it was made: OOM kills and refused forks. */
+export interface LimitEvents {
+  oomKills: number;
+  forksRefused: number;
+}
+
+/** The group of one build's boxes. */
+export interface BoxGroup {
+  readonly name: string;
+  /** The `cgroup.procs` files a box's first process writes its pid to (none: the rlimits apply instead). */
+  readonly joinFiles: string[];
+  readonly limits: BoxLimits;
+  /** Sets other limits (a build's plan is known after its box was opened). */
+  resize(limits: BoxLimits): void;
+  events(): LimitEvents;
+  /** Kills every process left in the group, then removes it. */
+  end(): Promise<void>;
+}
+
+export interface Cgroups {
+  readonly kind: 'v2' | 'v1' | 'none';
+  /** Why no group can be made (kind none). */
+  readonly reason: string | null;
+  /** The group of a build's boxes, made now with these limits. */
+  group(name: string, limits: BoxLimits): BoxGroup;
+  /** The names of the groups there are (a crash's leftovers among them). */
+  names(): string[];
+  /** Empties and removes the group of that name (a crash's). */
+  remove(name: string): Promise<void>;
+  /** Removes the `gantry` parent when no group is left in it (a server's stop: nothing is left behind in its own group). */
+  close(): void;
+}
+
+/** A name a group may have: a build's id. */
+const GROUP_NAME = /^[A-Za-z0-9_.-]+$/;
+export const PARENT = 'gantry';
+
+/**
+ * Finds the cgroups the server may make groups in: below its own group (`/proc/self/cgroup`), in
+ * `root` (`/sys/fs/cgroup`). `kind` forces one (tests; `none` turns the groups off).
+ */
+export function detectCgroups(o: { root?: string; selfCgroup?: string; kind?: 'v2' | 'v1' | 'none' } = {}): Cgroups {
+  const root = o.root ?? '/sys/fs/cgroup';
+  let self: string;
+  try {
+    self = o.selfCgroup ?? fs.readFileSync('/proc/self/cgroup', 'utf8');
+  } catch {
+    return noCgroups('/proc/self/cgroup cannot be read');
+  }
+  const v2 = fs.existsSync(path.join(root, 'cgroup.controllers'));
+  if (o.kind === 'none') return noCgroups('GANTRY_BUILD_CGROUPS=none');
+  try {
+    if ((o.kind ?? (v2 ? 'v2' : 'v1')) === 'v2') return unified(root, self);
+    return perController(root, self);
+  } catch (err) {
+    return noCgroups((err as Error).message);
+  }
+}
+
+function noCgroups(reason: string): Cgroups {
+  return {
+    kind: 'none',
+    reason,
+    group: (name, limits) => {
+      let current = limits;
+      return {
+        name,
+        joinFiles: [],
+        get limits() {
+          return current;
+        },
+        resize: (l) => void (current = l),
+        events: () => ({ oomKills: 0, forksRefused: 0 }),
+        end: async () => undefined,
+      };
+    },
+    names: () => [],
+    remove: async () => undefined,
+    close: () => undefined,
+  };
+}
+
+/** The server's own group in a hierarchy: `0::/path` (v2) or `N:…,controller,…:/path` (v1). */
+function ownPath(self: string, controller: string | null): string | undefined {
+  for (const line of self.split('\n')) {
+    const [, controllers, p] = /^\d+:([^:]*):(.*)$/.exec(line.trim()) ?? [];
+    if (p === undefined) continue;
+    if (controller === null ? controllers === '' : controllers!.split(',').includes(controller)) return p;
+  }
+  return undefined;
+}
+
+const read = (file: string) => fs.readFileSync(file, 'utf8');
+const write = (file: string, value: string) => fs.writeFileSync(file, value);
+const tryWrite = (file: string, value: string) => {
+  try {
+    write(file, value);
+    return true;
+  } catch {
+    return false;
+  }
+};
+/** `key value` lines (memory.events, pids.events, memory.oom_control) → the value of `key`. */
+const counter = (file: string, key: string) => {
+  try {
+    const m = new RegExp(`^${key} (\\d+)$`, 'm').exec(read(file));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+};
+
+/** Makes a group and removes it again: the parent is writable. */
+function probeParent(parents: string[]) {
+  const probe = `probe-${process.pid}`;
+  for (const p of parents) {
+    fs.mkdirSync(path.join(p, probe));
+    fs.rmdirSync(path.join(p, probe));
+  }
+}
+
+function unified(root: string, self: string): Cgroups {
+  const own = ownPath(self, null);
+  if (own === undefined) throw new Error('the server is in no cgroup v2 group');
+  const base = path.join(root, own);
+  const parent = path.join(base, PARENT);
+  const need = ['memory', 'pids'];
+  const missing = need.filter((c) => !read(path.join(base, 'cgroup.controllers')).split(/\s+/).includes(c));
+  if (missing.length) throw new Error(`the cgroup v2 controllers ${missing.join(', ')} are not delegated to ${base}`);
+  fs.mkdirSync(parent, { recursive: true });
+  const enable = (dir: string) => {
+    const on = read(path.join(dir, 'cgroup.subtree_control')).split(/\s+/);
+    const off = need.filter((c) => !on.includes(c));
+    if (off.length) write(path.join(dir, 'cgroup.subtree_control'), off.map((c) => `+${c}`).join(' '));
+  };
+  try {
+    enable(base);
+  } catch (err) {
+    // a group with processes cannot hand controllers to its children ("no internal processes"): the
+    // server's processes move to a leaf of their own beside the boxes' parent (what systemd's Delegate= expects)
+    if ((err as NodeJS.ErrnoException).code !== 'EBUSY' || base === root) throw err;
+    const leaf = path.join(base, 'gantry-server');
+    fs.mkdirSync(leaf, { recursive: true });
+    for (const pid of read(path.join(base, 'cgroup.procs')).split('\n').filter(Boolean)) tryWrite(path.join(leaf, 'cgroup.procs'), pid);
+    enable(base);
+  }
+  enable(parent);
+  probeParent([parent]);
+  const dirOf = (name: string) => path.join(parent, name);
+  return {
+    kind: 'v2',
+    reason: null,
+    group(name, limits) {
+      if (!GROUP_NAME.test(name)) throw new Error(`Not a group name: ${name}`);
+      const dir = dirOf(name);
+      fs.mkdirSync(dir, { recursive: true });
+      let current = limits;
+      const apply = (l: BoxLimits) => {
+        write(path.join(dir, 'memory.max'), String(l.memoryBytes));
+        // no swap beyond it (a box swapping the host's memory away is not held by memory.max)
+        tryWrite(path.join(dir, 'memory.swap.max'), '0');
+        write(path.join(dir, 'pids.max'), String(l.processes));
+        current = l;
+      };
+      apply(limits);
+      return {
+        name,
+        joinFiles: [path.join(dir, 'cgroup.procs')],
+        get limits() {
+          return current;
+        },
+        resize: apply,
+        events: () => ({ oomKills: counter(path.join(dir, 'memory.events'), 'oom_kill'), forksRefused: counter(path.join(dir, 'pids.events'), 'max') }),
+        end: () => removeGroup([dir], true),
+      };
+    },
+    names: () => listGroups(parent),
+    remove: (name) => (GROUP_NAME.test(name) ? removeGroup([dirOf(name)], true) : Promise.resolve()),
+    close: () => removeParents([parent]),
+  };
+}
+
+function perController(root: string, self: string): Cgroups {
+  const parents = ['pids', 'memory'].map((c) => {
+    const own = ownPath(self, c);
+    const mount = path.join(root, c);
+    if (own === undefined || !fs.existsSync(path.join(mount, 'cgroup.procs'))) throw new Error(`no cgroup v1 ${c} hierarchy at ${mount}`);
+    return path.join(mount, own, PARENT);
+  }) as [string, string];
+  for (const p of parents) fs.mkdirSync(p, { recursive: true });
+  probeParent(parents);
+  const [pids, memory] = parents;
+  const dirsOf = (name: string) => [path.join(pids, name), path.join(memory, name)] as const;
+  return {
+    kind: 'v1',
+    reason: null,
+    group(name, limits) {
+      if (!GROUP_NAME.test(name)) throw new Error(`Not a group name: ${name}`);
+      const [p, m] = dirsOf(name);
+      for (const d of [p, m]) fs.mkdirSync(d, { recursive: true });
+      const memsw = path.join(m, 'memory.memsw.limit_in_bytes');
+      const swapAccounted = fs.existsSync(memsw);
+      let current = limits;
+      const apply = (l: BoxLimits) => {
+        // memsw may never be below the memory limit: raised first when growing, after when shrinking
+        if (swapAccounted) tryWrite(memsw, String(l.memoryBytes));
+        write(path.join(m, 'memory.limit_in_bytes'), String(l.memoryBytes));
+        if (swapAccounted) write(memsw, String(l.memoryBytes));
+        write(path.join(p, 'pids.max'), String(l.processes));
+        current = l;
+      };
+      apply(limits);
+      return {
+        name,
+        joinFiles: [path.join(p, 'cgroup.procs'), path.join(m, 'cgroup.procs')],
+        get limits() {
+          return current;
+        },
+        resize: apply,
+        events: () => ({
+          // oom_kill is counted since Linux 4.13; before, under_oom is the sign
+          oomKills: counter(path.join(m, 'memory.oom_control'), 'oom_kill') || counter(path.join(m, 'memory.oom_control'), 'under_oom'),
+          forksRefused: counter(path.join(p, 'pids.events'), 'max'),
+        }),
+        end: () => removeGroup([p, m], false),
+      };
+    },
+    names: () => [...new Set([...listGroups(pids), ...listGroups(memory)])],
+    remove: (name) => (GROUP_NAME.test(name) ? removeGroup(dirsOf(name), false) : Promise.resolve()),
+    close: () => removeParents(parents),
+  };
+}
+
+/** (another process of the host may still have groups in it: then it stays) */
+function removeParents(parents: string[]) {
+  for (const p of parents)
+    try {
+      fs.rmdirSync(p);
+    } catch {
+      /* in use, or gone */
+    }
+}
+
+function listGroups(parent: string): string[] {
+  try {
+    return fs
+      .readdirSync(parent, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && GROUP_NAME.test(e.name))
+      .map((e) => e.name);
+  } catch {
+    return [];
+  }
+}
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Kills what is left in the group (a box's end normally took everything with it: its pid namespace ends
+ * with its first process), then removes it. v2 has `cgroup.kill`; on v1 the group's processes are killed
+ * until none is left (a fork bomb's forks are held by pids.max: it runs out of new ones).
+ */
+async function removeGroup(dirs: readonly string[], v2: boolean): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    let left = 0;
+    for (const dir of dirs) {
+      if (!fs.existsSync(dir)) continue;
+      let procs: string[];
+      try {
+        procs = read(path.join(dir, 'cgroup.procs')).split('\n').filter(Boolean);
+      } catch {
+        procs = [];
+      }
+      if (procs.length) {
+        left += procs.length;
+        if (!(v2 && tryWrite(path.join(dir, 'cgroup.kill'), '1')))
+          for (const pid of procs) {
+            try {
+              process.kill(Number(pid), 'SIGKILL');
+            } catch {
+              /* gone */
+            }
+          }
+        continue;
+      }
+      try {
+        fs.rmdirSync(dir);
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT') continue;
+        if (code !== 'EBUSY') throw err;
+        left++; // its last processes are still exiting
+      }
+    }
+    if (!left) return;
+    await pause(attempt < 20 ? 5 : 25);
+  }
+  throw new Error(`The cgroup ${dirs[0]} could not be emptied`);
+}
+
+/**
+ * The command that runs `command` inside the group: a shell that writes its own pid into the group's
+ * `cgroup.procs` files, then execs it (so bwrap, and everything the box starts, is in the group from its
+ * first instruction on). Without a group: `prlimit` sets the rlimits instead (see above).
+ */
+export function joinCommand(group: Pick<BoxGroup, 'joinFiles' | 'limits'>, command: string, args: string[]): { command: string; args: string[] } {
+  if (group.joinFiles.length)
+    return {
+      command: '/bin/sh',
+      args: [
+        '-c',
+        'while [ "$1" != -- ]; do echo $$ > "$1" || { echo "[gantry] The box could not join its cgroup $1" >&2; exit 125; }; shift; done; shift; exec "$@"',
+        'gantry-limits',
+        ...group.joinFiles,
+        '--',
+        command,
+        ...args,
+      ],
+    };
+  return { command: 'prlimit', args: [`--data=${group.limits.memoryBytes}`, `--nproc=${group.limits.processes}`, '--', command, ...args] };
+}
+
+/** Why a step failed, when a limit of its group was hit while it ran (`before`: the group's events at its start). */
+export function limitHit(before: LimitEvents, after: LimitEvents, limits: BoxLimits): string | null {
+  if (after.oomKills > before.oomKills) return `A process was killed: the step went over its memory limit of ${formatSize(limits.memoryBytes)}`;
+  if (after.forksRefused > before.forksRefused) return `The step hit its limit of ${limits.processes} processes (a fork was refused)`;
+  return null;
+}
+
+/** The build log's line when boxes run without a group. */
+export const noCgroupWarning = (reason: string | null, limits: BoxLimits) =>
+  `[gantry] WARNING: this build's box runs without a memory or process limit of its own (${reason ?? 'no cgroup can be made here'}): ` +
+  `only each process's data is held to ${formatSize(limits.memoryBytes)} and the sandbox user to ${limits.processes} processes`;
