@@ -58,6 +58,12 @@ export function ComponentSideList({ projectId, stage, onPick }: { projectId: str
                   <Text size="xs" c="dimmed" truncate="end">
                     {c.type} · {toolLabel(c.infrastructureAsCodeTool)}
                   </Text>
+                  {/* a component shared from another project says so: beside the project's own of the same name it read the same */}
+                  {c.providedBy && (
+                    <Text size="xs" c="dimmed" truncate="end" title={c.providedBy} data-testid="side-list-provided-by">
+                      {c.providedBy}
+                    </Text>
+                  )}
                 </div>
                 {c.isPublic && (
                   <Badge size="xs" variant="light" color="teal" style={{ flexShrink: 0 }}>
