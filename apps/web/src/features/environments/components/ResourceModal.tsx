@@ -283,7 +283,8 @@ export function ResourceModal({
   );
 }
 
-function InputField({
+/** One input of the component's schema: a literal (text, choice, sensitive) or a reference to another resource's output. */
+export function InputField({
   input,
   entry,
   error,
@@ -308,7 +309,9 @@ function InputField({
       )}
     </Group>
   );
-  const placeholder = input.default !== undefined ? `Default: ${typeof input.default === 'string' ? input.default : JSON.stringify(input.default)}` : undefined;
+  // an empty default ('' or null: the Fargate App Runner's Domain) is no default to tell: it read 'Default:'
+  const noDefault = input.default === undefined || input.default === null || input.default === '';
+  const placeholder = noDefault ? undefined : `Default: ${typeof input.default === 'string' ? input.default : JSON.stringify(input.default)}`;
   let control;
   if (reference) {
     control = (
