@@ -67,6 +67,8 @@ export const ConfigSchema = z.object({
   GANTRY_BUILD_PROCESSES_BIGGER: z.coerce.number().int().min(16).default(BIGGER_BOX_LIMITS.processes),
   /** auto: a cgroup per build where one can be made (v2 or v1); none: never (per-process rlimits only, said in every build log). */
   GANTRY_BUILD_CGROUPS: z.enum(['auto', 'none']).default('auto'),
+  /** A running build is stopped FAILED after this many minutes (a fraction is allowed). */
+  GANTRY_BUILD_MAX_MINUTES: z.coerce.number().positive().default(60),
   TERRAFORM_BIN: z.string().default('terraform'),
   /**
    * A container scanner a docker-push step runs (in the sandbox) on the image it built, `{archive}`

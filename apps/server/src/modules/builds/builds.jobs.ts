@@ -29,6 +29,7 @@ import { settledWithin } from '../../platform/shutdown.js';
 import type { RegistriesPort } from '../registries/registries.port.js';
 import type { EnvironmentDeployRequest, EnvironmentDeployResult } from '../../platform/hooks.js';
 import type { ServiceDeploys } from './deploy-steps.js';
+import { watchBuildTime } from './build-time-limits.js';
 import { limitHit, noCgroupWarning, type BoxGroup, type BoxLimits, type Cgroups } from '../../integrations/executor/box-limits.js';
 
 /** A build's last step that succeeded: its end, its last log lines and the build's end are written together. */
@@ -67,6 +68,10 @@ export function createBuildsJobs(deps: {
    * `normal`, or `bigger` for a project whose plan has biggerRuntimeEnvironments. Absent: no limits (unsandboxed).
    */
   boxLimits?: { cgroups: Cgroups; normal: BoxLimits; bigger: BoxLimits; isBigger: (projectId: string) => Promise<boolean> };
+  /** A running build is stopped FAILED after this long (build-time-limits.ts). */
+  maxDurationMs?: number;
+  /** The build minutes a project's plan gives it a month (absent: a running build's minutes are not watched). */
+  buildMinutesLimit?: (projectId: string) => Promise<number>;
   log: FastifyBaseLogger;
   /** Builds this process starts itself at once (runSoon), at most. */
   concurrency: number;
@@ -201,10 +206,27 @@ export function createBuildsJobs(deps: {
   }
 
   /** Runs a claimed build's steps, then writes how it ended. */
-  async function execute(claimed: BuildRow, signal: AbortSignal) {
+  async function execute(claimed: BuildRow, runSignal: AbortSignal) {
     let build = claimed;
     const buildId = build.id;
-    const stopReason = () => (stoppedByServer(signal) ? INTERRUPTED : 'Stopped by user');
+    // a time limit stops the build as a user's stop or the server's does, with its own reason (FAILED)
+    const minutesLimit = deps.buildMinutesLimit;
+    const time = watchBuildTime({
+      signal: runSignal,
+      startedAt: claimed.startDate ?? new Date(),
+      maxDurationMs: deps.maxDurationMs,
+      minutes: minutesLimit
+        ? async () => {
+            const [limit, usedMs] = await Promise.all([minutesLimit(claimed.projectId), store.usedMs(claimed.projectId, claimed.createdAt)]);
+            return { limitMs: limit * 60_000, usedMs };
+          }
+        : undefined,
+      onError: (err) => deps.log.warn({ err, buildId }, 'could not read the build minutes of a running build'),
+    });
+    const signal = time.signal;
+    /** Why a stop ends the build FAILED (a limit, the server's stop), or undefined: a user's stop (ABORTED). */
+    const failedStop = () => time.reason() ?? (stoppedByServer(runSignal) ? INTERRUPTED : undefined);
+    const stopReason = () => failedStop() ?? 'Stopped by user';
     const { workspace, scriptsDir } = foldersOf(buildId);
     let outcome: { status: BuildRow['status']; error: string | null } = { status: 'SUCCEEDED', error: null };
     // the last step when it succeeded: its end is written with the build's
@@ -395,16 +417,16 @@ export function createBuildsJobs(deps: {
           }
         } catch (err) {
           const aborted = err instanceof AbortedError || signal.aborted;
-          const interrupted = aborted && stopReason() === INTERRUPTED;
+          const interrupted = aborted && failedStop() !== undefined;
           // a step a limit of its box ended says which (a process killed by the memory limit, a fork refused)
           const hit = err instanceof LimitHit ? null : !aborted && group && eventsBefore ? limitHit(eventsBefore, group.events(), group.limits) : null;
           const message = aborted ? stopReason() : hit ? `${hit} (${mask((err as Error).message)})` : mask((err as Error).message);
-          sink.line(interrupted ? `[gantry] ${INTERRUPTED}` : aborted ? '[gantry] Execution stopped by user' : `[gantry] ${message}`);
+          sink.line(interrupted ? `[gantry] ${stopReason()}` : aborted ? '[gantry] Execution stopped by user' : `[gantry] ${message}`);
           await sink.flush();
           await started.catch(() => undefined);
           await store.updateStep(buildId, step.name, { status: aborted && !interrupted ? 'ABORTED' : 'FAILED', stopDate: new Date(), errorMessage: message });
           outcome = interrupted
-            ? { status: 'FAILED', error: INTERRUPTED }
+            ? { status: 'FAILED', error: stopReason() }
             : aborted
               ? { status: 'ABORTED', error: 'Stopped by user' }
               : { status: 'FAILED', error: `Step ${step.name} failed: ${message}` };
@@ -412,10 +434,11 @@ export function createBuildsJobs(deps: {
         }
       }
       if (signal.aborted && outcome.status === 'SUCCEEDED')
-        outcome = stopReason() === INTERRUPTED ? { status: 'FAILED', error: INTERRUPTED } : { status: 'ABORTED', error: 'Stopped by user' };
+        outcome = failedStop() !== undefined ? { status: 'FAILED', error: stopReason() } : { status: 'ABORTED', error: 'Stopped by user' };
     } catch (err) {
       outcome = { status: 'FAILED', error: (err as Error).message };
     }
+    time.stop();
     // its end is what users wait for: written and told first; the box (only its idle runner is left:
     // a step's processes end with the step) and the workspace go after, without holding the slot
     try {

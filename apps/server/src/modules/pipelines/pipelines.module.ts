@@ -82,6 +82,8 @@ export const pipelinesModule = defineModule({
               isBigger: async (projectId) => !!(await needs.billing.limitations(projectId)).biggerRuntimeEnvironments,
             }
           : undefined,
+      maxDurationMs: config.GANTRY_BUILD_MAX_MINUTES * 60_000,
+      buildMinutesLimit: async (projectId) => Number((await needs.billing.limitations(projectId)).buildMinutes ?? 0),
       log,
       concurrency,
       registries: overrides.registries ?? needs.registries,

@@ -1,0 +1,51 @@
+import { describe, it, expect } from 'vitest';
+import { watchBuildTime, maxDurationMessage, minutesRanOutMessage } from './build-time-limits.js';
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('watchBuildTime', () => {
+  it('stops at the maximum duration, counted from the build’s start', async () => {
+    const run = new AbortController();
+    const time = watchBuildTime({ signal: run.signal, startedAt: new Date(Date.now() - 50), maxDurationMs: 80 });
+    await pause(10);
+    expect(time.signal.aborted).toBe(false);
+    await pause(60);
+    expect([time.signal.aborted, time.reason()]).toEqual([true, maxDurationMessage(80)]);
+  });
+
+  it('reads the minutes again before it stops: a plan raised meanwhile lets the build go on', async () => {
+    const reads: number[] = [];
+    let limitMs = 60_000;
+    const time = watchBuildTime({
+      signal: new AbortController().signal,
+      startedAt: new Date(),
+      // 40 ms left at the start; the plan is raised before they ran out, then lowered under what was used
+      minutes: async () => (reads.push(Date.now()), { limitMs, usedMs: 60_000 - 40 }),
+      checkEveryMs: 1000,
+    });
+    limitMs = 120_000;
+    await pause(80);
+    expect(reads.length).toBe(2);
+    expect(time.signal.aborted).toBe(false);
+    time.stop();
+    const lowered = watchBuildTime({
+      signal: new AbortController().signal,
+      startedAt: new Date(),
+      minutes: async () => ({ limitMs: 60_000, usedMs: 60_000 }),
+    });
+    await pause(10);
+    expect([lowered.signal.aborted, lowered.reason()]).toEqual([true, minutesRanOutMessage(60_000)]);
+  });
+
+  it('keeps a user’s stop as it was, and ends its timers with the build', async () => {
+    const run = new AbortController();
+    const time = watchBuildTime({ signal: run.signal, startedAt: new Date(), maxDurationMs: 30 });
+    run.abort();
+    await pause(50);
+    expect([time.signal.aborted, time.reason()]).toEqual([true, undefined]);
+    const ended = watchBuildTime({ signal: new AbortController().signal, startedAt: new Date(), maxDurationMs: 30 });
+    ended.stop();
+    await pause(50);
+    expect(ended.signal.aborted).toBe(false);
+  });
+});
