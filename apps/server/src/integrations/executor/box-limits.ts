@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import crypto from 'node:crypto';
 
 /**
  * What one build's boxes may use together: memory (swap included) and processes. Without them a fork bomb
@@ -7,7 +8,7 @@ import path from 'node:path';
  * boxes all run as the one sandbox uid, under the host's ulimits).
  *
  * How (detected once, `detectCgroups`):
- *  - cgroup v2 (unified, delegated to the server: systemd `Delegate=yes`): a group `gantry/<build id>` below
+ *  - cgroup v2 (unified, delegated to the server: systemd `Delegate=yes`): a group `gantry/<scope>-<build id>` (groupScope) below
  *    the server's own, with `memory.max`, `memory.swap.max` 0 and `pids.max`;
  *  - cgroup v1 (one hierarchy per controller): the same group in the `pids` and `memory` hierarchies, with
  *    `pids.max`, `memory.limit_in_bytes` and `memory.memsw.limit_in_bytes` where swap is accounted;
@@ -81,6 +82,21 @@ export interface Cgroups {
   /** Removes the `gantry` parent when no group is left in it (a server's stop: nothing is left behind in its own group). */
   close(): void;
 }
+
+/**
+ * The part of its groups' names that is one instance's (`<scope>-<build id>`): several Gantry servers may share a
+ * host, and so the parent (v1's pids hierarchy is the host's own). A start sweeps only the groups of its own
+ * data dir's builds; another instance's are its own to end.
+ */
+export const groupScope = (workspaceRoot: string) => {
+  let real = path.resolve(workspaceRoot);
+  try {
+    real = fs.realpathSync(workspaceRoot);
+  } catch {
+    /* not made yet */
+  }
+  return `w${crypto.createHash('sha256').update(real).digest('hex').slice(0, 10)}`;
+};
 
 /** A name a group may have: a build's id. */
 const GROUP_NAME = /^[A-Za-z0-9_.-]+$/;
@@ -204,7 +220,7 @@ function unified(root: string, self: string): Cgroups {
     group(name, limits) {
       if (!GROUP_NAME.test(name)) throw new Error(`Not a group name: ${name}`);
       const dir = dirOf(name);
-      fs.mkdirSync(dir, { recursive: true });
+      makeDir(dir);
       let current = limits;
       const apply = (l: BoxLimits) => {
         write(path.join(dir, 'memory.max'), String(l.memoryBytes));
@@ -248,7 +264,7 @@ function perController(root: string, self: string): Cgroups {
     group(name, limits) {
       if (!GROUP_NAME.test(name)) throw new Error(`Not a group name: ${name}`);
       const [p, m] = dirsOf(name);
-      for (const d of [p, m]) fs.mkdirSync(d, { recursive: true });
+      for (const d of [p, m]) makeDir(d);
       const memsw = path.join(m, 'memory.memsw.limit_in_bytes');
       const swapAccounted = fs.existsSync(memsw);
       let current = limits;
@@ -289,6 +305,17 @@ function removeParents(parents: string[]) {
       fs.rmdirSync(p);
     } catch {
       /* in use, or gone */
+    }
+}
+
+/** mkdir -p, again when another instance's stop removed the (empty) parent between the two mkdirs. */
+function makeDir(dir: string) {
+  for (let attempt = 0; ; attempt++)
+    try {
+      fs.mkdirSync(dir, { recursive: true });
+      return;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 5) throw err;
     }
 }
 

@@ -1,9 +1,12 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import crypto from 'node:crypto';
+import { spawn } from 'node:child_process';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createTestApp, registerUser, createProject, bearer, until, grantPlan, type TestApp, insertGitAccount } from '../../../test/helpers.js';
 import { createLocalGit } from '../../../test/local-git.js';
-import { detectCgroups, PARENT } from '../../integrations/executor/box-limits.js';
+import { detectCgroups, groupScope, joinCommand, PARENT } from '../../integrations/executor/box-limits.js';
 
 /**
  * A build's boxes run under limits of their own (box-limits.ts), in the real sandbox: a fork bomb and a memory
@@ -33,12 +36,15 @@ describe.skipIf(cgroups.kind === 'none')('a build box under its limits', () => {
     git.close();
   });
 
-  /** The dirs of a build's group (v1: one per controller). */
-  const groupDirs = (buildId: string) => {
+  /** The parents of the groups (v1: one per controller). */
+  const parents = () => {
     const self = fs.readFileSync('/proc/self/cgroup', 'utf8');
-    if (cgroups.kind === 'v2') return [path.join('/sys/fs/cgroup', /^0::(.*)$/m.exec(self)![1]!, PARENT, buildId)];
-    return ['pids', 'memory'].map((c) => path.join('/sys/fs/cgroup', c, new RegExp(`^\\d+:[^:]*\\b${c}\\b[^:]*:(.*)$`, 'm').exec(self)![1]!, PARENT, buildId));
+    if (cgroups.kind === 'v2') return [path.join('/sys/fs/cgroup', /^0::(.*)$/m.exec(self)![1]!, PARENT)];
+    return ['pids', 'memory'].map((c) => path.join('/sys/fs/cgroup', c, new RegExp(`^\\d+:[^:]*\\b${c}\\b[^:]*:(.*)$`, 'm').exec(self)![1]!, PARENT));
   };
+  /** The dirs of a group (`<instance scope>-<build id>`: its name ends with the build's id). */
+  const groupDirs = (buildId: string) =>
+    parents().map((p) => path.join(p, (fs.existsSync(p) ? fs.readdirSync(p) : []).find((n) => n.endsWith(`-${buildId}`)) ?? `(none)-${buildId}`));
 
   async function run(name: string, command: string, whileRunning?: (buildId: string) => Promise<void>) {
     const repoUrl = git.createRepo(`acme/${name}`, { 'gantry.yaml': `steps:\n  Hog:\n    commands:\n      - ${JSON.stringify(command)}\n` }).url;
@@ -108,6 +114,40 @@ describe.skipIf(cgroups.kind === 'none')('a build box under its limits', () => {
     });
     expect(seen).toBe('96');
     expect(done.status, done.errorMessage).toBe('SUCCEEDED');
+  });
+
+  it("sweeps at start the groups its crash left, never another instance's", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-groups-'));
+    const small = { memoryBytes: 64 * 1024 ** 2, processes: 16 };
+    const mine = cgroups.group(`${groupScope(path.join(dataDir, 'workspaces'))}-${crypto.randomUUID()}`, small);
+    const theirs = cgroups.group(`wffffffffff-${crypto.randomUUID()}`, small);
+    // a box of another Gantry on this host, running in its group
+    const box = joinCommand(theirs, 'sleep', ['30']);
+    const other = spawn(box.command, box.args, { stdio: 'ignore' });
+    await until(
+      async () => fs.readFileSync(theirs.joinFiles[0]!, 'utf8'),
+      (procs) => procs.includes(String(other.pid)),
+      'the other box to join its group',
+      5000,
+      20,
+    );
+    const restarted = await createTestApp({ GANTRY_DATA_DIR: dataDir }, { overrides: { pipelines: { gitAccess: git.access } } });
+    try {
+      await until(
+        async () => cgroups.names().includes(mine.name),
+        (there) => !there,
+        "this instance's leftover group to be swept",
+        10_000,
+        20,
+      );
+      expect(cgroups.names()).toContain(theirs.name);
+      expect(other.exitCode).toBeNull();
+      expect(() => process.kill(other.pid!, 0)).not.toThrow();
+    } finally {
+      await restarted.close();
+      await theirs.end();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -30,7 +30,7 @@ import type { RegistriesPort } from '../registries/registries.port.js';
 import type { EnvironmentDeployRequest, EnvironmentDeployResult } from '../../platform/hooks.js';
 import type { ServiceDeploys } from './deploy-steps.js';
 import { watchBuildTime } from './build-time-limits.js';
-import { limitHit, noCgroupWarning, type BoxGroup, type BoxLimits, type Cgroups } from '../../integrations/executor/box-limits.js';
+import { groupScope, limitHit, noCgroupWarning, type BoxGroup, type BoxLimits, type Cgroups } from '../../integrations/executor/box-limits.js';
 
 /** A build's last step that succeeded: its end, its last log lines and the build's end are written together. */
 type LastStep = { ended: StepEnd; sink: LogSink; started: Promise<unknown> };
@@ -101,10 +101,12 @@ export function createBuildsJobs(deps: {
   }
   /** The groups of the builds' boxes, by build id: made with the build's first box, ended after its last. */
   const groups = new Map<string, BoxGroup>();
+  /** Groups are named `<this data dir's scope>-<build id>`: another instance on this host has its own (and sweeps them itself). */
+  const groupPrefix = `${groupScope(deps.workspaceRoot)}-`;
   const groupOf = (buildId: string) => {
     if (!deps.boxLimits) return undefined;
     let group = groups.get(buildId);
-    if (!group) groups.set(buildId, (group = deps.boxLimits.cgroups.group(buildId, deps.boxLimits.normal)));
+    if (!group) groups.set(buildId, (group = deps.boxLimits.cgroups.group(groupPrefix + buildId, deps.boxLimits.normal)));
     return group;
   };
   /** Kills what is left in a build's group and removes it. */
@@ -479,11 +481,11 @@ export function createBuildsJobs(deps: {
   /** The groups of boxes a crash left behind: every one but those of the spare boxes and of the builds still queued or running. */
   async function sweepGroups() {
     const cgroups = deps.boxLimits?.cgroups;
-    const names = new Set(cgroups?.names() ?? []);
-    for (const id of [spare?.buildId, ...takenSpares.keys(), ...groups.keys()]) if (id) names.delete(id);
-    if (!names.size) return;
-    for (const b of await store.active()) names.delete(b.id);
-    for (const name of names) if (!groups.has(name)) await cgroups!.remove(name);
+    const ids = new Set((cgroups?.names() ?? []).filter((n) => n.startsWith(groupPrefix)).map((n) => n.slice(groupPrefix.length)));
+    for (const id of [spare?.buildId, ...takenSpares.keys(), ...groups.keys()]) if (id) ids.delete(id);
+    if (!ids.size) return;
+    for (const b of await store.active()) ids.delete(b.id);
+    for (const id of ids) if (!groups.has(id)) await cgroups!.remove(groupPrefix + id);
   }
 
   /** The workspace and scripts of a build (what its steps wrote may be unwritable to itself: removed whole). */
