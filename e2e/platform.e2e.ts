@@ -6,12 +6,13 @@
  * the Slack integration is added and finished builds arrive at a local Slack receiver with a link back to
  * Gantry, whether or not the member is subscribed to the drawer.
  */
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, onTestFinished, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { integrationMessages, WRONG_OLD_PASSWORD } from '@gantry/contracts';
 import { startSlackReceiver } from '@gantry/test-support';
 import { startGitStandin } from '@gantry/test-support/git-standin/index';
 import { logInAndOpenProject, setProjectPlan, useStack, verifiedUser } from './src/harness.js';
+import { textLines } from './src/ui.js';
 import { manualPipeline, triggerBuild } from './src/pipelines.js';
 
 const slack = await startSlackReceiver();
@@ -160,6 +161,19 @@ describe('platform: account and notification settings', () => {
       expect(past, `at ${width} px`).toEqual([]);
     }
     await page.setViewportSize({ width: 1366, height: 900 });
+  });
+
+  test("at a phone's width the page keeps the window's room: the overview's short labels stay on one line", async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    onTestFinished(() => page.setViewportSize({ width: 1366, height: 900 }));
+    await page.goto('/overview');
+    const viewAll = page.getByRole('link', { name: 'View all' });
+    await expect.poll(() => viewAll.count()).toBe(2);
+    const content = page.getByRole('heading', { name: 'Overview', exact: true });
+    // the page's sides: 16 px each beside the 72 px rail
+    expect(await content.evaluate((el) => Math.round(el.getBoundingClientRect().left))).toBe(72 + 16);
+    for (const link of await viewAll.all()) expect(await textLines(link), 'View all').toBe(1);
+    await page.screenshot({ path: 'e2e/.artifacts/overview-390.png' });
   });
 
   test("the rail's New project makes the project and opens it, from any page", async () => {
