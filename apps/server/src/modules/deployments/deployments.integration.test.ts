@@ -492,14 +492,18 @@ describe('deployments of a pipeline-built component on the real terraform CLI', 
       ['first', 'UPDATE_COMPLETE', true],
       ['second', 'DELETE_COMPLETE', false],
     ]);
-    expect((await stage()).status).toBe('UPDATE_COMPLETE');
+    const before = await stage();
+    expect(before.status).toBe('UPDATE_COMPLETE');
+    // the deploy that stands: one resource less is no new current deployment
+    expect(before.currentDeploymentId).not.toBe(one.deploymentId);
 
     const all = (await engine('POST', `/stages/${stageId}/undeploy`)).json();
     expect(all.status).toBe('DELETE_IN_PROGRESS');
     const done = await settled(all.deploymentId);
     expect(done).toMatchObject({ kind: 'UNDEPLOY', status: 'DELETE_COMPLETE', error: null });
     expect(await logText(done.id)).toContain('Destroy complete!');
-    expect(await stage()).toMatchObject({ status: 'DELETE_COMPLETE' });
+    // the undeploy is what stands now, not the deploy before it; its time is no deploy's
+    expect(await stage()).toMatchObject({ status: 'DELETE_COMPLETE', currentDeploymentId: done.id, lastDeployed: before.lastDeployed });
     expect(await resources()).toEqual([
       ['first', 'DELETE_COMPLETE', false],
       ['second', 'DELETE_COMPLETE', false],

@@ -372,11 +372,12 @@ export function createDeploymentsJobs(deps: {
       row.kind === 'UNDEPLOY_RESOURCE'
         ? // the environment stays deployed while other resources are; it is DELETE_COMPLETE once none is
           !deployed.size && outcome === 'COMPLETE'
-          ? { status: 'DELETE_COMPLETE' }
+          ? { status: 'DELETE_COMPLETE', currentDeploymentId: row.id }
           : {}
         : {
             status,
-            ...(outcome === 'COMPLETE' && row.kind !== 'UNDEPLOY' ? { currentDeploymentId: row.id, lastDeployed: new Date() } : {}),
+            // a completed undeploy is what stands now: the deploy before it is no longer the current one
+            ...(outcome === 'COMPLETE' ? { currentDeploymentId: row.id, ...(row.kind !== 'UNDEPLOY' ? { lastDeployed: new Date() } : {}) } : {}),
           };
     const ended = { status, error, active: false, processId: null, finishedAt: new Date(), ...(reported?.logs ? { logs: reported.logs } : {}) };
     // one transaction of two statements: the resources with the environment, and the run's end with the plans it made
