@@ -173,6 +173,12 @@ describe('platform: account and notification settings', () => {
     // the page's sides: 16 px each beside the 72 px rail
     expect(await content.evaluate((el) => Math.round(el.getBoundingClientRect().left))).toBe(72 + 16);
     for (const link of await viewAll.all()) expect(await textLines(link), 'View all').toBe(1);
+    // the Kubernetes card's cluster choice goes under its title, whole, rather than squeezing both
+    const summary = page.getByTestId('kubernetes-summary');
+    const title = await summary.getByRole('heading', { name: 'Kubernetes' }).boundingBox();
+    const icon = await summary.locator('svg').first().boundingBox();
+    expect(Math.abs(title!.y + title!.height / 2 - (icon!.y + icon!.height / 2)), 'the icon beside the title').toBeLessThan(4);
+    expect(Math.round((await summary.getByRole('textbox', { name: 'Cluster' }).boundingBox())!.width)).toBe(220);
     await page.screenshot({ path: 'e2e/.artifacts/overview-390.png' });
   });
 

@@ -121,8 +121,9 @@ export function KubernetesSummary() {
   const noClusters = clusters.isSuccess && clusters.data.length === 0;
   return (
     <Card withBorder radius="md" padding="lg" data-testid="kubernetes-summary">
-      <Group justify="space-between" mb="md" wrap="nowrap">
-        <Group gap="xs">
+      {/* in a narrow card the cluster choice goes under the title rather than squeezing both */}
+      <Group justify="space-between" mb="md" gap="sm">
+        <Group gap="xs" wrap="nowrap">
           <IconServer2 size={20} color="var(--mantine-color-indigo-6)" />
           <Title order={4} fz="md">
             Kubernetes
