@@ -22,9 +22,11 @@ describe('watchBuildTime', () => {
       // 40 ms left at the start; the plan is raised before they ran out, then lowered under what was used
       minutes: async () => (reads.push(Date.now()), { limitMs, usedMs: 60_000 - 40 }),
       checkEveryMs: 1000,
+      firstCheckMs: 0,
     });
+    await pause(5); // read once: 40 ms left
     limitMs = 120_000;
-    await pause(80);
+    await pause(75);
     expect(reads.length).toBe(2);
     expect(time.signal.aborted).toBe(false);
     time.stop();
@@ -32,9 +34,29 @@ describe('watchBuildTime', () => {
       signal: new AbortController().signal,
       startedAt: new Date(),
       minutes: async () => ({ limitMs: 60_000, usedMs: 60_000 }),
+      firstCheckMs: 0,
     });
     await pause(10);
     expect([lowered.signal.aborted, lowered.reason()]).toEqual([true, minutesRanOutMessage(60_000)]);
+  });
+
+  it('reads no minutes in its first moment (the trigger has just checked them): a short build reads none', async () => {
+    let reads = 0;
+    const time = watchBuildTime({
+      signal: new AbortController().signal,
+      startedAt: new Date(),
+      minutes: async () => (reads++, { limitMs: 60_000, usedMs: 60_000 }),
+      firstCheckMs: 40,
+    });
+    await pause(10);
+    expect([reads, time.signal.aborted]).toEqual([0, false]);
+    await pause(60);
+    expect([reads, time.reason()]).toEqual([1, minutesRanOutMessage(60_000)]);
+    const short = watchBuildTime({ signal: new AbortController().signal, startedAt: new Date(), minutes: async () => (reads++, { limitMs: 0, usedMs: 0 }) });
+    await pause(10);
+    short.stop();
+    await pause(1100);
+    expect(reads).toBe(1);
   });
 
   it('keeps a user’s stop as it was, and ends its timers with the build', async () => {

@@ -36,6 +36,11 @@ export function watchBuildTime(o: {
   /** The project's build minutes this month: its plan's limit and what its ended builds used (ms). */
   minutes?: () => Promise<{ limitMs: number; usedMs: number }>;
   checkEveryMs?: number;
+  /**
+   * The first read, after the start: the trigger has just checked the minutes, and most builds end within it —
+   * their reads would only compete with their first step's writes (a build with less left ends up to this much late).
+   */
+  firstCheckMs?: number;
   onError?: (err: unknown) => void;
 }): BuildTime {
   const limit = new AbortController();
@@ -76,7 +81,7 @@ export function watchBuildTime(o: {
     }
     if (!stopped) later(next, () => void check());
   }
-  if (o.minutes) void check();
+  if (o.minutes) later(o.firstCheckMs ?? 1000, () => void check());
 
   return {
     signal,
