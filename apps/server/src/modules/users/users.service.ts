@@ -137,9 +137,10 @@ export function createUsersService(deps: {
 
     async activate(username: string, code: string) {
       const user = await store.byEmail(username);
-      const taken = user && (await store.takeCode(hashToken(code), ['verify']));
-      if (!user || !taken || taken.userId !== user.id) throw new Validation('We were not able to verify your email!', undefined, 'CodeMismatchException');
-      await store.update(user.id, { status: 'CONFIRMED' });
+      if (user && (await store.takeCode(user.id, hashToken(code), ['verify']))) return void (await store.update(user.id, { status: 'CONFIRMED' }));
+      // a link of the mails a verified account was sent (the one it was verified with, opened again): it is verified
+      if (!user || user.status !== 'CONFIRMED' || !(await store.codeOf(user.id, hashToken(code), 'verify')))
+        throw new Validation('We were not able to verify your email!', undefined, 'CodeMismatchException');
     },
 
     async login(username: string, password: string): Promise<LoginAnswer> {
@@ -189,7 +190,7 @@ export function createUsersService(deps: {
 
     async confirmForgotPassword(body: ConfirmForgotPasswordBody) {
       const user = await store.byEmail(body.username);
-      const taken = user && (await store.takeCode(hashToken(body.code), ['reset']));
+      const taken = user && (await store.takeCode(user.id, hashToken(body.code), ['reset']));
       if (!user || !taken || taken.userId !== user.id) {
         throw new Validation('Invalid or expired recovery link. Please request a new one.', undefined, 'CodeMismatchException');
       }
@@ -201,7 +202,7 @@ export function createUsersService(deps: {
 
     async setPassword(body: SetPasswordBody): Promise<LoginAnswer> {
       const user = await store.byEmail(body.username);
-      const taken = user && (await store.takeCode(hashToken(body.sessionToken), ['session', 'invite']));
+      const taken = user && (await store.takeCode(user.id, hashToken(body.sessionToken), ['session', 'invite']));
       if (!user || !taken || taken.userId !== user.id) {
         throw new Unauthorized('Invalid session for the user, session is expired.', 'NotAuthorizedException');
       }

@@ -25,13 +25,30 @@ export function createUsersStore(db: Db, cache?: ReadCache) {
 
     addCode: (values: typeof userCodes.$inferInsert, tx: Tx = db) => tx.insert(userCodes).values(values),
     /** Takes a live code once: marks it used and answers its row, or nothing. */
-    takeCode: async (codeHash: string, purposes: CodePurpose[], tx: Tx = db) =>
+    /** Uses up a user's live code (another user's is left as it was). */
+    takeCode: async (userId: string, codeHash: string, purposes: CodePurpose[], tx: Tx = db) =>
       (
         await tx
           .update(userCodes)
           .set({ usedAt: new Date() })
-          .where(and(eq(userCodes.codeHash, codeHash), inArray(userCodes.purpose, purposes), isNull(userCodes.usedAt), gt(userCodes.expiresAt, new Date())))
+          .where(
+            and(
+              eq(userCodes.userId, userId),
+              eq(userCodes.codeHash, codeHash),
+              inArray(userCodes.purpose, purposes),
+              isNull(userCodes.usedAt),
+              gt(userCodes.expiresAt, new Date()),
+            ),
+          )
           .returning()
+      )[0],
+    /** A user's code of the purpose, whatever its state (used, void or expired). */
+    codeOf: async (userId: string, codeHash: string, purpose: CodePurpose) =>
+      (
+        await db
+          .select()
+          .from(userCodes)
+          .where(and(eq(userCodes.userId, userId), eq(userCodes.codeHash, codeHash), eq(userCodes.purpose, purpose)))
       )[0],
     expireCodes: (userId: string, purposes: CodePurpose[], tx: Tx = db) =>
       tx
