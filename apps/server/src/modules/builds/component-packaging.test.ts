@@ -6,6 +6,7 @@ import { describe, it, expect, beforeEach, afterEach } from 'vitest';
 import { createFileArtifactStore } from '../../platform/artifacts.js';
 import { terraformBuild, cfnComponent, checkTemplate, type ComponentManifest } from './component-packaging.js';
 import type { StepContext } from './step-handlers.js';
+import { stepSegment } from './step-segment.js';
 import { testTempDir } from '@gantry/test-support/temp-dir';
 
 const SCHEMA = JSON.stringify({
@@ -80,7 +81,7 @@ describe('terraform-build', () => {
       ['files', 'component', 'Package it'],
       ['json', 'component.json', 'Package it'],
     ]);
-    expect(added[0]!.location).toBe('pipelines/p1/b1/Package_it/component.zip');
+    expect(added[0]!.location).toBe(`pipelines/p1/b1/${stepSegment('Package it')}/component.zip`);
     expect(await zipEntries()).toEqual(['README.md', 'main.tf', 'schema.json', 'sub/extra.tf', 'variables.tf']);
     expect(manifest()).toMatchObject({ format: 'gantry-component/1', tool: 'terraform', template: null, readme: '# Hello', schema: JSON.parse(SCHEMA) });
   });
