@@ -1,9 +1,11 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, type TestContext } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import pg from 'pg';
 import { freePort, linkFromMail, startSmtp, type Mail, type SmtpStandIn } from '@gantry/test-support';
 import { PRO_PLAN_ID } from '@gantry/contracts';
 import { startGantry } from '../../apps/server/src/server.js';
@@ -73,6 +75,30 @@ interface InternalStack extends Stack {
   consoleErrors: string[];
 }
 
+/**
+ * The stack's database: PGlite in its data dir (an empty URL), or — with GANTRY_E2E_DATABASE_URL, a PostgreSQL
+ * server's URL — a new database on that server, dropped with the stack. Every stack starts on an empty database,
+ * as on PGlite: its first account is the instance admin, and its job queue is its own.
+ */
+async function stackDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const serverUrl = process.env.GANTRY_E2E_DATABASE_URL;
+  if (!serverUrl) return { url: '', drop: async () => {} };
+  const name = `gantry_e2e_${crypto.randomBytes(6).toString('hex')}`;
+  const onServer = async (sql: string) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await onServer(`create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => onServer(`drop database if exists ${name} with (force)`) };
+}
+
 /** Starts the stack; the caller closes it. Prefer useStack() in a spec file. */
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   return startInternal(options);
@@ -83,6 +109,7 @@ async function startInternal(options: StackOptions): Promise<InternalStack> {
     throw new Error(`the web app is not built (${webDist}/index.html is missing): run npm run build -w @gantry/web`);
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-e2e-'));
+  const database = await stackDatabase();
   const smtp = await startSmtp();
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -101,7 +128,7 @@ async function startInternal(options: StackOptions): Promise<InternalStack> {
       // the specs' registries listen on 127.0.0.1, which the default OUTBOUND_NETWORK (lan) refuses
       OUTBOUND_NETWORK: 'any',
       // PGlite in the data dir unless told otherwise (an inherited DATABASE_URL must not leak in).
-      DATABASE_URL: process.env.GANTRY_E2E_DATABASE_URL ?? '',
+      DATABASE_URL: database.url,
       ...options.env,
     });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
@@ -109,6 +136,7 @@ async function startInternal(options: StackOptions): Promise<InternalStack> {
     await browser?.close().catch(() => {});
     await gantry?.close().catch(() => {});
     await smtp.close();
+    await database.drop().catch(() => {});
     fs.rmSync(dataDir, { recursive: true, force: true });
     throw err;
   }
@@ -171,6 +199,7 @@ async function startInternal(options: StackOptions): Promise<InternalStack> {
       await b.close().catch(() => {});
       await g.close();
       await smtp.close();
+      await database.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
