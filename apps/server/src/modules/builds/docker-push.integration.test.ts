@@ -11,6 +11,7 @@ import { createLocalGit } from '../../../test/local-git.js';
 import { commitSymlink } from '../../../test/security/security-helpers.js';
 import { gitAccounts } from '../git-accounts/git-accounts.tables.js';
 import type { RegistriesPort, RegistryPushTarget } from '../registries/registries.port.js';
+import { detectCgroups } from '../../integrations/executor/box-limits.js';
 
 /**
  * docker-push through the real app: a real git repository, buildah in the real build sandbox, and
@@ -366,6 +367,60 @@ describe('docker-push container scan', () => {
       severityCounts: { HIGH: 2, LOW: 1 },
       scanner: 'trivy',
     });
+  });
+
+  it("runs the scanner in the build's group, under the build's limits", async () => {
+    const cgroups = detectCgroups();
+    if (cgroups.kind === 'none') return; // no group to be in here
+    // a scanner that runs long enough to be seen (its output is no report: the scan is FAILED, the push stands)
+    const mark = `${2 + Math.floor(Math.random() * 1000) / 1000}`;
+    const app = await createTestApp(
+      { CONTAINER_SCANNER: `/bin/busybox sleep ${mark}` },
+      { overrides: { pipelines: { gitAccess: git.access, registries: ports } } },
+    );
+    try {
+      const user = await registerUser(app, 'scan-group@example.com');
+      const project = await createProject(app, user.idToken, 'ScanGroup');
+      const account = (await insertGitAccount(app, project)).id;
+      const repo = git.createRepo('scan/grouped', {
+        'gantry.yaml': 'steps:\n  Clone:\n    type: git-clone\n  Push:\n    type: docker-push\n    image_name: grouped\n',
+        Dockerfile: DOCKERFILE,
+        'app.txt': 'x',
+      });
+      const api = (method: 'GET' | 'POST', url: string, payload?: object) =>
+        app.app.inject({ method, url: `/ms-ap/projects/${project}${url}`, headers: bearer(user.idToken), payload });
+      const pipelineId = (
+        await api('POST', '/pipelines', { name: 'grouped', gitAccountId: account, repositoryUrl: repo.url, branchFilter: 'main', automatedTrigger: false })
+      ).json().pipelineId as string;
+      const buildId = (await api('POST', `/pipelines/${pipelineId}/builds`, { ref: 'refs/heads/main' })).json().buildId as string;
+      // the scanner's process, and the groups it is in (as the host sees them: `<hierarchy>:<path>`)
+      const scannerGroups = () => {
+        for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)))
+          try {
+            const args = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+            if (args[0] === '/bin/busybox' && args[1] === 'sleep' && args[2] === mark) return fs.readFileSync(`/proc/${pid}/cgroup`, 'utf8');
+          } catch {
+            /* ended meanwhile */
+          }
+        return undefined;
+      };
+      const seen = await until(
+        async () => scannerGroups(),
+        (g) => g !== undefined,
+        'the scanner to run',
+        60_000,
+        20,
+      );
+      expect(seen).toMatch(new RegExp(`^\\d+:pids:.*/gantry/w[0-9a-f]{10}-${buildId}$|^0::.*/gantry/w[0-9a-f]{10}-${buildId}$`, 'm'));
+      const done = await until(
+        async () => (await api('GET', `/pipelines/${pipelineId}/builds/${buildId}`)).json(),
+        (b) => ['SUCCEEDED', 'FAILED'].includes(b.status),
+        'the build to finish',
+      );
+      expect(done.status, done.errorMessage).toBe('SUCCEEDED');
+    } finally {
+      await app.close();
+    }
   });
 
   it("takes ECR's own scan of the pushed digest when the registry has one", async () => {

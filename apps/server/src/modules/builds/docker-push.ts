@@ -203,7 +203,8 @@ async function scanImage(
       env: { PATH: SANDBOX_PATH, LANG: process.env.LANG ?? 'C.UTF-8', HOME: o.dirs.home, TMPDIR: o.dirs.tmp },
       signal: ctx.signal,
       onLine: (line, stream) => (stream === 'stdout' ? out.push(line) : ctx.log(line)),
-      box: { sandbox: ctx.sandbox, run: { mounts: [{ path: o.dirs.dir, writable: true }] } },
+      // in the build's group, as its other boxes: a scanner (or an image made to choke it) is held to the build's limits
+      box: { sandbox: ctx.sandbox, run: { mounts: [{ path: o.dirs.dir, writable: true }], limits: ctx.boxLimits } },
     });
     const report =
       code === 0
