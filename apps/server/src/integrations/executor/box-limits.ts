@@ -397,14 +397,48 @@ export function joinCommand(group: Pick<BoxGroup, 'joinFiles' | 'limits'>, comma
   return { command: 'prlimit', args: [`--data=${group.limits.memoryBytes}`, `--nproc=${group.limits.processes}`, '--', command, ...args] };
 }
 
-/** Why a step failed, when a limit of its group was hit while it ran (`before`: the group's events at its start). */
-export function limitHit(before: LimitEvents, after: LimitEvents, limits: BoxLimits): string | null {
-  if (after.oomKills > before.oomKills) return `A process was killed: the step went over its memory limit of ${formatSize(limits.memoryBytes)}`;
-  if (after.forksRefused > before.forksRefused) return `The step hit its limit of ${limits.processes} processes (a fork was refused)`;
+/**
+ * Why a step (or what else ran in the group: `what`, "the deployment") failed, when a limit of its group was hit while
+ * it ran (`before`: the group's events at its start).
+ */
+export function limitHit(before: LimitEvents, after: LimitEvents, limits: BoxLimits, what = 'the step'): string | null {
+  if (after.oomKills > before.oomKills) return `A process was killed: ${what} went over its memory limit of ${formatSize(limits.memoryBytes)}`;
+  if (after.forksRefused > before.forksRefused)
+    return `${what[0]!.toUpperCase()}${what.slice(1)} hit its limit of ${limits.processes} processes (a fork was refused)`;
   return null;
 }
 
-/** The build log's line when boxes run without a group. */
-export const noCgroupWarning = (reason: string | null, limits: BoxLimits) =>
-  `[gantry] WARNING: this build's box runs without a memory or process limit of its own (${reason ?? 'no cgroup can be made here'}): ` +
+/** The log's line when boxes run without a group (`boxesRun`: "this build's box runs", "this deployment's boxes run"). */
+export const noCgroupWarning = (reason: string | null, limits: BoxLimits, boxesRun = "this build's box runs") =>
+  `[gantry] WARNING: ${boxesRun} without a memory or process limit of its own (${reason ?? 'no cgroup can be made here'}): ` +
   `only each process's data is held to ${formatSize(limits.memoryBytes)} and the sandbox user to ${limits.processes} processes`;
+
+/**
+ * The limits of one kind of run's boxes (builds, deployments): the cgroups, the two sizes, and which a project gets
+ * (`bigger` for a plan with biggerRuntimeEnvironments).
+ */
+export interface BoxLimitsPolicy {
+  cgroups: Cgroups;
+  normal: BoxLimits;
+  bigger: BoxLimits;
+  isBigger: (projectId: string) => Promise<boolean>;
+}
+
+/** The policy the GANTRY_BUILD_* settings give (README): builds' and deployments' boxes get the same. */
+export function boxLimitsPolicy(
+  config: {
+    GANTRY_BUILD_CGROUPS: 'auto' | 'none';
+    GANTRY_BUILD_MEMORY: number;
+    GANTRY_BUILD_PROCESSES: number;
+    GANTRY_BUILD_MEMORY_BIGGER: number;
+    GANTRY_BUILD_PROCESSES_BIGGER: number;
+  },
+  isBigger: BoxLimitsPolicy['isBigger'],
+): BoxLimitsPolicy {
+  return {
+    cgroups: detectCgroups(config.GANTRY_BUILD_CGROUPS === 'none' ? { kind: 'none' } : {}),
+    normal: { memoryBytes: config.GANTRY_BUILD_MEMORY, processes: config.GANTRY_BUILD_PROCESSES },
+    bigger: { memoryBytes: config.GANTRY_BUILD_MEMORY_BIGGER, processes: config.GANTRY_BUILD_PROCESSES_BIGGER },
+    isBigger,
+  };
+}

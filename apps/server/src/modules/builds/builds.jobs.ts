@@ -30,7 +30,7 @@ import type { RegistriesPort } from '../registries/registries.port.js';
 import type { EnvironmentDeployRequest, EnvironmentDeployResult } from '../../platform/hooks.js';
 import type { ServiceDeploys } from './deploy-steps.js';
 import { watchBuildTime } from './build-time-limits.js';
-import { groupScope, limitHit, noCgroupWarning, type BoxGroup, type BoxLimits, type Cgroups } from '../../integrations/executor/box-limits.js';
+import { groupScope, limitHit, noCgroupWarning, type BoxGroup, type BoxLimitsPolicy } from '../../integrations/executor/box-limits.js';
 
 /** A build's last step that succeeded: its end, its last log lines and the build's end are written together. */
 type LastStep = { ended: StepEnd; sink: LogSink; started: Promise<unknown> };
@@ -67,7 +67,7 @@ export function createBuildsJobs(deps: {
    * What a build's boxes may use together (box-limits.ts): each build's get a group of their own, sized
    * `normal`, or `bigger` for a project whose plan has biggerRuntimeEnvironments. Absent: no limits (unsandboxed).
    */
-  boxLimits?: { cgroups: Cgroups; normal: BoxLimits; bigger: BoxLimits; isBigger: (projectId: string) => Promise<boolean> };
+  boxLimits?: BoxLimitsPolicy;
   /** A running build is stopped FAILED after this long (build-time-limits.ts). */
   maxDurationMs?: number;
   /** The build minutes a project's plan gives it a month (absent: a running build's minutes are not watched). */

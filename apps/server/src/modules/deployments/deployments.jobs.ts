@@ -338,7 +338,7 @@ export function createDeploymentsJobs(deps: {
       error = signal.aborted ? stopped : mask((err as Error).message);
       sink.line(`[gantry] ${signal.aborted ? stopped : `Failed: ${error}`}`);
     } finally {
-      warm?.close();
+      await warm?.close();
       await pids.settled();
     }
     // the state the run left and its log's last lines are written with its end (the resources' statuses from theirs
@@ -464,7 +464,7 @@ export function createDeploymentsJobs(deps: {
     } catch (err) {
       await statuses.write((w) => w.plan(plan.id, { status: 'FAILED', error: stoppedByServer(signal) ? PLAN_INTERRUPTED : mask((err as Error).message) }));
     } finally {
-      warm?.close();
+      await warm?.close();
       await pids.settled();
     }
   }
@@ -600,7 +600,7 @@ export function createDeploymentsJobs(deps: {
         });
       },
       release: () => {
-        if (!started) warm?.close();
+        if (!started) void warm?.close();
         slot.release();
       },
     };

@@ -19,6 +19,7 @@ import { deferredMethods } from '../../platform/lazy.js';
 type CloudFormationEngine = Required<Pick<DeploymentEngine, 'deploy' | 'undeploy' | 'deployedResources' | 'outputs' | 'events' | 'continueRollback'>>;
 import { removeTree } from '../../integrations/executor/workspace-files.js';
 import { startLauncher } from '../../integrations/executor/launcher.js';
+import { boxLimitsPolicy } from '../../integrations/executor/box-limits.js';
 import type { CloudAccountsService } from '../cloud-accounts/cloud-accounts.port.js';
 
 /** Cloud credentials of an environment's account, as environment variables for the engine. */
@@ -72,6 +73,11 @@ export const deploymentsModule = defineModule({
             return state;
           }
         : undefined,
+      // each run's boxes under the builds' limits (terraform runs the modules' code), where this process runs them
+      boxLimits:
+        runWorkers && platform.sandbox.mode === 'bwrap'
+          ? boxLimitsPolicy(config, async (projectId) => !!(await needs.billing.limitations(projectId)).biggerRuntimeEnvironments)
+          : undefined,
     });
     // the AWS SDK behind CloudFormation is loaded with the first call for a CloudFormation environment, not at start-up (issue 14)
     const cloudformation = deferredMethods<CloudFormationEngine>(
@@ -171,11 +177,14 @@ export const deploymentsModule = defineModule({
         if (!runWorkers) return;
         startLauncher(); // terraform is spawned through it (a fork of the server itself costs ~0.1 s)
         await runs.start(RECOVER_EVERY_MS);
+        // the groups of boxes a crash left (after the recovery: a run still going on keeps its environment's)
+        await terraform.sweepGroups(store.busyStages).catch((err) => log.error({ err }, 'could not sweep the groups of deployment boxes'));
       },
       /** For a server stop: no more recovery sweeps, and the runs of this process end (bounded by `withinMs`). */
       async stop(withinMs) {
         await runs.stop(withinMs);
         terraform.closeSpareBoxes();
+        await terraform.stopLimits();
       },
     };
   },

@@ -312,6 +312,14 @@ export function createDeploymentsStore(db: Db) {
           )
           .returning({ id: deploymentPlans.id })
       ).length > 0,
+    /** The environments with a deployment or a plan under way (queued or running). */
+    busyStages: async () => {
+      const [deploying, planning] = await Promise.all([
+        db.selectDistinct({ id: deployments.stageId }).from(deployments).where(eq(deployments.active, true)),
+        db.selectDistinct({ id: deploymentPlans.stageId }).from(deploymentPlans).where(eq(deploymentPlans.status, 'CREATING')),
+      ]);
+      return [...deploying, ...planning].map((r) => r.id);
+    },
     stalePlans: (before: Date) =>
       db
         .select()

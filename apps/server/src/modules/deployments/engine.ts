@@ -48,7 +48,8 @@ export interface LeftState {
 
 /** What an engine starts for a run before the run is prepared; closed when the run ends, used or not. */
 export interface WarmStart {
-  close(): void;
+  /** (Terraform: the box, and the group of the run's boxes, whose end it answers.) */
+  close(): void | Promise<void>;
 }
 
 import type { ErrorLogs } from './deployments.tables.js';

@@ -17,6 +17,7 @@ import { openBox, type OpenedBox } from '../../integrations/executor/opened-box.
 import { loopbackPortsOf, urlsIn } from '../../integrations/executor/box-network.js';
 import { readFileInside, writeFileNoFollow, ensureRealDir } from '../../integrations/executor/workspace-files.js';
 import type { SecretBox } from '../../platform/secrets.js';
+import { groupScope, limitHit, noCgroupWarning, type BoxGroup, type BoxLimitsPolicy } from '../../integrations/executor/box-limits.js';
 import type { StageRow } from '../stages/stages.port.js';
 import type { DeploymentEngine, EngineRun, EnginePlan, LeftState, WarmStart } from './engine.js';
 
@@ -35,6 +36,12 @@ export interface TerraformEngineOptions {
   };
   /** State an older Gantry left in terraform's `pg` backend (schema `tfstate_<id>`), taken over once. */
   legacyPgState?: (stageId: string) => Promise<string | undefined>;
+  /**
+   * What a run's boxes may use together (box-limits.ts, the builds' sizes): terraform runs the modules' code (a
+   * `local-exec` provisioner, an `external` data source). Each run's boxes get a group of their own, sized for its
+   * project's plan. Absent: no limits.
+   */
+  boxLimits?: BoxLimitsPolicy;
 }
 
 /**
@@ -72,6 +79,10 @@ export function createTerraformEngine(o: TerraformEngineOptions): DeploymentEngi
     workDir(stageId: string): string;
     /** Closes the boxes kept open for next runs (all, or one environment's). */
     closeSpareBoxes(stageId?: string): void;
+    /** For a server stop (after its runs and spare boxes ended): waits for their groups' ends, and removes the parent left empty. */
+    stopLimits(): Promise<void>;
+    /** At start: removes the groups a crash of this instance left, but those of the environments `keep` answers (a run going on). */
+    sweepGroups(keep: () => Promise<string[]>): Promise<void>;
   } {
   const workDir = (stageId: string) => path.join(o.root, 'stages', stageId);
   const stateFile = (stageId: string) => path.join(workDir(stageId), 'terraform.tfstate');
@@ -84,6 +95,50 @@ export function createTerraformEngine(o: TerraformEngineOptions): DeploymentEngi
   const pluginCacheDir = (stage: Pick<StageRow, 'projectId'>) => path.join(o.root, 'plugin-cache', stage.projectId);
   const sealedPlansDir = (stageId: string) => path.join(o.root, 'plans', stageId);
   const legacyStateFile = (stageId: string) => path.join(o.root, 'state', `${stageId}.tfstate`);
+
+  /**
+   * The groups of the boxes: one made with each box opened ahead (a spare box's, kept for its environment's next run,
+   * is the group of the run that takes it), named `<this data dir's scope>-<environment id>-<random>` (another
+   * instance's are its own to sweep), ended with the run (or the spare box no run took).
+   */
+  const groupPrefix = `${groupScope(o.root)}-`;
+  const liveGroups = new Set<string>();
+  const ending = new Set<Promise<void>>();
+  const newGroup = (stage: StageRow): BoxGroup | undefined => {
+    if (!o.boxLimits) return undefined;
+    const group = o.boxLimits.cgroups.group(`${groupPrefix}${stage.id}-${crypto.randomBytes(4).toString('hex')}`, o.boxLimits.normal);
+    liveGroups.add(group.name);
+    return group;
+  };
+  /** Kills what is left in the group and removes it (a failure leaves it to the next start's sweep). */
+  const endGroup = (group: BoxGroup | undefined) => {
+    if (!group) return Promise.resolve();
+    const ended = group
+      .end()
+      .catch(() => undefined)
+      .finally(() => {
+        liveGroups.delete(group.name);
+        ending.delete(ended);
+      });
+    ending.add(ended);
+    return ended;
+  };
+  /** A box opened ahead, in a group of its own. */
+  type GroupedBox = { box: OpenedBox; group?: BoxGroup };
+  const closeGrouped = (b: GroupedBox | undefined) => {
+    if (!b) return Promise.resolve();
+    b.box.close();
+    return endGroup(b.group);
+  };
+  /** The group of each run's boxes, and the sizing by its project's plan (awaited before its first command). */
+  const runGroups = new WeakMap<WarmStart, { group?: BoxGroup; sized: Promise<void> }>();
+  const sizeFor = (stage: StageRow, group: BoxGroup | undefined) =>
+    group && o.boxLimits
+      ? o.boxLimits
+          .isBigger(stage.projectId)
+          .then((bigger) => group.resize(bigger ? o.boxLimits!.bigger : o.boxLimits!.normal))
+          .catch(() => undefined)
+      : Promise.resolve();
 
   /**
    * The environment's state as JSON text, taking over a state file or `pg` schema an older Gantry left. `read`: its sealed
@@ -168,6 +223,7 @@ export function createTerraformEngine(o: TerraformEngineOptions): DeploymentEngi
       signal?: AbortSignal;
       onProcess?: (pid: number | null) => void;
       warm?: WarmStart;
+      group?: BoxGroup;
     } = {},
   ): TerraformRunner {
     return createTerraformRunner({
@@ -180,22 +236,31 @@ export function createTerraformEngine(o: TerraformEngineOptions): DeploymentEngi
       onLine: extra.log ? (line) => extra.log!(line) : undefined,
       signal: extra.signal,
       onProcess: extra.onProcess,
-      box: { sandbox: o.sandbox, run: boxOf(stage) },
+      box: { sandbox: o.sandbox, run: { ...boxOf(stage), limits: extra.group } },
       openedBox: () => takeOpenedBox(extra.warm),
     });
   }
 
-  /** Opens a box of the environment's own: every folder it shows exists before it opens (a first run of the environment makes them here). */
-  function openBoxOf(stage: StageRow) {
+  /**
+   * Opens a box of the environment's own, in a group of its own: every folder it shows exists before it opens (a first
+   * run of the environment makes them here).
+   */
+  function openBoxOf(stage: StageRow): GroupedBox {
     ensureRealDir(workDir(stage.id), 0o755);
     ensureRealDir(pluginCacheDir(stage));
     ensureRealDir(modulesDir(stage.id));
-    return openBox(o.sandbox, { ...boxOf(stage), cwd: workDir(stage.id) });
+    const group = newGroup(stage);
+    try {
+      return { box: openBox(o.sandbox, { ...boxOf(stage), cwd: workDir(stage.id), limits: group }), group };
+    } catch (err) {
+      void endGroup(group);
+      throw err;
+    }
   }
   const sandboxed = () => o.sandbox.mode !== 'none' && !o.sandbox.unavailable;
 
   /** The spare boxes, least recently opened first. */
-  const spares = new Map<string, { box?: OpenedBox; timer: NodeJS.Timeout }>();
+  const spares = new Map<string, { box?: GroupedBox; timer: NodeJS.Timeout }>();
   /** The environment's spare box, if open by now (one still waiting to open is not: the run opens its own). */
   const takeSpare = (stageId: string) => {
     const spare = spares.get(stageId);
@@ -203,13 +268,13 @@ export function createTerraformEngine(o: TerraformEngineOptions): DeploymentEngi
     clearTimeout(spare?.timer);
     return spare?.box;
   };
-  const closeSpare = (stageId: string) => takeSpare(stageId)?.close();
+  const closeSpare = (stageId: string) => void closeGrouped(takeSpare(stageId));
   /** After a run of the environment: a box for its next one, opened a moment later. */
   function keepSpare(stage: StageRow) {
     if (!sandboxed()) return;
     closeSpare(stage.id);
     while (spares.size >= SPARE_BOXES) closeSpare(spares.keys().next().value!);
-    const spare: { box?: OpenedBox; timer: NodeJS.Timeout } = {
+    const spare: { box?: GroupedBox; timer: NodeJS.Timeout } = {
       timer: setTimeout(() => {
         try {
           spare.box = openBoxOf(stage);
@@ -249,9 +314,35 @@ export function createTerraformEngine(o: TerraformEngineOptions): DeploymentEngi
    * Writes the root module of the run's resources, unseals the state into the work dir and
    * initialises it; `fn` runs terraform, and the state is sealed back whatever happens.
    */
-  async function withRun<T>(run: EngineRun, fn: (r: TerraformRunner) => Promise<T>): Promise<T> {
+  async function withRun<T>(run: EngineRun, what: 'deployment' | 'plan', fn: (r: TerraformRunner) => Promise<T>): Promise<T> {
     if (o.sandbox.unavailable) throw new Error(o.sandbox.unavailable);
     if (o.sandbox.warning) run.log(o.sandbox.warning);
+    // the run's boxes' group: its box's, opened ahead (warmUp), else one of its own for this run
+    const warmed = run.warm && runGroups.get(run.warm);
+    const own = !warmed && sandboxed() ? newGroup(run.stage) : undefined;
+    const group = warmed ? warmed.group : own;
+    try {
+      await (warmed ? warmed.sized : sizeFor(run.stage, group));
+      if (group && o.boxLimits?.cgroups.kind === 'none') run.log(noCgroupWarning(o.boxLimits.cgroups.reason, group.limits, `this ${what}'s boxes run`));
+      const before = group?.events();
+      // a run during which a limit was hit fails saying so, whatever terraform answered (its fork refused, a provisioner OOM-killed)
+      const hit = () => (group && before ? limitHit(before, group.events(), group.limits, `the ${what}`) : null);
+      let result: T;
+      try {
+        result = await runIn(run, group, fn);
+      } catch (err) {
+        const reason = run.signal.aborted ? null : hit();
+        throw reason ? new Error(`${reason} (${(err as Error).message})`) : err;
+      }
+      const reason = hit();
+      if (reason) throw new Error(reason);
+      return result;
+    } finally {
+      await endGroup(own);
+    }
+  }
+
+  async function runIn<T>(run: EngineRun, group: BoxGroup | undefined, fn: (r: TerraformRunner) => Promise<T>): Promise<T> {
     const resources: RootModuleResource[] = run.resources.map((r) => ({
       name: r.name,
       source: r.dir,
@@ -276,6 +367,7 @@ export function createTerraformEngine(o: TerraformEngineOptions): DeploymentEngi
         signal: run.signal,
         onProcess: run.onProcess,
         warm: run.warm,
+        group,
       });
       // init only when the module sources changed since the last run (versions are immutable)
       const initKey = crypto
@@ -309,20 +401,36 @@ export function createTerraformEngine(o: TerraformEngineOptions): DeploymentEngi
       for (const id of stageId ? [stageId] : [...spares.keys()]) closeSpare(id);
     },
 
+    async stopLimits() {
+      await Promise.allSettled([...ending]);
+      if (!liveGroups.size) o.boxLimits?.cgroups.close();
+    },
+
+    async sweepGroups(keep) {
+      const cgroups = o.boxLimits?.cgroups;
+      const left = (cgroups?.names() ?? []).filter((n) => n.startsWith(groupPrefix) && !liveGroups.has(n));
+      if (!left.length) return;
+      const running = new Set(await keep());
+      // `<scope>-<environment id>-<random>`: an environment id is a uuid
+      for (const name of left) if (!running.has(name.slice(groupPrefix.length, -9))) await cgroups!.remove(name);
+    },
+
     /**
      * The run's box (bubblewrap, its namespaces and mounts): the one kept open since the environment's last run, or one
      * opened now, while the run prepares. Its first terraform command runs in it.
      */
     warmUp(stage) {
       if (!sandboxed()) return undefined;
-      const box = takeSpare(stage.id) ?? openBoxOf(stage);
-      const warm: WarmStart = { close: () => box.close() };
-      openedBoxes.set(warm, box);
+      const opened = takeSpare(stage.id) ?? openBoxOf(stage);
+      const warm: WarmStart = { close: () => closeGrouped(opened) };
+      openedBoxes.set(warm, opened.box);
+      // the limits follow the run's project (its plan may have changed since a spare box opened)
+      runGroups.set(warm, { group: opened.group, sized: sizeFor(stage, opened.group) });
       return warm;
     },
 
     async plan(run): Promise<EnginePlan> {
-      return withRun(run, async (r) => {
+      return withRun(run, 'plan', async (r) => {
         run.log('$ terraform plan');
         const p = await r.plan();
         // the plan holds every input value: sealed at rest, the plain file removed
@@ -341,7 +449,7 @@ export function createTerraformEngine(o: TerraformEngineOptions): DeploymentEngi
     async applyPlan(run, sealedPlan) {
       const plans = path.join(workDir(run.stage.id), 'plans');
       const planFile = path.join(plans, path.basename(sealedPlan).replace(/\.sealed$/, ''));
-      await withRun(run, async (r) => {
+      await withRun(run, 'deployment', async (r) => {
         ensureRealDir(plans, 0o700);
         writeFileNoFollow(planFile, Buffer.from(o.secrets.open(fs.readFileSync(sealedPlan, 'utf8')), 'base64'), 0o600);
         o.sandbox.handOver(plans);
@@ -355,14 +463,14 @@ export function createTerraformEngine(o: TerraformEngineOptions): DeploymentEngi
     },
 
     async deploy(run) {
-      await withRun(run, async (r) => {
+      await withRun(run, 'deployment', async (r) => {
         run.log('$ terraform apply');
         await r.applyNow();
       });
     },
 
     async undeploy(run, resourceName) {
-      await withRun(run, async (r) => {
+      await withRun(run, 'deployment', async (r) => {
         run.log(resourceName ? `$ terraform destroy -target=${moduleAddress(resourceName)}` : '$ terraform destroy');
         await r.destroy(resourceName ? { targets: [moduleAddress(resourceName)] } : {});
       });

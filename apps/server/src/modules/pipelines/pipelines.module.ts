@@ -16,7 +16,7 @@ import { registerLogStreams } from '../builds/builds.realtime.js';
 import { createComponentBuilds } from '../builds/component-packaging.js';
 import { createLatestBuilds } from '../builds/latest-builds.js';
 import { withStepStatusEvents } from '../builds/status-events.js';
-import { detectCgroups } from '../../integrations/executor/box-limits.js';
+import { boxLimitsPolicy } from '../../integrations/executor/box-limits.js';
 
 const RECOVER_EVERY_MS = 10_000;
 
@@ -75,12 +75,7 @@ export const pipelinesModule = defineModule({
       // each build's boxes under limits of their own (a worker that runs boxes looks for its cgroups once)
       boxLimits:
         runWorkers && platform.sandbox.mode === 'bwrap'
-          ? {
-              cgroups: detectCgroups(config.GANTRY_BUILD_CGROUPS === 'none' ? { kind: 'none' } : {}),
-              normal: { memoryBytes: config.GANTRY_BUILD_MEMORY, processes: config.GANTRY_BUILD_PROCESSES },
-              bigger: { memoryBytes: config.GANTRY_BUILD_MEMORY_BIGGER, processes: config.GANTRY_BUILD_PROCESSES_BIGGER },
-              isBigger: async (projectId) => !!(await needs.billing.limitations(projectId)).biggerRuntimeEnvironments,
-            }
+          ? boxLimitsPolicy(config, async (projectId) => !!(await needs.billing.limitations(projectId)).biggerRuntimeEnvironments)
           : undefined,
       maxDurationMs: config.GANTRY_BUILD_MAX_MINUTES * 60_000,
       buildMinutesLimit: async (projectId) => Number((await needs.billing.limitations(projectId)).buildMinutes ?? 0),
