@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import { spawn } from 'node:child_process';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createTestApp, registerUser, createProject, bearer, until, grantPlan, type TestApp, insertGitAccount } from '../../../test/helpers.js';
 import { createLocalGit } from '../../../test/local-git.js';
-import { detectCgroups, groupScope, joinCommand, PARENT } from '../../integrations/executor/box-limits.js';
+import { detectCgroups, groupScope, PARENT } from '../../integrations/executor/box-limits.js';
+import { expectSweptAtStart } from '../../../test/box-groups.js';
 
 /**
  * A build's boxes run under limits of their own (box-limits.ts), in the real sandbox: a fork bomb and a memory
@@ -118,34 +118,11 @@ describe.skipIf(cgroups.kind === 'none')('a build box under its limits', () => {
 
   it("sweeps at start the groups its crash left, never another instance's", async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-groups-'));
-    const small = { memoryBytes: 64 * 1024 ** 2, processes: 16 };
-    const mine = cgroups.group(`${groupScope(path.join(dataDir, 'workspaces'))}-${crypto.randomUUID()}`, small);
-    const theirs = cgroups.group(`wffffffffff-${crypto.randomUUID()}`, small);
-    // a box of another Gantry on this host, running in its group
-    const box = joinCommand(theirs, 'sleep', ['30']);
-    const other = spawn(box.command, box.args, { stdio: 'ignore' });
-    await until(
-      async () => fs.readFileSync(theirs.joinFiles[0]!, 'utf8'),
-      (procs) => procs.includes(String(other.pid)),
-      'the other box to join its group',
-      5000,
-      20,
-    );
-    const restarted = await createTestApp({ GANTRY_DATA_DIR: dataDir }, { overrides: { pipelines: { gitAccess: git.access } } });
     try {
-      await until(
-        async () => cgroups.names().includes(mine.name),
-        (there) => !there,
-        "this instance's leftover group to be swept",
-        10_000,
-        20,
+      await expectSweptAtStart(cgroups, `${groupScope(path.join(dataDir, 'workspaces'))}-${crypto.randomUUID()}`, () =>
+        createTestApp({ GANTRY_DATA_DIR: dataDir }, { overrides: { pipelines: { gitAccess: git.access } } }),
       );
-      expect(cgroups.names()).toContain(theirs.name);
-      expect(other.exitCode).toBeNull();
-      expect(() => process.kill(other.pid!, 0)).not.toThrow();
     } finally {
-      await restarted.close();
-      await theirs.end();
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import crypto from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
@@ -17,6 +18,7 @@ import {
 import { createLocalGit } from '../../../test/local-git.js';
 import { moduleComponentSetUp } from '../../../test/module-component.js';
 import { detectCgroups, groupScope, PARENT } from '../../integrations/executor/box-limits.js';
+import { expectSweptAtStart } from '../../../test/box-groups.js';
 
 /**
  * A deployment's boxes run under the builds' limits (box-limits.ts), on the real terraform CLI in the real sandbox: a
@@ -93,7 +95,12 @@ describe.skipIf(cgroups.kind === 'none')("a deployment's boxes under their limit
       projectId,
       componentId,
       stageId: firstStage,
-    } = await setUp(git, 'limits', { GANTRY_BUILD_MEMORY: '96m', GANTRY_BUILD_PROCESSES: '64' }));
+    } = await setUp(git, 'limits', {
+      GANTRY_BUILD_MEMORY: '96m',
+      GANTRY_BUILD_PROCESSES: '64',
+      GANTRY_BUILD_MEMORY_BIGGER: '160m',
+      GANTRY_BUILD_PROCESSES_BIGGER: '96',
+    }));
   }, 120_000);
   afterAll(async () => {
     await t?.close();
@@ -107,7 +114,14 @@ describe.skipIf(cgroups.kind === 'none')("a deployment's boxes under their limit
     if (cgroups.kind === 'v2') return [path.join('/sys/fs/cgroup', /^0::(.*)$/m.exec(self)![1]!, PARENT)];
     return ['pids', 'memory'].map((c) => path.join('/sys/fs/cgroup', c, new RegExp(`^\\d+:[^:]*\\b${c}\\b[^:]*:(.*)$`, 'm').exec(self)![1]!, PARENT));
   };
-  /** The groups of an environment's boxes (`<instance scope>-<environment id>-<random>`) that have a process in them. */
+  const commOf = (pid: string) => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+    } catch {
+      return undefined; // ended meanwhile
+    }
+  };
+  /** The groups of an environment's boxes (`<instance scope>-<environment id>-<random>`) that terraform runs in. */
   const busyGroups = (stageId: string) => {
     const prefix = `${groupScope(path.join(dataDir, 'terraform'))}-${stageId}-`;
     const [pids] = parents();
@@ -115,14 +129,12 @@ describe.skipIf(cgroups.kind === 'none')("a deployment's boxes under their limit
       .filter((n) => n.startsWith(prefix))
       .filter((n) => {
         try {
-          // more than an idle box (bwrap and its shell): terraform runs in it
-          return (
-            fs
-              .readFileSync(path.join(pids!, n, 'cgroup.procs'), 'utf8')
-              .trim()
-              .split('\n')
-              .filter(Boolean).length > 3
-          );
+          // not an idle box: terraform runs in it
+          return fs
+            .readFileSync(path.join(pids!, n, 'cgroup.procs'), 'utf8')
+            .split('\n')
+            .filter(Boolean)
+            .some((pid) => commOf(pid) === 'terraform');
         } catch {
           return false;
         }
@@ -180,12 +192,16 @@ describe.skipIf(cgroups.kind === 'none')("a deployment's boxes under their limit
   }
 
   it('fails a fork bomb in a local-exec provisioner with its process limit', async () => {
-    const { done, log, gone } = await deploy('limitsone', "timeout 2 bash -c ':(){ :|:& };:; sleep 5'");
+    const { done, log, gone } = await deploy(
+      'limitsone',
+      // forks for 2 s (each fork of its own stops after that: the provisioner's output is not held open by leftovers for long)
+      "timeout 5 bash -c 'e=$((SECONDS+2)); :(){ [ $SECONDS -lt $e ] && { :|:& }; };:; sleep 3'",
+    );
     expect(done.status).toBe('CREATE_FAILED');
     expect(done.error).toContain('The deployment hit its limit of 64 processes');
     expect(log).toContain('The deployment hit its limit of 64 processes');
     await gone();
-  });
+  }, 90_000);
 
   it('fails a memory hog in a local-exec provisioner with its memory limit', async () => {
     const { done, log, gone } = await deploy('limitstwo', 'head -c 1G /dev/zero | tail > /dev/null');
@@ -193,6 +209,73 @@ describe.skipIf(cgroups.kind === 'none')("a deployment's boxes under their limit
     expect(done.error).toContain('A process was killed: the deployment went over its memory limit of 96 MiB');
     expect(log).toContain('the deployment went over its memory limit of 96 MiB');
     await gone();
+  }, 90_000);
+  it("sizes a run's group by its project's plan, the box kept open for the environment's next run too", async () => {
+    const stageId = await createStage(t, owner.idToken, projectId, {
+      name: 'limitsthree',
+      description: 'Limits',
+      awsAccountId: ACCOUNT,
+      awsRegion: 'eu-west-1',
+    });
+    const setCommand = async (command: string) => {
+      const body = { name: 'run', componentId, configurations: [{ key: 'command', value: command }] };
+      const res = await (command === 'sleep 1'
+        ? engine('POST', `/stages/${stageId}/resources`, body)
+        : t.app.inject({
+            method: 'PUT',
+            url: `/ms-engine/projects/${projectId}/stages/${stageId}/resources/run`,
+            headers: bearer(owner.idToken),
+            payload: body,
+          }));
+      expect(res.statusCode, res.body).toBeLessThan(300);
+    };
+    const [pids] = parents();
+    const groupsOf = () => fs.readdirSync(pids!).filter((n) => n.startsWith(`${groupScope(path.join(dataDir, 'terraform'))}-${stageId}-`));
+    /** Deploys, and answers the group terraform ran in and its process limit then. */
+    const deployOnce = async () => {
+      const id = (await engine('POST', `/stages/${stageId}/deploy`)).json().deploymentId as string;
+      const [group] = await until(
+        async () => busyGroups(stageId),
+        (g) => g.length > 0,
+        'the run to get its group',
+        60_000,
+        20,
+      );
+      const max = fs.readFileSync(path.join(pids!, group!, 'pids.max'), 'utf8').trim();
+      const done = await until(
+        async () => (await engine('GET', `/stages/${stageId}/deployments/${id}`)).json(),
+        (d) => !d.status.endsWith('IN_PROGRESS') && d.status !== 'DEPLOY_QUEUED',
+        'the deployment to end',
+        60_000,
+      );
+      expect(done.error).toBeNull();
+      return { group: group!, max };
+    };
+    await setCommand('sleep 1');
+    const first = await deployOnce();
+    expect(first.max).toBe('64');
+    // the box kept open for the next run, in a group of its own
+    const [spare] = await until(
+      async () => groupsOf().filter((n) => n !== first.group),
+      (g) => g.length === 1,
+      'the spare box',
+      10_000,
+      20,
+    );
+    await grantPlan(t, owner.idToken, projectId, 'BUSINESS');
+    await setCommand('sleep 1.5');
+    const second = await deployOnce();
+    expect(second).toEqual({ group: spare, max: '96' });
+  });
+  it("sweeps at start the groups its crash left, never another instance's", async () => {
+    const otherDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-deploy-groups-'));
+    try {
+      await expectSweptAtStart(cgroups, `${groupScope(path.join(otherDir, 'terraform'))}-${crypto.randomUUID()}-0a1b2c3d`, () =>
+        createTestApp({ GANTRY_DATA_DIR: otherDir }),
+      );
+    } finally {
+      fs.rmSync(otherDir, { recursive: true, force: true });
+    }
   });
 });
 
