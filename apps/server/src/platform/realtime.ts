@@ -74,10 +74,18 @@ function adapterPool(pool: pg.Pool) {
           return new Promise<never>(() => undefined);
         }
         held.add(client);
+        // a checked-out client has no error listener of the pool's: the LISTEN connection ended by the server (a restart,
+        // a failover, an admin) would raise an uncaught error and end the process; its 'end' follows, on which the adapter
+        // connects again
+        const onError = () => undefined;
+        client.on('error', onError);
+        // and gives it back to the pool as broken: kept, each reconnection would hold one connection more until none is left
+        client.once('end', () => held.has(client) && client.release(true));
         const release = client.release.bind(client);
         const on = client.on;
         client.release = (err?: Error | boolean) => {
           held.delete(client);
+          client.off('error', onError);
           client.on = on;
           return release(err);
         };
