@@ -144,7 +144,8 @@ const PASSED_THROUGH = [
  * Terraform and its providers are Go programs: with Go's default GOGC=100 a short apply spends about a fifth of its
  * CPU collecting garbage (5 terraform_data resources: 165 → 134 ms CPU at GOGC=400, median of 16 applies by hand).
  * The heap may grow to 5× what is live instead of 2× then; the soft limit (a quarter of the memory this process may
- * use: the host's, or its container's when that is less) makes the collector work harder again before one process takes more.
+ * use: the host's, or its container's when that is less; in a run's group, its limit's) makes the collector work harder
+ * again before one process takes more.
  */
 /** A quarter of the memory a process may use (`constrained`: a container's limit; 0, undefined or more than the host's: none). */
 export const goMemLimit = (total: number, constrained: number | undefined) => `${Math.floor(Math.min(total, constrained || Infinity) / 4 / 2 ** 20)}MiB`;
@@ -197,11 +198,21 @@ export function createTerraformRunner(o: TerraformRunnerOptions): TerraformRunne
     delete env.PG_SCHEMA_NAME;
   }
 
+  /**
+   * A run in a group with a memory limit (box-limits.ts): the collector's soft limit is a quarter of that, read as each
+   * command starts (the group is sized for its project's plan once known), unless the operator set GOMEMLIMIT.
+   */
+  const envNow = () => {
+    const grouped = o.box?.run.limits?.limits.memoryBytes;
+    if (!grouped || process.env.GOMEMLIMIT !== undefined) return env;
+    return { ...env, GOMEMLIMIT: goMemLimit(os.totalmem(), Math.min(grouped, process.constrainedMemory?.() || Infinity)) };
+  };
+
   async function run(command: string, args: string[], capture = false): Promise<string> {
     const tail: string[] = [];
     const { code, stdout } = await runTerraformProcess(bin, args, {
       cwd: o.workDir,
-      env,
+      env: envNow(),
       signal: o.signal,
       killGraceMs: o.killGraceMs ?? 60_000,
       captureStdout: capture,

@@ -210,6 +210,13 @@ describe.skipIf(cgroups.kind === 'none')("a deployment's boxes under their limit
     expect(log).toContain('the deployment went over its memory limit of 96 MiB');
     await gone();
   }, 90_000);
+  it("gives terraform and its providers a collector's soft limit within the run's group: a quarter of its memory", async () => {
+    const { done, log, gone } = await deploy('limitsfour', 'echo "soft limit=$GOMEMLIMIT"');
+    expect(done.status).toBe('CREATE_COMPLETE');
+    expect(log).toContain('soft limit=24MiB');
+    await gone();
+  }, 90_000);
+
   it("sizes a run's group by its project's plan, the box kept open for the environment's next run too", async () => {
     const stageId = await createStage(t, owner.idToken, projectId, {
       name: 'limitsthree',
