@@ -280,6 +280,10 @@ describe('environments and deployments', () => {
     await page.getByRole('button', { name: 'Undeploy', exact: true }).click();
     await page.waitForURL(/deployment-insights$/);
     await page.getByTestId('deployment-card').first().getByText('TERMINATED').waitFor({ timeout: 60_000 });
+    // the undeploy is what stands now: it is the current deployment, the deploys before it no longer
+    await page.getByTestId('deployment-card').first().getByText('current', { exact: true }).waitFor();
+    expect(await page.getByTestId('deployment-card').getByText('current', { exact: true }).count()).toBe(1);
+    await shot(page, 'insights-after-undeploy');
 
     await page.goto(stageUrl);
     // deleted from its own page, the environment is not asked for again (its page asked for it and its resources: two 404s)
