@@ -136,6 +136,11 @@ export default tseslint.config(
     },
   },
   {
+    // a workspace imports only what its package.json declares (or the root's tools): hoisting must not hide a missing dependency
+    files: ['e2e/**/*.ts'],
+    rules: { 'import-x/no-extraneous-dependencies': ['error', { packageDir: [path.join(root, 'e2e'), root] }] },
+  },
+  {
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
   },
