@@ -59,17 +59,28 @@ export function objectUrl(bucket: string, region: string, key: string) {
 
 export const templateKey = (prefix: string, resource: string) => `${prefix}/${resource}.template`;
 
-/** Uploads each nested template under `prefix/<resource>.template`; answers their URLs by resource name. */
+/** Where each nested template goes under `prefix` (`prefix/<resource>.template`): key and URL by resource name, nothing sent. */
+export function templateLocations(o: { bucket: string; region: string; prefix: string; names: string[] }) {
+  return Object.fromEntries(
+    o.names.map((name) => {
+      const key = templateKey(o.prefix, name);
+      return [name, { key, url: objectUrl(o.bucket, o.region, key) }];
+    }),
+  );
+}
+
+/**
+ * Uploads each nested template under `prefix/<resource>.template` (templateLocations); answers their URLs by resource
+ * name. Call it once the parent template was built from those URLs: a template or reference it refuses uploads nothing.
+ */
 export async function uploadTemplates(
   c: CfnClients,
   o: { bucket: string; region: string; prefix: string; resources: Pick<NestedResource, 'name' | 'templateBody'>[] },
 ) {
+  const at = templateLocations({ ...o, names: o.resources.map((r) => r.name) });
   await ensureBucket(c, o.bucket, o.region);
-  const urls: Record<string, string> = {};
   for (const r of o.resources) {
-    const key = templateKey(o.prefix, r.name);
-    await c.s3.send(new PutObjectCommand({ Bucket: o.bucket, Key: key, Body: r.templateBody, ContentType: 'text/plain' }));
-    urls[r.name] = objectUrl(o.bucket, o.region, key);
+    await c.s3.send(new PutObjectCommand({ Bucket: o.bucket, Key: at[r.name]!.key, Body: r.templateBody, ContentType: 'text/plain' }));
   }
-  return urls;
+  return Object.fromEntries(Object.entries(at).map(([name, { url }]) => [name, url]));
 }

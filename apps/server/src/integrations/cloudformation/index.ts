@@ -8,7 +8,7 @@
  *  - Templates: `buildParentTemplate(resources, { templateUrl, tags })` — a reference `res.Out` becomes
  *    `Fn::GetAtt [res, Outputs.Out]`, a sensitive literal a NoEcho parameter of the parent (its value in `parameters`,
  *    for CreateStack/UpdateStack); bad names, templates, references or cycles throw `TemplateError`.
- *  - Operations: `uploadTemplates`, `createOrUpdate` (false: "No updates are to be performed"), `deleteStack`,
+ *  - Operations: `uploadTemplates` (to `templateLocations`, which the parent template is built from first), `createOrUpdate` (false: "No updates are to be performed"), `deleteStack`,
  *    `cancelUpdate`, `continueRollback`.
  *  - Following: `followStack` follows a stack (by its id once known: a deleted stack answers only by it) and its nested
  *    stacks to a terminal status, telling each new event once (`eventIdsOf`: the events from before), and answers
@@ -22,7 +22,7 @@ export { toStackEvent, errorLogsByResource, type StackEventView, type ErrorLogs 
 export { templateBucketFor } from './bucket.js';
 
 export { clientsFor, sessionFromEnv, type AwsCredentials, type AwsSession, type CfnClients } from './clients.js';
-export { uploadTemplates, ensureBucket } from './bucket.js';
+export { uploadTemplates, templateLocations, ensureBucket } from './bucket.js';
 export {
   TERMINAL,
   describeStack,

@@ -218,6 +218,34 @@ describe('CloudFormation engine', () => {
     });
   });
 
+  it('refuses a bad reference, a bad template or a bad name before it sends anything: no bucket, no upload, no stack', async () => {
+    const bad: [string, (r: ReturnType<typeof run>) => void, RegExp][] = [
+      [
+        'a reference to an output the resource does not have',
+        (r) => void (r.resources[1]!.inputs[0]!.value = 'vpc.Nope'),
+        /vpc has no \(unconditional\) output Nope/,
+      ],
+      ['a reference to no resource', (r) => void (r.resources[1]!.inputs[0]!.value = 'db.Url'), /no resource output of this environment/],
+      ['a template that does not parse', (r) => void (r.resources[0]!.template = 'broken.yaml'), /template of vpc/],
+      ['a name no nested stack can have', (r) => void (r.resources[0]!.name = 'my-vpc'), /cannot name a nested stack/],
+    ];
+    fs.writeFileSync(path.join(dir, 'broken.yaml'), 'Resources: [\n');
+    for (const [what, spoil, message] of bad) {
+      const r = run();
+      spoil(r);
+      await expect(engine.deploy(r), what).rejects.toThrow(message);
+      expect(
+        s3.calls().map((c) => c.args[0].constructor.name),
+        what,
+      ).toEqual([]);
+      expect(cfn.calls(), what).toHaveLength(0);
+      expect(
+        r.lines.filter((l) => l.includes('uploading')),
+        what,
+      ).toEqual([]);
+    }
+  });
+
   it('passes a sensitive input as a NoEcho parameter of the parent stack, never in the template', async () => {
     cfn
       .on(DescribeStacksCommand)

@@ -6,6 +6,7 @@ import {
   sessionFromEnv,
   buildParentTemplate,
   uploadTemplates,
+  templateLocations,
   createOrUpdate,
   followStack,
   TERMINAL,
@@ -102,16 +103,14 @@ export function createCloudFormationEngine(deps: {
         };
       });
       const tags = { [ENVIRONMENT_TAG_KEY]: run.stage.id };
-      run.log(`[gantry] uploading ${resources.length} nested template${resources.length === 1 ? '' : 's'} to ${templateBucket(run.stage)}`);
-      const urls = await uploadTemplates(c, {
-        bucket: templateBucket(run.stage),
-        region: run.stage.awsRegion ?? 'us-east-1',
-        prefix: `${run.stage.id}/${Date.now()}`,
-        resources,
-      });
+      const where = { bucket: templateBucket(run.stage), region: run.stage.awsRegion ?? 'us-east-1', prefix: `${run.stage.id}/${Date.now()}` };
+      // built (and so checked: names, templates, references, cycles) before anything is sent: a refused environment uploads nothing
+      const at = templateLocations({ ...where, names: resources.map((r) => r.name) });
+      const parent = buildParentTemplate(resources, { templateUrl: (n) => at[n]!.url, tags });
+      run.log(`[gantry] uploading ${resources.length} nested template${resources.length === 1 ? '' : 's'} to ${where.bucket}`);
+      await uploadTemplates(c, { ...where, resources });
       const stackName = stackNameOf(run.stage);
       const seen = await eventIdsOf(c, stackName);
-      const parent = buildParentTemplate(resources, { templateUrl: (n) => urls[n]!, tags });
       const changed = await createOrUpdate(c, { stackName, templateBody: parent.body, parameters: parent.parameters, tags });
       if (!changed) {
         run.log('[gantry] No updates are to be performed.');
