@@ -213,38 +213,18 @@ function unified(root: string, self: string): Cgroups {
   }
   enable(parent);
   probeParent([parent]);
-  const dirOf = (name: string) => path.join(parent, name);
-  return {
-    kind: 'v2',
-    reason: null,
-    group(name, limits) {
-      if (!GROUP_NAME.test(name)) throw new Error(`Not a group name: ${name}`);
-      const dir = dirOf(name);
-      makeDir(dir);
-      let current = limits;
-      const apply = (l: BoxLimits) => {
+  return groupsOver('v2', [
+    {
+      parent,
+      apply: (dir, l) => {
         write(path.join(dir, 'memory.max'), String(l.memoryBytes));
         // no swap beyond it (a box swapping the host's memory away is not held by memory.max)
         tryWrite(path.join(dir, 'memory.swap.max'), '0');
         write(path.join(dir, 'pids.max'), String(l.processes));
-        current = l;
-      };
-      apply(limits);
-      return {
-        name,
-        joinFiles: [path.join(dir, 'cgroup.procs')],
-        get limits() {
-          return current;
-        },
-        resize: apply,
-        events: () => ({ oomKills: counter(path.join(dir, 'memory.events'), 'oom_kill'), forksRefused: counter(path.join(dir, 'pids.events'), 'max') }),
-        end: () => removeGroup([dir], true),
-      };
+      },
+      events: (dir) => ({ oomKills: counter(path.join(dir, 'memory.events'), 'oom_kill'), forksRefused: counter(path.join(dir, 'pids.events'), 'max') }),
     },
-    names: () => listGroups(parent),
-    remove: (name) => (GROUP_NAME.test(name) ? removeGroup([dirOf(name)], true) : Promise.resolve()),
-    close: () => removeParents([parent]),
-  };
+  ]);
 }
 
 function perController(root: string, self: string): Cgroups {
@@ -257,43 +237,71 @@ function perController(root: string, self: string): Cgroups {
   for (const p of parents) fs.mkdirSync(p, { recursive: true });
   probeParent(parents);
   const [pids, memory] = parents;
-  const dirsOf = (name: string) => [path.join(pids, name), path.join(memory, name)] as const;
+  return groupsOver('v1', [
+    {
+      parent: pids,
+      apply: (dir, l) => write(path.join(dir, 'pids.max'), String(l.processes)),
+      events: (dir) => ({ forksRefused: counter(path.join(dir, 'pids.events'), 'max') }),
+    },
+    {
+      parent: memory,
+      apply: (dir, l) => {
+        const memsw = path.join(dir, 'memory.memsw.limit_in_bytes');
+        const swapAccounted = fs.existsSync(memsw);
+        // memsw may never be below the memory limit: raised first when growing, after when shrinking
+        if (swapAccounted) tryWrite(memsw, String(l.memoryBytes));
+        write(path.join(dir, 'memory.limit_in_bytes'), String(l.memoryBytes));
+        if (swapAccounted) write(memsw, String(l.memoryBytes));
+      },
+      // oom_kill is counted since Linux 4.13; before, under_oom is the sign
+      events: (dir) => ({
+        oomKills: counter(path.join(dir, 'memory.oom_control'), 'oom_kill') || counter(path.join(dir, 'memory.oom_control'), 'under_oom'),
+      }),
+    },
+  ]);
+}
+
+/**
+ * What one controller does in a group: the parent of the groups in its hierarchy (v2: one hierarchy, the same parent
+ * for every controller), the limits it writes in a group's folder, and what it counts there.
+ */
+interface Controller {
+  parent: string;
+  apply(dir: string, limits: BoxLimits): void;
+  events?(dir: string): Partial<LimitEvents>;
+}
+
+/** The groups of boxes, each a folder of its name below every controller's parent (the same folder for all, on v2). */
+function groupsOver(kind: 'v2' | 'v1', controllers: Controller[]): Cgroups {
+  const parents = [...new Set(controllers.map((c) => c.parent))];
+  const dirsOf = (name: string) => parents.map((p) => path.join(p, name));
+  const v2 = kind === 'v2';
   return {
-    kind: 'v1',
+    kind,
     reason: null,
     group(name, limits) {
       if (!GROUP_NAME.test(name)) throw new Error(`Not a group name: ${name}`);
-      const [p, m] = dirsOf(name);
-      for (const d of [p, m]) makeDir(d);
-      const memsw = path.join(m, 'memory.memsw.limit_in_bytes');
-      const swapAccounted = fs.existsSync(memsw);
+      const dirs = dirsOf(name);
+      for (const d of dirs) makeDir(d);
       let current = limits;
       const apply = (l: BoxLimits) => {
-        // memsw may never be below the memory limit: raised first when growing, after when shrinking
-        if (swapAccounted) tryWrite(memsw, String(l.memoryBytes));
-        write(path.join(m, 'memory.limit_in_bytes'), String(l.memoryBytes));
-        if (swapAccounted) write(memsw, String(l.memoryBytes));
-        write(path.join(p, 'pids.max'), String(l.processes));
+        for (const c of controllers) c.apply(path.join(c.parent, name), l);
         current = l;
       };
       apply(limits);
       return {
         name,
-        joinFiles: [path.join(p, 'cgroup.procs'), path.join(m, 'cgroup.procs')],
+        joinFiles: dirs.map((d) => path.join(d, 'cgroup.procs')),
         get limits() {
           return current;
         },
         resize: apply,
-        events: () => ({
-          // oom_kill is counted since Linux 4.13; before, under_oom is the sign
-          oomKills: counter(path.join(m, 'memory.oom_control'), 'oom_kill') || counter(path.join(m, 'memory.oom_control'), 'under_oom'),
-          forksRefused: counter(path.join(p, 'pids.events'), 'max'),
-        }),
-        end: () => removeGroup([p, m], false),
+        events: () => Object.assign({ oomKills: 0, forksRefused: 0 }, ...controllers.map((c) => c.events?.(path.join(c.parent, name)) ?? {})) as LimitEvents,
+        end: () => removeGroup(dirs, v2),
       };
     },
-    names: () => [...new Set([...listGroups(pids), ...listGroups(memory)])],
-    remove: (name) => (GROUP_NAME.test(name) ? removeGroup(dirsOf(name), false) : Promise.resolve()),
+    names: () => [...new Set(parents.flatMap(listGroups))],
+    remove: (name) => (GROUP_NAME.test(name) ? removeGroup(dirsOf(name), v2) : Promise.resolve()),
     close: () => removeParents(parents),
   };
 }

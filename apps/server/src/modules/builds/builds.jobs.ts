@@ -30,7 +30,8 @@ import type { RegistriesPort } from '../registries/registries.port.js';
 import type { EnvironmentDeployRequest, EnvironmentDeployResult } from '../../platform/hooks.js';
 import type { ServiceDeploys } from './deploy-steps.js';
 import { watchBuildTime } from './build-time-limits.js';
-import { groupScope, limitHit, noCgroupWarning, type BoxGroup, type BoxLimitsPolicy } from '../../integrations/executor/box-limits.js';
+import { limitHit, noCgroupWarning, type BoxLimitsPolicy } from '../../integrations/executor/box-limits.js';
+import { createRunGroups } from '../../integrations/executor/run-groups.js';
 
 /** A build's last step that succeeded: its end, its last log lines and the build's end are written together. */
 type LastStep = { ended: StepEnd; sink: LogSink; started: Promise<unknown> };
@@ -100,25 +101,16 @@ export function createBuildsJobs(deps: {
     deps.sandbox.handOver(workspace);
   }
   /** The groups of the builds' boxes, by build id: made with the build's first box, ended after its last. */
-  const groups = new Map<string, BoxGroup>();
-  /** Groups are named `<this data dir's scope>-<build id>`: another instance on this host has its own (and sweeps them itself). */
-  const groupPrefix = `${groupScope(deps.workspaceRoot)}-`;
-  const groupOf = (buildId: string) => {
-    if (!deps.boxLimits) return undefined;
-    let group = groups.get(buildId);
-    if (!group) groups.set(buildId, (group = deps.boxLimits.cgroups.group(groupPrefix + buildId, deps.boxLimits.normal)));
-    return group;
-  };
+  const groups = createRunGroups(deps.boxLimits, {
+    scopeDir: deps.workspaceRoot,
+    onError: (err, group) => deps.log.warn({ err, group: group.name }, 'could not remove the group of a build'),
+  });
   /** Kills what is left in a build's group and removes it. */
-  const endGroup = async (buildId: string) => {
-    const group = groups.get(buildId);
-    groups.delete(buildId);
-    await group?.end();
-  };
+  const endGroup = (buildId: string) => groups.end(groups.live(buildId));
   /** The one box a build's shell steps run in: its workspace writable, its scripts read-only. */
   const openBox = (buildId: string) => {
     const { workspace, scriptsDir } = foldersOf(buildId);
-    return startBoxRunner(deps.sandbox, { mounts: stepMounts(workspace, scriptsDir), cwd: workspace, limits: groupOf(buildId) });
+    return startBoxRunner(deps.sandbox, { mounts: stepMounts(workspace, scriptsDir), cwd: workspace, limits: groups.of(buildId) });
   };
 
   /**
@@ -241,11 +233,7 @@ export function createBuildsJobs(deps: {
     // the run's commit and spec are read and its rows written (a box no step used is closed with the run)
     let opened = !!box;
     // the project's plan sizes the group (made with the normal sizes when its box opened before the plan was read)
-    const sized = deps.boxLimits
-      ? deps.boxLimits.isBigger(build.projectId).then((bigger) => {
-          if (bigger) groupOf(buildId)?.resize(deps.boxLimits!.bigger);
-        })
-      : Promise.resolve();
+    const sized = groups.size(groups.of(buildId), build.projectId);
     sized.catch(() => undefined); // awaited before the first step
     const openWorkspace = (spec?: ParsedSpec) => {
       if (opened || deps.sandbox.unavailable) return;
@@ -325,7 +313,7 @@ export function createBuildsJobs(deps: {
       };
       if (deps.sandbox.unavailable) throw new Error(deps.sandbox.unavailable);
       await sized;
-      const group = groupOf(buildId);
+      const group = groups.of(buildId);
       steps ??= await store.steps(buildId);
       const specSteps = new Map(spec.steps.map((s) => [s.name, s]));
 
@@ -479,14 +467,7 @@ export function createBuildsJobs(deps: {
   }
 
   /** The groups of boxes a crash left behind: every one but those of the spare boxes and of the builds still queued or running. */
-  async function sweepGroups() {
-    const cgroups = deps.boxLimits?.cgroups;
-    const ids = new Set((cgroups?.names() ?? []).filter((n) => n.startsWith(groupPrefix)).map((n) => n.slice(groupPrefix.length)));
-    for (const id of [spare?.buildId, ...takenSpares.keys(), ...groups.keys()]) if (id) ids.delete(id);
-    if (!ids.size) return;
-    for (const b of await store.active()) ids.delete(b.id);
-    for (const id of ids) if (!groups.has(id)) await cgroups!.remove(groupPrefix + id);
-  }
+  const sweepGroups = () => groups.sweep(async () => (await store.active()).map((b) => b.id));
 
   /** The workspace and scripts of a build (what its steps wrote may be unwritable to itself: removed whole). */
   async function removeWorkspace(buildId: string) {
@@ -553,7 +534,7 @@ export function createBuildsJobs(deps: {
       spare = undefined;
       takenSpares.clear();
       await settledWithin(Promise.allSettled([...cleaning]), withinMs);
-      if (!cleaning.size) deps.boxLimits?.cgroups.close();
+      if (!cleaning.size) await groups.stop();
     },
   };
 }

@@ -17,7 +17,8 @@ import { openBox, type OpenedBox } from '../../integrations/executor/opened-box.
 import { loopbackPortsOf, urlsIn } from '../../integrations/executor/box-network.js';
 import { readFileInside, writeFileNoFollow, ensureRealDir } from '../../integrations/executor/workspace-files.js';
 import type { SecretBox } from '../../platform/secrets.js';
-import { groupScope, limitHit, noCgroupWarning, type BoxGroup, type BoxLimitsPolicy } from '../../integrations/executor/box-limits.js';
+import { limitHit, noCgroupWarning, type BoxGroup, type BoxLimitsPolicy } from '../../integrations/executor/box-limits.js';
+import { createRunGroups } from '../../integrations/executor/run-groups.js';
 import type { StageRow } from '../stages/stages.port.js';
 import type { DeploymentEngine, EngineRun, EnginePlan, LeftState, WarmStart } from './engine.js';
 
@@ -101,44 +102,18 @@ export function createTerraformEngine(o: TerraformEngineOptions): DeploymentEngi
    * is the group of the run that takes it), named `<this data dir's scope>-<environment id>-<random>` (another
    * instance's are its own to sweep), ended with the run (or the spare box no run took).
    */
-  const groupPrefix = `${groupScope(o.root)}-`;
-  const liveGroups = new Set<string>();
-  const ending = new Set<Promise<void>>();
-  const newGroup = (stage: StageRow): BoxGroup | undefined => {
-    if (!o.boxLimits) return undefined;
-    const group = o.boxLimits.cgroups.group(`${groupPrefix}${stage.id}-${crypto.randomBytes(4).toString('hex')}`, o.boxLimits.normal);
-    liveGroups.add(group.name);
-    return group;
-  };
-  /** Kills what is left in the group and removes it (a failure leaves it to the next start's sweep). */
-  const endGroup = (group: BoxGroup | undefined) => {
-    if (!group) return Promise.resolve();
-    const ended = group
-      .end()
-      .catch(() => undefined)
-      .finally(() => {
-        liveGroups.delete(group.name);
-        ending.delete(ended);
-      });
-    ending.add(ended);
-    return ended;
-  };
+  const groups = createRunGroups(o.boxLimits, { scopeDir: o.root });
+  const newGroup = (stage: StageRow) => groups.of(`${stage.id}-${crypto.randomBytes(4).toString('hex')}`);
   /** A box opened ahead, in a group of its own. */
   type GroupedBox = { box: OpenedBox; group?: BoxGroup };
   const closeGrouped = (b: GroupedBox | undefined) => {
     if (!b) return Promise.resolve();
     b.box.close();
-    return endGroup(b.group);
+    return groups.end(b.group);
   };
   /** The group of each run's boxes, and the sizing by its project's plan (awaited before its first command). */
   const runGroups = new WeakMap<WarmStart, { group?: BoxGroup; sized: Promise<void> }>();
-  const sizeFor = (stage: StageRow, group: BoxGroup | undefined) =>
-    group && o.boxLimits
-      ? o.boxLimits
-          .isBigger(stage.projectId)
-          .then((bigger) => group.resize(bigger ? o.boxLimits!.bigger : o.boxLimits!.normal))
-          .catch(() => undefined)
-      : Promise.resolve();
+  const sizeFor = (stage: StageRow, group: BoxGroup | undefined) => groups.size(group, stage.projectId).catch(() => undefined);
 
   /**
    * The environment's state as JSON text, taking over a state file or `pg` schema an older Gantry left. `read`: its sealed
@@ -253,7 +228,7 @@ export function createTerraformEngine(o: TerraformEngineOptions): DeploymentEngi
     try {
       return { box: openBox(o.sandbox, { ...boxOf(stage), cwd: workDir(stage.id), limits: group }), group };
     } catch (err) {
-      void endGroup(group);
+      void groups.end(group);
       throw err;
     }
   }
@@ -338,7 +313,7 @@ export function createTerraformEngine(o: TerraformEngineOptions): DeploymentEngi
       if (reason) throw new Error(reason);
       return result;
     } finally {
-      await endGroup(own);
+      await groups.end(own);
     }
   }
 
@@ -401,19 +376,10 @@ export function createTerraformEngine(o: TerraformEngineOptions): DeploymentEngi
       for (const id of stageId ? [stageId] : [...spares.keys()]) closeSpare(id);
     },
 
-    async stopLimits() {
-      await Promise.allSettled([...ending]);
-      if (!liveGroups.size) o.boxLimits?.cgroups.close();
-    },
+    stopLimits: groups.stop,
 
-    async sweepGroups(keep) {
-      const cgroups = o.boxLimits?.cgroups;
-      const left = (cgroups?.names() ?? []).filter((n) => n.startsWith(groupPrefix) && !liveGroups.has(n));
-      if (!left.length) return;
-      const running = new Set(await keep());
-      // `<scope>-<environment id>-<random>`: an environment id is a uuid
-      for (const name of left) if (!running.has(name.slice(groupPrefix.length, -9))) await cgroups!.remove(name);
-    },
+    // `<environment id>-<random>`: an environment id is a uuid
+    sweepGroups: (keep) => groups.sweep(keep, (key) => key.slice(0, -9)),
 
     /**
      * The run's box (bubblewrap, its namespaces and mounts): the one kept open since the environment's last run, or one
