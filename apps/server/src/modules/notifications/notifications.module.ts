@@ -30,7 +30,8 @@ export const notificationsModule = defineModule({
       slack,
       realtime: platform.realtime,
       secrets: platform.secrets,
-      memberIds: async (projectId) => (await needs.projects.members(projectId)).map((m) => m.id),
+      // an invitee who has not accepted yet (FORCE_CHANGE_PASSWORD: pending, spec §4) cannot sign in to read them
+      memberIds: async (projectId) => (await needs.projects.members(projectId)).filter((m) => m.status !== 'FORCE_CHANGE_PASSWORD').map((m) => m.id),
       userName: async (userId) => {
         const [u] = userId ? await needs.users.byIds([userId]) : [];
         return u ? [u.firstName, u.lastName].filter(Boolean).join(' ') || u.email : null;

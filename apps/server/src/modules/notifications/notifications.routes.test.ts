@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { createNotificationsStore } from './notifications.store.js';
-import { createTestApp, registerUser, createProject, addMember, bearer, type TestApp } from '../../../test/helpers.js';
+import { createTestApp, registerUser, createProject, addMember, bearer, codeFromMail, type TestApp } from '../../../test/helpers.js';
 
 let t: TestApp;
 let owner: { idToken: string; profile: { id: string } };
@@ -101,6 +101,40 @@ describe('subscriptions', () => {
     await t.app.services.notifications.serviceDeployed({ projectId, serviceName: 'api', succeeded: true, version: 'v2', triggeredBy: null });
     const [svc] = (await get(reader.idToken)).json().notifications;
     expect(svc).toMatchObject({ message: 'Service api (v2) deployed', entityType: 'SERVICE', itemId: 'api', author: 'Gantry' });
+  });
+
+  it('an invitee who has not accepted yet is no subscriber, and is not notified, until they accept', async () => {
+    const invited = await t.app.inject({
+      method: 'POST',
+      url: `/ms-project/projects/${projectId}/users`,
+      headers: bearer(owner.idToken),
+      payload: { email: 'note-invitee@example.com', permission: 'write' },
+    });
+    expect(invited.statusCode).toBe(201);
+    const members = (await t.app.inject({ method: 'GET', url: `/ms-project/projects/${projectId}/users`, headers: bearer(owner.idToken) })).json().users;
+    const invitee = members.find((m: { email: string }) => m.email === 'note-invitee@example.com');
+    expect(invitee.status).toBe('FORCE_CHANGE_PASSWORD');
+    const subscriberIds = async () => (await users(owner.idToken)).json().users.map((u: { userId: string }) => u.userId);
+    expect(await subscriberIds()).not.toContain(invitee.id);
+    expect((await subscriberIds()).length).toBe(2); // the owner and the reader
+
+    await t.app.services.notifications.serviceDeployed({ projectId, serviceName: 'web', succeeded: true, version: 'v3', triggeredBy: null });
+    // the invitee accepts: no notification of before, subscribed from now on
+    const mail = await t.lastMail('note-invitee@example.com');
+    const set = await t.app.inject({
+      method: 'POST',
+      url: '/ms-usermanagement/auth/set-password',
+      payload: {
+        username: 'note-invitee@example.com',
+        sessionToken: codeFromMail(mail!.text, '/account/set-password/'),
+        newPassword: 'Invitee1234',
+        firstName: 'In',
+        lastName: 'Vitee',
+      },
+    });
+    expect(set.statusCode).toBe(200);
+    expect((await get(set.json().idToken)).json().notifications).toEqual([]);
+    expect(await subscriberIds()).toContain(invitee.id);
   });
 
   it("refuses someone else's subscription (403), another project (404) and a malformed id (400)", async () => {

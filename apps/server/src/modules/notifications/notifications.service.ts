@@ -56,7 +56,7 @@ export function createNotificationsService(deps: {
   realtime: Realtime;
   secrets: SecretBox;
   slack: SlackDelivery;
-  /** The ids of a project's members. */
+  /** The ids of a project's members who can receive its notifications: those who accepted their invitation. */
   memberIds: (projectId: string) => Promise<string[]>;
   userName: (userId: string | null) => Promise<string | null>;
   /** Project names by id (the projects module). */
