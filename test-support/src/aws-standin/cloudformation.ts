@@ -656,6 +656,7 @@ export function cloudformation(w: StandinWorld, sim: CfnSimulation, region: stri
       return answer({ TemplateBody: s.body, StagesAvailable: members(['Original', 'Processed']) });
     }
     default:
+      // change sets (CreateChangeSet, ExecuteChangeSet, REVIEW_IN_PROGRESS) too: Gantry's engine does not use them (cloudformation-engine.ts)
       throw new AwsError(400, 'InvalidAction', `The action ${action} is not valid for this web service.`);
   }
 }

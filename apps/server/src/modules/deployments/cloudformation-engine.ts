@@ -38,6 +38,13 @@ const eventLine = (e: StackEventView) =>
 /**
  * The CloudFormation engine: a stack per environment, each resource a nested stack (its template
  * uploaded to the account's bucket), statuses and events straight from CloudFormation. No plans.
+ *
+ * No change sets either: a deploy is CreateStack or UpdateStack of the whole environment, run at once, as Quick Deploy
+ * asks (the spec gives CloudFormation no plan to review; a plan is Terraform's), and "No updates are to be performed"
+ * is UpdateStack's own answer. So a stack of Gantry's never stands in REVIEW_IN_PROGRESS (a change set's CREATE not yet
+ * executed): the spec names it only as a status an environment may show, and then Quick Deploy is refused (deployBlockedReason)
+ * and UpdateStack answers CloudFormation's "… is in REVIEW_IN_PROGRESS state and can not be updated", as the AWS
+ * stand-in does (it answers CreateChangeSet InvalidAction, which nothing of Gantry's calls).
  */
 export function createCloudFormationEngine(deps: {
   credentialsFor: (stage: StageRow) => Promise<Record<string, string>>;
