@@ -202,6 +202,8 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   app.decorate('services', services);
 
   if (servesHttp) await mountHttp(app, config, database, parts, realtime);
+  // a worker serves no sockets, but its runs' events reach the api nodes' clients through socket.io's adapter
+  else app.addHook('onReady', async () => realtime.attach());
   // Stopping (SIGTERM in main, app.close() in tests) keeps one order. Fastify answers new requests
   // with 503 before preClose; the runs, their logs and the sockets end here, before the HTTP server
   // waits for its open connections (a connected socket.io client would otherwise hold it open).

@@ -32,6 +32,16 @@ async function node(url: string, pool = new pg.Pool({ connectionString: url, max
   return { realtime, port: (server.address() as AddressInfo).port };
 }
 
+/** A worker's realtime (`gantry worker`): on its own pool, serving no one (it has no HTTP server), attached as app.ts attaches it. */
+function workerNode(url: string) {
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  const realtime = createRealtime({ idTokens, membership, pool });
+  realtime.attach();
+  closing.push(() => pool.end());
+  closing.push(() => realtime.close());
+  return { realtime };
+}
+
 /** A database of its own on the test server, dropped after the test: the nodes' shared one. */
 async function sharedDatabaseUrl() {
   const database = await openTestDatabase();
@@ -42,7 +52,7 @@ async function sharedDatabaseUrl() {
 }
 
 /** A socket of user-1 on the node at `port` that joined PROJECT, once it hears what `from` (another node) emits. */
-async function socketHearing(port: number, from: Awaited<ReturnType<typeof node>>, rooms: string[] = []) {
+async function socketHearing(port: number, from: { realtime: ReturnType<typeof createRealtime> }, rooms: string[] = []) {
   const sock: Socket = ioClient(`http://127.0.0.1:${port}`, {
     path: REALTIME_PATH,
     query: { Authorization: 'Bearer t' },
@@ -98,6 +108,26 @@ describe('realtime across nodes (PostgreSQL)', () => {
       expect(heard).toEqual(['logs 1', 'logs 2', 'build:update 3']);
     },
   );
+
+  it.runIf(process.env.TEST_DATABASE_URL)("a worker's events (it serves no sockets: no HTTP server) reach a socket on an api node, in order", async () => {
+    const url = await sharedDatabaseUrl();
+    const worker = workerNode(url);
+    const api = await node(url);
+    const heard: string[] = [];
+    const sock = await socketHearing(api.port, worker, ['logs:b:Build']);
+    for (const event of ['logs', 'build:update']) sock.on(event, (e: { n: number }) => heard.push(`${event} ${e.n}`));
+    const order = { order: 'build:b' };
+    worker.realtime.toProject(PROJECT, 'build:update', { n: 1, status: 'RUNNING' }, order);
+    for (let n = 2; n <= 20; n++) worker.realtime.toRoom('logs:b:Build', 'logs', { n, text: `line ${n}` }, order);
+    worker.realtime.toProject(PROJECT, 'build:update', { n: 21, status: 'SUCCEEDED' }, order);
+    await until(
+      async () => heard,
+      (h) => h.length === 21,
+      "the worker's 21 events",
+      10_000,
+    );
+    expect(heard).toEqual(['build:update 1', ...Array.from({ length: 19 }, (_, i) => `logs ${i + 2}`), 'build:update 21']);
+  });
 
   it.runIf(process.env.TEST_DATABASE_URL)(
     'a node whose listening connection PostgreSQL ends (a restart, a failover, an admin) goes on, and hears the others again',

@@ -46,7 +46,12 @@ export interface Realtime {
   disconnectUser(userId: string): void;
   /** Calls `end` when the user is disconnected (on this node or another); returns what stops listening. */
   onUserDisconnected(userId: string, end: () => void): () => void;
-  attach(server: HttpServer): void;
+  /**
+   * Starts socket.io: on `server` for a process that serves clients; without one in a worker (`gantry worker`), which
+   * holds no socket but whose runs' events (a build's log lines and statuses, a deployment's) reach the clients of
+   * the api nodes through the adapter.
+   */
+  attach(server?: HttpServer): void;
   close(): Promise<void>;
 }
 
@@ -146,6 +151,7 @@ function inEmitOrder(adapterOf: (nsp: unknown) => PostgresAdapter, orderOf: () =
 
 export function createRealtime(deps: { idTokens: IdTokens; membership: MembershipLookup; pool?: pg.Pool }): Realtime {
   let io: Server | null = null;
+  let detached = false;
   const adapter = deps.pool ? adapterPool(deps.pool) : null;
   const handlers = new Map<string, RealtimeHandler>();
   /** What ends each user's streams held by this node. */
@@ -193,7 +199,9 @@ export function createRealtime(deps: { idTokens: IdTokens; membership: Membershi
       };
     },
     attach(server) {
-      io = new Server(server, { path: REALTIME_PATH, serveClient: false, cors: { origin: false } });
+      const options = { path: REALTIME_PATH, serveClient: false, cors: { origin: false as const } };
+      detached = !server;
+      io = server ? new Server(server, options) : new Server(options);
       // On PostgreSQL, events cross processes (a worker's build logs reach the API node holding the socket).
       if (adapter) io.adapter(inEmitOrder(createAdapter(adapter.facade, { tableName: 'socket_io_attachments' }), () => ordering));
       io.on(USER_DISCONNECTED, (userId: unknown) => typeof userId === 'string' && disconnectHere(userId));
@@ -229,8 +237,10 @@ export function createRealtime(deps: { idTokens: IdTokens; membership: Membershi
           adapter?.close();
           resolve();
         };
-        if (closing) closing.close(() => done());
-        else done();
+        if (!closing) done();
+        // a worker's (never attached to a server) has no engine for socket.io's close to end: only its adapter
+        else if (detached) void Promise.resolve(closing.of('/').adapter.close()).finally(done);
+        else closing.close(() => done());
       }),
   };
 }
