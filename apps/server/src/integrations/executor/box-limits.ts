@@ -429,8 +429,12 @@ export interface BoxLimitsPolicy {
   cgroups: Cgroups;
   normal: BoxLimits;
   bigger: BoxLimits;
-  isBigger: (projectId: string) => Promise<boolean>;
+  /** Whether the project's plan gives bigger boxes: read, or as `known` (the plan as a trigger read it already). */
+  isBigger: (projectId: string, known?: PlanLimits) => Promise<boolean>;
 }
+
+/** What of a project's plan sizes its boxes. */
+export type PlanLimits = { biggerRuntimeEnvironments?: unknown };
 
 /** The policy the GANTRY_BUILD_* settings give (README): builds' and deployments' boxes get the same. */
 export function boxLimitsPolicy(
@@ -441,12 +445,13 @@ export function boxLimitsPolicy(
     GANTRY_BUILD_MEMORY_BIGGER: number;
     GANTRY_BUILD_PROCESSES_BIGGER: number;
   },
-  isBigger: BoxLimitsPolicy['isBigger'],
+  /** The project's plan, read. */
+  planOf: (projectId: string) => Promise<PlanLimits>,
 ): BoxLimitsPolicy {
   return {
     cgroups: detectCgroups(config.GANTRY_BUILD_CGROUPS === 'none' ? { kind: 'none' } : {}),
     normal: { memoryBytes: config.GANTRY_BUILD_MEMORY, processes: config.GANTRY_BUILD_PROCESSES },
     bigger: { memoryBytes: config.GANTRY_BUILD_MEMORY_BIGGER, processes: config.GANTRY_BUILD_PROCESSES_BIGGER },
-    isBigger,
+    isBigger: async (projectId, known) => !!(known ?? (await planOf(projectId))).biggerRuntimeEnvironments,
   };
 }

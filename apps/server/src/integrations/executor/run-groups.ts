@@ -1,4 +1,4 @@
-import { groupScope, type BoxGroup, type BoxLimitsPolicy } from './box-limits.js';
+import { groupScope, type BoxGroup, type BoxLimitsPolicy, type PlanLimits } from './box-limits.js';
 
 /**
  * The groups of one kind of run's boxes (builds, deployments) in one instance: named `<scope>-<key>`, the scope this
@@ -11,8 +11,11 @@ export interface RunGroups {
   of(key: string): BoxGroup | undefined;
   /** The live group `<scope>-<key>`, if there is one. */
   live(key: string): BoxGroup | undefined;
-  /** Sizes the group for its project's plan (bigger, or back to normal: its box may have opened before the plan changed). */
-  size(group: BoxGroup | undefined, projectId: string): Promise<void>;
+  /**
+   * Sizes the group for its project's plan (bigger, or back to normal: its box may have opened before the plan changed),
+   * read unless `known` (as the run's trigger read it).
+   */
+  size(group: BoxGroup | undefined, projectId: string, known?: PlanLimits): Promise<void>;
   /** Kills what is left in the group and removes it (a failure is told to `onError` and left to the next start's sweep). */
   end(group: BoxGroup | undefined): Promise<void>;
   /** At start: removes every group of this instance that is not live and whose run `busy` does not name (`runOf` its key). */
@@ -33,9 +36,9 @@ export function createRunGroups(policy: BoxLimitsPolicy | undefined, o: { scopeD
       return group;
     },
     live: (key) => live.get(prefix + key),
-    async size(group, projectId) {
+    async size(group, projectId, known) {
       if (!group || !policy) return;
-      const limits = (await policy.isBigger(projectId)) ? policy.bigger : policy.normal;
+      const limits = (await policy.isBigger(projectId, known)) ? policy.bigger : policy.normal;
       if (group.limits !== limits) group.resize(limits);
     },
     end(group) {

@@ -137,7 +137,7 @@ describe('plan gate', () => {
     });
     await expect(billing.assertFeature(pid, 'pipelinesManager')).resolves.toBeUndefined();
     await expect(billing.assertWithinLimit(pid, 'environmentsAllowed', 2)).rejects.toMatchObject({ status: 402 });
-    await expect(billing.assertWithinLimit(pid, 'environmentsAllowed', 1)).resolves.toBeUndefined();
+    await expect(billing.assertWithinLimit(pid, 'environmentsAllowed', 1)).resolves.toMatchObject({ environmentsAllowed: 2 }); // the plan's limitations, as read
     const [code] = await billing.createPromoCodes({ kind: 'PROMO', planId: 'PRO', count: 1 });
     await billing.redeem(pid, code!);
     await expect(billing.assertFeature(pid, 'slackIntegration')).resolves.toBeUndefined();

@@ -227,11 +227,15 @@ export function createBillingService(deps: { store: BillingStore; now?: () => Da
       if (!limits[key]) throw new PlanLimit(planLimitMessage(key));
     },
 
-    /** 402 when adding `adding` to `used` would pass the plan's numeric limit (`used` may still be being read: the plan is read alongside). */
+    /**
+     * 402 when adding `adding` to `used` would pass the plan's numeric limit (`used` may still be being read: the plan is read alongside);
+     * answers the plan's limitations as read (what else the caller needs of them: no second read).
+     */
     async assertWithinLimit(projectId: string, key: NumericLimitation, usedOrReading: number | Promise<number>, adding = 1) {
       const [limits, used] = await Promise.all([this.limitations(projectId), usedOrReading]);
       const limit = Number(limits[key] ?? 0);
       if (used + adding > limit) throw new PlanLimit(numericLimitMessage(key, limit));
+      return limits;
     },
   };
 }

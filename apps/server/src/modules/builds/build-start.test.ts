@@ -5,6 +5,7 @@ import { createLocalGit } from '../../../test/local-git.js';
 import type { GitAccess } from '../pipelines/git-access.js';
 import { UUID } from './builds.service.js';
 import type { BuildsStore as Store } from './builds.store.js';
+import type { BillingService } from '../billing/billing.port.js';
 
 type BuildsStore = (store: Store) => Store;
 
@@ -54,6 +55,8 @@ let answerCommit: Promise<void> = Promise.resolve();
 let stepsMoving: () => void = () => undefined;
 let movesLetThrough: Promise<void> = Promise.resolve();
 let failNextMove = false;
+// when this test file's project's plan was read (billing.limitations), in the server's clock
+const planReads: number[] = [];
 
 beforeAll(async () => {
   git = createLocalGit();
@@ -87,9 +90,20 @@ beforeAll(async () => {
       return store.stepsMoved(...args);
     },
   });
+  // the plan's reads, counted
+  const counted = (billing: BillingService): BillingService => ({
+    ...billing,
+    limitations(id) {
+      if (id === projectId) planReads.push(Date.now());
+      return billing.limitations(id);
+    },
+  });
   t = await createTestApp(
     {},
-    { overrides: { pipelines: { gitAccess: held, buildsStore: heldMoves } }, beforeReady: async (_app, config) => void (dataDir = config.dataDir) },
+    {
+      overrides: { pipelines: { gitAccess: held, buildsStore: heldMoves, billing: counted } },
+      beforeReady: async (_app, config) => void (dataDir = config.dataDir),
+    },
   );
   idToken = (await registerUser(t, 'start-owner@example.com')).idToken;
   projectId = await createProject(t, idToken, 'Start');
@@ -188,6 +202,19 @@ describe("a build's start", () => {
       'the next spare box',
     );
     expect([first, second]).not.toContain(next);
+  });
+
+  it("reads its project's plan once, at its trigger: its boxes are sized by the plan the trigger read", async () => {
+    const pipelineId = await pipelineNamed('plan-once');
+    const before = planReads.length;
+    const buildId = await trigger(pipelineId);
+    const done = await ended(pipelineId, buildId);
+    expect(done.status, done.errorMessage).toBe('SUCCEEDED');
+    // what its start reads: the trigger's check of the build minutes, then the sizing of its boxes' group (the watch of
+    // its minutes reads a second after its start, for a build that runs that long: not counted)
+    const started = Date.parse(done.startDate);
+    await new Promise((r) => setTimeout(r, Math.max(0, started + 1000 - Date.now())));
+    expect(planReads.slice(before).filter((at) => at < started + 1000)).toHaveLength(1);
   });
 
   it("starts a step of commands while the step before it's end is written, and keeps each step's lines and end in order", async () => {

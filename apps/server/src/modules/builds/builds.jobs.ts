@@ -232,8 +232,11 @@ export function createBuildsJobs(deps: {
     // the workspace, and the box when a step may run commands, opened before the first step: the box starts while
     // the run's commit and spec are read and its rows written (a box no step used is closed with the run)
     let opened = !!box;
-    // the project's plan sizes the group (made with the normal sizes when its box opened before the plan was read)
-    const sized = groups.size(groups.of(buildId), build.projectId);
+    // what its trigger in this process read and started resolving (none when another process queued it)
+    const here = builds.triggeredHere(buildId);
+    // the project's plan sizes the group (made with the normal sizes when its box opened before the plan was read): the
+    // plan its trigger here read, else read now
+    const sized = groups.size(groups.of(buildId), build.projectId, here?.limits);
     sized.catch(() => undefined); // awaited before the first step
     const openWorkspace = (spec?: ParsedSpec) => {
       if (opened || deps.sandbox.unavailable) return;
@@ -242,8 +245,6 @@ export function createBuildsJobs(deps: {
       if (!spec || spec.steps.some((s) => s.type === 'build' && s.commands.length)) shellBox?.();
     };
     try {
-      // what its trigger in this process read and started resolving (none when another process queued it)
-      const here = builds.triggeredHere(buildId);
       const pipeline = here?.pipeline ?? (await deps.pipelines.byIdAnyProject(build.pipelineId));
       if (!pipeline) throw new Error('The pipeline was deleted');
       const gitOf = () => deps.git.clientFor(build.projectId, pipeline.gitAccountId);

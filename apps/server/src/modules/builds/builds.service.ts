@@ -11,6 +11,7 @@ import {
   type Artifact,
   type ParsedSpec,
   type TimelineEvent,
+  type Limitations,
   TIMELINE_SOURCE_LIMIT,
 } from '@gantry/contracts';
 import type { Jobs } from '../../platform/jobs.js';
@@ -110,7 +111,8 @@ export type Resolution = {
 };
 
 /** What a trigger in this process read and started resolving, for the build's local run. */
-export type TriggeredHere = { pipeline: PipelineRow; resolution: Promise<Resolution> };
+/** What the trigger of a build read (its pipeline, its project's plan as its minutes were checked) and started resolving. */
+export type TriggeredHere = { pipeline: PipelineRow; resolution: Promise<Resolution>; limits: Limitations };
 
 export interface TriggerOptions {
   branch: string;
@@ -251,7 +253,7 @@ export function createBuildsService(deps: {
         const resolution = slot ? resolve(projectId, pipeline, o.branch, o.commit) : null;
         resolution?.catch(() => undefined); // the run reports it
         // the plan's limit and the month's minutes are read side by side
-        await billing.assertWithinLimit(projectId, 'buildMinutes', usedBuildMinutes(projectId).then(Math.floor), 1);
+        const limits = await billing.assertWithinLimit(projectId, 'buildMinutes', usedBuildMinutes(projectId).then(Math.floor), 1);
         const now = new Date();
         const id = slot ? deps.spareBuildId?.() : undefined;
         const build = await store.insertWithSteps(
@@ -269,7 +271,7 @@ export function createBuildsService(deps: {
           },
           [],
         );
-        if (resolution) keepTriggered(build.id, { pipeline, resolution });
+        if (resolution) keepTriggered(build.id, { pipeline, resolution, limits });
         publishStatus(build);
         if (slot) slot.start(build.id, build);
         // the durable job is there for any worker

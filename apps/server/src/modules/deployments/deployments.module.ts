@@ -74,10 +74,7 @@ export const deploymentsModule = defineModule({
           }
         : undefined,
       // each run's boxes under the builds' limits (terraform runs the modules' code), where this process runs them
-      boxLimits:
-        runWorkers && platform.sandbox.mode === 'bwrap'
-          ? boxLimitsPolicy(config, async (projectId) => !!(await needs.billing.limitations(projectId)).biggerRuntimeEnvironments)
-          : undefined,
+      boxLimits: runWorkers && platform.sandbox.mode === 'bwrap' ? boxLimitsPolicy(config, (projectId) => needs.billing.limitations(projectId)) : undefined,
     });
     // the AWS SDK behind CloudFormation is loaded with the first call for a CloudFormation environment, not at start-up (issue 14)
     const cloudformation = deferredMethods<CloudFormationEngine>(

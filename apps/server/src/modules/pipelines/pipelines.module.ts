@@ -31,10 +31,18 @@ export const pipelinesModule = defineModule({
   create(
     platform,
     needs: { billing: BillingService; gitAccounts: GitAccountsService; registries?: RegistriesPort; services?: ServiceDeploys },
-    // buildsStore: the builds' store as given to the service and jobs (a test holds one of its writes)
-    overrides: { gitAccess?: GitAccess; registries?: RegistriesPort; services?: ServiceDeploys; buildsStore?: (store: BuildsStore) => BuildsStore },
+    // buildsStore: the builds' store as given to the service and jobs (a test holds one of its writes); billing: the
+    // billing service as the module reads it (a test counts its reads)
+    overrides: {
+      gitAccess?: GitAccess;
+      registries?: RegistriesPort;
+      services?: ServiceDeploys;
+      buildsStore?: (store: BuildsStore) => BuildsStore;
+      billing?: (billing: BillingService) => BillingService;
+    },
   ) {
     const { config, hooks, realtime, artifacts, runWorkers, log } = platform;
+    const billing = overrides.billing?.(needs.billing) ?? needs.billing;
     const git: GitAccess = overrides.gitAccess ?? needs.gitAccounts;
     const concurrency = config.GANTRY_JOB_CONCURRENCY;
     const eventful = withStepStatusEvents(createBuildsStore(platform.db), realtime);
@@ -44,7 +52,7 @@ export const pipelinesModule = defineModule({
       db: platform.db,
       store: createPipelinesStore(platform.db, platform.database.cache),
       secrets: platform.secrets,
-      billing: needs.billing,
+      billing,
       git,
       baseUrl: platform.baseUrl,
       builds: createLatestBuilds({ store: buildsStore, artifacts, cacheRoot }),
@@ -55,7 +63,7 @@ export const pipelinesModule = defineModule({
       jobs: platform.jobs,
       realtime,
       artifacts,
-      billing: needs.billing,
+      billing,
       pipelines,
       git,
       recover: () => buildJobs.recover(),
@@ -73,12 +81,9 @@ export const pipelinesModule = defineModule({
       workspaceRoot: path.join(config.dataDir, 'workspaces'),
       sandbox: platform.sandbox,
       // each build's boxes under limits of their own (a worker that runs boxes looks for its cgroups once)
-      boxLimits:
-        runWorkers && platform.sandbox.mode === 'bwrap'
-          ? boxLimitsPolicy(config, async (projectId) => !!(await needs.billing.limitations(projectId)).biggerRuntimeEnvironments)
-          : undefined,
+      boxLimits: runWorkers && platform.sandbox.mode === 'bwrap' ? boxLimitsPolicy(config, (projectId) => billing.limitations(projectId)) : undefined,
       maxDurationMs: config.GANTRY_BUILD_MAX_MINUTES * 60_000,
-      buildMinutesLimit: async (projectId) => Number((await needs.billing.limitations(projectId)).buildMinutes ?? 0),
+      buildMinutesLimit: async (projectId) => Number((await billing.limitations(projectId)).buildMinutes ?? 0),
       log,
       concurrency,
       registries: overrides.registries ?? needs.registries,
