@@ -41,4 +41,33 @@ describe('masking secrets in logs', () => {
     expect(maskedForms('abcdef').length).toBeGreaterThan(4);
     expect(createMasker(['abcde'])(Buffer.from('abcde').toString('hex'))).toBe('6162636465');
   });
+
+  it('masks each line of a secret of several lines, as a log is masked a line at a time', () => {
+    const key = [
+      '-----BEGIN OPENSSH PRIVATE KEY-----',
+      'b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW',
+      'QyNTUxOQAAACBx7n',
+      '}',
+      '-----END OPENSSH PRIVATE KEY-----',
+    ].join('\n');
+    const mask = createMasker([key]);
+    // as `cat key` prints it (and with Windows line ends): each line of 6+ characters masked, shorter ones left
+    expect(key.split('\n').map(mask)).toEqual(['****', '****', '****', '}', '****']);
+    expect(createMasker([key.replace(/\n/g, '\r\n')])('  QyNTUxOQAAACBx7n')).toBe('  ****');
+    // a one-line value's masking is unchanged
+    expect(createMasker([SECRET])(`a ${SECRET} b`)).toBe('a **** b');
+  });
+
+  it.each([
+    ['base64 (76 columns)', 76],
+    ['openssl base64 and PEM (64 columns)', 64],
+  ])('masks each line of the value encoded by %s, which wraps it', (_tool, width) => {
+    const long = `${SECRET}-${'Zq8'.repeat(40)}`;
+    const encoded = Buffer.from(long).toString('base64');
+    const lines = encoded.match(new RegExp(`.{1,${width}}`, 'g'))!;
+    expect(lines.length).toBeGreaterThan(2);
+    const mask = createMasker([long]);
+    // a last line shorter than 6 characters (at most 3 bytes of the value) cannot be told from ordinary text
+    for (const line of lines) expect(mask(line)).toBe(line.replace(/=+$/, '').length >= 6 ? '****' : line);
+  });
 });

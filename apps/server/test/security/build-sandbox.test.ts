@@ -533,4 +533,47 @@ printf 'inline=before-%s-after\\n' "$SECRET"
     for (const value of Object.values(forms)) expect(String(stored.rows[0]?.t ?? '')).not.toContain(value);
     expect(String(stored.rows[0]?.t ?? '')).toContain('****');
   });
+
+  it('masks a secret whose line comes in pieces (writes apart in time, past a pipe buffer, on stderr), each line of a key of several lines, and its wrapped base64', async () => {
+    const secret = `Sp1it-${rand()}-${rand()}`;
+    const key = [
+      '-----BEGIN OPENSSH PRIVATE KEY-----',
+      `b3BlbnNzaC1rZXktdjEAAAAA${rand()}${rand()}AAAAEbm9uZQ`,
+      `QyNTUxOQAAACBx7n${rand()}`,
+      '-----END OPENSSH PRIVATE KEY-----',
+    ].join('\n');
+    const script = `printf 'slow=%s' "\${SECRET:0:7}"; sleep 0.3; printf '%s\\n' "\${SECRET:7}"
+printf 'err=%s' "\${SECRET:0:9}" >&2; sleep 0.3; printf '%s\\n' "\${SECRET:9}" >&2
+# a line of 70,000 characters: the pipe hands it over in 64 KiB pieces, the secret astride the first boundary
+printf 'long=%s%s%s\\n' "$(head -c 65530 /dev/zero | tr '\\0' x)" "$SECRET" "$(head -c 4400 /dev/zero | tr '\\0' y)"
+printf '%s\\n' "$KEY"
+printf '%s' "$KEY" | base64
+printf 'done\\n'
+`;
+    const { pipelineId } = await pipelineOf(
+      'alice',
+      'pieces',
+      { 'gantry.yaml': scriptSpec('pieces.sh'), 'pieces.sh': script },
+      {
+        environmentVariables: [
+          { key: 'SECRET', value: secret, sensitive: true },
+          { key: 'KEY', value: key, sensitive: true },
+        ],
+      },
+    );
+    const build = await run('alice', pipelineId);
+    expect(build.status, build.errorMessage).toBe('SUCCEEDED');
+    const log = await logsOf('alice', pipelineId, build.id, 'Attack');
+    expect(log).toContain('done');
+    expect(log).toMatch(/^slow=\*\*\*\*$/m);
+    expect(log).toMatch(/^err=\*\*\*\*$/m);
+    expect(log).toMatch(/^long=x{65530}\*\*\*\*y{4400}$/m);
+    for (const piece of [secret, secret.slice(0, 7), secret.slice(7), secret.slice(9)]) expect(log).not.toContain(piece);
+    for (const line of key.split('\n')) expect(log).not.toContain(line);
+    const wrapped = Buffer.from(key)
+      .toString('base64')
+      .match(/.{1,76}/g)!;
+    for (const line of wrapped) if (line.replace(/=+$/, '').length >= 6) expect(log).not.toContain(line);
+    expect(log.split('\n').filter((l) => l === '****').length).toBeGreaterThanOrEqual(key.split('\n').length + wrapped.length - 1);
+  });
 });
