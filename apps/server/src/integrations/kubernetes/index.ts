@@ -1,4 +1,4 @@
-import { assertReachable, OutboundRefused, type OutboundNetwork } from '../outbound/outbound.js';
+import { assertReachable, connectionsWithin, OutboundRefused, policyOf, type AddressPolicy, type OutboundNetwork } from '../outbound/outbound.js';
 import type * as k8s from '@kubernetes/client-node';
 import { deferredMethods, lazy } from '../../platform/lazy.js';
 
@@ -65,7 +65,12 @@ export interface KubeAdapter {
   namespaces(): Promise<string[]>;
 }
 
-export type KubeConnector = (target: KubeTarget, o?: { timeoutMs?: number }) => KubeAdapter;
+export interface KubeConnectOptions {
+  timeoutMs?: number;
+  /** Checks each connection as it is opened, redirects the client follows included (connectWithin sets it). */
+  outbound?: AddressPolicy | null;
+}
+export type KubeConnector = (target: KubeTarget, o?: KubeConnectOptions) => KubeAdapter;
 
 export const DEFAULT_KUBE_TIMEOUT_MS = 10_000;
 
@@ -249,15 +254,18 @@ export function kubeConfigFor(kube: typeof k8s, target: KubeTarget): k8s.KubeCon
 
 /**
  * Options for one request of the generated clients: its own deadline (middleware may set the request's AbortSignal)
- * and Gantry's User-Agent. A fresh one per request: the timer starts when it is made.
+ * and Gantry's User-Agent. A fresh one per request: the timer starts when it is made. With `outbound`, the request's
+ * agent checks each connection it opens (the client follows redirects itself, to wherever a server sends it).
  */
-export function requestDeadline(kube: typeof k8s, timeoutMs: number): () => k8s.ConfigurationOptions {
+export function requestDeadline(kube: typeof k8s, timeoutMs: number, outbound?: AddressPolicy | null): () => k8s.ConfigurationOptions {
   const userAgent = kube.setHeaderMiddleware('User-Agent', 'gantry');
   return () => ({
     middleware: [
       {
         pre: (ctx) => {
           ctx.setSignal(AbortSignal.timeout(timeoutMs));
+          const agent = ctx.getAgent();
+          if (outbound && agent) ctx.setAgent(connectionsWithin(agent, outbound));
           return userAgent.pre(ctx);
         },
         post: (res) => userAgent.post(res),
@@ -271,10 +279,10 @@ export function requestDeadline(kube: typeof k8s, timeoutMs: number): () => k8s.
 export const connectKube: KubeConnector = (target, o) =>
   deferredMethods({ version: true, firstDenied: true, status: true, namespaces: true }, async () => connectLoaded(await loadKubeClient(), target, o));
 
-function connectLoaded(kube: typeof k8s, target: KubeTarget, o: { timeoutMs?: number } = {}): KubeAdapter {
+function connectLoaded(kube: typeof k8s, target: KubeTarget, o: KubeConnectOptions = {}): KubeAdapter {
   const timeoutMs = o.timeoutMs ?? DEFAULT_KUBE_TIMEOUT_MS;
   const kc = kubeConfigFor(kube, target);
-  const deadline = requestDeadline(kube, timeoutMs);
+  const deadline = requestDeadline(kube, timeoutMs, o.outbound);
   const core = kc.makeApiClient(kube.CoreV1Api);
   const apps = kc.makeApiClient(kube.AppsV1Api);
   const custom = kc.makeApiClient(kube.CustomObjectsApi);
@@ -367,8 +375,9 @@ function connectLoaded(kube: typeof k8s, target: KubeTarget, o: { timeoutMs?: nu
  */
 export function connectWithin(network: OutboundNetwork, connect: KubeConnector = connectKube): KubeConnector {
   if (network === 'any') return connect;
+  const outbound = policyOf(network);
   return (target, o) => {
-    const kube = connect(target, o);
+    const kube = connect(target, { ...o, outbound });
     const reachable = () =>
       assertReachable(new URL(target.endpoint), network).catch((err: unknown) => {
         throw err instanceof OutboundRefused ? new KubeFailure('unreachable', err.message) : err;

@@ -1,5 +1,7 @@
 import dns from 'node:dns/promises';
-import net from 'node:net';
+import { lookup as dnsLookup } from 'node:dns';
+import type { Agent } from 'node:http';
+import net, { type LookupFunction } from 'node:net';
 
 /**
  * Which addresses a URL a user typed may lead the server to (OUTBOUND_NETWORK): registry URLs (and the
@@ -32,12 +34,45 @@ PRIVATE.addSubnet('192.168.0.0', 16, 'ipv4');
 PRIVATE.addSubnet('100.64.0.0', 10, 'ipv4');
 PRIVATE.addSubnet('fc00::', 7, 'ipv6');
 
-/** An IPv4-mapped IPv6 address (::ffff:127.0.0.1) is judged as the IPv4 address it carries. */
+/** The IPv4 address in the 32 bits of an IPv6 address that start at `hextet` (0-based), or null. */
+function embeddedIpv4(address: string, hextet: number): string | null {
+  const groups = expandIpv6(address);
+  if (!groups) return null;
+  const hi = groups[hextet]!;
+  const lo = groups[hextet + 1]!;
+  return [hi >> 8, hi & 0xff, lo >> 8, lo & 0xff].join('.');
+}
+/** The eight 16-bit groups of an IPv6 address (`::` and a dotted IPv4 tail expanded). */
+function expandIpv6(address: string): number[] | null {
+  let text = address;
+  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted[1]!.split('.').map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split('::') as [string, string | undefined];
+  const h = head ? head.split(':') : [];
+  const t = tail ? tail.split(':') : [];
+  const groups = tail === undefined ? h : [...h, ...Array<string>(8 - h.length - t.length).fill('0'), ...t];
+  return groups.length === 8 ? groups.map((g) => parseInt(g, 16)) : null;
+}
+
+/**
+ * An IPv6 address that carries an IPv4 one is judged as that IPv4 address: IPv4-mapped (::ffff:127.0.0.1),
+ * NAT64 (64:ff9b::/96, which a DNS64 network routes to the IPv4 address) and 6to4 (2002::/16).
+ */
 function unmapped(address: string): { address: string; family: 'ipv4' | 'ipv6' } {
+  if (!net.isIPv6(address)) return { address, family: 'ipv4' };
   const m = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   if (m) return { address: m[1]!, family: 'ipv4' };
-  return { address, family: net.isIPv6(address) ? 'ipv6' : 'ipv4' };
+  if (NAT64.check(address, 'ipv6')) return { address: embeddedIpv4(address, 6) ?? address, family: 'ipv4' };
+  if (SIX_TO_FOUR.check(address, 'ipv6')) return { address: embeddedIpv4(address, 1) ?? address, family: 'ipv4' };
+  return { address, family: 'ipv6' };
 }
+const NAT64 = new net.BlockList();
+NAT64.addSubnet('64:ff9b::', 96, 'ipv6');
+const SIX_TO_FOUR = new net.BlockList();
+SIX_TO_FOUR.addSubnet('2002::', 16, 'ipv6');
 
 /** Why `address` is out of bounds under `network`, or null when the server may reach it. */
 export function refusedAddress(address: string, network: OutboundNetwork): string | null {
@@ -46,6 +81,51 @@ export function refusedAddress(address: string, network: OutboundNetwork): strin
   if (LOOPBACK_AND_LINK_LOCAL.check(a.address, a.family)) return 'a loopback or link-local address';
   if (network === 'public' && PRIVATE.check(a.address, a.family)) return 'a private network address';
   return null;
+}
+
+/** Why the server may not connect to an address (null: it may): refusedAddress under a network, or a test's own rule. */
+export type AddressPolicy = (address: string) => string | null;
+
+/** The policy of `network`; null under `any` (nothing to check). */
+export const policyOf = (network: OutboundNetwork): AddressPolicy | null => (network === 'any' ? null : (address) => refusedAddress(address, network));
+
+const refusal = (host: string, why: string) => new OutboundRefused(`${host} is ${why}, which Gantry does not reach for a URL a user gave`);
+
+/** A DNS lookup for net.connect that refuses a name when any of its addresses is out of bounds. */
+export function lookupWithin(policy: AddressPolicy): LookupFunction {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, '', 0);
+      for (const a of addresses) {
+        const why = policy(a.address);
+        if (why) return callback(Object.assign(refusal(hostname, why), { code: 'EOUTBOUNDREFUSED' }), '', 0);
+      }
+      if (options.all) return (callback as unknown as (e: null, all: typeof addresses) => void)(null, addresses);
+      callback(null, addresses[0]!.address, addresses[0]!.family);
+    });
+  };
+}
+
+/**
+ * Checks every connection `agent` opens, as it opens it: the address a literal host names, or each address
+ * its name resolves to then (not at an earlier check: DNS rebinding), for every request and redirect made
+ * through the agent — a client that follows redirects itself (the Kubernetes client) cannot be led past it.
+ */
+export function connectionsWithin<A extends Agent>(agent: A, policy: AddressPolicy): A {
+  type CreateConnection = (options: Record<string, unknown>, callback: (err: Error | null, socket?: unknown) => void) => unknown;
+  const guarded = agent as unknown as { createConnection: CreateConnection };
+  const create = guarded.createConnection.bind(agent);
+  guarded.createConnection = (options, callback) => {
+    const host = String(options.host ?? options.hostname ?? '').replace(/^\[|\]$/g, '');
+    const why = net.isIP(host) ? policy(host) : null;
+    if (why) {
+      // the agent's own callback (err, socket): the request fails with this error, nothing is sent
+      callback(refusal(host, why));
+      return undefined;
+    }
+    return create({ ...options, lookup: lookupWithin(policy) }, callback);
+  };
+  return agent;
 }
 
 /** Refuses (OutboundRefused) a URL whose host is, or resolves to, an address out of bounds under `network`. */

@@ -10,7 +10,7 @@ import {
   type KubeTarget,
 } from '../../integrations/kubernetes/index.js';
 import { deferredMethods } from '../../platform/lazy.js';
-import { assertReachable, OutboundRefused, type OutboundNetwork } from '../../integrations/outbound/outbound.js';
+import { assertReachable, OutboundRefused, policyOf, type OutboundNetwork } from '../../integrations/outbound/outbound.js';
 import { FIELD_MANAGER, LABELS } from './services.manifests.js';
 
 /**
@@ -74,7 +74,7 @@ export function serviceKubeConnector(network: OutboundNetwork): ServiceKubeConne
 function connectLoaded(kube: typeof k8s, network: OutboundNetwork, target: KubeTarget, o: { timeoutMs?: number } = {}): ServiceKube {
   const timeoutMs = o.timeoutMs ?? DEFAULT_KUBE_TIMEOUT_MS;
   const kc = kubeConfigFor(kube, target);
-  const deadline = requestDeadline(kube, timeoutMs);
+  const deadline = requestDeadline(kube, timeoutMs, policyOf(network));
   const applyOptions = () => kube.setHeaderOptions('Content-Type', kube.PatchStrategy.ServerSideApply, deadline());
   const core = kc.makeApiClient(kube.CoreV1Api);
   const apps = kc.makeApiClient(kube.AppsV1Api);
