@@ -10,6 +10,12 @@ const size = z.string().transform((v, ctx) => {
   if (!(bytes >= 16 * 1024 ** 2)) ctx.addIssue({ code: 'custom', message: `${v} is not a size of at least 16 MiB (e.g. 2g, 512m)` });
   return bytes;
 });
+/** A number of CPUs: "1", "0.5", "2"; 0 for none (no CPU limit), else at least 0.01 (the kernel's 1 ms a period). */
+const cpus = z.union([z.number(), z.string()]).transform((v, ctx) => {
+  const n = typeof v === 'number' ? v : /^\s*\d+(\.\d+)?\s*$/.test(v) ? Number(v) : NaN;
+  if (!(n === 0 || (n >= 0.01 && n <= 1024))) ctx.addIssue({ code: 'custom', message: `${v} is not a number of CPUs (e.g. 1, 0.5, 2), or 0 for no CPU limit` });
+  return n;
+});
 
 /** Every setting Gantry reads from its environment (DESIGN §9), validated once at start. */
 export const ConfigSchema = z.object({
@@ -58,13 +64,16 @@ export const ConfigSchema = z.object({
       return ports;
     }),
   /**
-   * What one build's boxes may use together (box-limits.ts): memory ("2g", "512m", bytes; swap included) and
-   * processes, and the bigger sizes for projects whose plan has `biggerRuntimeEnvironments`.
+   * What one build's boxes may use together (box-limits.ts): memory ("2g", "512m", bytes; swap included),
+   * processes and CPUs (0.5: half of one; 0: no CPU limit), and the bigger sizes for projects whose plan has
+   * `biggerRuntimeEnvironments`.
    */
   GANTRY_BUILD_MEMORY: size.default(DEFAULT_BOX_LIMITS.memoryBytes),
   GANTRY_BUILD_PROCESSES: z.coerce.number().int().min(16).default(DEFAULT_BOX_LIMITS.processes),
+  GANTRY_BUILD_CPUS: cpus.default(DEFAULT_BOX_LIMITS.cpus),
   GANTRY_BUILD_MEMORY_BIGGER: size.default(BIGGER_BOX_LIMITS.memoryBytes),
   GANTRY_BUILD_PROCESSES_BIGGER: z.coerce.number().int().min(16).default(BIGGER_BOX_LIMITS.processes),
+  GANTRY_BUILD_CPUS_BIGGER: cpus.default(BIGGER_BOX_LIMITS.cpus),
   /** auto: a cgroup per build where one can be made (v2 or v1); none: never (per-process rlimits only, said in every build log). */
   GANTRY_BUILD_CGROUPS: z.enum(['auto', 'none']).default('auto'),
   /** A running build is stopped FAILED after this many minutes (a fraction is allowed). */

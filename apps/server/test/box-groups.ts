@@ -11,7 +11,7 @@ import { until, type TestApp } from './helpers.js';
  * starts Gantry on that data dir: `mine` is swept, the other group stays and its box lives.
  */
 export async function expectSweptAtStart(cgroups: Cgroups, mine: string, start: () => Promise<TestApp>) {
-  const small = { memoryBytes: 64 * 1024 ** 2, processes: 16 };
+  const small = { memoryBytes: 64 * 1024 ** 2, processes: 16, cpus: 1 };
   const left = cgroups.group(mine, small);
   const theirs = cgroups.group(`wffffffffff-${crypto.randomUUID()}`, small);
   const box = joinCommand(theirs, 'sleep', ['30']);

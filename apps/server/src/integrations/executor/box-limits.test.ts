@@ -35,13 +35,19 @@ describe('box limits', () => {
 
   it('sizes boxes as CI runners are by default, bigger for bigger plans, and as the admin says', () => {
     const config = loadConfig({});
-    expect({ memoryBytes: config.GANTRY_BUILD_MEMORY, processes: config.GANTRY_BUILD_PROCESSES }).toEqual(DEFAULT_BOX_LIMITS);
-    expect({ memoryBytes: config.GANTRY_BUILD_MEMORY_BIGGER, processes: config.GANTRY_BUILD_PROCESSES_BIGGER }).toEqual(BIGGER_BOX_LIMITS);
-    expect(DEFAULT_BOX_LIMITS).toEqual({ memoryBytes: 2 * GIB, processes: 1024 });
-    expect(BIGGER_BOX_LIMITS).toEqual({ memoryBytes: 8 * GIB, processes: 4096 });
-    const set = loadConfig({ GANTRY_BUILD_MEMORY: '4g', GANTRY_BUILD_PROCESSES: '2048' });
-    expect([set.GANTRY_BUILD_MEMORY, set.GANTRY_BUILD_PROCESSES]).toEqual([4 * GIB, 2048]);
+    expect({ memoryBytes: config.GANTRY_BUILD_MEMORY, processes: config.GANTRY_BUILD_PROCESSES, cpus: config.GANTRY_BUILD_CPUS }).toEqual(DEFAULT_BOX_LIMITS);
+    expect({
+      memoryBytes: config.GANTRY_BUILD_MEMORY_BIGGER,
+      processes: config.GANTRY_BUILD_PROCESSES_BIGGER,
+      cpus: config.GANTRY_BUILD_CPUS_BIGGER,
+    }).toEqual(BIGGER_BOX_LIMITS);
+    expect(DEFAULT_BOX_LIMITS).toEqual({ memoryBytes: 2 * GIB, processes: 1024, cpus: 1 });
+    expect(BIGGER_BOX_LIMITS).toEqual({ memoryBytes: 8 * GIB, processes: 4096, cpus: 2 });
+    const set = loadConfig({ GANTRY_BUILD_MEMORY: '4g', GANTRY_BUILD_PROCESSES: '2048', GANTRY_BUILD_CPUS: '0.5', GANTRY_BUILD_CPUS_BIGGER: '0' });
+    expect([set.GANTRY_BUILD_MEMORY, set.GANTRY_BUILD_PROCESSES, set.GANTRY_BUILD_CPUS, set.GANTRY_BUILD_CPUS_BIGGER]).toEqual([4 * GIB, 2048, 0.5, 0]);
     expect(() => loadConfig({ GANTRY_BUILD_MEMORY: '1k' })).toThrow(/at least 16 MiB/);
+    expect(() => loadConfig({ GANTRY_BUILD_CPUS: 'many' })).toThrow(/number of CPUs/);
+    expect(() => loadConfig({ GANTRY_BUILD_CPUS: '0.001' })).toThrow(/number of CPUs/);
   });
 
   it('makes a v2 group below the server’s own, with memory, swap and process limits', () => {
@@ -54,7 +60,7 @@ describe('box limits', () => {
     const cgroups = detectCgroups({ root, selfCgroup: '0::/system.slice/gantry.service\n' });
     expect([cgroups.kind, cgroups.reason]).toEqual(['v2', null]);
     expect(readIn(root, 'system.slice/gantry.service/cgroup.subtree_control')).toBe('+memory +pids');
-    const group = cgroups.group('b-1', { memoryBytes: 96 * 1024 ** 2, processes: 64 });
+    const group = cgroups.group('b-1', { memoryBytes: 96 * 1024 ** 2, processes: 64, cpus: 1 });
     const dir = 'system.slice/gantry.service/gantry/b-1';
     expect([readIn(root, `${dir}/memory.max`), readIn(root, `${dir}/memory.swap.max`), readIn(root, `${dir}/pids.max`)]).toEqual([
       String(96 * 1024 ** 2),
@@ -83,7 +89,7 @@ describe('box limits', () => {
     });
     const cgroups = detectCgroups({ root, selfCgroup: '8:pids:/\n4:memory:/svc\n2:cpu,cpuacct:/\n0::/\n', kind: 'v1' });
     expect(cgroups.kind).toBe('v1');
-    const group = cgroups.group('b-2', { memoryBytes: 2 * GIB, processes: 1024 });
+    const group = cgroups.group('b-2', { memoryBytes: 2 * GIB, processes: 1024, cpus: 1 });
     expect([
       readIn(root, 'pids/gantry/b-2/pids.max'),
       readIn(root, 'memory/svc/gantry/b-2/memory.limit_in_bytes'),
@@ -97,6 +103,33 @@ describe('box limits', () => {
     const joined = joinCommand(group, 'bwrap', ['--', 'true']);
     expect(joined.command).toBe('/bin/sh');
     expect(joined.args.slice(3)).toEqual([...group.joinFiles, '--', 'bwrap', '--', 'true']);
+  });
+
+  it('limits the CPUs of a group where the cpu controller is there: v2 cpu.max and cpu.weight, v1 CFS quota and shares', () => {
+    const v2 = fakeRoot({
+      'cgroup.controllers': 'cpu memory pids',
+      'svc/cgroup.controllers': 'cpu memory pids',
+      'svc/cgroup.subtree_control': '',
+      'svc/gantry/cgroup.subtree_control': '',
+    });
+    const unified = detectCgroups({ root: v2, selfCgroup: '0::/svc\n' });
+    expect(readIn(v2, 'svc/gantry/cgroup.subtree_control')).toBe('+cpu');
+    const g2 = unified.group('b-4', { memoryBytes: GIB, processes: 64, cpus: 0.2 });
+    expect([readIn(v2, 'svc/gantry/b-4/cpu.max'), readIn(v2, 'svc/gantry/b-4/cpu.weight')]).toEqual(['20000 100000', '20']);
+    g2.resize(BIGGER_BOX_LIMITS);
+    expect([readIn(v2, 'svc/gantry/b-4/cpu.max'), readIn(v2, 'svc/gantry/b-4/cpu.weight')]).toEqual(['200000 100000', '200']);
+    g2.resize({ ...BIGGER_BOX_LIMITS, cpus: 0 });
+    expect([readIn(v2, 'svc/gantry/b-4/cpu.max'), readIn(v2, 'svc/gantry/b-4/cpu.weight')]).toEqual(['max 100000', '100']);
+
+    const v1 = fakeRoot({ 'pids/cgroup.procs': '', 'memory/cgroup.procs': '', 'cpu/cgroup.procs': '', 'cpu/cpu.cfs_quota_us': '-1' });
+    const perController = detectCgroups({ root: v1, selfCgroup: '8:pids:/\n4:memory:/\n2:cpu,cpuacct:/\n0::/\n', kind: 'v1' });
+    const g1 = perController.group('b-5', { ...DEFAULT_BOX_LIMITS, cpus: 1.5 });
+    expect(['cpu.cfs_period_us', 'cpu.cfs_quota_us', 'cpu.shares'].map((f) => readIn(v1, `cpu/gantry/b-5/${f}`))).toEqual(['100000', '150000', '1536']);
+    // its boxes join the cpu hierarchy's group too
+    expect(g1.joinFiles).toContain(path.join(v1, 'cpu/gantry/b-5/cgroup.procs'));
+    g1.resize({ ...DEFAULT_BOX_LIMITS, cpus: 0 });
+    expect(readIn(v1, 'cpu/gantry/b-5/cpu.cfs_quota_us')).toBe('-1');
+    expect(perController.names()).toEqual(['b-5']);
   });
 
   it('falls back to rlimits when no cgroup can be made, and says why', () => {

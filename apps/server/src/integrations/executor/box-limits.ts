@@ -3,19 +3,21 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 
 /**
- * What one build's boxes may use together: memory (swap included) and processes. Without them a fork bomb
+ * What one build's boxes may use together: memory (swap included), processes and CPU time. Without them a fork bomb
  * or a memory hog in one project's step starves every build of the instance and the server itself (the
- * boxes all run as the one sandbox uid, under the host's ulimits).
+ * boxes all run as the one sandbox uid, under the host's ulimits), and one busy build takes every core.
  *
  * How (detected once, `detectCgroups`):
  *  - cgroup v2 (unified, delegated to the server: systemd `Delegate=yes`): a group `gantry/<scope>-<build id>` (groupScope) below
- *    the server's own, with `memory.max`, `memory.swap.max` 0 and `pids.max`;
+ *    the server's own, with `memory.max`, `memory.swap.max` 0 and `pids.max`, and `cpu.max` and `cpu.weight` where the
+ *    cpu controller is delegated too;
  *  - cgroup v1 (one hierarchy per controller): the same group in the `pids` and `memory` hierarchies, with
- *    `pids.max`, `memory.limit_in_bytes` and `memory.memsw.limit_in_bytes` where swap is accounted;
+ *    `pids.max`, `memory.limit_in_bytes` and `memory.memsw.limit_in_bytes` where swap is accounted, and in the `cpu`
+ *    hierarchy where it is writable, with `cpu.cfs_quota_us` (over a `cpu.cfs_period_us` of 100 ms) and `cpu.shares`;
  *  - neither writable (a container): no group. Each box's processes then get what rlimits can do, per
  *    process: RLIMIT_DATA (heap and private writable memory: not RLIMIT_AS, which the address space reserved
  *    by Go, Java or V8 passes at once) at the memory limit, and RLIMIT_NPROC, which counts every process of
- *    the sandbox uid (all boxes share it), at the process limit. The build log says so once.
+ *    the sandbox uid (all boxes share it), at the process limit; no CPU limit. The build log says so once.
  * A box's first process writes its own pid into its group's `cgroup.procs` and only then execs bwrap
  * (`joinCommand`): nothing of the box ever runs outside it. When the build ends its group is emptied (every
  * process left is killed) and removed; a crash leaves groups that the next start sweeps (`sweep`).
@@ -23,12 +25,22 @@ import crypto from 'node:crypto';
 export interface BoxLimits {
   memoryBytes: number;
   processes: number;
+  /** The CPUs the boxes may keep busy together (0.5: half of one core's time); 0: no CPU limit. */
+  cpus: number;
 }
 
 export const GIB = 1024 ** 3;
-/** What a CI runner gives a job: 2 GiB, 1024 processes; 8 GiB and 4096 for plans with `biggerRuntimeEnvironments`. */
-export const DEFAULT_BOX_LIMITS: BoxLimits = { memoryBytes: 2 * GIB, processes: 1024 };
-export const BIGGER_BOX_LIMITS: BoxLimits = { memoryBytes: 8 * GIB, processes: 4096 };
+/**
+ * What a CI runner gives a job: 2 GiB, 1024 processes, 1 CPU; 8 GiB, 4096 and 2 CPUs for plans with
+ * `biggerRuntimeEnvironments`.
+ */
+export const DEFAULT_BOX_LIMITS: BoxLimits = { memoryBytes: 2 * GIB, processes: 1024, cpus: 1 };
+export const BIGGER_BOX_LIMITS: BoxLimits = { memoryBytes: 8 * GIB, processes: 4096, cpus: 2 };
+
+/** The CPU controller's period: a group may run `cpus` × this much in each (cpu.max, cpu.cfs_quota_us). */
+const CPU_PERIOD_US = 100_000;
+/** A group's CPU time per period (µs), for `cpus` (none: 0); the kernel takes at least 1 ms. */
+const cpuQuota = (cpus: number) => (cpus > 0 ? Math.max(1000, Math.round(cpus * CPU_PERIOD_US)) : 0);
 
 /** "2g", "512M", "1.5GiB", "268435456" (bytes) → bytes; NaN when it is none of these. */
 export function parseSize(text: string): number {
@@ -192,16 +204,17 @@ function unified(root: string, self: string): Cgroups {
   const base = path.join(root, own);
   const parent = path.join(base, PARENT);
   const need = ['memory', 'pids'];
-  const missing = need.filter((c) => !read(path.join(base, 'cgroup.controllers')).split(/\s+/).includes(c));
+  const delegated = read(path.join(base, 'cgroup.controllers')).split(/\s+/);
+  const missing = need.filter((c) => !delegated.includes(c));
   if (missing.length) throw new Error(`the cgroup v2 controllers ${missing.join(', ')} are not delegated to ${base}`);
   fs.mkdirSync(parent, { recursive: true });
-  const enable = (dir: string) => {
+  const enable = (dir: string, controllers: string[]) => {
     const on = read(path.join(dir, 'cgroup.subtree_control')).split(/\s+/);
-    const off = need.filter((c) => !on.includes(c));
+    const off = controllers.filter((c) => !on.includes(c));
     if (off.length) write(path.join(dir, 'cgroup.subtree_control'), off.map((c) => `+${c}`).join(' '));
   };
   try {
-    enable(base);
+    enable(base, need);
   } catch (err) {
     // a group with processes cannot hand controllers to its children ("no internal processes"): the
     // server's processes move to a leaf of their own beside the boxes' parent (what systemd's Delegate= expects)
@@ -209,9 +222,16 @@ function unified(root: string, self: string): Cgroups {
     const leaf = path.join(base, 'gantry-server');
     fs.mkdirSync(leaf, { recursive: true });
     for (const pid of read(path.join(base, 'cgroup.procs')).split('\n').filter(Boolean)) tryWrite(path.join(leaf, 'cgroup.procs'), pid);
-    enable(base);
+    enable(base, need);
   }
-  enable(parent);
+  enable(parent, need);
+  // the CPU limit where the cpu controller is delegated too (the memory and process limits do without it)
+  let cpu = delegated.includes('cpu');
+  try {
+    if (cpu) for (const dir of [base, parent]) enable(dir, ['cpu']);
+  } catch {
+    cpu = false;
+  }
   probeParent([parent]);
   return groupsOver('v2', [
     {
@@ -221,6 +241,10 @@ function unified(root: string, self: string): Cgroups {
         // no swap beyond it (a box swapping the host's memory away is not held by memory.max)
         tryWrite(path.join(dir, 'memory.swap.max'), '0');
         write(path.join(dir, 'pids.max'), String(l.processes));
+        if (!cpu) return;
+        write(path.join(dir, 'cpu.max'), `${cpuQuota(l.cpus) || 'max'} ${CPU_PERIOD_US}`);
+        // under contention, groups share the cores by their limits (100: the default, one CPU's)
+        write(path.join(dir, 'cpu.weight'), String(l.cpus > 0 ? Math.min(10_000, Math.max(1, Math.round(100 * l.cpus))) : 100));
       },
       events: (dir) => ({ oomKills: counter(path.join(dir, 'memory.events'), 'oom_kill'), forksRefused: counter(path.join(dir, 'pids.events'), 'max') }),
     },
@@ -237,6 +261,29 @@ function perController(root: string, self: string): Cgroups {
   for (const p of parents) fs.mkdirSync(p, { recursive: true });
   probeParent(parents);
   const [pids, memory] = parents;
+  // the CPU limit where the cpu hierarchy is there and writable (the memory and process limits do without it)
+  const cpu = (() => {
+    const own = ownPath(self, 'cpu');
+    const mount = path.join(root, 'cpu');
+    if (own === undefined || !fs.existsSync(path.join(mount, 'cpu.cfs_quota_us'))) return [];
+    const parent = path.join(mount, own, PARENT);
+    try {
+      fs.mkdirSync(parent, { recursive: true });
+      probeParent([parent]);
+    } catch {
+      return [];
+    }
+    const controller: Controller = {
+      parent,
+      apply: (dir, l) => {
+        write(path.join(dir, 'cpu.cfs_period_us'), String(CPU_PERIOD_US));
+        write(path.join(dir, 'cpu.cfs_quota_us'), String(cpuQuota(l.cpus) || -1));
+        // under contention, groups share the cores by their limits (1024: the default, one CPU's)
+        write(path.join(dir, 'cpu.shares'), String(l.cpus > 0 ? Math.max(2, Math.round(1024 * l.cpus)) : 1024));
+      },
+    };
+    return [controller];
+  })();
   return groupsOver('v1', [
     {
       parent: pids,
@@ -258,6 +305,7 @@ function perController(root: string, self: string): Cgroups {
         oomKills: counter(path.join(dir, 'memory.oom_control'), 'oom_kill') || counter(path.join(dir, 'memory.oom_control'), 'under_oom'),
       }),
     },
+    ...cpu,
   ]);
 }
 
@@ -442,16 +490,18 @@ export function boxLimitsPolicy(
     GANTRY_BUILD_CGROUPS: 'auto' | 'none';
     GANTRY_BUILD_MEMORY: number;
     GANTRY_BUILD_PROCESSES: number;
+    GANTRY_BUILD_CPUS: number;
     GANTRY_BUILD_MEMORY_BIGGER: number;
     GANTRY_BUILD_PROCESSES_BIGGER: number;
+    GANTRY_BUILD_CPUS_BIGGER: number;
   },
   /** The project's plan, read. */
   planOf: (projectId: string) => Promise<PlanLimits>,
 ): BoxLimitsPolicy {
   return {
     cgroups: detectCgroups(config.GANTRY_BUILD_CGROUPS === 'none' ? { kind: 'none' } : {}),
-    normal: { memoryBytes: config.GANTRY_BUILD_MEMORY, processes: config.GANTRY_BUILD_PROCESSES },
-    bigger: { memoryBytes: config.GANTRY_BUILD_MEMORY_BIGGER, processes: config.GANTRY_BUILD_PROCESSES_BIGGER },
+    normal: { memoryBytes: config.GANTRY_BUILD_MEMORY, processes: config.GANTRY_BUILD_PROCESSES, cpus: config.GANTRY_BUILD_CPUS },
+    bigger: { memoryBytes: config.GANTRY_BUILD_MEMORY_BIGGER, processes: config.GANTRY_BUILD_PROCESSES_BIGGER, cpus: config.GANTRY_BUILD_CPUS_BIGGER },
     isBigger: async (projectId, known) => !!(known ?? (await planOf(projectId))).biggerRuntimeEnvironments,
   };
 }

@@ -128,6 +128,52 @@ describe.skipIf(cgroups.kind === 'none')('a build box under its limits', () => {
   });
 });
 
+/** A build's boxes share the CPU time their limit gives them (GANTRY_BUILD_CPUS), whatever the host's cores. */
+describe.skipIf(cgroups.kind === 'none')('a build box under its CPU limit', () => {
+  const git = createLocalGit();
+  let t: TestApp | undefined;
+  afterAll(async () => {
+    await t?.close();
+    git.close();
+  });
+
+  it('keeps busy loops to a fifth of a CPU together under GANTRY_BUILD_CPUS=0.2', async () => {
+    t = await createTestApp({ GANTRY_BUILD_CPUS: '0.2' }, { overrides: { pipelines: { gitAccess: git.access } } });
+    const owner = await registerUser(t, 'cpus@example.com');
+    const projectId = await createProject(t, owner.idToken, 'Cpus');
+    const gitAccountId = (await insertGitAccount(t, projectId)).id;
+    const api = (method: 'GET' | 'POST', url: string, payload?: object) =>
+      t!.app.inject({ method, url: `/ms-ap/projects/${projectId}${url}`, headers: bearer(owner.idToken), payload });
+    // 2 s of four busy loops, then the CPU time they used (bash's `times`: its children's user and system time, second
+    // line); without a limit they take what the host's cores give them (2 s each on an idle host)
+    const command = `bash -c 'for i in 1 2 3 4; do timeout 2 sh -c "while :; do :; done" & done; wait; times'`;
+    const repoUrl = git.createRepo('acme/cpus', { 'gantry.yaml': `steps:\n  Busy:\n    commands:\n      - ${JSON.stringify(command)}\n` }).url;
+    const created = await api('POST', '/pipelines', { name: 'cpus', gitAccountId, repositoryUrl: repoUrl, branchFilter: 'main', automatedTrigger: false });
+    const pipelineId = created.json().pipelineId as string;
+    const buildId = (await api('POST', `/pipelines/${pipelineId}/builds`, { ref: 'refs/heads/main' })).json().buildId as string;
+    const done = await until(
+      async () => (await api('GET', `/pipelines/${pipelineId}/builds/${buildId}`)).json(),
+      (b) => !['QUEUED', 'SCHEDULING', 'RUNNING'].includes(b.status),
+      'the build to end',
+      60_000,
+    );
+    expect(done.status, done.errorMessage).toBe('SUCCEEDED');
+    const logs = (await api('GET', `/pipelines/${pipelineId}/builds/${buildId}/steps/Busy/logs`)).json();
+    const times = [
+      ...logs.chunks
+        .map((c: { text: string }) => c.text)
+        .join('\n')
+        .matchAll(/^(\d+)m([\d.]+)s (\d+)m([\d.]+)s$/gm),
+    ];
+    expect(times, JSON.stringify(logs.chunks)).toHaveLength(2);
+    const [, um, us, sm, ss] = times[1]!.map(Number) as number[];
+    const used = um! * 60 + us! + sm! * 60 + ss!;
+    // 0.2 of 2 s: about 0.4 s together (the scheduler's periods at its ends give or take a little)
+    expect(used).toBeGreaterThan(0.2);
+    expect(used).toBeLessThan(0.6);
+  }, 90_000);
+});
+
 /** Where no cgroup is made (GANTRY_BUILD_CGROUPS=none, or none writable): the rlimits, and the log says it once. */
 describe('a build box without a cgroup', () => {
   const git = createLocalGit();
