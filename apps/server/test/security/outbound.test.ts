@@ -1,8 +1,17 @@
 import http from 'node:http';
 import dnsPromises from 'node:dns/promises';
 import type { AddressInfo } from 'node:net';
+import { Agent as UndiciAgent } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { connectionsWithin, refusedAddress, type AddressPolicy } from '../../src/integrations/outbound/outbound.js';
+import {
+  connectionsWithin,
+  guardedFetch,
+  lookupWithin,
+  OutboundRefused,
+  refusedAddress,
+  type AddressPolicy,
+} from '../../src/integrations/outbound/outbound.js';
+import { registryFetchWithin, RegistryFailure } from '../../src/integrations/registries/index.js';
 import { connectKube, connectWithin, KubeFailure } from '../../src/integrations/kubernetes/index.js';
 import { serviceKubeConnector } from '../../src/modules/services/services.kube.js';
 
@@ -95,6 +104,24 @@ describe('connections checked as they are opened', () => {
     expect((await failure(services.readDeployment('default', 'web')))?.message).toMatch(/localhost is a loopback or link-local address/);
     expect(vi.mocked(dnsPromises.lookup)).toHaveBeenCalled();
     expect(asked).toEqual([]);
+  });
+
+  it("a registry's or a Slack webhook's name that passed the check but resolves to loopback when connecting is refused (guardedFetch)", async () => {
+    vi.spyOn(dnsPromises, 'lookup').mockResolvedValue([{ address: '93.184.216.34', family: 4 }] as never);
+    const url = `${cluster.replace('127.0.0.1', 'localhost')}/v2/`;
+    const err = await failure(guardedFetch('lan')(url));
+    expect(err).toBeInstanceOf(OutboundRefused);
+    expect(err?.message).toMatch(/localhost is a loopback or link-local address/);
+    // a registry's check says why, as for a literal address
+    const registry = await failure(registryFetchWithin('public')(url));
+    expect(registry).toBeInstanceOf(RegistryFailure);
+    expect(registry?.message).toMatch(/localhost is a loopback or link-local address/);
+    expect(asked).toEqual([]);
+    // the same dispatcher with global fetch, a policy that lets 127.0.0.1 in: the address in bounds is reached (the control)
+    vi.restoreAllMocks();
+    const inBounds = new UndiciAgent({ connect: { lookup: lookupWithin(notOutside) } });
+    expect((await fetch(url, { dispatcher: inBounds } as RequestInit)).status).toBe(200);
+    await inBounds.close();
   });
 });
 

@@ -2,6 +2,7 @@ import dns from 'node:dns/promises';
 import { lookup as dnsLookup } from 'node:dns';
 import type { Agent } from 'node:http';
 import net, { type LookupFunction } from 'node:net';
+import type { Dispatcher } from 'undici';
 
 /**
  * Which addresses a URL a user typed may lead the server to (OUTBOUND_NETWORK): registry URLs (and the
@@ -143,19 +144,37 @@ export async function assertReachable(url: URL, network: OutboundNetwork): Promi
 const MAX_REDIRECTS = 5;
 
 /**
+ * One undici dispatcher per network whose connections resolve names through lookupWithin, made on first use
+ * (undici is loaded then, not at start-up: 75 ms).
+ */
+const dispatchers = new Map<OutboundNetwork, Promise<Dispatcher>>();
+function dispatcherWithin(network: OutboundNetwork): Promise<Dispatcher> {
+  let d = dispatchers.get(network);
+  if (!d) {
+    d = import('undici').then(({ Agent }) => new Agent({ connect: { lookup: lookupWithin(policyOf(network)!) } }));
+    dispatchers.set(network, d);
+  }
+  return d;
+}
+
+/**
  * fetch for user-named registries: every host (the first URL's and each redirect's) is resolved
  * and refused when any of its addresses is out of bounds; redirects are followed here, not by fetch.
- * (A name that resolves differently between this check and the connection — DNS rebinding — is not
- * caught; the realistic cases, a literal address or a plain name of an internal host, are.)
+ * The connection itself resolves the name through the same check (a name that resolves differently
+ * between the check and the connection, DNS rebinding, is refused too).
  */
 export function guardedFetch(network: OutboundNetwork, base: typeof fetch = fetch): typeof fetch {
   if (network === 'any') return base;
   const check = (url: URL) => assertReachable(url, network);
   return (async (input: string | URL | Request, init?: RequestInit) => {
+    const dispatcher = await dispatcherWithin(network);
     let url = new URL(input instanceof Request ? input.url : String(input));
     for (let hop = 0; ; hop++) {
       await check(url);
-      const res = await base(url, { ...init, redirect: 'manual' });
+      const res = await base(url, { ...init, redirect: 'manual', dispatcher } as RequestInit).catch((err: unknown) => {
+        const cause = (err as { cause?: unknown }).cause;
+        throw cause instanceof OutboundRefused ? cause : err;
+      });
       const location = res.status >= 300 && res.status < 400 ? res.headers.get('location') : null;
       if (!location) return res;
       if (hop >= MAX_REDIRECTS) throw new OutboundRefused(`${url.host} redirected more than ${MAX_REDIRECTS} times`);
