@@ -128,6 +128,36 @@ describe.skipIf(cgroups.kind === 'none')('a build box under its limits', () => {
   });
 });
 
+/**
+ * A Gantry with these settings (`keep`: to close after) runs one build of `spec`, in a project of its own: the build once
+ * ended, and its steps' logs (their lines).
+ */
+async function oneBuild(git: ReturnType<typeof createLocalGit>, config: Record<string, string>, name: string, spec: string, keep: (t: TestApp) => void) {
+  const t = await createTestApp(config, { overrides: { pipelines: { gitAccess: git.access } } });
+  keep(t);
+  const owner = await registerUser(t, `${name}@example.com`);
+  const projectId = await createProject(t, owner.idToken, name);
+  const gitAccountId = (await insertGitAccount(t, projectId)).id;
+  const api = (method: 'GET' | 'POST', url: string, payload?: object) =>
+    t.app.inject({ method, url: `/ms-ap/projects/${projectId}${url}`, headers: bearer(owner.idToken), payload });
+  const repoUrl = git.createRepo(`acme/${name}`, { 'gantry.yaml': spec }).url;
+  const created = await api('POST', '/pipelines', { name, gitAccountId, repositoryUrl: repoUrl, branchFilter: 'main', automatedTrigger: false });
+  const pipelineId = created.json().pipelineId as string;
+  const buildId = (await api('POST', `/pipelines/${pipelineId}/builds`, { ref: 'refs/heads/main' })).json().buildId as string;
+  const done = await until(
+    async () => (await api('GET', `/pipelines/${pipelineId}/builds/${buildId}`)).json(),
+    (b) => !['QUEUED', 'SCHEDULING', 'RUNNING'].includes(b.status),
+    'the build to end',
+    60_000,
+  );
+  const logs = async (step: string) =>
+    (await api('GET', `/pipelines/${pipelineId}/builds/${buildId}/steps/${step}/logs`))
+      .json()
+      .chunks.map((c: { text: string }) => c.text)
+      .join('\n') as string;
+  return { done, logs };
+}
+
 /** A build's boxes share the CPU time their limit gives them (GANTRY_BUILD_CPUS), whatever the host's cores. */
 describe.skipIf(cgroups.kind === 'none')('a build box under its CPU limit', () => {
   const git = createLocalGit();
@@ -138,34 +168,20 @@ describe.skipIf(cgroups.kind === 'none')('a build box under its CPU limit', () =
   });
 
   it('keeps busy loops to a fifth of a CPU together under GANTRY_BUILD_CPUS=0.2', async () => {
-    t = await createTestApp({ GANTRY_BUILD_CPUS: '0.2' }, { overrides: { pipelines: { gitAccess: git.access } } });
-    const owner = await registerUser(t, 'cpus@example.com');
-    const projectId = await createProject(t, owner.idToken, 'Cpus');
-    const gitAccountId = (await insertGitAccount(t, projectId)).id;
-    const api = (method: 'GET' | 'POST', url: string, payload?: object) =>
-      t!.app.inject({ method, url: `/ms-ap/projects/${projectId}${url}`, headers: bearer(owner.idToken), payload });
     // 2 s of four busy loops, then the CPU time they used (bash's `times`: its children's user and system time, second
     // line); without a limit they take what the host's cores give them (2 s each on an idle host)
     const command = `bash -c 'for i in 1 2 3 4; do timeout 2 sh -c "while :; do :; done" & done; wait; times'`;
-    const repoUrl = git.createRepo('acme/cpus', { 'gantry.yaml': `steps:\n  Busy:\n    commands:\n      - ${JSON.stringify(command)}\n` }).url;
-    const created = await api('POST', '/pipelines', { name: 'cpus', gitAccountId, repositoryUrl: repoUrl, branchFilter: 'main', automatedTrigger: false });
-    const pipelineId = created.json().pipelineId as string;
-    const buildId = (await api('POST', `/pipelines/${pipelineId}/builds`, { ref: 'refs/heads/main' })).json().buildId as string;
-    const done = await until(
-      async () => (await api('GET', `/pipelines/${pipelineId}/builds/${buildId}`)).json(),
-      (b) => !['QUEUED', 'SCHEDULING', 'RUNNING'].includes(b.status),
-      'the build to end',
-      60_000,
+    const { done, logs } = await oneBuild(
+      git,
+      { GANTRY_BUILD_CPUS: '0.2' },
+      'cpus',
+      `steps:\n  Busy:\n    commands:\n      - ${JSON.stringify(command)}\n`,
+      (app) => (t = app),
     );
     expect(done.status, done.errorMessage).toBe('SUCCEEDED');
-    const logs = (await api('GET', `/pipelines/${pipelineId}/builds/${buildId}/steps/Busy/logs`)).json();
-    const times = [
-      ...logs.chunks
-        .map((c: { text: string }) => c.text)
-        .join('\n')
-        .matchAll(/^(\d+)m([\d.]+)s (\d+)m([\d.]+)s$/gm),
-    ];
-    expect(times, JSON.stringify(logs.chunks)).toHaveLength(2);
+    const busy = await logs('Busy');
+    const times = [...busy.matchAll(/^(\d+)m([\d.]+)s (\d+)m([\d.]+)s$/gm)];
+    expect(times, busy).toHaveLength(2);
     const [, um, us, sm, ss] = times[1]!.map(Number) as number[];
     const used = um! * 60 + us! + sm! * 60 + ss!;
     // 0.2 of 2 s: about 0.4 s together (the scheduler's periods at its ends give or take a little)
@@ -184,28 +200,10 @@ describe('a build box without a cgroup', () => {
   });
 
   it('runs under the rlimits and says once that it runs without limits of its own', async () => {
-    t = await createTestApp(
-      { GANTRY_BUILD_CGROUPS: 'none', GANTRY_BUILD_MEMORY: '1g', GANTRY_BUILD_PROCESSES: '300' },
-      { overrides: { pipelines: { gitAccess: git.access } } },
-    );
-    const owner = await registerUser(t, 'rlimits@example.com');
-    const projectId = await createProject(t, owner.idToken, 'Rlimits');
-    const gitAccountId = (await insertGitAccount(t, projectId)).id;
-    const api = (method: 'GET' | 'POST', url: string, payload?: object) =>
-      t!.app.inject({ method, url: `/ms-ap/projects/${projectId}${url}`, headers: bearer(owner.idToken), payload });
     const spec = 'steps:\n  One:\n    commands:\n      - echo "nproc $(ulimit -u) data $(ulimit -d)"\n  Two:\n    commands:\n      - echo two\n';
-    const repoUrl = git.createRepo('acme/rlimits', { 'gantry.yaml': spec }).url;
-    const created = await api('POST', '/pipelines', { name: 'rlimits', gitAccountId, repositoryUrl: repoUrl, branchFilter: 'main', automatedTrigger: false });
-    const pipelineId = created.json().pipelineId as string;
-    const buildId = (await api('POST', `/pipelines/${pipelineId}/builds`, { ref: 'refs/heads/main' })).json().buildId as string;
-    const done = await until(
-      async () => (await api('GET', `/pipelines/${pipelineId}/builds/${buildId}`)).json(),
-      (b) => !['QUEUED', 'SCHEDULING', 'RUNNING'].includes(b.status),
-      'the build to end',
-      60_000,
-    );
+    const config = { GANTRY_BUILD_CGROUPS: 'none', GANTRY_BUILD_MEMORY: '1g', GANTRY_BUILD_PROCESSES: '300' };
+    const { done, logs } = await oneBuild(git, config, 'rlimits', spec, (app) => (t = app));
     expect(done.status, done.errorMessage).toBe('SUCCEEDED');
-    const logs = async (step: string) => (await api('GET', `/pipelines/${pipelineId}/builds/${buildId}/steps/${step}/logs`)).body;
     const one = await logs('One');
     expect(one).toContain(`nproc 300 data ${1024 * 1024}`); // ulimit -d is in KiB
     expect(one).toContain('runs without a memory or process limit of its own (GANTRY_BUILD_CGROUPS=none)');
