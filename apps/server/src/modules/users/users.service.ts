@@ -273,7 +273,8 @@ export function createUsersService(deps: {
     /**
      * My Account → Password: the old password must match (wrong guesses count as failed logins). Every other
      * session of the user ends — their refresh tokens are revoked and id tokens issued before now stop
-     * counting — and this one goes on with the fresh tokens answered here.
+     * counting — and this one goes on with the fresh tokens answered here. A reset link mailed before
+     * no longer works: whoever holds it would otherwise set a password over the one just chosen.
      */
     async changePassword(userId: string, body: ChangePasswordBody) {
       const user = await store.byId(userId);
@@ -282,6 +283,7 @@ export function createUsersService(deps: {
       if (!(await passwordMatches(user, body.oldPassword))) throw new Validation(WRONG_OLD_PASSWORD, { oldPassword: [WRONG_OLD_PASSWORD] });
       await loginThrottle.succeeded(user.email);
       const updated = await store.update(user.id, await newPassword(body.newPassword));
+      await store.expireCodes(user.id, ['reset']);
       await store.revokeAllForUser(user.id);
       deps.tokensEnded?.(user.id);
       return issueTokens(updated!);
