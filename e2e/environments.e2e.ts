@@ -47,6 +47,8 @@ describe('environments and deployments', () => {
   const stack = useStack({ env: git.env, expectedConsoleErrors: [] });
   let page: Page;
   let stageUrl: string;
+  /** The plan's deploy (the undeploy test opens its page once it is no longer the latest). */
+  let deployedId: string;
 
   test('a component built by a pipeline and an environment on an AWS account get two resources through the modal, one referencing the other', async () => {
     const email = 'erin.env@example.com';
@@ -157,6 +159,7 @@ describe('environments and deployments', () => {
     await expectFactsFit(page, page.getByTestId('plan-facts'), 'plan-facts');
     await page.getByRole('button', { name: 'Deploy' }).click();
     await page.waitForURL(/\/details\?deploymentId=[0-9a-f-]{36}$/);
+    deployedId = new URL(page.url()).searchParams.get('deploymentId')!;
     await page
       .getByTestId('terraform-log')
       .getByText(/Apply complete!/)
@@ -284,6 +287,22 @@ describe('environments and deployments', () => {
     await page.getByTestId('deployment-card').first().getByText('current', { exact: true }).waitFor();
     expect(await page.getByTestId('deployment-card').getByText('current', { exact: true }).count()).toBe(1);
     await shot(page, 'insights-after-undeploy');
+    // the deploy before it, opened from its card, tells its own time: the environment's Last Deployed (N/A once
+    // undeployed) stood there for every earlier deployment
+    const earlier = await page.evaluate(
+      async ([stageId, id]) => {
+        const projectId = JSON.parse(localStorage.getItem('project')!).id;
+        const res = await fetch(`/ms-engine/projects/${projectId}/stages/${stageId}/deployments/${id}`, {
+          headers: { authorization: `Bearer ${localStorage.getItem('idToken')}` },
+        });
+        return (await res.json()) as { finishedAt: string | null };
+      },
+      [stageUrl.split('/').pop()!, deployedId],
+    );
+    await page.goto(`${stageUrl}/details?deploymentId=${deployedId}`);
+    const deployedAt = page.getByTestId('details-last-deployed').locator('time');
+    await deployedAt.waitFor();
+    expect(await deployedAt.getAttribute('datetime')).toBe(new Date(earlier.finishedAt!).toISOString());
 
     await page.goto(stageUrl);
     // deleted from its own page, the environment is not asked for again (its page asked for it and its resources: two 404s)

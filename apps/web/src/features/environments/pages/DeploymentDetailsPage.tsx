@@ -8,6 +8,7 @@ import { toast } from '../../../api/toast';
 import { ConfirmModal } from '../../../ui/ConfirmModal';
 import { DataTable } from '../../../ui/DataTable';
 import { PageHeader } from '../../../ui/PageHeader';
+import { RelativeTime } from '../../../ui/RelativeTime';
 import { StatusBadge } from '../../../ui/StatusBadge';
 import { useStage } from '../api/stages';
 import { useDeployment, useEvents, useStageActions } from '../api/deployments';
@@ -34,6 +35,8 @@ export default function DeploymentDetailsPage() {
   const s = stage.data;
   const cfn = s?.infrastructureAsCodeTool === 'cloudformation';
   const status = deployment.data?.status ?? s?.status ?? '';
+  // An earlier deployment (?deploymentId= from the insights) is told with its own time, not the environment's last one
+  const older = deployment.data && s && deployment.data.id !== s.lastDeploymentId ? deployment.data : null;
   const events = useEvents(projectId, stageId, Boolean(cfn && !status.endsWith('COMPLETE') && !status.includes('FAILED')), Boolean(cfn));
   const wanted = search.trim().toLowerCase().replace(/\s+/g, '_');
   const shownEvents = (events.data ?? []).filter((e) => !wanted || e.resourceStatus.toLowerCase().includes(wanted));
@@ -95,7 +98,9 @@ export default function DeploymentDetailsPage() {
             <Text size="xs" c="dimmed">
               Last deployed
             </Text>
-            <LastDeployed stage={s} />
+            <div data-testid="details-last-deployed">
+              {older ? <RelativeTime date={older.finishedAt ?? older.startedAt ?? older.timestamp} size="sm" /> : <LastDeployed stage={s} />}
+            </div>
           </div>
           <TextInput
             placeholder="Search by status..."
