@@ -10,7 +10,7 @@ import type { Locator, Page, Response } from 'playwright-core';
 import { startGitStandin } from '@gantry/test-support/git-standin/index';
 import { connectAwsAccount, useAwsStandin } from './src/aws-standin.js';
 import { logInAndOpenProject, useStack, verifiedUser } from './src/harness.js';
-import { choose, crowdedFactLabels, expectFactsFit, fitsIn, textLines, toastsOverBlocks, underToasts } from './src/ui.js';
+import { choose, crowdedFactLabels, expectFactsFit, fitsIn, pointThroughToast, textLines, toastsOverBlocks, underToasts } from './src/ui.js';
 import { builtPipeline } from './src/pipelines.js';
 import { createNetworkComponent, createNetworkModuleRepo } from './src/network-module.js';
 
@@ -123,6 +123,16 @@ describe('environments and deployments', () => {
     await toast(page, 'Successfully added resource in the environment.').waitFor();
     expect(await underToasts(page, page.getByTestId('page-header'), page.getByTestId('environment-facts'))).toEqual([]);
     await page.screenshot({ path: 'e2e/.artifacts/environment-toast-1099.png' });
+    // below the facts it lies over the new resource's card, at its actions' end: pointed at, it shows them and lets
+    // the click through (the toast hid the card's actions menu for 5 s, and took its clicks)
+    const actions = page.getByRole('button', { name: 'Actions of resource net' });
+    expect(await underToasts(page, page.getByTestId('resource-card'))).toContainEqual(expect.stringMatching(/^Actions of resource net under /));
+    const at = await pointThroughToast(page, actions);
+    await page.screenshot({ path: 'e2e/.artifacts/environment-toast-see-through-1099.png' });
+    await page.mouse.click(at.x, at.y);
+    await page.getByRole('menuitem', { name: 'Configure' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.mouse.move(0, 0);
     await page.setViewportSize({ width: 1366, height: 900 });
 
     await page.getByRole('button', { name: 'Add Service config' }).click();

@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { jwtClaims, linkFromMail, localStorageItem, pathOf, temporaryPasswordFrom, useStack, waitUntilExpired } from './src/harness.js';
-import { choose, onTop } from './src/ui.js';
+import { choose, onTop, pointThroughToast, underToasts } from './src/ui.js';
 
 const OWNER = { firstName: 'Olivia', lastName: 'Owner', email: 'olivia.owner@example.com', password: 'Owner1234' };
 const MEMBER = { firstName: 'Max', lastName: 'Member', email: 'max.member@example.com', password: 'Member1234' };
@@ -119,6 +119,21 @@ describe('foundation: accounts, projects and members', () => {
     expect(await toast(owner, 'Successfully added user').isVisible()).toBe(true);
     const row = owner.getByRole('row').filter({ hasText: MEMBER.email });
     await row.getByText('PENDING').waitFor();
+
+    // A second toast (Resend on the owner's row) stacks with the first, over the first row's actions (the table's right
+    // end is in the toasts' column): pointed at, the toasts let the mouse through to them and show them, and the click
+    // reaches Edit (it reached the toast, and Edit, Resend and Remove stayed hidden and out of reach for the toasts' 5 s)
+    const ownerRow = owner.getByRole('row').filter({ hasText: OWNER.email });
+    await ownerRow.getByRole('button', { name: 'Resend' }).click();
+    await toast(owner, 'The user has already accepted the invitation').waitFor();
+    expect(await underToasts(owner, row)).toContainEqual(expect.stringMatching(/^Edit under /));
+    const { x, y } = await pointThroughToast(owner, row.getByRole('button', { name: 'Edit' }));
+    await owner.screenshot({ path: 'e2e/.artifacts/members-toast-see-through.png' });
+    await owner.mouse.click(x, y);
+    const memberEdit = owner.getByRole('dialog');
+    await expect.poll(() => memberEdit.getByLabel('Email').inputValue()).toBe(MEMBER.email);
+    await memberEdit.getByRole('button', { name: 'Cancel' }).click();
+    await memberEdit.waitFor({ state: 'detached' });
 
     const invitation = await stack.smtp.waitFor(MEMBER.email);
     expect(invitation.subject).toContain(PROJECT.name);

@@ -44,6 +44,30 @@ export async function underToasts(page: Page, ...scopes: Locator[]): Promise<str
   return covered.flat();
 }
 
+/**
+ * The mouse on the centre of `locator`, which a toast lies over: whether the pointer reaches it there (the toast lets it
+ * through, elementFromPoint) and the toast over it shows it (almost transparent, opacity under 0.2). Answers the point.
+ */
+export async function pointThroughToast(page: Page, locator: Locator): Promise<{ x: number; y: number }> {
+  const box = (await locator.boundingBox())!;
+  const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+  await page.mouse.move(x, y);
+  await expect.poll(() => locator.evaluate((el, [px, py]) => el.contains(document.elementFromPoint(px!, py!)), [x, y])).toBe(true);
+  const seeThrough = () =>
+    page.evaluate(
+      ([px, py]) =>
+        Array.from(document.querySelectorAll('.mantine-Notification-root'))
+          .filter((t) => {
+            const r = t.getBoundingClientRect();
+            return px! >= r.left && px! <= r.right && py! >= r.top && py! <= r.bottom;
+          })
+          .map((t) => Number(getComputedStyle(t).opacity) < 0.2),
+      [x, y],
+    );
+  await expect.poll(seeThrough).toEqual([true]);
+  return { x, y };
+}
+
 /** Waits for a toast, and for the toasts to stand still (their opening slide ended). */
 const toastsStill = (page: Page) =>
   page.waitForFunction(() => {

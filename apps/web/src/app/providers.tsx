@@ -8,10 +8,12 @@ import { useEffect, type ReactNode } from 'react';
 import { queryClient } from '../api/query-client';
 import { TOAST_Z_INDEX, theme } from './theme';
 import { TOAST_MAX_HEIGHT, keepToastsBesideDialogs } from './toasts-beside-dialogs';
+import { letPointerThroughToasts } from './toasts-see-through';
 
 /** Mantine (theme, toasts top-right) and TanStack Query around the app. */
 export function Providers({ children }: { children: ReactNode }) {
   useEffect(keepToastsBesideDialogs, []);
+  useEffect(letPointerThroughToasts, []);
   return (
     <MantineProvider theme={theme} defaultColorScheme="light">
       <QueryClientProvider client={queryClient}>
