@@ -7,6 +7,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './platform/db.js';
 import { registerErrorHandler } from './platform/errors.js';
+import { checkedJsonBodies } from './platform/json-body.js';
 import { securityHeaders } from './platform/security-headers.js';
 import { loadMasterKey, deriveKey, createSecretBox } from './platform/secrets.js';
 import { createIdTokens } from './platform/tokens.js';
@@ -112,6 +113,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  checkedJsonBodies(app);
 
   const database = opts.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir }));
   const master = loadMasterKey(config.GANTRY_SECRET_KEY, config.dataDir);
