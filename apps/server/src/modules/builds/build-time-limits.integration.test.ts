@@ -74,4 +74,22 @@ describe('the time limits of a running build', () => {
     expect(log).toContain(`[gantry] ${message}`);
     expect(ms).toBeLessThan(7000);
   });
+
+  it("stops two builds running at once by about half of what was left: each counts the other's time", async () => {
+    const p = await sleeper({ GANTRY_JOB_CONCURRENCY: '2' }, 'twins');
+    // 6 s left of the Starter plan's 500 minutes
+    await p.t.app.services.database.executeSql(
+      `insert into build_minutes (project_id, month, ms) values ('${p.projectId}', date_trunc('month', now(), 'UTC'), ${500 * 60_000 - 6000})`,
+    );
+    const both = await Promise.all([p.build(), p.build()]);
+    const message = minutesRanOutMessage(500 * 60_000);
+    for (const { done, log } of both) {
+      expect([done.status, done.errorMessage]).toEqual(['FAILED', message]);
+      expect(log).toContain(`[gantry] ${message}`);
+    }
+    // both ran at once: their 6 s were spent in about 3 (each alone would have run 6)
+    const [a, b] = both.map(({ done }) => [Date.parse(done.startDate), Date.parse(done.stopDate)] as const);
+    expect(Math.max(a![0], b![0])).toBeLessThan(Math.min(a![1], b![1]));
+    for (const [start, stop] of [a!, b!]) expect(stop - start).toBeLessThan(4500);
+  });
 });

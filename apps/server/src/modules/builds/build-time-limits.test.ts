@@ -40,6 +40,25 @@ describe('watchBuildTime', () => {
     expect([lowered.signal.aborted, lowered.reason()]).toEqual([true, minutesRanOutMessage(60_000)]);
   });
 
+  it("counts the project's other running builds: two builds at once spend the minutes twice as fast", async () => {
+    const startedAt = new Date();
+    const reads: number[] = [];
+    // 200 ms left of the month's minutes, and another build of the project started with this one
+    const time = watchBuildTime({
+      signal: new AbortController().signal,
+      startedAt,
+      minutes: async () => (reads.push(Date.now() - startedAt.getTime()), { limitMs: 60_000, usedMs: 60_000 - 200, othersStarted: [startedAt] }),
+      checkEveryMs: 1000,
+      firstCheckMs: 0,
+    });
+    await pause(160);
+    expect([time.signal.aborted, time.reason()]).toEqual([true, minutesRanOutMessage(60_000)]);
+    // read at once, then when the two would have spent them (100 ms), not at 200
+    expect(reads).toHaveLength(2);
+    expect(reads[1]).toBeGreaterThanOrEqual(95);
+    time.stop();
+  });
+
   it('reads no minutes in its first moment (the trigger has just checked them): a short build reads none', async () => {
     let reads = 0;
     const time = watchBuildTime({

@@ -7,9 +7,10 @@
  * leaves the build to the recovery, as any other).
  *
  * Minutes are counted as the plan counts them: a build's start → stop, added to its project's month when it
- * ends. While it runs, its own time so far is added to what the project's ended builds used; the minutes are
- * read again before it is stopped (a build that ended meanwhile, a plan raised) and at least every
- * `checkEveryMs`.
+ * ends. While it runs, its own time so far and that of the project's other running builds are added to what the
+ * project's ended builds used (two builds running at once spend the month's minutes twice as fast: each stops when
+ * their time together reaches the plan's); the minutes are read again before it is stopped (a build that ended
+ * meanwhile, a plan raised) and at least every `checkEveryMs`.
  */
 export interface BuildTime {
   /** Aborts on the run's own signal, or when a limit is reached. */
@@ -33,8 +34,11 @@ export function watchBuildTime(o: {
   signal: AbortSignal;
   startedAt: Date;
   maxDurationMs?: number;
-  /** The project's build minutes this month: its plan's limit and what its ended builds used (ms). */
-  minutes?: () => Promise<{ limitMs: number; usedMs: number }>;
+  /**
+   * The project's build minutes this month: its plan's limit, what its ended builds used (ms), and when its other
+   * builds running now started.
+   */
+  minutes?: () => Promise<{ limitMs: number; usedMs: number; othersStarted?: Date[] }>;
   checkEveryMs?: number;
   /**
    * The first read, after the start: the trigger has just checked the minutes, and most builds end within it —
@@ -72,10 +76,12 @@ export function watchBuildTime(o: {
     if (stopped || signal.aborted) return;
     let next = every;
     try {
-      const { limitMs, usedMs } = await o.minutes!();
-      const left = limitMs - usedMs - elapsed();
+      const { limitMs, usedMs, othersStarted = [] } = await o.minutes!();
+      const now = Date.now();
+      const left = limitMs - usedMs - elapsed() - othersStarted.reduce((sum, started) => sum + Math.max(0, now - started.getTime()), 0);
       if (left <= 0) return stopFor(minutesRanOutMessage(limitMs));
-      next = Math.min(left, every);
+      // every build running spends them: read again when they would run out at this pace
+      next = Math.min(left / (1 + othersStarted.length), every);
     } catch (err) {
       o.onError?.(err);
     }

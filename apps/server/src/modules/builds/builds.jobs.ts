@@ -211,8 +211,8 @@ export function createBuildsJobs(deps: {
       maxDurationMs: deps.maxDurationMs,
       minutes: minutesLimit
         ? async () => {
-            const [limit, usedMs] = await Promise.all([minutesLimit(claimed.projectId), store.usedMs(claimed.projectId, claimed.createdAt)]);
-            return { limitMs: limit * 60_000, usedMs };
+            const [limit, use] = await Promise.all([minutesLimit(claimed.projectId), store.monthUse(claimed.projectId, claimed.createdAt, buildId)]);
+            return { limitMs: limit * 60_000, ...use };
           }
         : undefined,
       onError: (err) => deps.log.warn({ err, buildId }, 'could not read the build minutes of a running build'),

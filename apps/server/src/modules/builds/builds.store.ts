@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, isNotNull, lt, sql, or, ilike, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, isNotNull, lt, ne, sql, or, ilike, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../platform/db.js';
 import type { LogChunk } from '../../platform/log-sink.js';
 import { buildArtifacts, buildLogs, buildMinutes, buildNumbers, builds, buildSteps, webhookDeliveries } from './builds.tables.js';
@@ -181,6 +181,40 @@ export function createBuildsStore(db: Db) {
             .where(and(eq(buildMinutes.projectId, projectId), eq(buildMinutes.month, monthOf(at))))
         )[0]?.ms ?? 0,
       ),
+    /**
+     * What a running build counts against its project's minutes of the month of `at`, in one statement: the time the
+     * month's ended builds used, and when the project's other builds of that month running now (here or elsewhere) started.
+     */
+    monthUse: async (projectId: string, at: Date, except: string) => {
+      const month = monthOf(at);
+      const next = new Date(Date.UTC(month.getUTCFullYear(), month.getUTCMonth() + 1, 1));
+      const [row] = await db
+        .select({
+          usedMs: sql<
+            string | null
+          >`(select ${buildMinutes.ms} from ${buildMinutes} where ${buildMinutes.projectId} = ${projectId} and ${buildMinutes.month} = ${month})`,
+          // as text ('<ms>,<ms>'): every driver answers it alike
+          running: sql<string | null>`array_to_string(array(${db
+            .select({ startMs: sql`round(extract(epoch from ${builds.startDate}) * 1000)::bigint` })
+            .from(builds)
+            .where(
+              and(
+                eq(builds.projectId, projectId),
+                eq(builds.status, 'RUNNING'),
+                isNotNull(builds.startDate),
+                ne(builds.id, except),
+                gte(builds.createdAt, month),
+                lt(builds.createdAt, next),
+              ),
+            )}), ',')`,
+        })
+        .from(sql`(select 1) as one`);
+      const othersStarted = (row?.running || '')
+        .split(',')
+        .filter(Boolean)
+        .map((ms) => new Date(Number(ms)));
+      return { usedMs: Number(row?.usedMs ?? 0), othersStarted };
+    },
     updateStep: (buildId: string, name: string, values: Partial<typeof buildSteps.$inferInsert>) =>
       db
         .update(buildSteps)
