@@ -489,6 +489,25 @@ ls -l . dir
     expect(fs.existsSync('/pwned-by-workdir')).toBe(false);
   });
 
+  it("downloads a JSON artifact whatever its name's characters, and its name cannot add a header", async () => {
+    const name = 'отчёт "q";x.json';
+    const { pipelineId } = await pipelineOf('alice', 'named', {
+      'gantry.yaml': scriptSpec('named.sh', `    artifacts:\n      json: '${name}'\n`),
+      'named.sh': `printf '{"ok":true}' > '${name.replace(/'/g, "'\\''")}'\n`,
+    });
+    const build = await run('alice', pipelineId);
+    expect(build.status, build.errorMessage).toBe('SUCCEEDED');
+    const [artifact] = build.steps.find((s: { name: string }) => s.name === 'Attack').artifacts as { id: string; name: string }[];
+    expect(artifact!.name).toBe(name);
+    const res = await api('alice', 'GET', `/pipelines/${pipelineId}/builds/${build.id}/artifacts/${artifact!.id}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ ok: true });
+    // RFC 6266: an ASCII fallback, and the real name UTF-8 encoded
+    expect(res.headers['content-disposition']).toBe(
+      `attachment; filename="_____ _q__x.json"; filename*=UTF-8''${encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`,
+    );
+  });
+
   it('masks a sensitive variable printed raw, base64, base64url, hex and URL-encoded', async () => {
     const secret = `S3cr/${rand()}+p@ss=&x y`;
     const script = `urlenc() { local s="$1" i c; for ((i=0; i<\${#s}; i++)); do c=\${s:i:1}; case "$c" in [a-zA-Z0-9.~_-]) printf %s "$c";; *) printf '%%%02X' "'$c";; esac; done; }

@@ -88,7 +88,7 @@ export function buildsRoutes(deps: { builds: BuildsService; pipelines: Pipelines
         const filename = artifact.kind === 'files' ? `${artifact.name}.zip` : artifact.name;
         return reply
           .type(artifact.kind === 'json' ? 'application/json' : 'application/zip')
-          .header('content-disposition', `attachment; filename="${filename.replace(/"/g, '')}"`)
+          .header('content-disposition', attachment(filename))
           .send(stream);
       },
     );
@@ -122,6 +122,17 @@ export function timelineRoutes(deps: { events: (projectId: string, type?: string
       async (req) => ({ events: await deps.events(req.params.projectId, req.query.type) }),
     );
   };
+}
+
+/**
+ * A Content-Disposition for a download named `filename` (RFC 6266): an ASCII fallback, and the name itself UTF-8
+ * encoded (RFC 8187). A name's own characters never reach the header as they are: one outside Latin-1 made Node
+ * refuse the header (500), and a quote or a line break must not end the value.
+ */
+export function attachment(filename: string) {
+  const fallback = filename.replace(/[^\x20-\x7e]|["\\;]/g, '_');
+  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }
 
 /** Provider push webhooks: no session, the signature made with the pipeline's own secret is the proof. */
