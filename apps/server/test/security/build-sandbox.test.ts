@@ -6,6 +6,8 @@ import { createTestApp, registerUser, createProject, bearer, until, type TestApp
 import { createLocalGit } from '../local-git.js';
 import { gitAccounts } from '../../src/modules/git-accounts/git-accounts.tables.js';
 import type { GitAccess } from '../../src/modules/pipelines/git-access.js';
+import { dockerRegistries } from '../../src/modules/registries/registries.tables.js';
+import { kubernetesClusters } from '../../src/modules/clusters/clusters.tables.js';
 import { hostProcesses, unzip, commitSymlink } from './security-helpers.js';
 
 /**
@@ -487,6 +489,44 @@ ls -l . dir
     expect(b2.errorMessage).toBe('Step Escape failed: The pipeline work dir points outside the repository');
     expect(await logsOf('alice', linked.pipelineId, b2.id, 'Escape')).not.toContain('escaped-to');
     expect(fs.existsSync('/pwned-by-workdir')).toBe(false);
+  });
+
+  it("a build of one project cannot push to another project's registry nor deploy to its cluster, named in its spec", async () => {
+    const registryPassword = `alice-registry-${rand()}`;
+    const clusterToken = `alice-cluster-${rand()}`;
+    const seal = (v: string) => t.app.services.secrets.seal(v);
+    const db = t.app.services.database.db;
+    await db.insert(dockerRegistries).values({
+      projectId: users.alice.projectId,
+      name: 'alice-registry',
+      provider: 'dockerhub',
+      credentials: { docker_username: 'alice' },
+      secretsSealed: seal(JSON.stringify({ docker_password: registryPassword })),
+    });
+    await db
+      .insert(kubernetesClusters)
+      .values({ projectId: users.alice.projectId, name: 'alice-cluster', endpoint: 'https://127.0.0.1:1', tokenSealed: seal(clusterToken) });
+    const push = await pipelineOf('bob', 'push-to-alice', {
+      'gantry.yaml': 'steps:\n  Clone:\n    type: git-clone\n  Push:\n    type: docker-push\n    image_name: web\n    registry: alice-registry\n',
+      Dockerfile: 'FROM scratch\nCOPY Dockerfile /\n',
+    });
+    const pushed = await run('bob', push.pipelineId);
+    expect(pushed.status).toBe('FAILED');
+    expect(pushed.errorMessage).toBe('Step Push failed: Docker registry not found');
+    const deploy = await pipelineOf('bob', 'deploy-to-alice', {
+      'gantry.yaml': 'steps:\n  Ship:\n    type: deploy\n    target: kubernetes\n    cluster: alice-cluster\n    namespace: default\n    service: web\n',
+    });
+    const deployed = await run('bob', deploy.pipelineId);
+    expect(deployed.status).toBe('FAILED');
+    expect(deployed.errorMessage).toMatch(/^Step Ship failed: .*not found/);
+    for (const [b, pipelineId, step] of [
+      [pushed, push.pipelineId, 'Push'],
+      [deployed, deploy.pipelineId, 'Ship'],
+    ] as const) {
+      const log = await logsOf('bob', pipelineId, b.id, step);
+      expect(log).not.toContain(registryPassword);
+      expect(log).not.toContain(clusterToken);
+    }
   });
 
   it("downloads a JSON artifact whatever its name's characters, and its name cannot add a header", async () => {
