@@ -340,6 +340,7 @@ export function createBuildsJobs(deps: {
         if (deps.sandbox.warning) sink.line(deps.sandbox.warning);
         // once a build: its boxes run without a group of their own here
         if (i === 0 && group && deps.boxLimits?.cgroups.kind === 'none') sink.line(noCgroupWarning(deps.boxLimits.cgroups.reason, group.limits));
+        // the group's events at the step's start, moved past those a step reported itself (limitsReported)
         const eventsBefore = group?.events();
         const ctx: StepContext = {
           build,
@@ -350,6 +351,11 @@ export function createBuildsJobs(deps: {
           sandbox: deps.sandbox,
           shellBox,
           boxLimits: group,
+          limitsReported: (before, after) => {
+            if (!eventsBefore) return;
+            eventsBefore.oomKills += after.oomKills - before.oomKills;
+            eventsBefore.forksRefused += after.forksRefused - before.forksRefused;
+          },
           signal: signal,
           log: sink.line,
           env: { ...pipelineEnv, ...platformEnv, ...micEnv },

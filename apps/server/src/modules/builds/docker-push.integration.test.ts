@@ -369,6 +369,32 @@ describe('docker-push container scan', () => {
     });
   });
 
+  /** A build of a pipeline that pushes an image, in a project of its own on `app`: its id, and the build once it ended. */
+  async function pushOn(app: TestApp, name: string) {
+    const user = await registerUser(app, `${name}@example.com`);
+    const project = await createProject(app, user.idToken, name);
+    const account = (await insertGitAccount(app, project)).id;
+    const repo = git.createRepo(`scan/${name}`, {
+      'gantry.yaml': `steps:\n  Clone:\n    type: git-clone\n  Push:\n    type: docker-push\n    image_name: ${name}\n`,
+      Dockerfile: DOCKERFILE,
+      'app.txt': 'x',
+    });
+    const api = (method: 'GET' | 'POST', url: string, payload?: object) =>
+      app.app.inject({ method, url: `/ms-ap/projects/${project}${url}`, headers: bearer(user.idToken), payload });
+    const pipelineId = (
+      await api('POST', '/pipelines', { name, gitAccountId: account, repositoryUrl: repo.url, branchFilter: 'main', automatedTrigger: false })
+    ).json().pipelineId as string;
+    const buildId = (await api('POST', `/pipelines/${pipelineId}/builds`, { ref: 'refs/heads/main' })).json().buildId as string;
+    const ended = () =>
+      until(
+        async () => (await api('GET', `/pipelines/${pipelineId}/builds/${buildId}`)).json(),
+        (b) => ['SUCCEEDED', 'FAILED'].includes(b.status),
+        'the build to finish',
+        90_000,
+      );
+    return { buildId, ended };
+  }
+
   it("runs the scanner in the build's group, under the build's limits", async () => {
     const cgroups = detectCgroups();
     if (cgroups.kind === 'none') return; // no group to be in here
@@ -379,20 +405,7 @@ describe('docker-push container scan', () => {
       { overrides: { pipelines: { gitAccess: git.access, registries: ports } } },
     );
     try {
-      const user = await registerUser(app, 'scan-group@example.com');
-      const project = await createProject(app, user.idToken, 'ScanGroup');
-      const account = (await insertGitAccount(app, project)).id;
-      const repo = git.createRepo('scan/grouped', {
-        'gantry.yaml': 'steps:\n  Clone:\n    type: git-clone\n  Push:\n    type: docker-push\n    image_name: grouped\n',
-        Dockerfile: DOCKERFILE,
-        'app.txt': 'x',
-      });
-      const api = (method: 'GET' | 'POST', url: string, payload?: object) =>
-        app.app.inject({ method, url: `/ms-ap/projects/${project}${url}`, headers: bearer(user.idToken), payload });
-      const pipelineId = (
-        await api('POST', '/pipelines', { name: 'grouped', gitAccountId: account, repositoryUrl: repo.url, branchFilter: 'main', automatedTrigger: false })
-      ).json().pipelineId as string;
-      const buildId = (await api('POST', `/pipelines/${pipelineId}/builds`, { ref: 'refs/heads/main' })).json().buildId as string;
+      const { buildId, ended } = await pushOn(app, 'grouped');
       // the scanner's process, and the groups it is in (as the host sees them: `<hierarchy>:<path>`)
       const scannerGroups = () => {
         for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)))
@@ -412,16 +425,35 @@ describe('docker-push container scan', () => {
         20,
       );
       expect(seen).toMatch(new RegExp(`^\\d+:pids:.*/gantry/w[0-9a-f]{10}-${buildId}$|^0::.*/gantry/w[0-9a-f]{10}-${buildId}$`, 'm'));
-      const done = await until(
-        async () => (await api('GET', `/pipelines/${pipelineId}/builds/${buildId}`)).json(),
-        (b) => ['SUCCEEDED', 'FAILED'].includes(b.status),
-        'the build to finish',
-      );
+      const done = await ended();
       expect(done.status, done.errorMessage).toBe('SUCCEEDED');
     } finally {
       await app.close();
     }
   });
+
+  it('says a scan the memory limit ended went over it, and the push stands', async () => {
+    if (detectCgroups().kind === 'none') return; // no group, no memory limit of its own here
+    // a scanner that keeps what it reads of an endless input (no spaces: the command is split on them)
+    const app = await createTestApp(
+      { CONTAINER_SCANNER: '/bin/busybox sh -c tail</dev/zero', GANTRY_BUILD_MEMORY: '256m' },
+      { overrides: { pipelines: { gitAccess: git.access, registries: ports } } },
+    );
+    try {
+      const { ended } = await pushOn(app, 'hogged');
+      const done = await ended();
+      expect(done.status, done.errorMessage).toBe('SUCCEEDED');
+      const step = done.steps.find((s: { name: string }) => s.name === 'Push');
+      expect(step.reports.image.digest).toMatch(/^sha256:/);
+      expect(step.reports.containerScan).toMatchObject({
+        status: 'FAILED',
+        statusDescription: 'A process was killed: the container scan went over its memory limit of 256 MiB',
+        scanner: 'busybox',
+      });
+    } finally {
+      await app.close();
+    }
+  }, 120_000);
 
   it("takes ECR's own scan of the pushed digest when the registry has one", async () => {
     provider = 'Ecr';

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { GANTRY_IMAGE_LABELS, type ContainerScan } from '@gantry/contracts';
 import { runProcess } from '../../integrations/executor/local-executor.js';
 import { loopbackPortsOf } from '../../integrations/executor/box-network.js';
+import { limitHit } from '../../integrations/executor/box-limits.js';
 import { resolveInside, readFileInside, removeTree, writeFileNoFollow } from '../../integrations/executor/workspace-files.js';
 import { BUILDAH_MISSING, RUN_NOT_SUPPORTED, buildahBin, buildahDirs, prepareBuildah } from '../../integrations/buildah/buildah.js';
 import { authFileContent, checkImageName, dockerfileInstructions, imageReference, imageTag, repositoryOf } from '../../integrations/buildah/image-ref.js';
@@ -198,6 +199,8 @@ async function scanImage(
     ctx.log(`[gantry] scanning ${o.imageName}:${o.tag} with ${scanner.name}`);
     await o.run('buildah push to an archive', [...prepareArgs(o.dirs), 'push', o.local, `oci-archive:${o.dirs.archive}`]);
     const out: string[] = [];
+    const group = ctx.boxLimits;
+    const before = group?.events();
     const code = await runProcess(scanner.command, scanner.args, {
       cwd: o.dirs.dir,
       env: { PATH: SANDBOX_PATH, LANG: process.env.LANG ?? 'C.UTF-8', HOME: o.dirs.home, TMPDIR: o.dirs.tmp },
@@ -206,10 +209,15 @@ async function scanImage(
       // in the build's group, as its other boxes: a scanner (or an image made to choke it) is held to the build's limits
       box: { sandbox: ctx.sandbox, run: { mounts: [{ path: o.dirs.dir, writable: true }], limits: ctx.boxLimits } },
     });
+    // a limit the scan hit (the scanner OOM-killed, a fork refused) is the scan's: its report says which, and the step,
+    // its push done, does not fail for it
+    const after = group?.events();
+    const hit = group && before && after ? limitHit(before, after, group.limits, 'the container scan') : null;
+    if (hit) ctx.limitsReported?.(before!, after!);
     const report =
-      code === 0
+      code === 0 && !hit
         ? containerScanReport({ imageName: o.imageName, imageTag: o.tag, scanner: scanner.name, output: out.join('\n') })
-        : containerScanReport({ imageName: o.imageName, imageTag: o.tag, scanner: scanner.name, error: `${scanner.name} exited with code ${code}` });
+        : containerScanReport({ imageName: o.imageName, imageTag: o.tag, scanner: scanner.name, error: hit ?? `${scanner.name} exited with code ${code}` });
     ctx.log(`[gantry] container scan ${report.status.toLowerCase()}: ${report.statusDescription}`);
     return report;
   } catch (err) {

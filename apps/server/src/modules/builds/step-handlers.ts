@@ -19,7 +19,7 @@ import type { RegistriesPort } from '../registries/registries.port.js';
 import { lazy } from '../../platform/lazy.js';
 import { loopbackPortsOf } from '../../integrations/executor/box-network.js';
 import { stepSegment } from './step-segment.js';
-import type { BoxGroup } from '../../integrations/executor/box-limits.js';
+import type { BoxGroup, LimitEvents } from '../../integrations/executor/box-limits.js';
 
 /** Loaded when a step first zips an artifact, not at start-up (issue 14). */
 const loadArchiver = lazy(async () => (await import('archiver')).default);
@@ -36,6 +36,11 @@ export interface StepContext {
   shellBox?: () => BoxRunner;
   /** The group whose limits every box of the build runs under (box-limits.ts; absent: unsandboxed). */
   boxLimits?: BoxGroup;
+  /**
+   * Tells that a limit the group hit between `before` and `after` was the step's own to report (a container scan's,
+   * which the scan's report says): the step does not fail for it.
+   */
+  limitsReported?: (before: LimitEvents, after: LimitEvents) => void;
   signal: AbortSignal;
   log: (line: string) => void;
   env: Record<string, string>;
