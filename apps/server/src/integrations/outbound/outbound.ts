@@ -167,10 +167,10 @@ export function guardedFetch(network: OutboundNetwork, base: typeof fetch = fetc
   if (network === 'any') return base;
   const check = (url: URL) => assertReachable(url, network);
   return (async (input: string | URL | Request, init?: RequestInit) => {
-    const dispatcher = await dispatcherWithin(network);
     let url = new URL(input instanceof Request ? input.url : String(input));
     for (let hop = 0; ; hop++) {
       await check(url);
+      const dispatcher = await dispatcherWithin(network);
       const res = await base(url, { ...init, redirect: 'manual', dispatcher } as RequestInit).catch((err: unknown) => {
         const cause = (err as { cause?: unknown }).cause;
         throw cause instanceof OutboundRefused ? cause : err;
