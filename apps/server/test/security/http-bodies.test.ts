@@ -45,3 +45,17 @@ describe('JSON request bodies', () => {
     expect((await logout(body(`"${'x'.repeat(6 * 1024 * 1024)}"`))).statusCode).toBe(413);
   });
 });
+
+describe('other sites', () => {
+  it("answers no other origin's preflight or read: no CORS header on the API or a 404", async () => {
+    const origin = { origin: 'https://evil.example' };
+    for (const url of ['/ms-usermanagement/auth/login', '/ms-ap/projects', '/nowhere']) {
+      const preflight = await t.app.inject({ method: 'OPTIONS', url, headers: { ...origin, 'access-control-request-method': 'POST' } });
+      const read = await t.app.inject({ method: 'GET', url, headers: origin });
+      for (const res of [preflight, read]) {
+        expect(res.headers['access-control-allow-origin'], url).toBeUndefined();
+        expect(res.headers['access-control-allow-credentials'], url).toBeUndefined();
+      }
+    }
+  });
+});
