@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AwsError, ec2Error, jsonError, queryError, type Answer, type Params } from './protocol.js';
-import { emptyWorld, type StandinWorld } from './state.js';
+import { emptyWorld, type StandinBucket, type StandinWorld } from './state.js';
 import { ec2 } from './ec2.js';
 import { autoscaling, AUTOSCALING_NS } from './autoscaling.js';
 import { elb, elbv2, ELB_NS, ELBV2_NS } from './elb.js';
@@ -29,8 +29,8 @@ export interface StandinCall {
  * region come from the SigV4 credential scope, as AWS's own front ends read them. Point clients at
  * it with `env()` (AWS_ENDPOINT_URL_<SERVICE>). `now` is the clock the recorded series hang from.
  * For Gantry's deployments it also speaks CloudFormation (AWS query; stacks and nested stacks run
- * their operations over time, each resource `cfnStepMs` from in progress to complete) and the S3
- * calls that store nested templates (REST XML, path style).
+ * their operations over time, each resource `cfnStepMs` from in progress to complete) and S3 (REST XML,
+ * path style: the nested templates' bucket and the artifact store's, see s3.ts).
  */
 export async function startAwsStandin(o: { world?: Partial<StandinWorld>; now?: () => number; cfnStepMs?: number } = {}) {
   const world: StandinWorld = { ...emptyWorld(), ...o.world };
@@ -68,6 +68,21 @@ export async function startAwsStandin(o: { world?: Partial<StandinWorld>; now?: 
           'S3',
         ].map((s) => [`AWS_ENDPOINT_URL_${s}`, url]),
       ),
+    /** A bucket of the account, made when missing (as an operator makes one before Gantry starts); answers it. */
+    bucket: (name: string, region = 'us-east-1'): StandinBucket => {
+      const found = world.buckets.find((b) => b.name === name);
+      if (found) return found;
+      const made: StandinBucket = { name, region, objects: new Map(), lifecycle: null };
+      world.buckets.push(made);
+      return made;
+    },
+    /** What an SDK client in this process reads to use the stand-in's S3: its endpoint, the region, test credentials. */
+    s3Env: (region: string): Record<string, string> => ({
+      AWS_ENDPOINT_URL_S3: url,
+      AWS_REGION: region,
+      AWS_ACCESS_KEY_ID: 'AKIAIOSFODNN7EXAMPLE',
+      AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+    }),
     close: () => {
       sim.closed = true;
       return new Promise<void>((resolve) => server.close(() => resolve()));

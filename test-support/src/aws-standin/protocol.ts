@@ -64,7 +64,8 @@ export class AwsError extends Error {
 export interface Answer {
   status: number;
   contentType: string;
-  body: string;
+  /** Text, or bytes (S3's objects). */
+  body: string | Buffer;
   /** More response headers (S3's ETag, Location …). */
   headers?: Record<string, string>;
 }

@@ -53,18 +53,37 @@ export interface StandinCost {
   amount: number;
 }
 
-/** An S3 object: its bytes as text (templates), ETag and when it was written. */
+/** An S3 object: its bytes (and them as text, for templates), ETag, when it was written, the checksum it was sent with. */
 export interface StandinObject {
-  body: string;
+  data: Buffer;
+  readonly body: string;
   etag: string;
   contentType: string;
   lastModified: number;
+  /** x-amz-checksum-<algorithm> as S3 answers it: a whole object's (FULL_OBJECT) or a multipart upload's (COMPOSITE, `…-N`). */
+  checksum?: { algorithm: string; value: string; type: 'FULL_OBJECT' | 'COMPOSITE' };
+}
+export const standinObject = (data: Buffer, o: Omit<StandinObject, 'data' | 'body'>): StandinObject => ({
+  data,
+  get body() {
+    return data.toString('utf8');
+  },
+  ...o,
+});
+/** A multipart upload under way: its key, content type, the checksum algorithm it was started with, its parts by number. */
+export interface StandinUpload {
+  key: string;
+  contentType: string;
+  checksumAlgorithm: string | null;
+  parts: Map<number, { data: Buffer; etag: string; checksum: string | null }>;
 }
 export interface StandinBucket {
   name: string;
   region: string;
   objects: Map<string, StandinObject>;
   lifecycle: string | null;
+  /** Multipart uploads started and neither completed nor aborted, by upload id. */
+  uploads?: Map<string, StandinUpload>;
 }
 
 export interface StandinWorld {
