@@ -1,4 +1,3 @@
-import path from 'node:path';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerFactory } from 'fastify';
 import { serializerCompiler, validatorCompiler, jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import swagger from '@fastify/swagger';
@@ -15,7 +14,7 @@ import { createGuards, type MembershipLookup } from './platform/auth.js';
 import { startJobs } from './platform/jobs.js';
 import { createMailer } from './platform/mail.js';
 import { createRealtime } from './platform/realtime.js';
-import { createArtifactStore } from './platform/artifacts.js';
+import { artifactLocation, openArtifactStore } from './platform/artifacts.js';
 import { createHooks } from './platform/hooks.js';
 import { serveSpa, webDistOf } from './platform/spa.js';
 import { moduleList, type ModuleParts, type Platform } from './platform/module.js';
@@ -115,7 +114,14 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   registerErrorHandler(app);
   checkedJsonBodies(app);
 
+  // the artifact store is checked (a bucket's answer) while the database opens; a store that cannot be used stops the start
+  const opening = openArtifactStore(config.ARTIFACT_STORE, config.dataDir);
+  opening.catch(() => undefined);
   const database = opts.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir }));
+  const artifacts = await opening.catch(async (err: unknown) => {
+    if (!opts.database) await database.close();
+    throw err;
+  });
   const master = loadMasterKey(config.GANTRY_SECRET_KEY, config.dataDir);
   const hooks = createHooks();
   const idTokens = createIdTokens(deriveKey(master, 'id-token'), config.GANTRY_ID_TOKEN_TTL_SECONDS, (userId) => hooks.tokensValidAfter.ask(userId));
@@ -123,7 +129,8 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
 
   const runWorkers = config.GANTRY_ROLE !== 'api';
   // the data dir (and an artifact folder of its own) never appear in a run's box, even under /opt (DESIGN §5)
-  const hiddenFromRuns = [config.dataDir, ...(config.ARTIFACT_STORE && !config.ARTIFACT_STORE.includes('://') ? [path.resolve(config.ARTIFACT_STORE)] : [])];
+  const store = artifactLocation(config.ARTIFACT_STORE, config.dataDir);
+  const hiddenFromRuns = [config.dataDir, ...(config.ARTIFACT_STORE && store.kind === 'folder' ? [store.path] : [])];
   const sandbox = createSandbox({
     mode: config.BUILD_SANDBOX,
     uid: config.GANTRY_SANDBOX_UID,
@@ -161,7 +168,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
     outboxKey: deriveKey(master, 'outbox').toString('base64url').slice(0, 24),
     guards: createGuards(idTokens, membership),
     realtime: createRealtime({ idTokens, membership, pool: database.pool }),
-    artifacts: createArtifactStore(config.ARTIFACT_STORE, config.dataDir),
+    artifacts,
     baseUrl: opts.baseUrl ?? (() => (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '')),
   };
   const { realtime } = platform;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import path from 'node:path';
 import { TrustProxy } from './platform/trust-proxy.js';
+import { artifactLocation } from './platform/artifacts.js';
 import { BIGGER_BOX_LIMITS, DEFAULT_BOX_LIMITS, parseSize } from './integrations/executor/box-limits.js';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
@@ -85,7 +86,17 @@ export const ConfigSchema = z.object({
    * `grype oci-archive:{archive} -o json`. Unset: no scan, no containerScan report.
    */
   CONTAINER_SCANNER: z.string().trim().min(1).optional(),
-  ARTIFACT_STORE: z.string().optional(),
+  /** A folder, or s3://bucket[/prefix] (credentials, region and endpoint the standard AWS way); see artifacts.ts. */
+  ARTIFACT_STORE: z
+    .string()
+    .optional()
+    .superRefine((v, ctx) => {
+      try {
+        artifactLocation(v, '.');
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      }
+    }),
   // Card payments through Stripe Checkout (unset: the instance admin assigns plans); the API base points the SDK at a stand-in.
   STRIPE_SECRET_KEY: z.string().min(1).optional(),
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),

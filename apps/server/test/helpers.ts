@@ -50,20 +50,98 @@ export interface TestApp {
   lastMail(to: string): Promise<{ subject: string; text: string } | undefined>;
 }
 
+/** The settings every test app runs with (the secret key shared: the apps of one test may share a database). */
+const TEST_SETTINGS = {
+  GANTRY_LOG_LEVEL: 'silent',
+  GANTRY_RATE_LIMIT: 'false',
+  GANTRY_SECRET_KEY: 'test-secret-key-that-is-long-enough-0123456789',
+  PUBLIC_URL: 'http://gantry.test',
+};
+
+/**
+ * `gantry serve` and `gantry worker` as a test runs them: on one test database, with the test settings and each
+ * role's `env`, the api process ready first. `close` stops the worker, then the api, and drops the database.
+ */
+export async function startRoles(
+  envOf: (role: 'api' | 'worker') => Record<string, string> & { GANTRY_DATA_DIR: string },
+  opts: Omit<BuildAppOptions, 'database'> = {},
+) {
+  const database = await openTestDatabase();
+  const start = async (role: 'api' | 'worker') => {
+    const app = await buildApp(loadConfig({ GANTRY_ROLE: role, ...TEST_SETTINGS, ...envOf(role) }), { ...opts, database });
+    await app.ready();
+    return app;
+  };
+  const api = await start('api');
+  const worker = await start('worker');
+  return {
+    database,
+    api,
+    worker,
+    async close() {
+      await worker.close();
+      await api.close();
+      await database.drop();
+    },
+  };
+}
+
+/** Signs a user up on an api process whose mails a worker delivers (to the outbox, without SMTP), verifies and logs in; answers the id token. */
+export async function signUpOnApi(api: FastifyInstance, email: string): Promise<string> {
+  await api.inject({
+    method: 'POST',
+    url: '/ms-usermanagement/auth/sign-up',
+    payload: { username: email, password: PASSWORD, firstName: 'Wo', lastName: 'Rker' },
+  });
+  const mail = await until(
+    async () => (await api.services.mailer.outbox(50)).find((m) => m.to === email),
+    (m) => m !== undefined,
+    'the verification mail',
+    30_000,
+  );
+  const code = codeFromMail(mail!.text, '/account/verify/');
+  await api.inject({ method: 'POST', url: '/ms-usermanagement/auth/activate', payload: { username: email, code } });
+  return (await api.inject({ method: 'POST', url: '/ms-usermanagement/auth/login', payload: { username: email, password: PASSWORD } })).json()
+    .idToken as string;
+}
+
+/**
+ * A user signed up on an api process (signUpOnApi), their project, and a pipeline of it on a new repository of the
+ * local git holding `spec` as its gantry.yaml, built by hand: the project's API path, its id, the pipeline's, the token.
+ */
+export async function pipelineOnApi(
+  api: FastifyInstance,
+  git: { createRepo(name: string, files: Record<string, string>): { url: string } },
+  o: { email: string; name: string; spec: string },
+) {
+  const idToken = await signUpOnApi(api, o.email);
+  const projectId = (
+    await api.inject({
+      method: 'POST',
+      url: '/ms-project/projects',
+      headers: bearer(idToken),
+      payload: { name: o.name, description: o.name, paymentPlanId: 'STARTER' },
+    })
+  ).json().id as string;
+  const gitAccountId = (await insertGitAccount({ app: api } as TestApp, projectId)).id;
+  const repositoryUrl = git.createRepo(`acme/${o.name.toLowerCase()}`, { 'gantry.yaml': o.spec }).url;
+  const p = `/ms-ap/projects/${projectId}`;
+  const created = await api.inject({
+    method: 'POST',
+    url: `${p}/pipelines`,
+    headers: bearer(idToken),
+    payload: { name: o.name.toLowerCase(), gitAccountId, repositoryUrl, branchFilter: 'main', automatedTrigger: false },
+  });
+  return { p, projectId, pipelineId: created.json().pipelineId as string, idToken };
+}
+
 export async function createTestApp(
   env: Record<string, string> = {},
   opts: Omit<BuildAppOptions, 'database'> & { beforeReady?: (app: FastifyInstance, config: Config) => Promise<void> } = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-test-'));
   const database = await openTestDatabase();
-  const config = loadConfig({
-    GANTRY_DATA_DIR: dataDir,
-    GANTRY_LOG_LEVEL: 'silent',
-    GANTRY_RATE_LIMIT: 'false',
-    GANTRY_SECRET_KEY: 'test-secret-key-that-is-long-enough-0123456789',
-    PUBLIC_URL: 'http://gantry.test',
-    ...env,
-  });
+  const config = loadConfig({ GANTRY_DATA_DIR: dataDir, ...TEST_SETTINGS, ...env });
   const { beforeReady, ...appOptions } = opts;
   const app = await buildApp(config, { ...appOptions, database });
   await beforeReady?.(app, config);

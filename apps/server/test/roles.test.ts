@@ -4,43 +4,22 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { startSmtp, type SmtpStandIn } from '@gantry/test-support';
-import { loadConfig } from '../src/config.js';
-import { buildApp } from '../src/app.js';
-import { openTestDatabase } from './helpers.js';
+import { startRoles } from './helpers.js';
 
 /** `gantry serve` and `gantry worker` on one database: the api answers and queues, the worker runs the jobs and serves nothing. */
 let smtp: SmtpStandIn;
-let database: Awaited<ReturnType<typeof openTestDatabase>>;
+let roles: Awaited<ReturnType<typeof startRoles>>;
 let api: FastifyInstance;
 let worker: FastifyInstance;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-roles-'));
 
-const appOf = (role: 'api' | 'worker') =>
-  buildApp(
-    loadConfig({
-      GANTRY_ROLE: role,
-      GANTRY_DATA_DIR: dataDir,
-      GANTRY_LOG_LEVEL: 'silent',
-      GANTRY_RATE_LIMIT: 'false',
-      GANTRY_SECRET_KEY: 'test-secret-key-that-is-long-enough-0123456789',
-      PUBLIC_URL: 'http://gantry.test',
-      SMTP_URL: smtp.url,
-    }),
-    { database },
-  );
-
 beforeAll(async () => {
   smtp = await startSmtp();
-  database = await openTestDatabase();
-  api = await appOf('api');
-  await api.ready();
-  worker = await appOf('worker');
-  await worker.ready();
+  roles = await startRoles(() => ({ GANTRY_DATA_DIR: dataDir, SMTP_URL: smtp.url }));
+  ({ api, worker } = roles);
 }, 60_000);
 afterAll(async () => {
-  await worker?.close();
-  await api?.close();
-  await database?.drop();
+  await roles?.close();
   await smtp?.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });

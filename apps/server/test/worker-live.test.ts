@@ -4,10 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { io as ioClient } from 'socket.io-client';
-import { loadConfig } from '../src/config.js';
-import { buildApp } from '../src/app.js';
 import { REALTIME_PATH } from '../src/platform/realtime.js';
-import { bearer, codeFromMail, insertGitAccount, openTestDatabase, PASSWORD, until, type TestApp } from './helpers.js';
+import { bearer, pipelineOnApi, startRoles, until } from './helpers.js';
 import { createLocalGit } from './local-git.js';
 
 /**
@@ -16,80 +14,24 @@ import { createLocalGit } from './local-git.js';
  */
 const SPEC = 'steps:\n  Build:\n    commands:\n      - for i in 1 2 3; do echo live-$i; sleep 0.2; done\n';
 let git: ReturnType<typeof createLocalGit>;
-let database: Awaited<ReturnType<typeof openTestDatabase>>;
+let roles: Awaited<ReturnType<typeof startRoles>>;
 let api: FastifyInstance;
-let worker: FastifyInstance;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-worker-live-'));
-
-const appOf = (role: 'api' | 'worker') =>
-  buildApp(
-    loadConfig({
-      GANTRY_ROLE: role,
-      GANTRY_DATA_DIR: dataDir,
-      GANTRY_LOG_LEVEL: 'silent',
-      GANTRY_RATE_LIMIT: 'false',
-      GANTRY_SECRET_KEY: 'test-secret-key-that-is-long-enough-0123456789',
-      PUBLIC_URL: 'http://gantry.test',
-    }),
-    { database, overrides: { pipelines: { gitAccess: git.access } } },
-  );
-
-async function signedUp(email: string) {
-  await api.inject({
-    method: 'POST',
-    url: '/ms-usermanagement/auth/sign-up',
-    payload: { username: email, password: PASSWORD, firstName: 'Wo', lastName: 'Rker' },
-  });
-  // the api queues the mail; the worker delivers it (to the outbox here, without SMTP)
-  const mail = await until(
-    async () => (await api.services.mailer.outbox(50)).find((m) => m.to === email),
-    (m) => m !== undefined,
-    'the verification mail',
-    30_000,
-  );
-  const code = codeFromMail(mail!.text, '/account/verify/');
-  await api.inject({ method: 'POST', url: '/ms-usermanagement/auth/activate', payload: { username: email, code } });
-  return (await api.inject({ method: 'POST', url: '/ms-usermanagement/auth/login', payload: { username: email, password: PASSWORD } })).json()
-    .idToken as string;
-}
 
 beforeAll(async () => {
   git = createLocalGit();
-  database = await openTestDatabase();
-  api = await appOf('api');
-  await api.ready();
-  worker = await appOf('worker');
-  await worker.ready();
+  roles = await startRoles(() => ({ GANTRY_DATA_DIR: dataDir }), { overrides: { pipelines: { gitAccess: git.access } } });
+  api = roles.api;
 }, 60_000);
 afterAll(async () => {
-  await worker?.close();
-  await api?.close();
-  await database?.drop();
+  await roles?.close();
   git?.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('an api process and a worker on PostgreSQL', () => {
   it.runIf(process.env.TEST_DATABASE_URL)("a build run by the worker: its log lines and its end reach the user's socket on the api, live", async () => {
-    const idToken = await signedUp('worker-live@example.com');
-    const projectId = (
-      await api.inject({
-        method: 'POST',
-        url: '/ms-project/projects',
-        headers: bearer(idToken),
-        payload: { name: 'Live', description: 'Live', paymentPlanId: 'STARTER' },
-      })
-    ).json().id as string;
-    const gitAccountId = (await insertGitAccount({ app: api } as TestApp, projectId)).id;
-    const repositoryUrl = git.createRepo('acme/live', { 'gantry.yaml': SPEC }).url;
-    const p = `/ms-ap/projects/${projectId}`;
-    const created = await api.inject({
-      method: 'POST',
-      url: `${p}/pipelines`,
-      headers: bearer(idToken),
-      payload: { name: 'live', gitAccountId, repositoryUrl, branchFilter: 'main', automatedTrigger: false },
-    });
-    const pipelineId = created.json().pipelineId as string;
+    const { p, projectId, pipelineId, idToken } = await pipelineOnApi(api, git, { email: 'worker-live@example.com', name: 'Live', spec: SPEC });
 
     const url = await api.listen({ port: 0, host: '127.0.0.1' });
     const sock = ioClient(url, { path: REALTIME_PATH, query: { Authorization: idToken }, transports: ['websocket'], reconnection: false });

@@ -1,5 +1,6 @@
 import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { S3Client } from '@aws-sdk/client-s3';
+import { s3EndpointOverride } from '../aws/s3-endpoint.js';
 
 export interface AwsCredentials {
   accessKeyId: string;
@@ -21,8 +22,7 @@ export const sessionFromEnv = (region: string, env: Record<string, string>): Aws
   credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID ?? '', secretAccessKey: env.AWS_SECRET_ACCESS_KEY ?? '', sessionToken: env.AWS_SESSION_TOKEN },
 });
 
-/** A custom S3 endpoint (LocalStack, a stand-in) from the SDK's own variables (DESIGN §8). */
-export const s3EndpointOverride = () => process.env.AWS_ENDPOINT_URL_S3 || process.env.AWS_ENDPOINT_URL || undefined;
+export { s3EndpointOverride };
 
 /**
  * Clients with the environment's credentials and region; endpoints stay with the SDK's chain
