@@ -218,6 +218,13 @@ describe('kubernetes services', () => {
     await page.waitForURL(`**${DASHBOARD}`);
     const modal = page.getByTestId('deploying-modal');
     await expect.poll(() => modal.getByTestId('deploying-progress').textContent(), { timeout: 30_000 }).toMatch(/^(\d+) of \1 pods ready in team-a/);
+    // at a phone's width the done check stays beside the text's first line (it stood alone on a line above it)
+    await page.setViewportSize({ width: 390, height: 844 });
+    const [check, text] = await Promise.all([modal.getByTestId('deploying-done').boundingBox(), modal.getByTestId('deploying-progress').boundingBox()]);
+    expect(check!.y + check!.height / 2).toBeGreaterThan(text!.y);
+    expect(check!.y + check!.height / 2).toBeLessThan(text!.y + 22);
+    await modal.screenshot({ path: 'e2e/.artifacts/deploying-modal-390.png' });
+    await page.setViewportSize({ width: 1366, height: 900 });
     // the dashboard shows the namespace deployed to, not the first one ('default')
     const card = page.getByTestId('namespaces-card');
     expect(await card.getByRole('tab', { selected: true, includeHidden: true }).textContent()).toMatch(/^team-a/);

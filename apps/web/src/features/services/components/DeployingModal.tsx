@@ -27,8 +27,13 @@ export function DeployingModal({ target, onClose }: { target: ServiceInCluster |
             {status.isPending ? 'Applying to the cluster…' : serviceMessages.noDeploymentInfo}
           </Text>
         ) : (
-          <Group gap={6}>
-            {done && <IconCircleCheck size={16} color="var(--mantine-color-teal-6)" />}
+          // the check stays beside the text's first line when the text wraps (at 390 px it stood alone above it)
+          <Group gap={6} wrap="nowrap" align="flex-start">
+            {done && (
+              <span data-testid="deploying-done" style={{ flexShrink: 0, display: 'flex', marginTop: 2 }}>
+                <IconCircleCheck size={16} color="var(--mantine-color-teal-6)" />
+              </span>
+            )}
             <Text size="sm" data-testid="deploying-progress">
               {status.data?.replicas?.ready ?? 0} of {status.data?.replicas?.desired ?? 0} pods ready in {target?.namespace}
               {status.data?.version ? ` · version ${status.data.version}` : ''}
