@@ -170,6 +170,12 @@ describe('pipelines: git account, pipeline, spec, build, logs, artifacts', () =>
   });
 
   test("opens the step's artifacts and downloads one", async () => {
+    // the panel opened in a wide window stays inside it when the window narrows to a phone's (its title and tabs lay
+    // off the window's left edge, 720 px wide in 390)
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect.poll(async () => (await page.getByTestId('step-panel').boundingBox())!.x).toBeGreaterThanOrEqual(0);
+    await page.screenshot({ path: 'e2e/.artifacts/step-panel-390.png' });
+    await page.setViewportSize({ width: 1366, height: 900 });
     await page.getByRole('tab', { name: 'Artifacts' }).click();
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Download bundle' }).click();
