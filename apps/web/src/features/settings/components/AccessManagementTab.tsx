@@ -73,7 +73,8 @@ export function AccessManagementTab({ projectId }: { projectId: string }) {
             {fullName(u) || '—'}
           </Text>
           {isPending(u.status) && (
-            <Badge color="yellow" variant="light" size="sm" radius="sm">
+            // its whole word at a phone's width, where the row is squeezed ('P…')
+            <Badge color="yellow" variant="light" size="sm" radius="sm" style={{ flexShrink: 0 }}>
               PENDING
             </Badge>
           )}
