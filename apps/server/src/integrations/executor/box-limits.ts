@@ -431,6 +431,50 @@ async function removeGroup(dirs: readonly string[], v2: boolean): Promise<void> 
   throw new Error(`The cgroup ${dirs[0]} could not be emptied`);
 }
 
+/** The processes in a group now (the host's pids; none without a cgroup). */
+export function groupPids(group: Pick<BoxGroup, 'joinFiles'>): number[] {
+  try {
+    return group.joinFiles.length ? read(group.joinFiles[0]!).split('\n').filter(Boolean).map(Number) : [];
+  } catch {
+    return []; // removed
+  }
+}
+
+/**
+ * Kills the processes of the group that descend from `root` (the host's pid of a box's first process: in its pid
+ * namespace, what its processes leave behind is its child too), but `root` itself and those `spare` names (and what
+ * they run), again until none is left: a fork bomb's forks are killed as they come.
+ */
+export async function killDescendants(group: Pick<BoxGroup, 'joinFiles'>, root: number, spare: (pid: number) => boolean): Promise<void> {
+  const parentOf = (pid: number) => {
+    try {
+      // `pid (comm) state ppid …`: the name may hold spaces and parentheses, the last ')' ends it
+      const stat = read(`/proc/${pid}/stat`);
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    } catch {
+      return 0; // gone
+    }
+  };
+  const doomed = (pid: number) => {
+    for (let p = pid, parent = parentOf(p); p > 1; p = parent, parent = parentOf(p)) {
+      if (p === root) return false;
+      if (parent === root) return !spare(p);
+    }
+    return false;
+  };
+  for (let round = 0; round < 40; round++) {
+    const victims = groupPids(group).filter(doomed);
+    if (!victims.length) return;
+    for (const pid of victims)
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    await pause(round < 10 ? 5 : 25);
+  }
+}
+
 /**
  * The command that runs `command` inside the group: a shell that writes its own pid into the group's
  * `cgroup.procs` files, then execs it (so bwrap, and everything the box starts, is in the group from its

@@ -159,6 +159,8 @@ describe.skipIf(cgroups.kind === 'none')("a deployment's boxes under their limit
     // the run's boxes are in a group of their own while terraform runs (seen as it runs), and the server answers meanwhile
     const seen = new Set<string>();
     let done: { status: string; error: string | null };
+    // from the provisioner's start to the deployment's end
+    let ms = 0;
     const watch = setInterval(() => busyGroups(stageId).forEach((g) => seen.add(g)), 20);
     try {
       await until(logOf, (l) => l.includes("Provisioning with 'local-exec'"), 'the provisioner to start', 60_000, 20);
@@ -172,6 +174,7 @@ describe.skipIf(cgroups.kind === 'none')("a deployment's boxes under their limit
         'the deployment to end',
         60_000,
       );
+      ms = Date.now() - t0;
     } finally {
       clearInterval(watch);
     }
@@ -188,15 +191,14 @@ describe.skipIf(cgroups.kind === 'none')("a deployment's boxes under their limit
         20,
       );
     };
-    return { done, log, gone };
+    return { done, log, gone, ms };
   }
 
   it('fails a fork bomb in a local-exec provisioner with its process limit', async () => {
-    const { done, log, gone } = await deploy(
-      'limitsone',
-      // forks for 2 s (each fork of its own stops after that: the provisioner's output is not held open by leftovers for long)
-      "timeout 5 bash -c 'e=$((SECONDS+2)); :(){ [ $SECONDS -lt $e ] && { :|:& }; };:; sleep 3'",
-    );
+    // forks for as long as it lives, holding the provisioner's output open: once a fork is refused it is killed, and the
+    // run ends at once
+    const { done, log, gone, ms } = await deploy('limitsone', "bash -c ':(){ :|:& };:; sleep 30'");
+    expect(ms).toBeLessThan(15_000);
     expect(done.status).toBe('CREATE_FAILED');
     expect(done.error).toContain('The deployment hit its limit of 64 processes');
     expect(log).toContain('The deployment hit its limit of 64 processes');
@@ -210,6 +212,16 @@ describe.skipIf(cgroups.kind === 'none')("a deployment's boxes under their limit
     expect(log).toContain('the deployment went over its memory limit of 96 MiB');
     await gone();
   }, 90_000);
+  it("ends a run over its limit at once, whatever its module code left holding terraform's output", async () => {
+    // a process of its own session holds the provisioner's output (terraform waits for it) after the hog was killed
+    const { done, log, gone, ms } = await deploy('limitsfive', 'setsid sleep 30 & head -c 1G /dev/zero | tail > /dev/null');
+    expect(done.status).toBe('CREATE_FAILED');
+    expect(done.error).toContain('A process was killed: the deployment went over its memory limit of 96 MiB');
+    expect(log).toContain('the deployment went over its memory limit of 96 MiB');
+    expect(ms).toBeLessThan(15_000);
+    await gone();
+  }, 90_000);
+
   it("gives terraform and its providers a collector's soft limit within the run's group: a quarter of its memory", async () => {
     const { done, log, gone } = await deploy('limitsfour', 'echo "soft limit=$GOMEMLIMIT"');
     expect(done.status).toBe('CREATE_COMPLETE');

@@ -17,7 +17,7 @@ import { openBox, type OpenedBox } from '../../integrations/executor/opened-box.
 import { loopbackPortsOf, urlsIn } from '../../integrations/executor/box-network.js';
 import { readFileInside, writeFileNoFollow, ensureRealDir } from '../../integrations/executor/workspace-files.js';
 import type { SecretBox } from '../../platform/secrets.js';
-import { limitHit, noCgroupWarning, type BoxGroup, type BoxLimitsPolicy } from '../../integrations/executor/box-limits.js';
+import { killDescendants, limitHit, noCgroupWarning, type BoxGroup, type BoxLimitsPolicy } from '../../integrations/executor/box-limits.js';
 import { createRunGroups } from '../../integrations/executor/run-groups.js';
 import type { StageRow } from '../stages/stages.port.js';
 import type { DeploymentEngine, EngineRun, EnginePlan, LeftState, WarmStart } from './engine.js';
@@ -50,6 +50,16 @@ export interface TerraformEngineOptions {
  * terraform then starts without waiting for its box. Each holds an idle bwrap (and, with its own network, a pasta).
  */
 const SPARE_BOXES = 2;
+/** How often a run's group is looked at for a limit hit while terraform runs (then what its module code runs is killed). */
+const LIMIT_WATCH_MS = 250;
+/** A process's name (`comm`), as the host sees it ('' once it ended). */
+const commOf = (pid: number) => {
+  try {
+    return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return '';
+  }
+};
 /** A spare box is opened this long after its environment's run ended: not while that run's end is still written and told. */
 const SPARE_AFTER_MS = 250;
 /** …and closed when no run of its environment took it for this long. */
@@ -303,11 +313,14 @@ export function createTerraformEngine(o: TerraformEngineOptions): DeploymentEngi
       // a run during which a limit was hit fails saying so, whatever terraform answered (its fork refused, a provisioner OOM-killed)
       const hit = () => (group && before ? limitHit(before, group.events(), group.limits, `the ${what}`) : null);
       let result: T;
+      const ending = group && before ? endModuleCodeWhenOver(run, group, hit) : undefined;
       try {
-        result = await runIn(run, group, fn);
+        result = await runIn(ending?.run ?? run, group, fn);
       } catch (err) {
         const reason = run.signal.aborted ? null : hit();
         throw reason ? new Error(`${reason} (${(err as Error).message})`) : err;
+      } finally {
+        ending?.stop();
       }
       const reason = hit();
       if (reason) throw new Error(reason);
@@ -315,6 +328,36 @@ export function createTerraformEngine(o: TerraformEngineOptions): DeploymentEngi
     } finally {
       await groups.end(own);
     }
+  }
+
+  /**
+   * Once a run is over a limit (it fails, whatever terraform answers), what its module code runs in the group is killed,
+   * again as it comes: a fork bomb's forks, or any process a provisioner left behind, hold terraform's output open for as
+   * long as they live (its local-exec waits for them), and the run would stay running that long. Terraform itself and its
+   * providers are left to end the run: they write its state. (A cancel needs none of it: terraform's local-exec then
+   * stops waiting for its output, and what the box runs ends with terraform, its pid 1.) The run answered is the same
+   * run, telling its terraform process (the root of what its box runs).
+   */
+  function endModuleCodeWhenOver(run: EngineRun, group: BoxGroup, hit: () => string | null) {
+    let terraform: number | null = null;
+    let killing: Promise<void> | undefined;
+    const end = () => {
+      if (terraform === null || killing) return;
+      // a provider keeps what it runs (the external data source's program): it ends with it
+      killing = killDescendants(group, terraform, (pid) => commOf(pid).startsWith('terraform-prov')).finally(() => (killing = undefined));
+    };
+    const watch = setInterval(() => hit() && end(), LIMIT_WATCH_MS);
+    return {
+      run: {
+        ...run,
+        onProcess: (pid: number | null) => {
+          terraform = pid;
+          run.onProcess?.(pid);
+          if (pid !== null && hit()) end();
+        },
+      },
+      stop: () => clearInterval(watch),
+    };
   }
 
   async function runIn<T>(run: EngineRun, group: BoxGroup | undefined, fn: (r: TerraformRunner) => Promise<T>): Promise<T> {
