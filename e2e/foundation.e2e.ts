@@ -140,6 +140,28 @@ describe('foundation: accounts, projects and members', () => {
     await row.screenshot({ path: 'e2e/.artifacts/members-pending-390.png' });
     await owner.setViewportSize({ width: 1366, height: 900 });
 
+    // On a touch screen (no mouse to point with) a tap on a toast closes it, and reaches nothing under it; the next tap
+    // reaches what it covered
+    const phone = await stack.browser.newContext({
+      baseURL: stack.url,
+      viewport: { width: 390, height: 844 },
+      hasTouch: true,
+      storageState: await owner.context().storageState(),
+    });
+    try {
+      const tapper = await phone.newPage();
+      await tapper.goto('/settings?tab=management');
+      const ownerRowOnPhone = tapper.getByRole('row').filter({ hasText: OWNER.email });
+      await ownerRowOnPhone.getByRole('button', { name: 'Resend' }).tap();
+      const shown = toast(tapper, 'The user has already accepted the invitation');
+      await shown.waitFor();
+      await shown.getByText('The user has already accepted the invitation').tap();
+      await shown.waitFor({ state: 'detached', timeout: 2000 }); // before its 5 s are over
+      expect(await tapper.getByRole('dialog').count()).toBe(0);
+    } finally {
+      await phone.close();
+    }
+
     const invitation = await stack.smtp.waitFor(MEMBER.email);
     expect(invitation.subject).toContain(PROJECT.name);
     expect(temporaryPasswordFrom(invitation)).toMatch(/\S{8,}/);
