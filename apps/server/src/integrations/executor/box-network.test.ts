@@ -5,11 +5,11 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createSandbox, type Sandbox } from './sandbox.js';
-import { runProcess } from './local-executor.js';
 import { startBoxRunner } from './box-runner.js';
 import { openBox } from './opened-box.js';
 import { BOX_NETWORK_MISSING_HELP, loopbackPortsOf, urlsIn } from './box-network.js';
 import { until } from '../../../test/helpers.js';
+import { inBox } from '../../../test/in-box.js';
 
 /**
  * A box's network (GANTRY_BOX_NETWORK=box, real bubblewrap and pasta): a step reaches the host over its
@@ -54,17 +54,6 @@ const probeScript = (targets: string[]) =>
     )
     .join('\n');
 
-async function inBox(sandbox: Sandbox, script: string, loopbackPorts: number[] = [], offline = false) {
-  const lines: string[] = [];
-  const code = await runProcess('bash', ['-c', script], {
-    cwd: '/',
-    env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' },
-    signal: never,
-    onLine: (l) => lines.push(l),
-    box: { sandbox, run: { mounts: [], loopbackPorts, offline } },
-  });
-  return { code, lines };
-}
 const result = (lines: string[], target: string) => {
   const m = new RegExp(`^${target.replace(/[.[\]]/g, '\\$&')} (ok|refused)(.*?) (\\d+)ms$`).exec(lines.find((l) => l.startsWith(`${target} `)) ?? '');
   return m ? { reached: m[1] === 'ok', text: m[2].trim(), ms: Number(m[3]) } : undefined;

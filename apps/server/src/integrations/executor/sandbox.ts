@@ -5,6 +5,10 @@ import { inContainerUserNamespace } from './container-userns.js';
 import { BOX_NETWORK_MISSING_HELP, BOX_NETWORK_WRAPPER, boxNetworkArgs, boxNetworkSetup, type BoxNetwork } from './box-network.js';
 import { createNetworkPool, POOLED_BOX_WRAPPER, type PooledNetwork } from './box-network-pool.js';
 import { joinCommand, type BoxGroup } from './box-limits.js';
+import { userNamespaceFilterFile } from './userns-filter.js';
+
+/** The descriptor bwrap reads the seccomp filter from (above those the box's network wrapper takes, from 10 up). */
+const FILTER_FD = 222;
 
 /**
  * The box every piece of user code runs in (build steps, git, terraform and what its modules
@@ -205,14 +209,27 @@ export function createSandbox(o: {
       ? ['setpriv', `--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs', '--', command, ...args]
       : [command, ...args];
 
-  /** The command that starts a box: bwrap itself, or the network wrapper that execs it (in a ready network: `pooled`). */
+  /**
+   * The command that starts a box: bwrap itself, or the network wrapper that execs it (in a ready network: `pooled`).
+   * But for a container build (which makes its own), the box can make no user namespace (userns-filter.ts): bwrap is
+   * exec'd with the filter's file open, and loads it.
+   */
   function boxCommand(run: SandboxRun, inBox: string[], pooled?: PooledNetwork): { command: string; args: string[] } {
-    const args = [...bwrapArgs(run, !!pooled), '--', ...inBox];
-    if (!ownNetwork || run.offline) return { command: bwrap, args };
-    const wrapper = pooled
-      ? [POOLED_BOX_WRAPPER, 'gantry-box', String(pooled.keeperPid), String(pooled.fd), String(pooled.holderPid)]
-      : [BOX_NETWORK_WRAPPER, 'gantry-box', ...boxNetworkArgs({ isRoot, loopbackPorts: portsOf(run) })];
-    return { command: 'bash', args: ['--norc', '--noprofile', '-c', ...wrapper, bwrap, ...args] };
+    const filtered = !run.containerBuilder;
+    const args = [...(filtered ? ['--seccomp', String(FILTER_FD)] : []), ...bwrapArgs(run, !!pooled), '--', ...inBox];
+    const started = (() => {
+      if (!ownNetwork || run.offline) return { command: bwrap, args };
+      const wrapper = pooled
+        ? [POOLED_BOX_WRAPPER, 'gantry-box', String(pooled.keeperPid), String(pooled.fd), String(pooled.holderPid)]
+        : [BOX_NETWORK_WRAPPER, 'gantry-box', ...boxNetworkArgs({ isRoot, loopbackPorts: portsOf(run) })];
+      return { command: 'bash', args: ['--norc', '--noprofile', '-c', ...wrapper, bwrap, ...args] };
+    })();
+    if (!filtered) return started;
+    // the filter's file open on its descriptor for what follows (the network's wrapper passes it on to bwrap)
+    return {
+      command: 'bash',
+      args: ['--norc', '--noprofile', '-c', `exec "$@" ${FILTER_FD}<"$0"`, userNamespaceFilterFile(), started.command, ...started.args],
+    };
   }
 
   // probed on first use (a worker asks at start; an API-only process, which runs no user code, never does)
