@@ -290,6 +290,45 @@ describe('pipelines: git account, pipeline, spec, build, logs, artifacts', () =>
     await page.keyboard.press('Escape');
   });
 
+  test("Stop Execution is in reach while a step's panel lies over the build's header, and stops the build", async () => {
+    const { idToken } = await stack.api('POST', '/ms-usermanagement/auth/login', { username: USER.email, password: USER.password });
+    const projectId = (await stack.api('GET', '/ms-project/projects', undefined, idToken)).projects.find((pr: { name: string }) => pr.name === 'Shop').id;
+    const p = `/ms-ap/projects/${projectId}`;
+    await standin.createRepo('acme/slow', { 'gantry.yaml': 'steps:\n  Wait:\n    commands:\n      - echo waiting\n      - sleep 300\n' });
+    const [{ gitAccountId }] = (await stack.api('GET', `${p}/git-accounts`, undefined, idToken)).gitAccounts;
+    const repo = (await stack.api('GET', `${p}/git-accounts/${gitAccountId}/repositories`, undefined, idToken)).repositories.find(
+      (r: { fullName: string }) => r.fullName === 'acme/slow',
+    );
+    const { pipelineId: slowId } = await stack.api(
+      'POST',
+      `${p}/pipelines`,
+      { name: 'slow-ci', gitAccountId, repositoryUrl: repo.url, branchFilter: 'main', automatedTrigger: false },
+      idToken,
+    );
+    const buildId = await triggerBuild(stack, idToken, projectId, slowId);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`/pipelines/${slowId}/builds/${buildId}?step=Wait`);
+    await expect.poll(() => page.getByTestId('step-logs').textContent(), { timeout: 30_000 }).toContain('waiting');
+    // one Stop Execution, the panel's: the header's right end, where it stands with the panel closed, is under the panel
+    const stop = page.getByRole('button', { name: 'Stop Execution' });
+    await expect.poll(() => stop.count()).toBe(1);
+    expect(await page.getByTestId('step-panel').getByRole('button', { name: 'Stop Execution' }).count()).toBe(1);
+    await page.screenshot({ path: 'e2e/.artifacts/build-stop-with-panel.png' });
+    await stop.click({ timeout: 5_000 });
+    await toast(page, 'Successfully stopped pipeline execution').waitFor();
+    await expect
+      .poll(async () => (await stack.api('GET', `${p}/pipelines/${slowId}/builds/${buildId}`, undefined, idToken)).status, { timeout: 30_000 })
+      .toBe('ABORTED');
+    await expect.poll(() => stop.count(), { timeout: 10_000 }).toBe(0);
+    // closed, the panel gives the header its button back while a build runs
+    const again = await triggerBuild(stack, idToken, projectId, slowId);
+    await page.goto(`/pipelines/${slowId}/builds/${again}`);
+    await stop.click({ timeout: 30_000 });
+    await expect
+      .poll(async () => (await stack.api('GET', `${p}/pipelines/${slowId}/builds/${again}`, undefined, idToken)).status, { timeout: 30_000 })
+      .toBe('ABORTED');
+  });
+
   test('the Git account the pipeline builds from is not removed; the confirmation does not say otherwise', async () => {
     await page.goto('/settings?tab=git');
     const row = page.getByTestId('git-accounts-table').getByRole('row').filter({ hasText: 'GITHUB' });

@@ -1,7 +1,7 @@
 import { ActionIcon, Badge, Group, Tabs, Text, Tooltip } from '@mantine/core';
 import { useLocalStorage } from '@mantine/hooks';
 import { IconFileZip, IconTerminal2, IconX } from '@tabler/icons-react';
-import { useCallback, useEffect, useState, type MouseEvent as ReactMouseEvent } from 'react';
+import { useCallback, useEffect, useState, type MouseEvent as ReactMouseEvent, type ReactNode } from 'react';
 import type { Build, BuildStep } from '@gantry/contracts';
 import { elapsedMs, formatMinSec } from '../lib/format';
 import { StatusBadge } from '../../../ui/StatusBadge';
@@ -21,6 +21,7 @@ export function StepPanel({
   step,
   now,
   onClose,
+  actions,
 }: {
   projectId: string;
   pipelineId: string;
@@ -28,6 +29,8 @@ export function StepPanel({
   step: BuildStep;
   now: number;
   onClose: () => void;
+  /** The build's own actions (its Stop Execution), beside Close: the panel lies over the build's header. */
+  actions?: ReactNode;
 }) {
   const [width, setWidth] = useLocalStorage({ key: 'gantry.step-panel-width', defaultValue: 720 });
   const [dragging, setDragging] = useState(false);
@@ -94,11 +97,14 @@ export function StepPanel({
             {formatMinSec(elapsedMs(step.startDate, step.stopDate, now))}
           </Text>
         </Group>
-        <Tooltip label="Close" withArrow>
-          <ActionIcon variant="subtle" color="gray" onClick={onClose} aria-label="Close panel">
-            <IconX size={18} />
-          </ActionIcon>
-        </Tooltip>
+        <Group gap="xs" wrap="nowrap">
+          {actions}
+          <Tooltip label="Close" withArrow>
+            <ActionIcon variant="subtle" color="gray" onClick={onClose} aria-label="Close panel">
+              <IconX size={18} />
+            </ActionIcon>
+          </Tooltip>
+        </Group>
       </Group>
       {skippedReason(step) && (
         <Text size="xs" c="dimmed" px="md" py={6} style={{ background: 'var(--mantine-color-gray-0)' }} data-testid="step-skipped">

@@ -91,6 +91,25 @@ export default function BuildPage() {
   };
 
   const step = b?.steps.find((s) => s.name === openStep) ?? null;
+  // One Stop Execution: in the build's header, or in the step panel's while one is open (it lies over the header's right end)
+  const stopButton = (size: 'sm' | 'xs') =>
+    b?.status === 'RUNNING' && (
+      <Permitted action="change">
+        {(refused) => (
+          <Button
+            color="red"
+            variant="light"
+            size={size}
+            leftSection={<IconPlayerStop size={size === 'sm' ? 16 : 14} />}
+            onClick={onStop}
+            loading={stop.isPending}
+            disabled={stopped || refused}
+          >
+            Stop Execution
+          </Button>
+        )}
+      </Permitted>
+    );
   const provider = accounts.data?.find((a) => a.gitAccountId === pipeline.data?.gitAccountId)?.type;
   const backTo = `/pipelines/${pipelineId}/details?tab=builds`;
 
@@ -127,22 +146,7 @@ export default function BuildPage() {
             </Group>
             {b?.metadata.commit && pipeline.data && <CommitCell commit={b.metadata.commit} repositoryUrl={pipeline.data.repositoryUrl} provider={provider} />}
           </Stack>
-          {b?.status === 'RUNNING' && (
-            <Permitted action="change">
-              {(refused) => (
-                <Button
-                  color="red"
-                  variant="light"
-                  leftSection={<IconPlayerStop size={16} />}
-                  onClick={onStop}
-                  loading={stop.isPending}
-                  disabled={stopped || refused}
-                >
-                  Stop Execution
-                </Button>
-              )}
-            </Permitted>
-          )}
+          {!step && stopButton('sm')}
         </Group>
         <Divider my="md" />
         {b ? (
@@ -228,7 +232,16 @@ export default function BuildPage() {
       </Card>
 
       {b && step && (
-        <StepPanel key={`${b.id}/${step.name}`} projectId={projectId} pipelineId={pipelineId} build={b} step={step} now={now} onClose={closePanel} />
+        <StepPanel
+          key={`${b.id}/${step.name}`}
+          projectId={projectId}
+          pipelineId={pipelineId}
+          build={b}
+          step={step}
+          now={now}
+          onClose={closePanel}
+          actions={stopButton('xs')}
+        />
       )}
     </Stack>
   );
