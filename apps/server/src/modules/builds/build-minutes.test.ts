@@ -78,6 +78,11 @@ describe('build minutes counter', () => {
 
     expect(await store.usedMs(projectId)).toBe(61_234 + 5_001);
     expect(await store.usedMs(projectId)).toBe(await sum());
+    // but what a trigger checks (and the usage shown) counts its time so far: two builds at once use the minutes twice as fast
+    // (shown in minutes to two places: 0.6 s)
+    const usedNow = (await t.app.services.builds.limitations(projectId)).usedBuildMinutes * 60_000;
+    expect(usedNow).toBeGreaterThan(61_234 + 5_001 + 1_000 - 600);
+    expect(usedNow).toBeLessThan(61_234 + 5_001 + 1_000 + (Date.now() - now) + 600);
     await store.end(running.id, null, { status: 'SUCCEEDED', errorMessage: null, stopDate: new Date(now) });
     expect(await store.usedMs(projectId)).toBe(61_234 + 5_001 + 1_000);
     expect(await store.usedMs(projectId)).toBe(await sum());

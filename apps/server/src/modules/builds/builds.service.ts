@@ -161,8 +161,11 @@ export function createBuildsService(deps: {
   const publishStatus = (b: BuildRow) =>
     deps.realtime.toProject(b.projectId, 'build:update', { pipelineId: b.pipelineId, buildId: b.id, status: b.status }, inBuildOrder(b.id));
 
+  /** The month's build minutes so far: the ended builds' time and the running ones' until now (a trigger's check, the usage shown). */
   async function usedBuildMinutes(projectId: string) {
-    return (await store.usedMs(projectId)) / 60_000;
+    const now = new Date();
+    const { usedMs, othersStarted } = await store.monthUse(projectId, now);
+    return othersStarted.reduce((ms, started) => ms + Math.max(0, now.getTime() - started.getTime()), usedMs) / 60_000;
   }
 
   // The spec file of a pipeline at a commit, as read before (a sha names one content; an unreadable file is not kept).

@@ -183,9 +183,9 @@ export function createBuildsStore(db: Db) {
       ),
     /**
      * What a running build counts against its project's minutes of the month of `at`, in one statement: the time the
-     * month's ended builds used, and when the project's other builds of that month running now (here or elsewhere) started.
+     * month's ended builds used, and when the project's builds of that month running now (here or elsewhere; but `except`) started.
      */
-    monthUse: async (projectId: string, at: Date, except: string) => {
+    monthUse: async (projectId: string, at: Date, except?: string) => {
       const month = monthOf(at);
       const next = new Date(Date.UTC(month.getUTCFullYear(), month.getUTCMonth() + 1, 1));
       const [row] = await db
@@ -202,7 +202,7 @@ export function createBuildsStore(db: Db) {
                 eq(builds.projectId, projectId),
                 eq(builds.status, 'RUNNING'),
                 isNotNull(builds.startDate),
-                ne(builds.id, except),
+                except ? ne(builds.id, except) : undefined,
                 gte(builds.createdAt, month),
                 lt(builds.createdAt, next),
               ),
