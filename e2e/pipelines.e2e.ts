@@ -327,6 +327,8 @@ describe('pipelines: git account, pipeline, spec, build, logs, artifacts', () =>
     await expect
       .poll(async () => (await stack.api('GET', `${p}/pipelines/${slowId}/builds/${again}`, undefined, idToken)).status, { timeout: 30_000 })
       .toBe('ABORTED');
+    // gone again: the Git account's test below expects the one pipeline building from it
+    await stack.api('DELETE', `${p}/pipelines/${slowId}`, undefined, idToken);
   });
 
   test('the Git account the pipeline builds from is not removed; the confirmation does not say otherwise', async () => {
