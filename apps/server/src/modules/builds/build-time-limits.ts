@@ -30,6 +30,9 @@ export const maxDurationMessage = (maxMs: number) =>
 export const minutesRanOutMessage = (limitMs: number) =>
   `The project's build minutes for this month ran out while the build ran (${minutesText(limitMs)} on its plan) and it was stopped`;
 
+/** The build time (ms) that builds started at `started` and running still have used by `now`. */
+export const runningMs = (started: Date[], now: number) => started.reduce((sum, at) => sum + Math.max(0, now - at.getTime()), 0);
+
 export function watchBuildTime(o: {
   signal: AbortSignal;
   startedAt: Date;
@@ -78,7 +81,7 @@ export function watchBuildTime(o: {
     try {
       const { limitMs, usedMs, othersStarted = [] } = await o.minutes!();
       const now = Date.now();
-      const left = limitMs - usedMs - elapsed() - othersStarted.reduce((sum, started) => sum + Math.max(0, now - started.getTime()), 0);
+      const left = limitMs - usedMs - elapsed() - runningMs(othersStarted, now);
       if (left <= 0) return stopFor(minutesRanOutMessage(limitMs));
       // every build running spends them: read again when they would run out at this pace
       next = Math.min(left / (1 + othersStarted.length), every);

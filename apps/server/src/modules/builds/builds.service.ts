@@ -26,6 +26,7 @@ import type { GitAccess, GitClientForBuilds } from '../pipelines/git-access.js';
 import { readRepoSpec } from '../pipelines/git-access.js';
 import { validateSpecOffThread } from '../pipelines/spec-validation.js';
 import type { BuildsStore, BuildRow, StepRow, ArtifactRow } from './builds.store.js';
+import { runningMs } from './build-time-limits.js';
 import { inBuildOrder } from './status-events.js';
 
 export const BUILD_QUEUE = 'build.run';
@@ -165,7 +166,7 @@ export function createBuildsService(deps: {
   async function usedBuildMinutes(projectId: string) {
     const now = new Date();
     const { usedMs, othersStarted } = await store.monthUse(projectId, now);
-    return othersStarted.reduce((ms, started) => ms + Math.max(0, now.getTime() - started.getTime()), usedMs) / 60_000;
+    return (usedMs + runningMs(othersStarted, now.getTime())) / 60_000;
   }
 
   // The spec file of a pipeline at a commit, as read before (a sha names one content; an unreadable file is not kept).
